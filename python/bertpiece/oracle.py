@@ -1,0 +1,391 @@
+"""Pure-Python reference ("oracle") of BERT basic + WordPiece tokenization.
+
+This module is the readable specification that the Rust core is tested against.
+It is written for clarity, not speed, and follows two references step by step:
+
+* ``"google"``: ``bert/tokenization.py`` from bert-tensorflow 1.0.4 (the original
+  Google BERT code);
+* ``"transformers"``: the slow ``BertTokenizer`` of Hugging Face transformers
+  (``BasicTokenizer`` / ``WordpieceTokenizer``, v5 ``tokenization_bert_legacy.py``).
+
+Both references call the running interpreter's ``unicodedata``, ``str.lower``,
+``str.isspace``/``str.split`` and ``re`` ``\\d``, so their output depends on the
+Unicode version of the Python that runs them.  The oracle pins all of that:
+categories and normalization come from ``unicodedata2`` and the str-method data
+from the generated ``_strtables`` (same Unicode version).  It never imports the
+Rust extension.
+"""
+
+import collections
+import re
+
+import unicodedata2
+
+from . import _strtables
+
+REFERENCES = ("google", "transformers")
+UNICODE_VERSION = _strtables.UNICODE_VERSION
+
+# Default WordPiece word-length limits of the two references.
+_MAX_CHARS = {"google": 200, "transformers": 100}
+
+
+def _check_reference(reference):
+    if reference not in REFERENCES:
+        raise ValueError(
+            "unknown reference %r; valid references are: %s"
+            % (reference, ", ".join(REFERENCES))
+        )
+    return reference
+
+
+def _to_text(text):
+    """Google's convert_to_unicode: bytes are UTF-8 with invalid bytes dropped."""
+    if isinstance(text, str):
+        return text
+    if isinstance(text, bytes):
+        return text.decode("utf-8", "ignore")
+    raise TypeError("unsupported input type: %s (expected str or bytes)" % type(text).__name__)
+
+
+# ---------------------------------------------------------------------------
+# Whitespace splitting: Python's str.strip() / str.split() with no arguments,
+# but with the pinned set of str.isspace() code points (it contains more than
+# the cleaning step's whitespace: U+001C..U+001F, U+0085, U+2028, U+2029 ...).
+# ---------------------------------------------------------------------------
+
+_SPACE_CHARS = "".join(chr(cp) for cp in sorted(_strtables.SPACE))
+_SPACE_RUN = re.compile("[%s]+" % "".join(re.escape(ch) for ch in _SPACE_CHARS))
+
+
+def _strip(text):
+    """str.strip() with no argument, from the pinned space table."""
+    return text.strip(_SPACE_CHARS)
+
+
+def whitespace_tokenize(text):
+    """Both references: ``text.strip()`` then ``text.split()``."""
+    text = _strip(text)
+    if not text:
+        return []
+    return _SPACE_RUN.split(text)
+
+
+# ---------------------------------------------------------------------------
+# Character classes (identical in both references except for "control").
+# ---------------------------------------------------------------------------
+
+def _is_whitespace(ch):
+    # \t \n \r are Cc but both references treat them as whitespace.
+    return ch in " \t\n\r" or unicodedata2.category(ch) == "Zs"
+
+
+def _is_control(ch, reference):
+    if ch in "\t\n\r":
+        return False
+    category = unicodedata2.category(ch)
+    if reference == "google":
+        return category in ("Cc", "Cf")
+    # transformers: any "C*" category, i.e. also Cs (surrogates), Co, Cn.
+    return category.startswith("C")
+
+
+def _is_punctuation(ch):
+    cp = ord(ch)
+    # Both references count every non-alphanumeric ASCII symbol ("$", "^", "`"
+    # ...) as punctuation, although Unicode puts some of them in S*.
+    if 33 <= cp <= 47 or 58 <= cp <= 64 or 91 <= cp <= 96 or 123 <= cp <= 126:
+        return True
+    return unicodedata2.category(ch).startswith("P")
+
+
+# The "CJK Unified Ideographs" blocks that both references surround with spaces
+# (Hangul, Hiragana and Katakana are NOT in here).
+_CJK_RANGES = (
+    (0x4E00, 0x9FFF),
+    (0x3400, 0x4DBF),
+    (0x20000, 0x2A6DF),
+    (0x2A700, 0x2B73F),
+    (0x2B740, 0x2B81F),
+    (0x2B820, 0x2CEAF),
+    (0xF900, 0xFAFF),
+    (0x2F800, 0x2FA1F),
+)
+
+
+def _is_chinese_char(cp):
+    return any(lo <= cp <= hi for lo, hi in _CJK_RANGES)
+
+
+# ---------------------------------------------------------------------------
+# Lowercasing: CPython's str.lower() (full case mappings plus the Final_Sigma
+# rule of unicodeobject.c:handle_capital_sigma), from the pinned tables.
+# ---------------------------------------------------------------------------
+
+_CAPITAL_SIGMA = "\u03a3"
+
+
+def _is_final_sigma(text, i):
+    """Final_Sigma: cased case-ignorable* SIGMA !(case-ignorable* cased)."""
+    j = i - 1
+    while j >= 0 and ord(text[j]) in _strtables.CASE_IGNORABLE:
+        j -= 1
+    if j < 0 or ord(text[j]) not in _strtables.CASED:
+        return False
+    j = i + 1
+    while j < len(text) and ord(text[j]) in _strtables.CASE_IGNORABLE:
+        j += 1
+    return j == len(text) or ord(text[j]) not in _strtables.CASED
+
+
+def _lower(text):
+    out = []
+    for i, ch in enumerate(text):
+        if ch == _CAPITAL_SIGMA:
+            # The context is the original (not yet lowered) text, as in CPython.
+            out.append("\u03c2" if _is_final_sigma(text, i) else "\u03c3")
+        else:
+            out.append(_strtables.LOWER.get(ord(ch), ch))
+    return "".join(out)
+
+
+def _strip_accents(text):
+    """Both references: NFD, then drop nonspacing marks (category Mn)."""
+    text = unicodedata2.normalize("NFD", text)
+    return "".join(ch for ch in text if unicodedata2.category(ch) != "Mn")
+
+
+def _split_on_punc(text):
+    """Every punctuation character becomes a token of its own."""
+    words = []
+    start_new_word = True
+    for ch in text:
+        if _is_punctuation(ch):
+            words.append(ch)
+            start_new_word = True
+        else:
+            if start_new_word:
+                words.append("")
+            start_new_word = False
+            words[-1] += ch
+    return words
+
+
+# Google's _UNUSED_TOKEN_RE "^\[unused\d+\]$", with \d from the pinned table
+# (re's \d is str.isdecimal()).
+def _ranges(cps):
+    cps = sorted(cps)
+    start = prev = cps[0]
+    for cp in cps[1:]:
+        if cp != prev + 1:
+            yield start, prev
+            start = cp
+        prev = cp
+    yield start, prev
+
+
+_DIGIT_CLASS = "".join(
+    re.escape(chr(lo)) + ("-" + re.escape(chr(hi)) if hi != lo else "")
+    for lo, hi in _ranges(_strtables.DECIMAL)
+)
+_UNUSED_TOKEN_RE = re.compile(r"^\[unused[%s]+\]$" % _DIGIT_CLASS)
+
+
+def _is_preserved_unused(token, vocab):
+    """Google's preserve_token() when FLAGS.preserve_unused_tokens is set."""
+    return token in vocab and bool(_UNUSED_TOKEN_RE.search(token))
+
+
+# ---------------------------------------------------------------------------
+# The tokenizers.
+# ---------------------------------------------------------------------------
+
+class BasicTokenizer:
+    """Cleaning, CJK spacing, lowercasing / accent stripping, punctuation split."""
+
+    def __init__(self, do_lower_case=True, vocab=(), *, never_split=None,
+                 tokenize_chinese_chars=True, strip_accents=None,
+                 do_split_on_punc=True, preserve_unused_tokens=False,
+                 reference="google"):
+        self.reference = _check_reference(reference)
+        self.do_lower_case = do_lower_case
+        self.vocab = vocab
+        self.never_split = set(never_split or ())
+        self.tokenize_chinese_chars = tokenize_chinese_chars
+        self.strip_accents = strip_accents
+        self.do_split_on_punc = do_split_on_punc
+        self.preserve_unused_tokens = preserve_unused_tokens
+
+    def _clean_text(self, text):
+        # Drop NUL, U+FFFD and control characters; map every whitespace to " ".
+        out = []
+        for ch in text:
+            if ch in "\x00\ufffd" or _is_control(ch, self.reference):
+                continue
+            out.append(" " if _is_whitespace(ch) else ch)
+        return "".join(out)
+
+    def _tokenize_chinese_chars(self, text):
+        # CJK ideographs are written without spaces: make each one a word.
+        return "".join(
+            " %s " % ch if _is_chinese_char(ord(ch)) else ch for ch in text
+        )
+
+    def _is_protected(self, token, never_split):
+        return token in never_split or (
+            self.preserve_unused_tokens and _is_preserved_unused(token, self.vocab)
+        )
+
+    def tokenize(self, text, never_split=None):
+        text = _to_text(text)
+        # transformers: the call's never_split is added to the constructor's.
+        never_split = self.never_split.union(never_split) if never_split else self.never_split
+        text = self._clean_text(text)
+        if self.tokenize_chinese_chars:
+            text = self._tokenize_chinese_chars(text)
+        if self.reference == "transformers":
+            # transformers NFC-normalizes so that precomposed and decomposed
+            # spellings of a character give the same tokens; Google does not.
+            text = unicodedata2.normalize("NFC", text)
+
+        split_tokens = []
+        for token in whitespace_tokenize(text):
+            if self._is_protected(token, never_split):
+                split_tokens.append(token)
+                continue
+            if self.do_lower_case:
+                token = _lower(token)
+                if self.strip_accents is not False:
+                    token = _strip_accents(token)
+            elif self.strip_accents:
+                token = _strip_accents(token)
+            # transformers' _run_split_on_punc checks never_split again, on the
+            # lowercased/stripped token: "[MASK]" -> "[mask]" stays whole when
+            # "[mask]" is in never_split.
+            if not self.do_split_on_punc or (
+                self.reference == "transformers" and token in never_split
+            ):
+                split_tokens.append(token)
+            else:
+                split_tokens.extend(_split_on_punc(token))
+        # Lowercasing/stripping can create or remove spaces (e.g. a lone combining
+        # mark vanishes): split again.
+        return whitespace_tokenize(" ".join(split_tokens))
+
+
+class WordpieceTokenizer:
+    """Greedy longest-match-first WordPiece (identical in both references)."""
+
+    def __init__(self, vocab, unk_token="[UNK]", max_input_chars_per_word=None, *,
+                 reference="google"):
+        self.reference = _check_reference(reference)
+        self.vocab = vocab
+        self.unk_token = unk_token
+        if max_input_chars_per_word is None:
+            max_input_chars_per_word = _MAX_CHARS[reference]
+        self.max_input_chars_per_word = max_input_chars_per_word
+
+    def _tokenize_word(self, word):
+        if len(word) > self.max_input_chars_per_word:
+            return [self.unk_token]
+        pieces = []
+        start = 0
+        while start < len(word):
+            # Longest vocabulary entry starting at `start`; non-initial pieces
+            # are looked up with the "##" continuation prefix.
+            end = len(word)
+            piece = None
+            while start < end:
+                candidate = word[start:end]
+                if start > 0:
+                    candidate = "##" + candidate
+                if candidate in self.vocab:
+                    piece = candidate
+                    break
+                end -= 1
+            if piece is None:
+                # One unmatched position makes the whole word unknown.
+                return [self.unk_token]
+            pieces.append(piece)
+            start = end
+        return pieces
+
+    def tokenize(self, text):
+        text = _to_text(text)
+        output = []
+        for word in whitespace_tokenize(text):
+            output.extend(self._tokenize_word(word))
+        return output
+
+
+def load_vocab(vocab_file, reference="google"):
+    """Token -> id, read the way the chosen reference reads vocab.txt."""
+    _check_reference(reference)
+    if reference == "transformers":
+        # open(..., encoding="utf-8").readlines(): universal newlines, so "\r\n"
+        # and "\r" end lines too; only "\n" is stripped; a duplicate token keeps
+        # its LAST line number, so ids are line numbers (possibly with gaps).
+        with open(vocab_file, "r", encoding="utf-8") as reader:
+            lines = reader.readlines()
+        vocab = collections.OrderedDict()
+        for index, token in enumerate(lines):
+            vocab[token.rstrip("\n")] = index
+        return vocab
+
+    # Google: tf.gfile.GFile(...).readline() splits on "\n" only, each line is
+    # str.strip()ped, and a duplicate keeps its FIRST id (ids stay dense).
+    with open(vocab_file, "rb") as reader:
+        data = reader.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ValueError("vocabulary file %s is not valid UTF-8: %s" % (vocab_file, err)) from err
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()  # text ended with "\n": no further line
+    vocab = collections.OrderedDict()
+    for line in lines:
+        token = _strip(line)
+        if token not in vocab:
+            vocab[token] = len(vocab)
+    return vocab
+
+
+class FullTokenizer:
+    """BasicTokenizer, then WordPiece on each of its tokens."""
+
+    def __init__(self, vocab_file, do_lower_case=True, *, reference="google",
+                 never_split=None, tokenize_chinese_chars=True, strip_accents=None,
+                 do_split_on_punc=True, preserve_unused_tokens=False,
+                 max_input_chars_per_word=None, unk_token="[UNK]"):
+        self.reference = _check_reference(reference)
+        self.vocab = load_vocab(vocab_file, reference)
+        self.inv_vocab = {v: k for k, v in self.vocab.items()}
+        if unk_token not in self.vocab:
+            # Our addition: neither reference checks this.
+            raise ValueError("unk_token %r is not in the vocabulary %s" % (unk_token, vocab_file))
+        self.basic_tokenizer = BasicTokenizer(
+            do_lower_case=do_lower_case, vocab=self.vocab, never_split=never_split,
+            tokenize_chinese_chars=tokenize_chinese_chars, strip_accents=strip_accents,
+            do_split_on_punc=do_split_on_punc,
+            preserve_unused_tokens=preserve_unused_tokens, reference=reference)
+        self.wordpiece_tokenizer = WordpieceTokenizer(
+            self.vocab, unk_token=unk_token,
+            max_input_chars_per_word=max_input_chars_per_word, reference=reference)
+
+    def tokenize(self, text):
+        output = []
+        for token in self.basic_tokenizer.tokenize(text):
+            # Google keeps preserved [unusedN] tokens whole, transformers its
+            # never_split tokens: both skip WordPiece for them.
+            if self.basic_tokenizer._is_protected(token, self.basic_tokenizer.never_split):
+                output.append(token)
+            else:
+                output.extend(self.wordpiece_tokenizer.tokenize(token))
+        return output
+
+    def convert_tokens_to_ids(self, tokens):
+        return [self.vocab[token] for token in tokens]
+
+    def convert_ids_to_tokens(self, ids):
+        return [self.inv_vocab[i] for i in ids]

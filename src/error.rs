@@ -1,0 +1,22 @@
+//! The one error type of the core. `src/python.rs` maps each variant to a
+//! Python exception in one place.
+
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("vocabulary file not found: {}", path.display())]
+    VocabNotFound { path: PathBuf },
+    #[error("cannot read vocabulary file {}: {source}", path.display())]
+    VocabIo { path: PathBuf, source: std::io::Error },
+    #[error("vocabulary file {} is not valid UTF-8 (line {line})", path.display())]
+    VocabNotUtf8 { path: PathBuf, line: usize },
+    #[error("the unknown token {token:?} is not in the vocabulary")]
+    MissingUnkToken { token: String },
+    #[error("text is not valid UTF-8")]
+    InvalidText,
+    #[error("unknown reference {0:?}: expected one of \"google\", \"transformers\"")]
+    UnknownReference(String),
+}
+
+pub type Result<T> = std::result::Result<T, Error>;

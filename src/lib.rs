@@ -1,0 +1,27 @@
+//! bertpiece: exact BERT WordPiece tokenization.
+//!
+//! One module per pipeline stage: [`normalizer`] (cleaning, CJK spacing,
+//! lowercase, accents), [`pre_tokenizer`] (whitespace and punctuation
+//! splits), [`wordpiece`] (the matcher), [`vocab`] (vocab.txt loading), and
+//! [`tokenizer`], which puts them together as Google's `BasicTokenizer` and
+//! `FullTokenizer`. [`unicode`] reads the generated tables. No Python here:
+//! the PyO3 binding is `python.rs`, behind the `python` feature.
+
+pub mod error;
+pub mod normalizer;
+pub mod pre_tokenizer;
+pub mod tokenizer;
+pub mod unicode;
+#[rustfmt::skip]
+mod unicode_tables;
+pub mod vocab;
+pub mod wordpiece;
+
+#[cfg(feature = "python")]
+mod python;
+
+pub use error::{Error, Result};
+pub use normalizer::Reference;
+pub use tokenizer::{BasicOptions, BasicTokenizer, FullOptions, FullTokenizer, Piece};
+pub use vocab::Vocab;
+pub use wordpiece::WordPiece;

@@ -1,0 +1,90 @@
+//! Pre-tokenizer: Python `str.split()` on whitespace, then BERT's punctuation
+//! split. Both work on ranges of the caller's buffer, so nothing is copied.
+
+use crate::unicode::{has, is_python_space};
+use crate::unicode_tables as t;
+use std::ops::Range;
+
+/// `str.split()` with no argument: maximal runs of non-`isspace()` code points.
+/// (Wider than BERT's own whitespace: U+2028/U+2029 survive cleaning but split here.)
+pub fn split_whitespace(text: &[u32]) -> impl Iterator<Item = Range<usize>> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < text.len() && is_python_space(text[i]) {
+            i += 1;
+        }
+        if i == text.len() {
+            return None;
+        }
+        let start = i;
+        while i < text.len() && !is_python_space(text[i]) {
+            i += 1;
+        }
+        Some(start..i)
+    })
+}
+
+/// `str.strip()`: the range of `text` without leading and trailing `isspace()`.
+pub fn strip(text: &[u32]) -> Range<usize> {
+    let start = text.iter().position(|&c| !is_python_space(c)).unwrap_or(text.len());
+    let end = text.iter().rposition(|&c| !is_python_space(c)).map_or(start, |e| e + 1);
+    start..end
+}
+
+/// `_is_punctuation`: ASCII 33–47, 58–64, 91–96, 123–126 and every P* category.
+#[inline]
+pub fn is_punctuation(cp: u32) -> bool {
+    has(cp, t::PUNCT)
+}
+
+/// `_run_split_on_punc`: each punctuation code point becomes its own piece;
+/// the runs between them are pieces too. Empty pieces are never produced.
+pub fn split_punctuation(word: &[u32]) -> impl Iterator<Item = Range<usize>> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        if i == word.len() {
+            return None;
+        }
+        let start = i;
+        if is_punctuation(word[i]) {
+            i += 1;
+        } else {
+            while i < word.len() && !is_punctuation(word[i]) {
+                i += 1;
+            }
+        }
+        Some(start..i)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cps(s: &str) -> Vec<u32> {
+        s.chars().map(|c| c as u32).collect()
+    }
+
+    fn pieces(text: &str, f: fn(&[u32]) -> Vec<Range<usize>>) -> Vec<String> {
+        let v = cps(text);
+        f(&v).into_iter().map(|r| v[r].iter().map(|&c| char::from_u32(c).unwrap()).collect()).collect()
+    }
+
+    #[test]
+    fn whitespace_split_matches_python_str_split() {
+        let ws = |t: &[u32]| split_whitespace(t).collect();
+        assert_eq!(pieces("  a b\u{2028}c\u{85}d\u{1F}e  ", ws), ["a", "b", "c", "d", "e"]);
+        assert!(pieces(" \u{3000} ", ws).is_empty());
+        assert!(pieces("", ws).is_empty());
+        assert_eq!(strip(&cps(" \u{2029}ab c\t")), 2..6);
+        assert_eq!(strip(&cps("   ")), 3..3);
+    }
+
+    #[test]
+    fn punctuation_is_isolated() {
+        let punc = |t: &[u32]| split_punctuation(t).collect();
+        assert_eq!(pieces("don't!!x", punc), ["don", "'", "t", "!", "!", "x"]);
+        assert_eq!(pieces("“a”", punc), ["“", "a", "”"]);
+        assert_eq!(pieces("$5^", punc), ["$", "5", "^"]);
+    }
+}

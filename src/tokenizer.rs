@@ -1,0 +1,257 @@
+//! The pipeline: `BasicTokenizer` (normalizer + pre-tokenizer) and
+//! `FullTokenizer` (basic + WordPiece), as in Google's `tokenization.py`.
+
+use crate::normalizer::{normalize_text, Reference, WordCase};
+use crate::pre_tokenizer::{split_punctuation, split_whitespace};
+use crate::unicode::{self, has};
+use crate::unicode_tables as t;
+use crate::vocab::Vocab;
+use crate::wordpiece::WordPiece;
+use crate::{Error, Result};
+use std::collections::HashSet;
+use std::path::Path;
+
+/// transformers' `BasicTokenizer` options; the defaults are Google's behaviour.
+#[derive(Clone, Debug)]
+pub struct BasicOptions {
+    pub do_lower_case: bool,
+    pub strip_accents: Option<bool>,
+    pub tokenize_chinese_chars: bool,
+    pub do_split_on_punc: bool,
+    pub reference: Reference,
+    /// Whitespace tokens passed through untouched (transformers' `never_split`).
+    pub never_split: Vec<Vec<u32>>,
+}
+
+impl Default for BasicOptions {
+    fn default() -> Self {
+        BasicOptions {
+            do_lower_case: true,
+            strip_accents: None,
+            tokenize_chinese_chars: true,
+            do_split_on_punc: true,
+            reference: Reference::Google,
+            never_split: Vec::new(),
+        }
+    }
+}
+
+/// Set of code-point strings, looked up by slice.
+pub type TokenSet = HashSet<Vec<u32>>;
+
+#[derive(Clone, Debug)]
+pub struct BasicTokenizer {
+    opts: BasicOptions,
+    case: WordCase,
+    /// Tokens kept whole: `never_split`, plus Google's preserved `[unusedN]`.
+    protected: TokenSet,
+}
+
+impl BasicTokenizer {
+    pub fn new(opts: BasicOptions) -> Self {
+        let case = WordCase::new(opts.do_lower_case, opts.strip_accents);
+        let protected = opts.never_split.iter().cloned().collect();
+        BasicTokenizer { opts, case, protected }
+    }
+
+    /// Google's `preserve_unused_tokens`: vocabulary entries matching
+    /// `^\[unused\d+\]$` (with `re`'s Unicode `\d`) are never split.
+    pub fn preserve_unused_tokens(mut self, vocab: &Vocab) -> Self {
+        for (token, _) in vocab.entries() {
+            let Some(cps) = unicode::decode(token) else { continue };
+            if is_unused_token(&cps) {
+                self.protected.insert(cps);
+            }
+        }
+        self
+    }
+
+    pub fn options(&self) -> &BasicOptions {
+        &self.opts
+    }
+
+    /// Runs the basic tokenizer over `text`, calling `emit(token, protected)`
+    /// for each output token. `extra` adds per-call `never_split` tokens.
+    pub fn tokenize(&self, text: &[u32], extra: Option<&TokenSet>, mut emit: impl FnMut(&[u32], bool)) {
+        let text = normalize_text(text, self.opts.reference, self.opts.tokenize_chinese_chars);
+        let (mut word_buf, mut scratch) = (Vec::new(), Vec::new());
+        for range in split_whitespace(&text) {
+            let token = &text[range];
+            if self.protected.contains(token) || extra.is_some_and(|e| e.contains(token)) {
+                emit(token, true);
+                continue;
+            }
+            self.case.apply(token, &mut word_buf, &mut scratch);
+            let word = &word_buf[..];
+            // The final `whitespace_tokenize(" ".join(split_tokens))` re-splits
+            // each piece on str.isspace() and drops empty ones.
+            if self.opts.do_split_on_punc {
+                for p in split_punctuation(word) {
+                    for w in split_whitespace(&word[p.clone()]) {
+                        emit(&word[p.start + w.start..p.start + w.end], false);
+                    }
+                }
+            } else {
+                for w in split_whitespace(word) {
+                    emit(&word[w], false);
+                }
+            }
+        }
+    }
+}
+
+fn is_unused_token(cps: &[u32]) -> bool {
+    const PREFIX: &[u8] = b"[unused";
+    cps.len() > PREFIX.len() + 1
+        && cps.iter().zip(PREFIX).all(|(&c, &b)| c == b as u32)
+        && cps.last() == Some(&(b']' as u32))
+        && cps[PREFIX.len()..cps.len() - 1].iter().all(|&c| has(c, t::DECIMAL))
+}
+
+/// One output token of [`FullTokenizer::tokenize`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Piece<'a> {
+    /// A vocabulary entry, by its index in [`Vocab::entries`].
+    Vocab(u32),
+    /// The unknown token.
+    Unk,
+    /// A protected token passed through as is (it may not be in the vocabulary).
+    Raw(&'a [u32]),
+}
+
+/// Google's `FullTokenizer`: basic tokenization, then WordPiece per token.
+#[derive(Clone, Debug)]
+pub struct FullTokenizer {
+    vocab: Vocab,
+    basic: BasicTokenizer,
+    wordpiece: WordPiece,
+    unk_token: Vec<u8>,
+}
+
+/// `FullTokenizer` settings beyond the basic options.
+#[derive(Clone, Debug)]
+pub struct FullOptions {
+    pub basic: BasicOptions,
+    pub unk_token: String,
+    /// `None`: the reference's default (200 Google, 100 transformers).
+    pub max_input_chars_per_word: Option<i64>,
+    pub preserve_unused_tokens: bool,
+}
+
+impl Default for FullOptions {
+    fn default() -> Self {
+        FullOptions {
+            basic: BasicOptions::default(),
+            unk_token: "[UNK]".into(),
+            max_input_chars_per_word: None,
+            preserve_unused_tokens: false,
+        }
+    }
+}
+
+impl FullTokenizer {
+    pub fn from_file(path: &Path, opts: FullOptions) -> Result<Self> {
+        let vocab = Vocab::from_file(path, opts.basic.reference)?;
+        Self::new(vocab, opts)
+    }
+
+    pub fn new(vocab: Vocab, opts: FullOptions) -> Result<Self> {
+        if vocab.id(opts.unk_token.as_bytes()).is_none() {
+            return Err(Error::MissingUnkToken { token: opts.unk_token });
+        }
+        let max = opts
+            .max_input_chars_per_word
+            .unwrap_or(opts.basic.reference.max_input_chars_per_word() as i64);
+        let tokens: Vec<&[u8]> = vocab.entries().iter().map(|e| &*e.0).collect();
+        let wordpiece = WordPiece::new(&tokens, max);
+        let mut basic = BasicTokenizer::new(opts.basic);
+        if opts.preserve_unused_tokens {
+            basic = basic.preserve_unused_tokens(&vocab);
+        }
+        Ok(FullTokenizer { vocab, basic, wordpiece, unk_token: opts.unk_token.into_bytes() })
+    }
+
+    pub fn vocab(&self) -> &Vocab {
+        &self.vocab
+    }
+
+    pub fn basic(&self) -> &BasicTokenizer {
+        &self.basic
+    }
+
+    pub fn unk_token(&self) -> &[u8] {
+        &self.unk_token
+    }
+
+    /// Tokenizes `text`, calling `emit` per output token.
+    pub fn tokenize(&self, text: &[u32], mut emit: impl FnMut(Piece<'_>)) {
+        let mut pieces = Vec::new();
+        self.basic.tokenize(text, None, |token, protected| {
+            if protected {
+                emit(Piece::Raw(token));
+            } else if self.wordpiece.tokenize_word(token, &mut pieces) {
+                pieces.drain(..).for_each(|i| emit(Piece::Vocab(i)));
+            } else {
+                emit(Piece::Unk);
+            }
+        });
+    }
+
+    /// The bytes of a piece.
+    pub fn piece_bytes<'a>(&'a self, piece: Piece<'_>, out: &mut Vec<u8>) {
+        match piece {
+            Piece::Vocab(i) => out.extend_from_slice(&self.vocab.entries()[i as usize].0),
+            Piece::Unk => out.extend_from_slice(&self.unk_token),
+            Piece::Raw(cps) => unicode::encode_into(cps, out),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cps(s: &str) -> Vec<u32> {
+        s.chars().map(|c| c as u32).collect()
+    }
+
+    fn basic(opts: BasicOptions, text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        BasicTokenizer::new(opts).tokenize(&cps(text), None, |t, _| {
+            out.push(t.iter().map(|&c| char::from_u32(c).unwrap()).collect())
+        });
+        out
+    }
+
+    #[test]
+    fn google_basic_tokenizer() {
+        let got = basic(BasicOptions::default(), " \tHeLLo!how  \n Are yoU?  Ça 中文 ");
+        assert_eq!(got, ["hello", "!", "how", "are", "you", "?", "ca", "中", "文"]);
+    }
+
+    #[test]
+    fn cased_keeps_accents_and_never_split_is_untouched() {
+        let opts = BasicOptions { do_lower_case: false, never_split: vec![cps("[UNK]")], ..Default::default() };
+        assert_eq!(basic(opts, "Ça [UNK] [X]"), ["Ça", "[UNK]", "[", "X", "]"]);
+    }
+
+    #[test]
+    fn full_tokenizer_pieces_and_unk() {
+        let vocab = Vocab::parse("[UNK]\nun\n##aff\n##able\n,\n[unused1]\n", Reference::Google);
+        let opts = FullOptions { preserve_unused_tokens: true, ..Default::default() };
+        let tok = FullTokenizer::new(vocab, opts).unwrap();
+        let mut out = Vec::new();
+        tok.tokenize(&cps("UNAFFABLE, unx [unused1]"), |p| {
+            let mut b = Vec::new();
+            tok.piece_bytes(p, &mut b);
+            out.push(String::from_utf8(b).unwrap());
+        });
+        assert_eq!(out, ["un", "##aff", "##able", ",", "[UNK]", "[unused1]"]);
+    }
+
+    #[test]
+    fn missing_unk_is_an_error() {
+        let vocab = Vocab::parse("a\n", Reference::Google);
+        assert!(matches!(FullTokenizer::new(vocab, FullOptions::default()), Err(Error::MissingUnkToken { .. })));
+    }
+}

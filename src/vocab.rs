@@ -1,0 +1,151 @@
+//! Vocabulary: `vocab.txt` loading exactly as each reference's `load_vocab`.
+
+use crate::normalizer::Reference;
+use crate::pre_tokenizer::strip;
+use crate::unicode;
+use crate::{Error, Result};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// Tokens in the order a Python `OrderedDict` would hold them, with their ids.
+/// Tokens are generalized UTF-8 bytes (valid UTF-8 unless built from Python
+/// strings holding lone surrogates).
+#[derive(Clone, Debug, Default)]
+pub struct Vocab {
+    entries: Vec<(Box<[u8]>, u32)>,
+    by_token: HashMap<Box<[u8]>, u32>, // token -> index in `entries`
+    by_id: HashMap<u32, u32>,          // id -> index in `entries`
+}
+
+impl Vocab {
+    /// Builds a vocabulary from `(token, id)` pairs with Python dict
+    /// semantics: a repeated token keeps its first position and takes the new id.
+    pub fn from_pairs<I: IntoIterator<Item = (Vec<u8>, u32)>>(pairs: I) -> Self {
+        let mut v = Vocab::default();
+        for (token, id) in pairs {
+            v.insert(token.into_boxed_slice(), id);
+        }
+        v.rebuild_ids();
+        v
+    }
+
+    fn insert(&mut self, token: Box<[u8]>, id: u32) {
+        match self.by_token.get(&token) {
+            Some(&i) => self.entries[i as usize].1 = id,
+            None => {
+                self.by_token.insert(token.clone(), self.entries.len() as u32);
+                self.entries.push((token, id));
+            }
+        }
+    }
+
+    fn rebuild_ids(&mut self) {
+        // Like `{v: k for k, v in vocab.items()}`: a later entry wins an id.
+        self.by_id = self.entries.iter().enumerate().map(|(i, e)| (e.1, i as u32)).collect();
+    }
+
+    /// Reads `path` as `reference`'s `load_vocab` does:
+    /// - Google (bert-tensorflow 1.0.4): lines end at "\n" only (`GFile.readline`),
+    ///   each is `str.strip()`ped, and a repeated token keeps its first id; ids
+    ///   count distinct tokens.
+    /// - transformers: universal newlines ("\n", "\r\n", "\r"), `rstrip("\n")`,
+    ///   the id is the line number and a repeated token takes the later one.
+    pub fn from_file(path: &Path, reference: Reference) -> Result<Self> {
+        let bytes = std::fs::read(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => Error::VocabNotFound { path: path.to_owned() },
+            _ => Error::VocabIo { path: path.to_owned(), source: e },
+        })?;
+        let text = std::str::from_utf8(&bytes).map_err(|e| Error::VocabNotUtf8 {
+            path: path.to_owned(),
+            line: 1 + bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count(),
+        })?;
+        Ok(Self::parse(text, reference))
+    }
+
+    /// The parsing half of [`Vocab::from_file`].
+    pub fn parse(text: &str, reference: Reference) -> Self {
+        let mut v = Vocab::default();
+        match reference {
+            Reference::Google => {
+                let mut cps = Vec::new();
+                for line in text.split_inclusive('\n') {
+                    cps.clear();
+                    cps.extend(line.chars().map(|c| c as u32));
+                    let mut token = Vec::with_capacity(line.len());
+                    unicode::encode_into(&cps[strip(&cps)], &mut token);
+                    if !v.by_token.contains_key(token.as_slice()) {
+                        let id = v.entries.len() as u32;
+                        v.insert(token.into_boxed_slice(), id);
+                    }
+                }
+            }
+            Reference::Transformers => {
+                let mut rest = text;
+                let mut line_no = 0u32;
+                while !rest.is_empty() {
+                    let end = rest.find(['\n', '\r']).unwrap_or(rest.len());
+                    let token = rest[..end].as_bytes().to_vec().into_boxed_slice();
+                    let after = &rest[end..];
+                    rest = if after.starts_with("\r\n") { &after[2..] } else if after.is_empty() { after } else { &after[1..] };
+                    v.insert(token, line_no);
+                    line_no += 1;
+                }
+            }
+        }
+        v.rebuild_ids();
+        v
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// `(token, id)` in insertion order.
+    pub fn entries(&self) -> &[(Box<[u8]>, u32)] {
+        &self.entries
+    }
+
+    pub fn id(&self, token: &[u8]) -> Option<u32> {
+        self.by_token.get(token).map(|&i| self.entries[i as usize].1)
+    }
+
+    pub fn token(&self, id: u32) -> Option<&[u8]> {
+        self.by_id.get(&id).map(|&i| &*self.entries[i as usize].0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(v: &Vocab) -> Vec<(String, u32)> {
+        v.entries().iter().map(|(t, i)| (String::from_utf8(t.to_vec()).unwrap(), *i)).collect()
+    }
+
+    #[test]
+    fn google_strips_lines_and_keeps_first_id() {
+        let v = Vocab::parse(" a \r\nb\n\u{2028}\na\n\nc", Reference::Google);
+        let want = [("a", 0), ("b", 1), ("", 2), ("c", 3)];
+        assert_eq!(tokens(&v), want.map(|(t, i)| (t.to_string(), i)));
+        assert_eq!(v.token(2), Some(&b""[..]));
+    }
+
+    #[test]
+    fn transformers_uses_universal_newlines_and_keeps_last_id() {
+        let v = Vocab::parse(" a \r\nb\rc\u{2028}\n a \n", Reference::Transformers);
+        let want = [(" a ", 3), ("b", 1), ("c\u{2028}", 2)];
+        assert_eq!(tokens(&v), want.map(|(t, i)| (t.to_string(), i)));
+        assert_eq!(v.token(0), None);
+        assert_eq!(v.id(b" a "), Some(3));
+    }
+
+    #[test]
+    fn empty_file_is_empty_vocab() {
+        assert!(Vocab::parse("", Reference::Google).is_empty());
+        assert!(Vocab::parse("", Reference::Transformers).is_empty());
+    }
+}
