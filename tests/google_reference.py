@@ -129,10 +129,12 @@ def explained_by_unicode_version(text):
     import unicodedata2
 
     diff = unicode_version_diff()
+    oracle = load_oracle()
     forms = {text}
     for norm in (unicodedata.normalize, unicodedata2.normalize):
         forms.add(norm("NFD", text))
         forms.add(norm("NFD", text.lower()))
+        forms.add(norm("NFD", oracle._lower(text)))
     return any(ord(ch) in diff for form in forms for ch in form)
 
 

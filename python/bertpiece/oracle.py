@@ -113,8 +113,9 @@ _CJK_RANGES = (
 )
 
 
-def _is_chinese_char(cp):
-    return any(lo <= cp <= hi for lo, hi in _CJK_RANGES)
+_CJK_RE = re.compile(
+    "[%s]" % "".join("%s-%s" % (chr(lo), chr(hi)) for lo, hi in _CJK_RANGES)
+)
 
 
 # ---------------------------------------------------------------------------
@@ -227,9 +228,7 @@ class BasicTokenizer:
 
     def _tokenize_chinese_chars(self, text):
         # CJK ideographs are written without spaces: make each one a word.
-        return "".join(
-            " %s " % ch if _is_chinese_char(ord(ch)) else ch for ch in text
-        )
+        return _CJK_RE.sub(lambda m: " %s " % m.group(), text)
 
     def _is_protected(self, token, never_split):
         return token in never_split or (

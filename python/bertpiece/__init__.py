@@ -1,0 +1,30 @@
+"""bertpiece: exact BERT WordPiece tokenization with a Rust core.
+
+`import bertpiece as tokenization` is a drop-in for Google BERT's
+`tokenization.py`. `bertpiece.oracle` is the pure-Python reference the core is
+tested against.
+"""
+
+from ._core import UNICODE_VERSION, __version__
+from .pretrained import DEFAULT_MODEL, PRETRAINED, vocab_path
+from .tokenization import (
+    REFERENCES,
+    BasicTokenizer,
+    FullTokenizer,
+    WordpieceTokenizer,
+    convert_by_vocab,
+    convert_ids_to_tokens,
+    convert_to_unicode,
+    convert_tokens_to_ids,
+    load_vocab,
+    printable_text,
+    validate_case_matches_checkpoint,
+    whitespace_tokenize,
+)
+
+__all__ = [
+    "UNICODE_VERSION", "__version__", "DEFAULT_MODEL", "PRETRAINED", "REFERENCES", "vocab_path",
+    "BasicTokenizer", "FullTokenizer", "WordpieceTokenizer",
+    "convert_by_vocab", "convert_ids_to_tokens", "convert_to_unicode", "convert_tokens_to_ids",
+    "load_vocab", "printable_text", "validate_case_matches_checkpoint", "whitespace_tokenize",
+]

@@ -1,0 +1,204 @@
+"""Google BERT's `tokenization.py` API, backed by the Rust core.
+
+Names, signatures and defaults follow Google's module (as shipped in
+`bert-tensorflow` 1.0.4), so `import bertpiece as tokenization` works in old
+BERT code. Keyword-only extras add transformers' BasicTokenizer options and a
+`reference` switch ("google" or "transformers") naming whose output to match.
+The tokenizers are immutable: settings are fixed at construction.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import re
+from functools import cached_property
+from typing import Iterable, Optional
+
+from . import _core
+from .pretrained import pretrained, vocab_path
+
+REFERENCES = ("google", "transformers")
+
+
+def convert_to_unicode(text):
+    """`str` as is; `bytes` decoded as UTF-8 ignoring invalid bytes."""
+    if isinstance(text, str):
+        return text
+    if isinstance(text, bytes):
+        return text.decode("utf-8", "ignore")
+    raise TypeError(f"Unsupported string type: {type(text).__name__} (expected str or bytes)")
+
+
+def printable_text(text):
+    """Text suitable for print or logging (Python 3: the same as convert_to_unicode)."""
+    return convert_to_unicode(text)
+
+
+def load_vocab(vocab_file, reference="google"):
+    """A vocab.txt file as an OrderedDict token -> id, as `reference`'s load_vocab reads it."""
+    return collections.OrderedDict(_core.load_vocab(os.fspath(vocab_file), reference))
+
+
+def convert_by_vocab(vocab, items):
+    """Looks each item up in `vocab` (KeyError on a missing one, like Google's)."""
+    return [vocab[item] for item in items]
+
+
+def convert_tokens_to_ids(vocab, tokens):
+    return convert_by_vocab(vocab, tokens)
+
+
+def convert_ids_to_tokens(inv_vocab, ids):
+    return convert_by_vocab(inv_vocab, ids)
+
+
+def whitespace_tokenize(text):
+    """`text.strip().split()`, with str.isspace() at bertpiece's pinned Unicode version."""
+    return _core.whitespace_tokenize(convert_to_unicode(text))
+
+
+_CHECKPOINT_RE = re.compile(r"^.*?([A-Za-z0-9_-]+)/bert_model.ckpt")
+_LOWER_MODELS = {"uncased_L-24_H-1024_A-16", "uncased_L-12_H-768_A-12",
+                 "multilingual_L-12_H-768_A-12", "chinese_L-12_H-768_A-12"}
+_CASED_MODELS = {"cased_L-12_H-768_A-12", "cased_L-24_H-1024_A-16", "multi_cased_L-12_H-768_A-12"}
+
+
+def validate_case_matches_checkpoint(do_lower_case, init_checkpoint):
+    """ValueError when `do_lower_case` contradicts a Google checkpoint's name (same check as Google's)."""
+    m = _CHECKPOINT_RE.match(init_checkpoint) if init_checkpoint else None
+    if m is None:
+        return
+    name = m.group(1)
+    expected = True if name in _LOWER_MODELS else False if name in _CASED_MODELS else None
+    if expected is not None and bool(do_lower_case) != expected:
+        kind = "lowercased" if expected else "cased"
+        raise ValueError(
+            f"You passed in `--do_lower_case={bool(do_lower_case)}` with `--init_checkpoint={init_checkpoint}`. "
+            f"However, `{name}` seems to be a {kind} model, so you should pass in "
+            f"`--do_lower_case={expected}` so that the fine-tuning matches how the model was pre-training. "
+            "If this error is wrong, please just comment out this check.")
+
+
+def _check_reference(reference):
+    if reference not in REFERENCES:
+        raise ValueError(f"unknown reference {reference!r}: expected one of {', '.join(map(repr, REFERENCES))}")
+
+
+class FullTokenizer:
+    """Basic tokenization followed by WordPiece, like Google's `FullTokenizer`.
+
+    `reference="google"` (default) matches Google's tokenization.py;
+    `reference="transformers"` matches transformers' pure-Python BertTokenizer
+    (all C* removed, NFC, `rstrip("\\n")` vocab lines, 100-character words).
+    """
+
+    def __init__(self, vocab_file, do_lower_case=True, *, reference="google", never_split=None,
+                 tokenize_chinese_chars=True, strip_accents=None, do_split_on_punc=True,
+                 preserve_unused_tokens=False, max_input_chars_per_word=None, unk_token="[UNK]"):
+        _check_reference(reference)
+        self.vocab_file = os.fspath(vocab_file)
+        self.do_lower_case = do_lower_case
+        self.reference = reference
+        self.unk_token = unk_token
+        self.max_input_chars_per_word = (
+            max_input_chars_per_word if max_input_chars_per_word is not None
+            else 200 if reference == "google" else 100)
+        self._options = dict(never_split=list(never_split) if never_split else None,
+                             tokenize_chinese_chars=tokenize_chinese_chars, strip_accents=strip_accents,
+                             do_split_on_punc=do_split_on_punc, preserve_unused_tokens=preserve_unused_tokens)
+        self._core = _core.FullTokenizer(self.vocab_file, do_lower_case, reference=reference,
+                                         max_input_chars_per_word=self.max_input_chars_per_word,
+                                         unk_token=unk_token, **self._options)
+
+    @classmethod
+    def from_pretrained(cls, name, do_lower_case=None, **kwargs):
+        """A tokenizer over a bundled vocabulary (see `bertpiece.PRETRAINED`).
+
+        `do_lower_case=None` uses the casing the checkpoint was trained with.
+        """
+        entry = pretrained(name)
+        lower = entry.do_lower_case if do_lower_case is None else do_lower_case
+        return cls(vocab_path(entry.name), lower, **kwargs)
+
+    def tokenize(self, text):
+        return self._core.tokenize(text)
+
+    def encode(self, text):
+        """Token ids of `text` (tokenize + convert_tokens_to_ids in one call)."""
+        return self._core.encode(text)
+
+    @cached_property
+    def vocab(self):
+        return collections.OrderedDict(self._core.vocab_entries())
+
+    @cached_property
+    def inv_vocab(self):
+        return {v: k for k, v in self.vocab.items()}
+
+    @cached_property
+    def basic_tokenizer(self):
+        return BasicTokenizer(self.do_lower_case, self.vocab, reference=self.reference, **self._options)
+
+    @cached_property
+    def wordpiece_tokenizer(self):
+        return WordpieceTokenizer(self.vocab, self.unk_token, self.max_input_chars_per_word)
+
+    def convert_tokens_to_ids(self, tokens):
+        return convert_by_vocab(self.vocab, tokens)
+
+    def convert_ids_to_tokens(self, ids):
+        return convert_by_vocab(self.inv_vocab, ids)
+
+    def __len__(self):
+        return len(self._core)
+
+    def __repr__(self):
+        return (f"FullTokenizer(vocab_file={self.vocab_file!r}, do_lower_case={self.do_lower_case!r}, "
+                f"reference={self.reference!r}, vocab_size={len(self)})")
+
+
+class BasicTokenizer:
+    """Cleaning, CJK spacing, lowercasing/accent stripping and punctuation splitting.
+
+    `vocab` is only used with `preserve_unused_tokens=True` (Google's flag of
+    that name): `[unusedN]` tokens in it are kept whole.
+    """
+
+    def __init__(self, do_lower_case=True, vocab=tuple(), *, never_split: Optional[Iterable[str]] = None,
+                 tokenize_chinese_chars=True, strip_accents=None, do_split_on_punc=True,
+                 preserve_unused_tokens=False, reference="google"):
+        _check_reference(reference)
+        self.do_lower_case = do_lower_case
+        self.vocab = vocab
+        self.never_split = set(never_split) if never_split else set()
+        self.tokenize_chinese_chars = tokenize_chinese_chars
+        self.strip_accents = strip_accents
+        self.do_split_on_punc = do_split_on_punc
+        self.reference = reference
+        preserve = [t for t in vocab if isinstance(t, str)] if preserve_unused_tokens else None
+        self._core = _core.BasicTokenizer(
+            do_lower_case, reference=reference, never_split=list(self.never_split),
+            tokenize_chinese_chars=tokenize_chinese_chars, strip_accents=strip_accents,
+            do_split_on_punc=do_split_on_punc, preserve_unused=preserve)
+
+    def tokenize(self, text, never_split=None):
+        """Basic tokens of `text`; `never_split` adds tokens to keep whole for this call."""
+        return self._core.tokenize(text, list(never_split) if never_split else None)
+
+
+class WordpieceTokenizer:
+    """Greedy longest-match-first WordPiece over the keys of `vocab`."""
+
+    def __init__(self, vocab, unk_token="[UNK]", max_input_chars_per_word=200):
+        if unk_token not in vocab:
+            raise ValueError(f"the unknown token {unk_token!r} is not in the vocabulary")
+        self.vocab = vocab
+        self.unk_token = unk_token
+        self.max_input_chars_per_word = max_input_chars_per_word
+        self._core = _core.WordpieceTokenizer([t for t in vocab if isinstance(t, str)], unk_token,
+                                              max_input_chars_per_word)
+
+    def tokenize(self, text):
+        """WordPiece tokens of each whitespace-separated word of `text`."""
+        return self._core.tokenize(text)

@@ -1,0 +1,400 @@
+//! The PyO3 binding, `bertpiece._core`. Everything Python-specific lives here:
+//! argument conversion, the GIL, and the mapping of core errors to exceptions.
+//! Classes are frozen and hold an `Arc` of an immutable core object, so one
+//! instance is shared across threads without locks.
+
+use crate::normalizer::Reference;
+use crate::pre_tokenizer::split_whitespace;
+use crate::tokenizer::{BasicOptions, BasicTokenizer, FullOptions, FullTokenizer, Piece, TokenSet};
+use crate::unicode;
+use crate::vocab::Vocab;
+use crate::wordpiece::WordPiece;
+use crate::Error;
+use pyo3::exceptions::{PyFileNotFoundError, PyKeyError, PyOSError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList, PyString};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+impl From<Error> for PyErr {
+    fn from(e: Error) -> PyErr {
+        let msg = e.to_string();
+        match e {
+            Error::VocabNotFound { path } => {
+                PyFileNotFoundError::new_err((2, msg, path.to_string_lossy().into_owned()))
+            }
+            Error::VocabIo { .. } => PyOSError::new_err(msg),
+            Error::VocabNotUtf8 { .. }
+            | Error::MissingUnkToken { .. }
+            | Error::InvalidText
+            | Error::UnknownReference(_) => PyValueError::new_err(msg),
+        }
+    }
+}
+
+/// A text argument as generalized UTF-8: `str` (lone surrogates kept, as
+/// Python's "surrogatepass" encodes them) or `bytes` (decoded as UTF-8
+/// ignoring invalid bytes, like Google's `convert_to_unicode`).
+enum TextArg<'py> {
+    Str(Bound<'py, PyString>),
+    Owned(Vec<u8>),
+}
+
+impl<'py> TextArg<'py> {
+    fn extract(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Self> {
+        if let Ok(s) = obj.cast::<PyString>() {
+            if s.to_str().is_ok() {
+                return Ok(TextArg::Str(s.clone()));
+            }
+            PyErr::take(obj.py()); // the UnicodeEncodeError from a lone surrogate
+            let b = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
+            return Ok(TextArg::Owned(b.cast::<PyBytes>()?.as_bytes().to_vec()));
+        }
+        if let Ok(b) = obj.cast::<PyBytes>() {
+            let s = b.call_method1("decode", ("utf-8", "ignore"))?;
+            return Ok(TextArg::Owned(s.cast::<PyString>()?.to_str()?.as_bytes().to_vec()));
+        }
+        let ty = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+        Err(PyTypeError::new_err(format!("{what} must be str or bytes, not {ty}")))
+    }
+
+    fn bytes(&self) -> PyResult<&[u8]> {
+        match self {
+            TextArg::Str(s) => Ok(s.to_str()?.as_bytes()),
+            TextArg::Owned(b) => Ok(b),
+        }
+    }
+}
+
+fn code_points(bytes: &[u8]) -> PyResult<Vec<u32>> {
+    unicode::decode(bytes).ok_or_else(|| Error::InvalidText.into())
+}
+
+fn token_set(items: Option<Vec<Bound<'_, PyAny>>>, what: &str) -> PyResult<Vec<Vec<u32>>> {
+    items
+        .unwrap_or_default()
+        .iter()
+        .map(|o| code_points(TextArg::extract(o, what)?.bytes()?))
+        .collect()
+}
+
+/// Tokens produced off the GIL: one byte buffer plus the end of each token.
+#[derive(Default)]
+struct Tokens {
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
+}
+
+impl Tokens {
+    fn push_cps(&mut self, cps: &[u32]) {
+        unicode::encode_into(cps, &mut self.bytes);
+        self.ends.push(self.bytes.len());
+    }
+
+    fn into_list<'py>(self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let mut start = 0;
+        let mut items = Vec::with_capacity(self.ends.len());
+        for &end in &self.ends {
+            items.push(py_str(py, &self.bytes[start..end])?);
+            start = end;
+        }
+        PyList::new(py, items)
+    }
+}
+
+/// A Python str from generalized UTF-8 (surrogates only come from surrogate input).
+fn py_str<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Ok(PyString::new(py, s).into_any()),
+        Err(_) => PyBytes::new(py, bytes).call_method1("decode", ("utf-8", "surrogatepass")),
+    }
+}
+
+fn reference(name: &str) -> PyResult<Reference> {
+    Ok(Reference::parse(name)?)
+}
+
+fn basic_options(
+    do_lower_case: bool,
+    never_split: Option<Vec<Bound<'_, PyAny>>>,
+    tokenize_chinese_chars: bool,
+    strip_accents: Option<bool>,
+    do_split_on_punc: bool,
+    reference_name: &str,
+) -> PyResult<BasicOptions> {
+    Ok(BasicOptions {
+        do_lower_case,
+        strip_accents,
+        tokenize_chinese_chars,
+        do_split_on_punc,
+        reference: reference(reference_name)?,
+        never_split: token_set(never_split, "never_split entries")?,
+    })
+}
+
+/// Google's `FullTokenizer` over a vocab.txt file.
+#[pyclass(frozen, module = "bertpiece._core", name = "FullTokenizer")]
+struct PyFullTokenizer {
+    inner: Arc<FullTokenizer>,
+}
+
+#[pymethods]
+impl PyFullTokenizer {
+    #[new]
+    #[pyo3(signature = (vocab_file, do_lower_case=true, *, reference="google", never_split=None,
+        tokenize_chinese_chars=true, strip_accents=None, do_split_on_punc=true,
+        preserve_unused_tokens=false, max_input_chars_per_word=None, unk_token="[UNK]".to_string()))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        vocab_file: PathBuf,
+        do_lower_case: bool,
+        reference: &str,
+        never_split: Option<Vec<Bound<'_, PyAny>>>,
+        tokenize_chinese_chars: bool,
+        strip_accents: Option<bool>,
+        do_split_on_punc: bool,
+        preserve_unused_tokens: bool,
+        max_input_chars_per_word: Option<i64>,
+        unk_token: String,
+    ) -> PyResult<Self> {
+        let basic = basic_options(do_lower_case, never_split, tokenize_chinese_chars, strip_accents, do_split_on_punc, reference)?;
+        let opts = FullOptions { basic, unk_token, max_input_chars_per_word, preserve_unused_tokens };
+        let inner = py.detach(|| FullTokenizer::from_file(&vocab_file, opts))?;
+        Ok(PyFullTokenizer { inner: Arc::new(inner) })
+    }
+
+    /// Tokens of `text` (str or UTF-8 bytes).
+    fn tokenize<'py>(&self, py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        let arg = TextArg::extract(text, "text")?;
+        let bytes = arg.bytes()?;
+        let inner = &self.inner;
+        let out = py.detach(|| -> PyResult<Tokens> {
+            let cps = code_points(bytes)?;
+            let mut out = Tokens::default();
+            inner.tokenize(&cps, |p| {
+                inner.piece_bytes(p, &mut out.bytes);
+                out.ends.push(out.bytes.len());
+            });
+            Ok(out)
+        })?;
+        out.into_list(py)
+    }
+
+    /// Token ids of `text`; a `never_split` token missing from the vocabulary raises KeyError.
+    fn encode(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+        let arg = TextArg::extract(text, "text")?;
+        let bytes = arg.bytes()?;
+        let inner = &self.inner;
+        let result = py.detach(|| -> PyResult<Result<Vec<u32>, Vec<u8>>> {
+            let cps = code_points(bytes)?;
+            let (vocab, unk) = (inner.vocab(), inner.vocab().id(inner.unk_token()));
+            let mut ids = Vec::new();
+            let mut missing: Option<Vec<u8>> = None;
+            inner.tokenize(&cps, |p| {
+                let id = match p {
+                    Piece::Vocab(i) => Some(vocab.entries()[i as usize].1),
+                    Piece::Unk => unk,
+                    Piece::Raw(cps) => {
+                        let mut b = Vec::new();
+                        unicode::encode_into(cps, &mut b);
+                        let id = vocab.id(&b);
+                        if id.is_none() && missing.is_none() {
+                            missing = Some(b);
+                        }
+                        id
+                    }
+                };
+                ids.extend(id);
+            });
+            Ok(missing.map_or(Ok(ids), Err))
+        })?;
+        result.map_err(|token| match py_str(py, &token) {
+            Ok(t) => PyKeyError::new_err(t.unbind()),
+            Err(e) => e,
+        })
+    }
+
+    /// `(token, id)` pairs in vocabulary order.
+    fn vocab_entries<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let entries = self.inner.vocab().entries();
+        let mut items = Vec::with_capacity(entries.len());
+        for (token, id) in entries {
+            items.push((py_str(py, token)?, *id));
+        }
+        PyList::new(py, items)
+    }
+
+    #[getter]
+    fn unk_token<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py_str(py, self.inner.unk_token())
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.vocab().len()
+    }
+}
+
+/// Google's `BasicTokenizer` with transformers' options.
+#[pyclass(frozen, module = "bertpiece._core", name = "BasicTokenizer")]
+struct PyBasicTokenizer {
+    inner: Arc<BasicTokenizer>,
+}
+
+#[pymethods]
+impl PyBasicTokenizer {
+    #[new]
+    #[pyo3(signature = (do_lower_case=true, *, reference="google", never_split=None,
+        tokenize_chinese_chars=true, strip_accents=None, do_split_on_punc=true, preserve_unused=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        do_lower_case: bool,
+        reference: &str,
+        never_split: Option<Vec<Bound<'_, PyAny>>>,
+        tokenize_chinese_chars: bool,
+        strip_accents: Option<bool>,
+        do_split_on_punc: bool,
+        preserve_unused: Option<Vec<Bound<'_, PyAny>>>,
+    ) -> PyResult<Self> {
+        let opts = basic_options(do_lower_case, never_split, tokenize_chinese_chars, strip_accents, do_split_on_punc, reference)?;
+        let mut inner = BasicTokenizer::new(opts);
+        if let Some(tokens) = preserve_unused {
+            let mut pairs = Vec::with_capacity(tokens.len());
+            for (i, t) in tokens.iter().enumerate() {
+                pairs.push((TextArg::extract(t, "vocabulary tokens")?.bytes()?.to_vec(), i as u32));
+            }
+            inner = inner.preserve_unused_tokens(&Vocab::from_pairs(pairs));
+        }
+        Ok(PyBasicTokenizer { inner: Arc::new(inner) })
+    }
+
+    #[pyo3(signature = (text, never_split=None))]
+    fn tokenize<'py>(
+        &self,
+        py: Python<'py>,
+        text: &Bound<'py, PyAny>,
+        never_split: Option<Vec<Bound<'py, PyAny>>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let arg = TextArg::extract(text, "text")?;
+        let bytes = arg.bytes()?;
+        let extra: Option<TokenSet> = match never_split {
+            Some(items) => Some(token_set(Some(items), "never_split entries")?.into_iter().collect()),
+            None => None,
+        };
+        let inner = &self.inner;
+        let out = py.detach(|| -> PyResult<Tokens> {
+            let cps = code_points(bytes)?;
+            let mut out = Tokens::default();
+            inner.tokenize(&cps, extra.as_ref(), |t, _| out.push_cps(t));
+            Ok(out)
+        })?;
+        out.into_list(py)
+    }
+}
+
+/// Google's `WordpieceTokenizer` over a set of tokens.
+#[pyclass(frozen, module = "bertpiece._core", name = "WordpieceTokenizer")]
+struct PyWordpieceTokenizer {
+    tokens: Arc<Vec<Vec<u8>>>,
+    wordpiece: Arc<WordPiece>,
+    unk_token: Vec<u8>,
+}
+
+#[pymethods]
+impl PyWordpieceTokenizer {
+    #[new]
+    #[pyo3(signature = (tokens, unk_token, max_input_chars_per_word))]
+    fn new(py: Python<'_>, tokens: Vec<Bound<'_, PyAny>>, unk_token: &Bound<'_, PyAny>, max_input_chars_per_word: i64) -> PyResult<Self> {
+        let mut owned = Vec::with_capacity(tokens.len());
+        for t in &tokens {
+            owned.push(TextArg::extract(t, "vocabulary tokens")?.bytes()?.to_vec());
+        }
+        let unk_token = TextArg::extract(unk_token, "unk_token")?.bytes()?.to_vec();
+        let wordpiece = py.detach(|| {
+            let refs: Vec<&[u8]> = owned.iter().map(|t| t.as_slice()).collect();
+            WordPiece::new(&refs, max_input_chars_per_word)
+        });
+        Ok(PyWordpieceTokenizer { tokens: Arc::new(owned), wordpiece: Arc::new(wordpiece), unk_token })
+    }
+
+    /// WordPiece of each `str.split()` token of `text`.
+    fn tokenize<'py>(&self, py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        let arg = TextArg::extract(text, "text")?;
+        let bytes = arg.bytes()?;
+        let out = py.detach(|| -> PyResult<Tokens> {
+            let cps = code_points(bytes)?;
+            let mut out = Tokens::default();
+            let mut pieces = Vec::new();
+            for w in split_whitespace(&cps) {
+                if self.wordpiece.tokenize_word(&cps[w], &mut pieces) {
+                    for i in pieces.drain(..) {
+                        out.bytes.extend_from_slice(&self.tokens[i as usize]);
+                        out.ends.push(out.bytes.len());
+                    }
+                } else {
+                    out.bytes.extend_from_slice(&self.unk_token);
+                    out.ends.push(out.bytes.len());
+                }
+            }
+            Ok(out)
+        })?;
+        out.into_list(py)
+    }
+}
+
+/// `load_vocab` as `(token, id)` pairs in order.
+#[pyfunction]
+#[pyo3(signature = (vocab_file, reference="google"))]
+fn load_vocab<'py>(py: Python<'py>, vocab_file: PathBuf, reference: &str) -> PyResult<Bound<'py, PyList>> {
+    let r = self::reference(reference)?;
+    let vocab = py.detach(|| Vocab::from_file(&vocab_file, r))?;
+    let mut items = Vec::with_capacity(vocab.len());
+    for (token, id) in vocab.entries() {
+        items.push((py_str(py, token)?, *id));
+    }
+    PyList::new(py, items)
+}
+
+/// `text.strip().split()` with the pinned `str.isspace()` table.
+#[pyfunction]
+fn whitespace_tokenize<'py>(py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    let arg = TextArg::extract(text, "text")?;
+    let cps = code_points(arg.bytes()?)?;
+    let mut out = Tokens::default();
+    for r in split_whitespace(&cps) {
+        out.push_cps(&cps[r]);
+    }
+    out.into_list(py)
+}
+
+/// NFC / NFD with the core's own tables (exposed for the test suite).
+#[pyfunction]
+fn _normalize<'py>(py: Python<'py>, form: &str, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let arg = TextArg::extract(text, "text")?;
+    let cps = code_points(arg.bytes()?)?;
+    let out = match form {
+        "NFC" => unicode::nfc(&cps),
+        "NFD" => {
+            let mut v = Vec::new();
+            unicode::nfd_into(&cps, &mut v);
+            v
+        }
+        _ => return Err(PyValueError::new_err(format!("unsupported form {form:?}: expected \"NFC\" or \"NFD\""))),
+    };
+    let mut bytes = Vec::new();
+    unicode::encode_into(&out, &mut bytes);
+    py_str(py, &bytes)
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("UNICODE_VERSION", unicode::UNICODE_VERSION)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<PyFullTokenizer>()?;
+    m.add_class::<PyBasicTokenizer>()?;
+    m.add_class::<PyWordpieceTokenizer>()?;
+    m.add_function(wrap_pyfunction!(load_vocab, m)?)?;
+    m.add_function(wrap_pyfunction!(whitespace_tokenize, m)?)?;
+    m.add_function(wrap_pyfunction!(_normalize, m)?)?;
+    Ok(())
+}
