@@ -1,0 +1,217 @@
+"""The Google-compatible API: names and signatures, adversarial input against
+the oracle and the real Google code, and bad input raising clear exceptions."""
+
+import inspect
+import os
+import threading
+
+import pytest
+import unicodedata2
+
+import bertpiece
+from bertpiece import _strtables, oracle
+from google_reference import load_google
+
+UNCASED = bertpiece.vocab_path("bert-base-uncased")
+google = load_google()
+
+
+@pytest.fixture(scope="module")
+def toks():
+    return {
+        lower: (bertpiece.FullTokenizer(UNCASED, lower), oracle.FullTokenizer(UNCASED, lower),
+                google.FullTokenizer(UNCASED, do_lower_case=lower))
+        for lower in (True, False)
+    }
+
+
+def test_unicode_version_is_pinned_everywhere():
+    assert bertpiece.UNICODE_VERSION == oracle.UNICODE_VERSION == _strtables.UNICODE_VERSION
+    assert bertpiece.UNICODE_VERSION == unicodedata2.unidata_version
+
+
+def test_module_is_a_drop_in_for_google_tokenization():
+    for name in ("FullTokenizer", "BasicTokenizer", "WordpieceTokenizer", "load_vocab", "convert_to_unicode",
+                 "printable_text", "whitespace_tokenize", "convert_by_vocab", "convert_tokens_to_ids",
+                 "convert_ids_to_tokens", "validate_case_matches_checkpoint"):
+        ours, theirs = getattr(bertpiece, name), getattr(google, name)
+        ours_params = list(inspect.signature(ours).parameters.values())
+        theirs_params = list(inspect.signature(theirs).parameters.values())
+        # Google's positional parameters, names and defaults, come first and unchanged.
+        assert [(p.name, p.default) for p in ours_params[:len(theirs_params)]] == \
+               [(p.name, p.default) for p in theirs_params], name
+        assert all(p.kind == p.KEYWORD_ONLY or p.default is not p.empty for p in ours_params[len(theirs_params):]), name
+    for method in ("tokenize", "convert_tokens_to_ids", "convert_ids_to_tokens"):
+        assert callable(getattr(bertpiece.FullTokenizer, method))
+
+
+ADVERSARIAL = {
+    "10k-char word": "a" * 10_000,
+    "10k-char word, mixed": "unaffable" * 1111 + "x",
+    "exactly max (200)": "b" * 200,
+    "max + 1 (201)": "b" * 201,
+    "exactly 100": "c" * 100,
+    "101": "c" * 101,
+    "only combining marks": "\u0301\u0323\u0345" * 50,
+    "marks then word": "\u0301 \u0301a a\u0301\u0301",
+    "only punctuation": "!!??,,..;;“”‧" * 20,
+    "only whitespace": " \t\n\r\u3000\u2028\u2029\xa0\x85\x1c" * 10,
+    "empty": "",
+    "NUL bytes": "\x00a\x00b\x00 \x00",
+    "lone surrogates": "\ud800 a\udfffb \udc00\ud83d Σ\ud800",
+    "surrogate pair halves": "\ud83d\ude00",
+    "noncharacters and private use": "\ufdd0\uffff\ue000\U0010ffff",
+    "replacement char": "a\ufffdb \ufffd",
+    "final sigma": "ΟΔΟΣ ΣΑΣ Σ ΑΣ\u0301 ΑΣ.Β",
+    "dotted I": "İstanbul İ I\u0307",
+    "CJK edge": "\u2b81f\u2b820\U0002B920\u9fff\u3400",
+    "unused tokens": "[unused1] [UNK] [CLS]",
+}
+
+
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("name", ADVERSARIAL)
+def test_adversarial_input_matches_oracle_and_google(toks, name, lower):
+    rust, orac, goog = toks[lower]
+    text = ADVERSARIAL[name]
+    want = goog.tokenize(text)
+    assert orac.tokenize(text) == want
+    assert rust.tokenize(text) == want
+    assert rust.encode(text) == goog.convert_tokens_to_ids(want)
+    assert bertpiece.BasicTokenizer(lower).tokenize(text) == google.BasicTokenizer(lower).tokenize(text)
+
+
+def test_word_length_limit_per_reference():
+    for reference, limit in (("google", 200), ("transformers", 100)):
+        tok = bertpiece.FullTokenizer(UNCASED, reference=reference)
+        assert tok.tokenize("a" * limit) != ["[UNK]"]
+        assert tok.tokenize("a" * (limit + 1)) == ["[UNK]"]
+        assert tok.tokenize("a" * (limit + 1)) == oracle.FullTokenizer(UNCASED, reference=reference).tokenize("a" * (limit + 1))
+
+
+def test_bytes_are_decoded_ignoring_invalid_utf8(toks):
+    rust, _, goog = toks[True]
+    data = "café naïve".encode() + b"\xff\xfe \xe2\x82 ok \xc3"
+    assert rust.tokenize(data) == goog.tokenize(data)
+    assert bertpiece.convert_to_unicode(data) == google.convert_to_unicode(data)
+    assert bertpiece.BasicTokenizer().tokenize(data) == google.BasicTokenizer().tokenize(data)
+
+
+@pytest.mark.parametrize("bad", [None, 3, 1.5, ["a"], bytearray(b"a")])
+def test_non_text_raises_type_error_naming_the_type(toks, bad):
+    rust = toks[True][0]
+    for call in (rust.tokenize, rust.encode, bertpiece.BasicTokenizer().tokenize, bertpiece.convert_to_unicode,
+                 bertpiece.WordpieceTokenizer({"[UNK]": 0}).tokenize, bertpiece.whitespace_tokenize):
+        with pytest.raises(TypeError, match=type(bad).__name__):
+            call(bad)
+
+
+def test_missing_vocab_file_names_the_path(tmp_path):
+    missing = tmp_path / "nope" / "vocab.txt"
+    with pytest.raises(FileNotFoundError, match="nope") as info:
+        bertpiece.FullTokenizer(missing)
+    assert info.value.filename == str(missing)
+    with pytest.raises(FileNotFoundError):
+        bertpiece.load_vocab(missing)
+
+
+def test_vocab_without_unk_is_rejected_at_construction(tmp_path):
+    path = tmp_path / "vocab.txt"
+    path.write_text("[PAD]\nhello\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"\[UNK\]"):
+        bertpiece.FullTokenizer(path)
+    with pytest.raises(ValueError, match="<unk>"):
+        bertpiece.FullTokenizer(UNCASED, unk_token="<unk>")
+    with pytest.raises(ValueError, match=r"\[UNK\]"):
+        bertpiece.WordpieceTokenizer({"hello": 1})
+
+
+def test_invalid_utf8_vocab_is_a_value_error(tmp_path):
+    path = tmp_path / "vocab.txt"
+    path.write_bytes(b"[UNK]\nok\n\xff\xfe\n")
+    with pytest.raises(ValueError, match="line 3"):
+        bertpiece.FullTokenizer(path)
+
+
+def test_unknown_reference_lists_valid_ones():
+    with pytest.raises(ValueError, match="google.*transformers"):
+        bertpiece.FullTokenizer(UNCASED, reference="hf")
+    with pytest.raises(ValueError, match="google.*transformers"):
+        bertpiece.BasicTokenizer(reference="hf")
+
+
+def test_convert_raises_key_error_like_google(toks):
+    rust, _, goog = toks[True]
+    assert rust.convert_tokens_to_ids(["hello", "[CLS]"]) == goog.convert_tokens_to_ids(["hello", "[CLS]"])
+    assert rust.convert_ids_to_tokens([7592, 101]) == goog.convert_ids_to_tokens([7592, 101])
+    with pytest.raises(KeyError, match="nonexistent-token"):
+        rust.convert_tokens_to_ids(["hello", "nonexistent-token"])
+    with pytest.raises(KeyError):
+        rust.convert_ids_to_tokens([10**9])
+
+
+def test_from_pretrained_uses_bundled_files_and_casing():
+    for name, entry in bertpiece.PRETRAINED.items():
+        tok = bertpiece.FullTokenizer.from_pretrained(name)
+        assert tok.do_lower_case == entry.do_lower_case
+        assert os.path.exists(bertpiece.vocab_path(name))
+        want = google.FullTokenizer(bertpiece.vocab_path(name), do_lower_case=entry.do_lower_case)
+        assert tok.tokenize("Héllo WORLD, 中文!") == want.tokenize("Héllo WORLD, 中文!")
+    assert bertpiece.FullTokenizer.from_pretrained("bert-base-cased", do_lower_case=True).do_lower_case
+    with pytest.raises(ValueError, match="bert-base-uncased"):
+        bertpiece.FullTokenizer.from_pretrained("bert-large-nope")
+
+
+def test_google_attributes_are_available(toks):
+    rust, _, goog = toks[True]
+    assert rust.vocab == goog.vocab and rust.inv_vocab == goog.inv_vocab
+    text = "Héllo, WORLD [unused3]!"
+    assert rust.basic_tokenizer.tokenize(text) == goog.basic_tokenizer.tokenize(text)
+    assert rust.wordpiece_tokenizer.tokenize("hello unaffable") == goog.wordpiece_tokenizer.tokenize("hello unaffable")
+
+
+def test_preserve_unused_tokens_matches_google_flag():
+    from absl import flags
+    text = "[unused1] x[unused2] [UNUSED3] [unused١]"
+    flags.FLAGS.preserve_unused_tokens = True
+    try:
+        want = google.FullTokenizer(UNCASED).tokenize(text)
+    finally:
+        flags.FLAGS.preserve_unused_tokens = False
+    assert bertpiece.FullTokenizer(UNCASED, preserve_unused_tokens=True).tokenize(text) == want
+    assert bertpiece.FullTokenizer(UNCASED).tokenize(text) == google.FullTokenizer(UNCASED).tokenize(text)
+
+
+def test_validate_case_matches_checkpoint_like_google():
+    for lower in (True, False):
+        for ckpt in ("", "x/uncased_L-12_H-768_A-12/bert_model.ckpt", "gs://b/cased_L-12_H-768_A-12/bert_model.ckpt",
+                     "other/bert_model.ckpt"):
+            try:
+                google.validate_case_matches_checkpoint(lower, ckpt)
+            except ValueError as e:
+                with pytest.raises(ValueError) as ours:
+                    bertpiece.validate_case_matches_checkpoint(lower, ckpt)
+                assert str(ours.value) == str(e)
+            else:
+                bertpiece.validate_case_matches_checkpoint(lower, ckpt)
+
+
+def test_one_tokenizer_shared_by_threads(toks):
+    rust, orac, _ = toks[True]
+    lines = ["Héllo wörld %d ΟΔΟΣ 中文 unaffable" % i for i in range(200)]
+    want = [orac.tokenize(line) for line in lines]
+    errors = []
+
+    def work():
+        try:
+            for _ in range(5):
+                assert [rust.tokenize(line) for line in lines] == want
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors

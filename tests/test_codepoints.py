@@ -1,0 +1,61 @@
+"""Every code point U+0000..U+10FFFF, alone and in context, through the Rust
+BasicTokenizer and the oracle's, lowercased and cased, for both references.
+Also the core's NFD/NFC tables against unicodedata2 for every code point."""
+
+import pytest
+import unicodedata2
+
+import bertpiece
+from bertpiece import _core, oracle
+
+SEGMENT = 0x8000
+SEGMENTS = range(0, 0x110000, SEGMENT)
+CONFIGS = [(ref, lower) for ref in ("google", "transformers") for lower in (True, False)]
+
+
+def contexts(c):
+    """The whitespace tokens each code point is tried in."""
+    return (
+        c,                      # alone
+        "ab" + c + "cd",        # inside a word
+        "(" + c + ")",          # beside punctuation
+        "AΣ" + c + "A",         # after a sigma: is c case-ignorable?
+        "A" + c + "Σ",          # before a final sigma: cased / case-ignorable?
+        "ΣΣ" + c,               # sigma run, then c
+        "E" + c + "\u0301",     # between a base letter and a combining mark (ordering, composition)
+        c + "\u0323\u0301",     # c as a base for marks
+    )
+
+
+def segment_text(start):
+    return " ".join(t for cp in range(start, min(start + SEGMENT, 0x110000)) for t in contexts(chr(cp)))
+
+
+def first_difference(start, rust, orac):
+    for cp in range(start, min(start + SEGMENT, 0x110000)):
+        text = " ".join(contexts(chr(cp)))
+        if rust.tokenize(text) != orac.tokenize(text):
+            return cp, text, rust.tokenize(text), orac.tokenize(text)
+    return None
+
+
+@pytest.mark.parametrize("start", SEGMENTS, ids=lambda s: f"U+{s:05X}")
+@pytest.mark.parametrize("reference,lower", CONFIGS, ids=lambda v: str(v))
+def test_every_code_point_in_context(reference, lower, start):
+    rust = bertpiece.BasicTokenizer(do_lower_case=lower, reference=reference)
+    orac = oracle.BasicTokenizer(do_lower_case=lower, reference=reference)
+    text = segment_text(start)
+    if rust.tokenize(text) != orac.tokenize(text):
+        cp, ctx, got, want = first_difference(start, rust, orac)
+        pytest.fail(f"U+{cp:04X} in {ctx!r}: rust {got!r} != oracle {want!r}")
+
+
+@pytest.mark.parametrize("start", SEGMENTS, ids=lambda s: f"U+{s:05X}")
+def test_normalization_tables_match_unicodedata2(start):
+    chars = [chr(cp) for cp in range(start, min(start + SEGMENT, 0x110000))]
+    for form in ("NFD", "NFC"):
+        for build in (lambda c: c, lambda c: "A" + c + "\u0301", lambda c: c + "\u0327\u0301"):
+            text = " ".join(build(c) for c in chars)
+            if _core._normalize(form, text) != unicodedata2.normalize(form, text):
+                bad = next(c for c in chars if _core._normalize(form, build(c)) != unicodedata2.normalize(form, build(c)))
+                pytest.fail(f"{form} of {build(bad)!r} (U+{ord(bad):04X}) differs from unicodedata2")

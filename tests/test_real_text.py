@@ -1,0 +1,36 @@
+"""Real multilingual text (tests/data, UD treebanks): the Rust FullTokenizer
+equals the oracle exactly, for the four bundled vocabularies and both
+references. (test_oracle_google.py holds the oracle to the real Google code.)"""
+
+import pytest
+
+import bertpiece
+from bertpiece import oracle
+from google_reference import data_files, read_lines
+
+VOCABS = {name: entry.do_lower_case for name, entry in bertpiece.PRETRAINED.items()}
+
+
+@pytest.mark.parametrize("filename", data_files())
+@pytest.mark.parametrize("name", VOCABS)
+@pytest.mark.parametrize("reference", bertpiece.REFERENCES)
+def test_rust_equals_oracle_on_real_text(reference, name, filename):
+    path = bertpiece.vocab_path(name)
+    rust = bertpiece.FullTokenizer(path, VOCABS[name], reference=reference)
+    orac = oracle.FullTokenizer(path, VOCABS[name], reference=reference)
+    for line in read_lines(filename):
+        want = orac.tokenize(line)
+        assert rust.tokenize(line) == want, line
+        assert rust.encode(line) == orac.convert_tokens_to_ids(want), line
+
+
+@pytest.mark.parametrize("name", VOCABS)
+@pytest.mark.parametrize("reference", bertpiece.REFERENCES)
+def test_vocab_loading_equals_oracle(reference, name):
+    path = bertpiece.vocab_path(name)
+    want = oracle.load_vocab(path, reference)
+    assert bertpiece.load_vocab(path, reference) == want
+    assert list(bertpiece.load_vocab(path, reference).items()) == list(want.items())
+    tok = bertpiece.FullTokenizer(path, reference=reference)
+    assert list(tok.vocab.items()) == list(want.items())
+    assert tok.inv_vocab == {v: k for k, v in want.items()}
