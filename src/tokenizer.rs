@@ -43,15 +43,16 @@ pub type TokenSet = HashSet<Vec<u32>>;
 pub struct BasicTokenizer {
     opts: BasicOptions,
     case: WordCase,
-    /// Tokens kept whole: `never_split`, plus Google's preserved `[unusedN]`.
-    protected: TokenSet,
+    never_split: TokenSet,
+    /// Google's preserved `[unusedN]` vocabulary entries.
+    preserved: TokenSet,
 }
 
 impl BasicTokenizer {
     pub fn new(opts: BasicOptions) -> Self {
         let case = WordCase::new(opts.do_lower_case, opts.strip_accents);
-        let protected = opts.never_split.iter().cloned().collect();
-        BasicTokenizer { opts, case, protected }
+        let never_split = opts.never_split.iter().cloned().collect();
+        BasicTokenizer { opts, case, never_split, preserved: TokenSet::new() }
     }
 
     /// Google's `preserve_unused_tokens`: vocabulary entries matching
@@ -60,7 +61,7 @@ impl BasicTokenizer {
         for (token, _) in vocab.entries() {
             let Some(cps) = unicode::decode(token) else { continue };
             if is_unused_token(&cps) {
-                self.protected.insert(cps);
+                self.preserved.insert(cps);
             }
         }
         self
@@ -72,28 +73,35 @@ impl BasicTokenizer {
 
     /// Runs the basic tokenizer over `text`, calling `emit(token, protected)`
     /// for each output token. `extra` adds per-call `never_split` tokens.
+    ///
+    /// `protected` marks tokens that skip WordPiece: Google's preserved
+    /// `[unusedN]` tokens, and (as transformers' `BertTokenizer._tokenize`
+    /// checks) any output token that is in `never_split`.
     pub fn tokenize(&self, text: &[u32], extra: Option<&TokenSet>, mut emit: impl FnMut(&[u32], bool)) {
+        let never_split = |t: &[u32]| self.never_split.contains(t) || extra.is_some_and(|e| e.contains(t));
         let text = normalize_text(text, self.opts.reference, self.opts.tokenize_chinese_chars);
         let (mut word_buf, mut scratch) = (Vec::new(), Vec::new());
         for range in split_whitespace(&text) {
             let token = &text[range];
-            if self.protected.contains(token) || extra.is_some_and(|e| e.contains(token)) {
+            if self.preserved.contains(token) || never_split(token) {
                 emit(token, true);
                 continue;
             }
             self.case.apply(token, &mut word_buf, &mut scratch);
             let word = &word_buf[..];
-            // The final `whitespace_tokenize(" ".join(split_tokens))` re-splits
-            // each piece on str.isspace() and drops empty ones.
-            if self.opts.do_split_on_punc {
-                for p in split_punctuation(word) {
-                    for w in split_whitespace(&word[p.clone()]) {
-                        emit(&word[p.start + w.start..p.start + w.end], false);
-                    }
+            // transformers checks never_split again after lowercasing, before the
+            // punctuation split. The final `whitespace_tokenize(" ".join(...))`
+            // re-splits each piece on str.isspace() and drops empty ones.
+            if !self.opts.do_split_on_punc || never_split(word) {
+                for w in split_whitespace(word) {
+                    emit(&word[w.clone()], never_split(&word[w]));
                 }
             } else {
-                for w in split_whitespace(word) {
-                    emit(&word[w], false);
+                for p in split_punctuation(word) {
+                    for w in split_whitespace(&word[p.clone()]) {
+                        let piece = &word[p.start + w.start..p.start + w.end];
+                        emit(piece, never_split(piece));
+                    }
                 }
             }
         }
@@ -233,6 +241,16 @@ mod tests {
     fn cased_keeps_accents_and_never_split_is_untouched() {
         let opts = BasicOptions { do_lower_case: false, never_split: vec![cps("[UNK]")], ..Default::default() };
         assert_eq!(basic(opts, "Ça [UNK] [X]"), ["Ça", "[UNK]", "[", "X", "]"]);
+    }
+
+    #[test]
+    fn never_split_is_checked_after_lowercasing_and_on_pieces() {
+        let opts = BasicOptions { never_split: vec![cps("[unk]"), cps("!")], ..Default::default() };
+        let tok = BasicTokenizer::new(opts);
+        let mut out = Vec::new();
+        tok.tokenize(&cps("[UNK] a!b"), None, |t, p| out.push((t.to_vec(), p)));
+        let want = [(cps("[unk]"), true), (cps("a"), false), (cps("!"), true), (cps("b"), false)];
+        assert_eq!(out, want);
     }
 
     #[test]

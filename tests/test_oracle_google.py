@@ -33,14 +33,25 @@ BASIC_JOBS = [("basic", lower, f) for lower in (True, False) for f in FILES]
 # (the two tokenizers are pure Python); each parametrized test checks its job.
 # --------------------------------------------------------------------------
 
+_FULL_TOKENIZERS = {}  # per worker process: vocab name -> (google, oracle)
+
+
+def _full_tokenizers(vocab):
+    if vocab not in _FULL_TOKENIZERS:
+        path = gr.vocab_path(vocab)
+        _FULL_TOKENIZERS[vocab] = (
+            google.FullTokenizer(path, do_lower_case=VOCABS[vocab]),
+            oracle.FullTokenizer(path, do_lower_case=VOCABS[vocab], reference="google"),
+        )
+    return _FULL_TOKENIZERS[vocab]
+
+
 def _run_job(job):
     """(number of lines, [(line, google output, oracle output)] that differ)."""
     kind, arg, filename = job
     lines = gr.read_lines(filename)
     if kind == "full":
-        path = gr.vocab_path(arg)
-        g = google.FullTokenizer(path, do_lower_case=VOCABS[arg])
-        o = oracle.FullTokenizer(path, do_lower_case=VOCABS[arg], reference="google")
+        g, o = _full_tokenizers(arg)
 
         def run(tok, line):
             tokens = tok.tokenize(line)
@@ -67,9 +78,21 @@ def _workers():
         return os.cpu_count() or 1
 
 
+def _selected_jobs(session):
+    """The corpus jobs of the selected tests (all of them if only the summary runs)."""
+    jobs = []
+    for item in session.items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if item.name.startswith("test_full_tokenizer_corpus["):
+            jobs.append(("full", params["vocab"], params["filename"]))
+        elif item.name.startswith("test_basic_tokenizer_corpus["):
+            jobs.append(("basic", params["lower"], params["filename"]))
+    return jobs or FULL_JOBS + BASIC_JOBS
+
+
 @pytest.fixture(scope="module")
-def corpus_results():
-    jobs = FULL_JOBS + BASIC_JOBS
+def corpus_results(request):
+    jobs = _selected_jobs(request.session)
     if _workers() > 1 and "fork" in multiprocessing.get_all_start_methods():
         with multiprocessing.get_context("fork").Pool(_workers()) as pool:
             results = pool.map(_run_job, jobs, chunksize=1)
@@ -244,6 +267,9 @@ ADVERSARIAL = {
     "special_tokens": "[CLS] hello [SEP] [MASK] [UNK]",
     "mixed_case_accents": "ÅNGSTRÖM Ǆemal ﬁnance ß ẞ",
     "control_chars": "a\x01b\x7fc\x9fd\u0600e\u00adf",
+    # New in Unicode 15/16 (unassigned in older interpreters): exercises the
+    # "explained by the Unicode version" path.
+    "newer_unicode": "\ua7cb \U0001e030 \U00011f00x \ua7dc",
 }
 
 LOWER_VOCABS = [("bert-base-uncased", True), ("bert-base-multilingual-cased", False),
@@ -360,3 +386,33 @@ def test_oracle_does_not_import_the_extension():
             imported.add("." * node.level + (node.module or "") + ":" +
                          ",".join(a.name for a in node.names))
     assert imported == {"collections", "re", "unicodedata2", ".:_strtables"}
+
+
+# --------------------------------------------------------------------------
+# transformers mode: the points where it differs from Google (transformers is
+# not installed; expectations follow tokenization_bert_legacy.py by hand).
+# --------------------------------------------------------------------------
+
+def test_transformers_mode_differences():
+    g = oracle.BasicTokenizer(reference="google")
+    t = oracle.BasicTokenizer(reference="transformers")
+    # Co / Cn / Cs are control characters only for transformers.
+    assert g.tokenize("a\ue000b") == ["a\ue000b"]
+    assert t.tokenize("a\ue000b \u0378 \ud800") == ["ab"]
+    # NFC before lowercasing: "e" + U+0301 composes (then strip accents anyway).
+    nfc = oracle.BasicTokenizer(do_lower_case=False, reference="transformers")
+    assert nfc.tokenize("e\u0301") == ["\u00e9"]
+    assert oracle.BasicTokenizer(do_lower_case=False).tokenize("e\u0301") == ["e\u0301"]
+    # never_split is checked before lowercasing, and again before the punctuation split.
+    t = oracle.BasicTokenizer(never_split=["[mask]"], reference="transformers")
+    assert t.tokenize("[MASK] [mask]") == ["[mask]", "[mask]"]
+    t = oracle.BasicTokenizer(never_split=["[MASK]"], reference="transformers")
+    assert t.tokenize("[MASK] x", never_split=["x."]) == ["[MASK]", "x"]
+    # strip_accents without lowercasing.
+    t = oracle.BasicTokenizer(do_lower_case=False, strip_accents=True, reference="transformers")
+    assert t.tokenize("Café") == ["Cafe"]
+    t = oracle.BasicTokenizer(do_lower_case=True, strip_accents=False, reference="transformers")
+    assert t.tokenize("Café") == ["café"]
+    t = oracle.BasicTokenizer(do_split_on_punc=False, tokenize_chinese_chars=False,
+                              reference="transformers")
+    assert t.tokenize("a,b 東京") == ["a,b", "東京"]

@@ -1,0 +1,54 @@
+"""Type stubs for the compiled extension (src/python.rs)."""
+
+from os import PathLike
+from typing import Optional, Sequence, Union
+
+_Text = Union[str, bytes]
+_Path = Union[str, PathLike[str]]
+
+UNICODE_VERSION: str
+__version__: str
+
+class FullTokenizer:
+    def __new__(
+        cls,
+        vocab_file: _Path,
+        do_lower_case: bool = True,
+        *,
+        reference: str = "google",
+        never_split: Optional[Sequence[_Text]] = None,
+        tokenize_chinese_chars: bool = True,
+        strip_accents: Optional[bool] = None,
+        do_split_on_punc: bool = True,
+        preserve_unused_tokens: bool = False,
+        max_input_chars_per_word: Optional[int] = None,
+        unk_token: str = "[UNK]",
+    ) -> FullTokenizer: ...
+    def tokenize(self, text: _Text) -> list[str]: ...
+    def encode(self, text: _Text) -> list[int]: ...
+    def vocab_entries(self) -> list[tuple[str, int]]: ...
+    @property
+    def unk_token(self) -> str: ...
+    def __len__(self) -> int: ...
+
+class BasicTokenizer:
+    def __new__(
+        cls,
+        do_lower_case: bool = True,
+        *,
+        reference: str = "google",
+        never_split: Optional[Sequence[_Text]] = None,
+        tokenize_chinese_chars: bool = True,
+        strip_accents: Optional[bool] = None,
+        do_split_on_punc: bool = True,
+        preserve_unused: Optional[Sequence[_Text]] = None,
+    ) -> BasicTokenizer: ...
+    def tokenize(self, text: _Text, never_split: Optional[Sequence[_Text]] = None) -> list[str]: ...
+
+class WordpieceTokenizer:
+    def __new__(cls, tokens: Sequence[_Text], unk_token: _Text, max_input_chars_per_word: int) -> WordpieceTokenizer: ...
+    def tokenize(self, text: _Text) -> list[str]: ...
+
+def load_vocab(vocab_file: _Path, reference: str = "google") -> list[tuple[str, int]]: ...
+def whitespace_tokenize(text: _Text) -> list[str]: ...
+def _normalize(form: str, text: _Text) -> str: ...
