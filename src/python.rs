@@ -143,7 +143,7 @@ impl PyFullTokenizer {
     #[new]
     #[pyo3(signature = (vocab_file, do_lower_case=true, *, reference="google", never_split=None,
         tokenize_chinese_chars=true, strip_accents=None, do_split_on_punc=true,
-        preserve_unused_tokens=false, max_input_chars_per_word=None, unk_token="[UNK]".to_string()))]
+        preserve_unused_tokens=false, max_input_chars_per_word=None, unk_token="[UNK]"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -156,10 +156,10 @@ impl PyFullTokenizer {
         do_split_on_punc: bool,
         preserve_unused_tokens: bool,
         max_input_chars_per_word: Option<i64>,
-        unk_token: String,
+        unk_token: &str,
     ) -> PyResult<Self> {
         let basic = basic_options(do_lower_case, never_split, tokenize_chinese_chars, strip_accents, do_split_on_punc, reference)?;
-        let opts = FullOptions { basic, unk_token, max_input_chars_per_word, preserve_unused_tokens };
+        let opts = FullOptions { basic, unk_token: unk_token.to_owned(), max_input_chars_per_word, preserve_unused_tokens };
         let inner = py.detach(|| FullTokenizer::from_file(&vocab_file, opts))?;
         Ok(PyFullTokenizer { inner: Arc::new(inner) })
     }

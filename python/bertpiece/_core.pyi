@@ -1,7 +1,9 @@
 """Type stubs for the compiled extension (src/python.rs)."""
 
 from os import PathLike
-from typing import Optional, Sequence, Union
+from typing import Optional, Sequence, Union, final
+
+from typing_extensions import disjoint_base
 
 _Text = Union[str, bytes]
 _Path = Union[str, PathLike[str]]
@@ -9,6 +11,8 @@ _Path = Union[str, PathLike[str]]
 UNICODE_VERSION: str
 __version__: str
 
+@final
+@disjoint_base
 class FullTokenizer:
     def __new__(
         cls,
@@ -31,6 +35,8 @@ class FullTokenizer:
     def unk_token(self) -> str: ...
     def __len__(self) -> int: ...
 
+@final
+@disjoint_base
 class BasicTokenizer:
     def __new__(
         cls,
@@ -45,6 +51,8 @@ class BasicTokenizer:
     ) -> BasicTokenizer: ...
     def tokenize(self, text: _Text, never_split: Optional[Sequence[_Text]] = None) -> list[str]: ...
 
+@final
+@disjoint_base
 class WordpieceTokenizer:
     def __new__(cls, tokens: Sequence[_Text], unk_token: _Text, max_input_chars_per_word: int) -> WordpieceTokenizer: ...
     def tokenize(self, text: _Text) -> list[str]: ...

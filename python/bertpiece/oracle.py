@@ -260,10 +260,9 @@ class BasicTokenizer:
                 token = _strip_accents(token)
             # transformers' _run_split_on_punc checks never_split again, on the
             # lowercased/stripped token: "[MASK]" -> "[mask]" stays whole when
-            # "[mask]" is in never_split.
-            if not self.do_split_on_punc or (
-                self.reference == "transformers" and token in never_split
-            ):
+            # "[mask]" is in never_split. (never_split is transformers' option;
+            # it means the same under both references.)
+            if not self.do_split_on_punc or token in never_split:
                 split_tokens.append(token)
             else:
                 split_tokens.extend(_split_on_punc(token))
