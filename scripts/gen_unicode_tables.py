@@ -23,9 +23,15 @@ Usage::
 
     python scripts/gen_unicode_tables.py            # write both files
     python scripts/gen_unicode_tables.py --check    # exit 1 if either is stale
-    python scripts/gen_unicode_tables.py --fetch    # download the sdist first
+    python scripts/gen_unicode_tables.py --fetch    # download the sdists first
+    python scripts/gen_unicode_tables.py --verify-interpreter
 
-The sdist is downloaded from PyPI (``pip download``) into ``.cache/``.
+``--verify-interpreter`` checks the ctype-database reader itself: it reads the
+``unicodedata2`` sdist of the *running interpreter's* Unicode version and
+compares the result with that interpreter's own ``str.lower()``,
+``str.isspace()``, ``re`` ``\\d`` and Final_Sigma behaviour on every code point.
+
+The sdists are downloaded from PyPI (``pip download``) into ``.cache/``.
 """
 
 from __future__ import annotations
@@ -45,8 +51,16 @@ ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".cache"
 RUST_OUT = ROOT / "src" / "unicode_tables.rs"
 PY_OUT = ROOT / "python" / "bertpiece" / "_strtables.py"
-SDIST = CACHE / f"unicodedata2-{UNICODEDATA2_PIN}.tar.gz"
-CTYPE_MEMBER = f"unicodedata2-{UNICODEDATA2_PIN}/unicodedata2/unicodetype_db.h"
+
+def sdist_path(version: str) -> Path:
+    return CACHE / f"unicodedata2-{version}.tar.gz"
+
+
+def interpreter_sdist_version() -> str:
+    """The unicodedata2 release carrying this interpreter's Unicode version."""
+    import unicodedata
+
+    return UNICODEDATA2_PIN if unicodedata.unidata_version == UNICODE_VERSION else unicodedata.unidata_version
 
 MAX_CP = 0x110000
 HANGUL_S_BASE, HANGUL_S_COUNT = 0xAC00, 11172
@@ -72,20 +86,23 @@ CT_DECIMAL, CT_SPACE = 0x02, 0x20
 CT_CASE_IGNORABLE, CT_CASED, CT_EXTENDED_CASE = 0x1000, 0x2000, 0x4000
 
 
-def fetch_sdist() -> None:
+def fetch_sdist(version: str) -> None:
+    if sdist_path(version).exists():
+        return
     CACHE.mkdir(exist_ok=True)
     subprocess.run(
         [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary=:all:",
-         "--no-build-isolation", "-q", "-d", str(CACHE), f"unicodedata2=={UNICODEDATA2_PIN}"],
+         "--no-build-isolation", "-q", "-d", str(CACHE), f"unicodedata2=={version}"],
         check=True,
     )
 
 
-def read_ctype_db() -> str:
-    if not SDIST.exists():
-        sys.exit(f"missing {SDIST}: run `python {Path(__file__).name} --fetch` (or `make fetch-ucd`)")
-    with tarfile.open(SDIST) as tar:
-        member = tar.extractfile(CTYPE_MEMBER)
+def read_ctype_db(version: str = UNICODEDATA2_PIN) -> str:
+    path = sdist_path(version)
+    if not path.exists():
+        sys.exit(f"missing {path}: run `python scripts/{Path(__file__).name} --fetch` (or `make fetch-ucd`)")
+    with tarfile.open(path) as tar:
+        member = tar.extractfile(f"unicodedata2-{version}/unicodedata2/unicodetype_db.h")
         assert member is not None
         return io.TextIOWrapper(member, encoding="utf-8").read()
 
@@ -310,13 +327,42 @@ def render_py(lower, ctype) -> str:
     return "\n".join(out)
 
 
+def verify_interpreter() -> int:
+    """Compare the ctype reader's output with this interpreter's str methods."""
+    lower, flags = parse_ctype_db(read_ctype_db(interpreter_sdist_version()))
+    digit = re.compile(r"\d")
+    bad = []
+    for cp in range(MAX_CP):
+        ch = chr(cp)
+        # Final_Sigma classes, probed through str.lower() itself.
+        cased_probe = ("1" + ch + "\u03a3").lower()[-1] == "\u03c2"
+        ignorable_or_cased_probe = ("A" + ch + "\u03a3").lower()[-1] == "\u03c2"
+        ignorable, cased = bool(flags[cp] & CT_CASE_IGNORABLE), bool(flags[cp] & CT_CASED)
+        if (lower.get(cp, ch) != ch.lower()
+                or bool(flags[cp] & CT_SPACE) != ch.isspace()
+                or bool(flags[cp] & CT_DECIMAL) != bool(digit.match(ch))
+                or (cp != 0x3A3 and (cased_probe != (cased and not ignorable)
+                                     or ignorable_or_cased_probe != (ignorable or cased)))):
+            bad.append(cp)
+    import unicodedata
+
+    print(f"ctype reader vs this interpreter (Unicode {unicodedata.unidata_version}): "
+          f"{len(bad)} code points differ {[hex(c) for c in bad[:10]]}")
+    return 1 if bad else 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="exit 1 if a generated file is stale")
-    ap.add_argument("--fetch", action="store_true", help="download the unicodedata2 sdist first")
+    ap.add_argument("--fetch", action="store_true", help="download the unicodedata2 sdists first")
+    ap.add_argument("--verify-interpreter", action="store_true",
+                    help="check the ctype reader against this interpreter's own str methods")
     args = ap.parse_args()
-    if args.fetch and not SDIST.exists():
-        fetch_sdist()
+    if args.fetch:
+        fetch_sdist(UNICODEDATA2_PIN)
+        fetch_sdist(interpreter_sdist_version())
+    if args.verify_interpreter:
+        return verify_interpreter()
     _ud, lower, ctype, decomp, compose, props, per_cp = build()
     outputs = {RUST_OUT: render_rust(lower, decomp, compose, props, per_cp), PY_OUT: render_py(lower, ctype)}
     stale = [p for p, text in outputs.items() if not p.exists() or p.read_text(encoding="utf-8") != text]

@@ -19,9 +19,7 @@ def contexts(c):
         c,                      # alone
         "ab" + c + "cd",        # inside a word
         "(" + c + ")",          # beside punctuation
-        "AΣ" + c + "A",         # after a sigma: is c case-ignorable?
-        "A" + c + "Σ",          # before a final sigma: cased / case-ignorable?
-        "ΣΣ" + c,               # sigma run, then c
+        "AΣ" + c + "Σ",         # between sigmas: is c cased, case-ignorable, neither?
         "E" + c + "\u0301",     # between a base letter and a combining mark (ordering, composition)
         c + "\u0323\u0301",     # c as a base for marks
     )
