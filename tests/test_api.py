@@ -215,3 +215,12 @@ def test_one_tokenizer_shared_by_threads(toks):
     for t in threads:
         t.join()
     assert not errors
+
+
+def test_stubs_match_the_extension():
+    """`_core.pyi` agrees with the compiled module (mypy stubtest)."""
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "mypy.stubtest", "bertpiece._core"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr

@@ -3,16 +3,14 @@
 from os import PathLike
 from typing import Optional, Sequence, Union, final
 
-from typing_extensions import disjoint_base
-
 _Text = Union[str, bytes]
 _Path = Union[str, PathLike[str]]
 
 UNICODE_VERSION: str
 __version__: str
+__all__: list[str]
 
 @final
-@disjoint_base
 class FullTokenizer:
     def __new__(
         cls,
@@ -36,7 +34,6 @@ class FullTokenizer:
     def __len__(self) -> int: ...
 
 @final
-@disjoint_base
 class BasicTokenizer:
     def __new__(
         cls,
@@ -52,7 +49,6 @@ class BasicTokenizer:
     def tokenize(self, text: _Text, never_split: Optional[Sequence[_Text]] = None) -> list[str]: ...
 
 @final
-@disjoint_base
 class WordpieceTokenizer:
     def __new__(cls, tokens: Sequence[_Text], unk_token: _Text, max_input_chars_per_word: int) -> WordpieceTokenizer: ...
     def tokenize(self, text: _Text) -> list[str]: ...
