@@ -8,7 +8,16 @@ _Path = Union[str, PathLike[str]]
 
 UNICODE_VERSION: str
 __version__: str
-__all__: list[str]
+__all__ = [
+    "BasicTokenizer",
+    "FullTokenizer",
+    "UNICODE_VERSION",
+    "WordpieceTokenizer",
+    "__version__",
+    "_normalize",
+    "load_vocab",
+    "whitespace_tokenize",
+]
 
 @final
 class FullTokenizer:
