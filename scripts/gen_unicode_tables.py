@@ -92,7 +92,7 @@ def fetch_sdist(version: str) -> None:
     CACHE.mkdir(exist_ok=True)
     subprocess.run(
         [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary=:all:",
-         "--no-build-isolation", "-q", "-d", str(CACHE), f"unicodedata2=={version}"],
+         "-q", "-d", str(CACHE), f"unicodedata2=={version}"],
         check=True,
     )
 
