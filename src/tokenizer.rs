@@ -206,7 +206,7 @@ impl FullTokenizer {
     }
 
     /// The bytes of a piece.
-    pub fn piece_bytes<'a>(&'a self, piece: Piece<'_>, out: &mut Vec<u8>) {
+    pub fn piece_bytes(&self, piece: Piece<'_>, out: &mut Vec<u8>) {
         match piece {
             Piece::Vocab(i) => out.extend_from_slice(&self.vocab.entries()[i as usize].0),
             Piece::Unk => out.extend_from_slice(&self.unk_token),

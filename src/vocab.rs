@@ -84,9 +84,10 @@ impl Vocab {
                 let mut line_no = 0u32;
                 while !rest.is_empty() {
                     let end = rest.find(['\n', '\r']).unwrap_or(rest.len());
-                    let token = rest[..end].as_bytes().to_vec().into_boxed_slice();
+                    let token = rest.as_bytes()[..end].to_vec().into_boxed_slice();
                     let after = &rest[end..];
-                    rest = if after.starts_with("\r\n") { &after[2..] } else if after.is_empty() { after } else { &after[1..] };
+                    // One terminator: "\r\n", "\r" or "\n" (none after the last line).
+                    rest = after.strip_prefix("\r\n").or_else(|| after.get(1..)).unwrap_or(after);
                     v.insert(token, line_no);
                     line_no += 1;
                 }
