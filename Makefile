@@ -2,7 +2,7 @@
 PYTHON ?= python3
 PYTEST_WORKERS ?= 2
 
-.PHONY: install install-test fetch-ucd tables check-tables cargo-test pytest test bench-none clean
+.PHONY: install install-test fetch-ucd tables hf-tables cargo-test pytest test clean
 
 install:  ## build the extension (release profile) and install the package
 	$(PYTHON) -m pip install -q .
@@ -16,6 +16,9 @@ fetch-ucd:  ## the unicodedata2 sdist whose unicodetype_db.h the table generator
 
 tables: fetch-ucd  ## regenerate src/unicode_tables.rs and python/bertpiece/_strtables.py
 	$(PYTHON) scripts/gen_unicode_tables.py
+
+hf-tables:  ## regenerate src/hf_tables.rs (HF tokenizers' character data)
+	cargo run -q --release --locked -p gen-hf-tables > src/hf_tables.rs
 
 cargo-test:  ## the Rust core alone, no Python involved
 	cargo test --locked

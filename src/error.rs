@@ -15,8 +15,10 @@ pub enum Error {
     MissingUnkToken { token: String },
     #[error("text is not valid UTF-8")]
     InvalidText,
-    #[error("unknown reference {0:?}: expected one of \"google\", \"transformers\"")]
+    #[error("unknown reference {0:?}: expected one of \"google\", \"transformers\", \"tokenizers\"")]
     UnknownReference(String),
+    #[error("{0} is not available with reference=\"tokenizers\" (HF tokenizers has no such option)")]
+    UnsupportedOption(&'static str),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;

@@ -8,6 +8,8 @@
 //! the PyO3 binding is `python.rs`, behind the `python` feature.
 
 pub mod error;
+#[rustfmt::skip]
+mod hf_tables;
 pub mod normalizer;
 pub mod pre_tokenizer;
 pub mod tokenizer;

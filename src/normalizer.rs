@@ -3,7 +3,7 @@
 //! Which characters count as control is the one place the references differ
 //! here; everything else follows Google's `BasicTokenizer`.
 
-use crate::unicode::{self, has};
+use crate::unicode::{self, has, HF};
 use crate::unicode_tables as t;
 
 /// Whose BasicTokenizer to reproduce.
@@ -14,6 +14,9 @@ pub enum Reference {
     Google,
     /// transformers' pure-Python `BertTokenizer` (v5 `BertTokenizerLegacy`).
     Transformers,
+    /// Hugging Face `tokenizers` (BertNormalizer, BertPreTokenizer, WordPiece):
+    /// what transformers 5's `BertTokenizer` runs.
+    Tokenizers,
 }
 
 impl Reference {
@@ -21,6 +24,7 @@ impl Reference {
         match name {
             "google" => Ok(Self::Google),
             "transformers" => Ok(Self::Transformers),
+            "tokenizers" => Ok(Self::Tokenizers),
             other => Err(crate::Error::UnknownReference(other.to_owned())),
         }
     }
@@ -29,7 +33,7 @@ impl Reference {
     pub fn max_input_chars_per_word(self) -> usize {
         match self {
             Self::Google => 200,
-            Self::Transformers => 100,
+            Self::Transformers | Self::Tokenizers => 100,
         }
     }
 }
@@ -44,6 +48,8 @@ fn is_control(cp: u32, reference: Reference) -> bool {
     match reference {
         Reference::Google => has(cp, t::CONTROL),
         Reference::Transformers => has(cp, t::OTHER),
+        // unicode_categories' is_other: Cc, Cf, Co (its 2016 tables).
+        Reference::Tokenizers => HF.has(cp, t::OTHER),
     }
 }
 
@@ -61,15 +67,32 @@ pub fn is_cjk(cp: u32) -> bool {
         | 0x2B740..=0x2B81F | 0x2B820..=0x2CEAF | 0xF900..=0xFAFF | 0x2F800..=0x2FA1F)
 }
 
+/// HF tokenizers' copy of the ranges: Ext. E starts at U+2B920, so U+2B820..U+2B91F are not spaced.
+#[inline]
+fn is_cjk_hf(cp: u32) -> bool {
+    is_cjk(cp) && !(0x2B820..0x2B920).contains(&cp)
+}
+
+/// HF's whitespace: `\t\n\r` or Rust's `char::is_whitespace`.
+#[inline]
+fn is_hf_whitespace(cp: u32) -> bool {
+    HF.has(cp, t::SPACE)
+}
+
 /// `_clean_text` then (optionally) `_tokenize_chinese_chars`, then NFC for
 /// transformers, over the whole text.
 pub fn normalize_text(text: &[u32], reference: Reference, tokenize_chinese_chars: bool) -> Vec<u32> {
+    type Class = fn(u32) -> bool;
+    let (is_space, is_cjk): (Class, Class) = match reference {
+        Reference::Tokenizers => (is_hf_whitespace, is_cjk_hf),
+        _ => (is_bert_whitespace, is_cjk),
+    };
     let mut out = Vec::with_capacity(text.len() + 8);
     for &cp in text {
         if cp == 0 || cp == 0xFFFD || is_control(cp, reference) {
             continue;
         }
-        if is_bert_whitespace(cp) {
+        if is_space(cp) {
             out.push(0x20);
         } else if tokenize_chinese_chars && is_cjk(cp) {
             out.extend_from_slice(&[0x20, cp, 0x20]);
@@ -78,10 +101,32 @@ pub fn normalize_text(text: &[u32], reference: Reference, tokenize_chinese_chars
         }
     }
     match reference {
-        Reference::Google => out,
+        Reference::Google | Reference::Tokenizers => out,
         // "prevents treating the same character with different unicode codepoints as different characters"
         Reference::Transformers => unicode::nfc(&out),
     }
+}
+
+/// HF BertNormalizer's last two steps, over the whole text and in this order:
+/// strip accents (NFD with its Unicode 9 tables, drop Mn), then lowercase
+/// each code point on its own (Rust's `char::to_lowercase`: no final sigma).
+pub fn hf_case(text: Vec<u32>, case: WordCase) -> Vec<u32> {
+    let text = if case.strip_accents {
+        let mut d = Vec::with_capacity(text.len());
+        HF.nfd_into(&text, &mut d);
+        d.retain(|&c| !HF.has(c, t::MN));
+        d
+    } else {
+        text
+    };
+    if !case.lowercase {
+        return text;
+    }
+    let mut out = Vec::with_capacity(text.len());
+    for cp in text {
+        HF.lower_char_into(cp, &mut out);
+    }
+    out
 }
 
 /// What happens to a (non-protected) whitespace token before punctuation splitting.
@@ -152,6 +197,16 @@ mod tests {
         assert_eq!(normalize_text(&cps("a中b"), Reference::Google, true), cps("a 中 b"));
         assert_eq!(normalize_text(&cps("a中b"), Reference::Google, false), cps("a中b"));
         assert!(is_cjk(0x2B820) && !is_cjk(0x2CEB0) && !is_cjk(0x3042));
+    }
+
+    #[test]
+    fn tokenizers_mode_uses_hf_definitions() {
+        // Co removed, Cn kept; U+2028 is whitespace; CJK Ext. E from U+2B920.
+        let text = cps("a\u{E000}b\u{FDD0}c\u{2028}d\u{2B820}e\u{2B920}");
+        assert_eq!(normalize_text(&text, Reference::Tokenizers, true), cps("ab\u{FDD0}c d\u{2B820}e \u{2B920} "));
+        // Strip accents first, then lowercase per code point: no final sigma.
+        assert_eq!(hf_case(cps("ΟΔΟΣ Ça İ"), WordCase::new(true, None)), cps("οδοσ ca i"));
+        assert_eq!(hf_case(cps("ΟΔΟΣ Ça"), WordCase::new(false, None)), cps("ΟΔΟΣ Ça"));
     }
 
     #[test]

@@ -1,23 +1,28 @@
 //! Pre-tokenizer: Python `str.split()` on whitespace, then BERT's punctuation
 //! split. Both work on ranges of the caller's buffer, so nothing is copied.
 
-use crate::unicode::{has, is_python_space};
+use crate::unicode::{has, is_python_space, HF};
 use crate::unicode_tables as t;
 use std::ops::Range;
 
 /// `str.split()` with no argument: maximal runs of non-`isspace()` code points.
 /// (Wider than BERT's own whitespace: U+2028/U+2029 survive cleaning but split here.)
 pub fn split_whitespace(text: &[u32]) -> impl Iterator<Item = Range<usize>> + '_ {
+    split_on(text, is_python_space)
+}
+
+/// Maximal runs of code points that are not `is_space`.
+pub fn split_on(text: &[u32], is_space: fn(u32) -> bool) -> impl Iterator<Item = Range<usize>> + '_ {
     let mut i = 0;
     std::iter::from_fn(move || {
-        while i < text.len() && is_python_space(text[i]) {
+        while i < text.len() && is_space(text[i]) {
             i += 1;
         }
         if i == text.len() {
             return None;
         }
         let start = i;
-        while i < text.len() && !is_python_space(text[i]) {
+        while i < text.len() && !is_space(text[i]) {
             i += 1;
         }
         Some(start..i)
@@ -37,9 +42,24 @@ pub fn is_punctuation(cp: u32) -> bool {
     has(cp, t::PUNCT)
 }
 
+/// HF BertPreTokenizer's whitespace: Rust's `char::is_whitespace`.
+pub fn is_hf_space(cp: u32) -> bool {
+    HF.has(cp, t::SPACE)
+}
+
+/// HF BertPreTokenizer's punctuation: ASCII punctuation or P* in unicode_categories' 2016 tables.
+pub fn is_hf_punctuation(cp: u32) -> bool {
+    HF.has(cp, t::PUNCT)
+}
+
 /// `_run_split_on_punc`: each punctuation code point becomes its own piece;
 /// the runs between them are pieces too. Empty pieces are never produced.
 pub fn split_punctuation(word: &[u32]) -> impl Iterator<Item = Range<usize>> + '_ {
+    split_punctuation_by(word, is_punctuation)
+}
+
+/// [`split_punctuation`] with another punctuation predicate.
+pub fn split_punctuation_by(word: &[u32], is_punctuation: fn(u32) -> bool) -> impl Iterator<Item = Range<usize>> + '_ {
     let mut i = 0;
     std::iter::from_fn(move || {
         if i == word.len() {

@@ -27,7 +27,8 @@ impl From<Error> for PyErr {
             Error::VocabNotUtf8 { .. }
             | Error::MissingUnkToken { .. }
             | Error::InvalidText
-            | Error::UnknownReference(_) => PyValueError::new_err(msg),
+            | Error::UnknownReference(_)
+            | Error::UnsupportedOption(_) => PyValueError::new_err(msg),
         }
     }
 }
@@ -257,8 +258,12 @@ impl PyBasicTokenizer {
         preserve_unused: Option<Vec<Bound<'_, PyAny>>>,
     ) -> PyResult<Self> {
         let opts = basic_options(do_lower_case, never_split, tokenize_chinese_chars, strip_accents, do_split_on_punc, reference)?;
-        let mut inner = BasicTokenizer::new(opts);
+        let tokenizers = opts.reference == Reference::Tokenizers;
+        let mut inner = BasicTokenizer::new(opts)?;
         if let Some(tokens) = preserve_unused {
+            if tokenizers {
+                return Err(Error::UnsupportedOption("preserve_unused_tokens").into());
+            }
             let mut pairs = Vec::with_capacity(tokens.len());
             for (i, t) in tokens.iter().enumerate() {
                 pairs.push((TextArg::extract(t, "vocabulary tokens")?.bytes()?.to_vec(), i as u32));

@@ -1,8 +1,8 @@
 //! The pipeline: `BasicTokenizer` (normalizer + pre-tokenizer) and
 //! `FullTokenizer` (basic + WordPiece), as in Google's `tokenization.py`.
 
-use crate::normalizer::{normalize_text, Reference, WordCase};
-use crate::pre_tokenizer::{split_punctuation, split_whitespace};
+use crate::normalizer::{hf_case, normalize_text, Reference, WordCase};
+use crate::pre_tokenizer::{is_hf_punctuation, is_hf_space, split_on, split_punctuation, split_punctuation_by, split_whitespace};
 use crate::unicode::{self, has};
 use crate::unicode_tables as t;
 use crate::vocab::Vocab;
@@ -49,10 +49,18 @@ pub struct BasicTokenizer {
 }
 
 impl BasicTokenizer {
-    pub fn new(opts: BasicOptions) -> Self {
+    pub fn new(opts: BasicOptions) -> Result<Self> {
+        if opts.reference == Reference::Tokenizers {
+            if !opts.never_split.is_empty() {
+                return Err(Error::UnsupportedOption("never_split"));
+            }
+            if !opts.do_split_on_punc {
+                return Err(Error::UnsupportedOption("do_split_on_punc=False"));
+            }
+        }
         let case = WordCase::new(opts.do_lower_case, opts.strip_accents);
         let never_split = opts.never_split.iter().cloned().collect();
-        BasicTokenizer { opts, case, never_split, preserved: TokenSet::new() }
+        Ok(BasicTokenizer { opts, case, never_split, preserved: TokenSet::new() })
     }
 
     /// Google's `preserve_unused_tokens`: vocabulary entries matching
@@ -80,6 +88,16 @@ impl BasicTokenizer {
     pub fn tokenize(&self, text: &[u32], extra: Option<&TokenSet>, mut emit: impl FnMut(&[u32], bool)) {
         let never_split = |t: &[u32]| self.never_split.contains(t) || extra.is_some_and(|e| e.contains(t));
         let text = normalize_text(text, self.opts.reference, self.opts.tokenize_chinese_chars);
+        if self.opts.reference == Reference::Tokenizers {
+            // HF: case and accents over the whole text, then BertPreTokenizer.
+            let text = hf_case(text, self.case);
+            for w in split_on(&text, is_hf_space) {
+                for p in split_punctuation_by(&text[w.clone()], is_hf_punctuation) {
+                    emit(&text[w.start + p.start..w.start + p.end], false);
+                }
+            }
+            return;
+        }
         let (mut word_buf, mut scratch) = (Vec::new(), Vec::new());
         for range in split_whitespace(&text) {
             let token = &text[range];
@@ -172,8 +190,11 @@ impl FullTokenizer {
             .unwrap_or(opts.basic.reference.max_input_chars_per_word() as i64);
         let tokens: Vec<&[u8]> = vocab.entries().iter().map(|e| &*e.0).collect();
         let wordpiece = WordPiece::new(&tokens, max);
-        let mut basic = BasicTokenizer::new(opts.basic);
+        let mut basic = BasicTokenizer::new(opts.basic)?;
         if opts.preserve_unused_tokens {
+            if basic.options().reference == Reference::Tokenizers {
+                return Err(Error::UnsupportedOption("preserve_unused_tokens"));
+            }
             basic = basic.preserve_unused_tokens(&vocab);
         }
         Ok(FullTokenizer { vocab, basic, wordpiece, unk_token: opts.unk_token.into_bytes() })
@@ -225,7 +246,7 @@ mod tests {
 
     fn basic(opts: BasicOptions, text: &str) -> Vec<String> {
         let mut out = Vec::new();
-        BasicTokenizer::new(opts).tokenize(&cps(text), None, |t, _| {
+        BasicTokenizer::new(opts).unwrap().tokenize(&cps(text), None, |t, _| {
             out.push(t.iter().map(|&c| char::from_u32(c).unwrap()).collect())
         });
         out
@@ -246,7 +267,7 @@ mod tests {
     #[test]
     fn never_split_is_checked_after_lowercasing_and_on_pieces() {
         let opts = BasicOptions { never_split: vec![cps("[unk]"), cps("!")], ..Default::default() };
-        let tok = BasicTokenizer::new(opts);
+        let tok = BasicTokenizer::new(opts).unwrap();
         let mut out = Vec::new();
         tok.tokenize(&cps("[UNK] a!b"), None, |t, p| out.push((t.to_vec(), p)));
         let want = [(cps("[unk]"), true), (cps("a"), false), (cps("!"), true), (cps("b"), false)];

@@ -4,6 +4,7 @@
 //! strings may hold lone surrogates (U+D800..U+DFFF), which the references
 //! process like any other character; `char` cannot represent them.
 
+use crate::hf_tables as hf;
 use crate::unicode_tables as t;
 pub use crate::unicode_tables::UNICODE_VERSION;
 
@@ -22,19 +23,127 @@ impl Props {
     }
 }
 
-/// Properties of `cp` (anything past U+10FFFF reads as unassigned).
-#[inline]
-pub fn props(cp: u32) -> Props {
-    let cp = if cp < 0x11_0000 { cp } else { 0x10_FFFF };
-    let block = t::STAGE1[(cp >> t::SHIFT) as usize] as usize;
-    let idx = t::STAGE2[(block << t::SHIFT) + (cp & ((1 << t::SHIFT) - 1)) as usize];
-    let (flags, ccc) = t::PROPS[idx as usize];
-    Props { flags, ccc }
+/// One set of generated tables: the pinned Python data (`unicode_tables.rs`)
+/// or Hugging Face tokenizers' data (`hf_tables.rs`). Same layout, same flags.
+pub struct Tables {
+    stage1: &'static [u16],
+    stage2: &'static [u8],
+    props: &'static [(u16, u8)],
+    lower: &'static [(u32, [u32; 3])],
+    decomp: &'static [(u32, u16, u8)],
+    decomp_data: &'static [u32],
 }
 
+/// Unicode 17.0.0 as CPython's `unicodedata` and `str` methods see it.
+pub static PYTHON: Tables = Tables {
+    stage1: &t::STAGE1,
+    stage2: &t::STAGE2,
+    props: &t::PROPS,
+    lower: &t::LOWER,
+    decomp: &t::DECOMP,
+    decomp_data: &t::DECOMP_DATA,
+};
+
+/// What HF tokenizers' BertNormalizer/BertPreTokenizer use (see hf_tables.rs).
+pub static HF: Tables = Tables {
+    stage1: &hf::STAGE1,
+    stage2: &hf::STAGE2,
+    props: &hf::PROPS,
+    lower: &hf::LOWER,
+    decomp: &hf::DECOMP,
+    decomp_data: &hf::DECOMP_DATA,
+};
+
+impl Tables {
+    /// Properties of `cp` (anything past U+10FFFF reads as unassigned).
+    #[inline]
+    pub fn props(&self, cp: u32) -> Props {
+        let cp = if cp < 0x11_0000 { cp } else { 0x10_FFFF };
+        let block = self.stage1[(cp >> t::SHIFT) as usize] as usize;
+        let idx = self.stage2[(block << t::SHIFT) + (cp & ((1 << t::SHIFT) - 1)) as usize];
+        let (flags, ccc) = self.props[idx as usize];
+        Props { flags, ccc }
+    }
+
+    #[inline]
+    pub fn has(&self, cp: u32, flag: u16) -> bool {
+        self.props(cp).has(flag)
+    }
+
+    /// The context-free full lowercase mapping of `cp`, appended to `out`.
+    #[inline]
+    pub fn lower_char_into(&self, cp: u32, out: &mut Vec<u32>) {
+        if cp < 0x80 {
+            out.push(if (b'A' as u32..=b'Z' as u32).contains(&cp) { cp + 32 } else { cp });
+        } else if self.has(cp, t::HAS_LOWER) {
+            match self.lower.binary_search_by_key(&cp, |e| e.0) {
+                Ok(k) => out.extend(self.lower[k].1.iter().copied().take_while(|&c| c != 0)),
+                Err(_) => out.push(cp),
+            }
+        } else {
+            out.push(cp);
+        }
+    }
+
+    /// Appends the full canonical decomposition of `cp` (unordered) to `out`.
+    fn decompose_into(&self, cp: u32, out: &mut Vec<u32>) {
+        if !self.has(cp, t::DECOMPOSES) {
+            out.push(cp);
+        } else if (S_BASE..S_BASE + S_COUNT).contains(&cp) {
+            let s = cp - S_BASE;
+            out.push(L_BASE + s / N_COUNT);
+            out.push(V_BASE + (s % N_COUNT) / T_COUNT);
+            if s % T_COUNT != 0 {
+                out.push(T_BASE + s % T_COUNT);
+            }
+        } else {
+            match self.decomp.binary_search_by_key(&cp, |e| e.0) {
+                Ok(k) => {
+                    let (_, start, len) = self.decomp[k];
+                    let start = start as usize;
+                    out.extend_from_slice(&self.decomp_data[start..start + len as usize]);
+                }
+                Err(_) => out.push(cp),
+            }
+        }
+    }
+
+    /// Canonical ordering: stable sort of each run of non-starters by combining class.
+    fn canonical_order(&self, s: &mut [u32]) {
+        let mut i = 0;
+        while i < s.len() {
+            if self.props(s[i]).ccc == 0 {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < s.len() && self.props(s[i]).ccc != 0 {
+                i += 1;
+            }
+            s[start..i].sort_by_key(|&c| self.props(c).ccc);
+        }
+    }
+
+    /// NFD of `text`, appended to `out`.
+    pub fn nfd_into(&self, text: &[u32], out: &mut Vec<u32>) {
+        let from = out.len();
+        for &cp in text {
+            self.decompose_into(cp, out);
+        }
+        self.canonical_order(&mut out[from..]);
+    }
+}
+
+/// Properties of `cp` in the pinned Python data.
+#[inline]
+pub fn props(cp: u32) -> Props {
+    PYTHON.props(cp)
+}
+
+/// Whether `cp` has `flag` in the pinned Python data.
 #[inline]
 pub fn has(cp: u32, flag: u16) -> bool {
-    props(cp).has(flag)
+    PYTHON.has(cp, flag)
 }
 
 /// Python `str.isspace()` at the pinned Unicode version (what `str.split()` and `str.strip()` use).
@@ -52,17 +161,10 @@ const FINAL_SIGMA: u32 = 0x03C2;
 /// becomes final sigma. The context is `word` itself.
 pub fn lower_into(word: &[u32], out: &mut Vec<u32>) {
     for (i, &cp) in word.iter().enumerate() {
-        if cp < 0x80 {
-            out.push(if (b'A' as u32..=b'Z' as u32).contains(&cp) { cp + 32 } else { cp });
-        } else if cp == CAPITAL_SIGMA {
+        if cp == CAPITAL_SIGMA {
             out.push(if is_final_sigma(word, i) { FINAL_SIGMA } else { SMALL_SIGMA });
-        } else if has(cp, t::HAS_LOWER) {
-            match t::LOWER.binary_search_by_key(&cp, |e| e.0) {
-                Ok(k) => out.extend(t::LOWER[k].1.iter().copied().take_while(|&c| c != 0)),
-                Err(_) => out.push(cp),
-            }
         } else {
-            out.push(cp);
+            PYTHON.lower_char_into(cp, out);
         }
     }
 }
@@ -88,53 +190,9 @@ const T_COUNT: u32 = 28;
 const N_COUNT: u32 = V_COUNT * T_COUNT;
 const S_COUNT: u32 = L_COUNT * N_COUNT;
 
-/// Appends the full canonical decomposition of `cp` (unordered) to `out`.
-fn decompose_into(cp: u32, out: &mut Vec<u32>) {
-    if !has(cp, t::DECOMPOSES) {
-        out.push(cp);
-    } else if (S_BASE..S_BASE + S_COUNT).contains(&cp) {
-        let s = cp - S_BASE;
-        out.push(L_BASE + s / N_COUNT);
-        out.push(V_BASE + (s % N_COUNT) / T_COUNT);
-        if s % T_COUNT != 0 {
-            out.push(T_BASE + s % T_COUNT);
-        }
-    } else {
-        match t::DECOMP.binary_search_by_key(&cp, |e| e.0) {
-            Ok(k) => {
-                let (_, start, len) = t::DECOMP[k];
-                let start = start as usize;
-                out.extend_from_slice(&t::DECOMP_DATA[start..start + len as usize]);
-            }
-            Err(_) => out.push(cp),
-        }
-    }
-}
-
-/// Canonical ordering: stable sort of each run of non-starters by combining class.
-fn canonical_order(s: &mut [u32]) {
-    let mut i = 0;
-    while i < s.len() {
-        if props(s[i]).ccc == 0 {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < s.len() && props(s[i]).ccc != 0 {
-            i += 1;
-        }
-        // Runs are short; a stable insertion sort keeps equal classes in order.
-        s[start..i].sort_by_key(|&c| props(c).ccc);
-    }
-}
-
-/// NFD of `text`, appended to `out`.
+/// NFD of `text` (pinned Python data), appended to `out`.
 pub fn nfd_into(text: &[u32], out: &mut Vec<u32>) {
-    let from = out.len();
-    for &cp in text {
-        decompose_into(cp, out);
-    }
-    canonical_order(&mut out[from..]);
+    PYTHON.nfd_into(text, out)
 }
 
 fn compose_pair(a: u32, b: u32) -> Option<u32> {

@@ -50,6 +50,8 @@ impl Vocab {
     ///   count distinct tokens.
     /// - transformers: universal newlines ("\n", "\r\n", "\r"), `rstrip("\n")`,
     ///   the id is the line number and a repeated token takes the later one.
+    /// - tokenizers: lines end at "\n", each is `trim_end()`ed (Rust whitespace),
+    ///   the id is the line number and a repeated token takes the later one.
     pub fn from_file(path: &Path, reference: Reference) -> Result<Self> {
         let bytes = std::fs::read(path).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => Error::VocabNotFound { path: path.to_owned() },
@@ -77,6 +79,13 @@ impl Vocab {
                         let id = v.entries.len() as u32;
                         v.insert(token.into_boxed_slice(), id);
                     }
+                }
+            }
+            Reference::Tokenizers => {
+                // HF WordPiece::read_file: BufRead::lines() ("\n" or "\r\n"), trim_end().
+                for (index, line) in text.split_inclusive('\n').enumerate() {
+                    let token = line.strip_suffix('\n').unwrap_or(line).trim_end();
+                    v.insert(token.as_bytes().to_vec().into_boxed_slice(), index as u32);
                 }
             }
             Reference::Transformers => {
@@ -142,6 +151,13 @@ mod tests {
         assert_eq!(tokens(&v), want.map(|(t, i)| (t.to_string(), i)));
         assert_eq!(v.token(0), None);
         assert_eq!(v.id(b" a "), Some(3));
+    }
+
+    #[test]
+    fn tokenizers_trims_line_ends_and_keeps_last_id() {
+        let v = Vocab::parse(" a \r\nb\u{2028}\n a\n", Reference::Tokenizers);
+        let want = [(" a", 2), ("b", 1)];
+        assert_eq!(tokens(&v), want.map(|(t, i)| (t.to_string(), i)));
     }
 
     #[test]

@@ -25,7 +25,7 @@ def test_rust_equals_oracle_on_real_text(name, filename, reference="transformers
 
 
 @pytest.mark.parametrize("name", VOCABS)
-@pytest.mark.parametrize("reference", bertpiece.REFERENCES)
+@pytest.mark.parametrize("reference", oracle.REFERENCES)
 def test_vocab_loading_equals_oracle(reference, name):
     path = bertpiece.vocab_path(name)
     want = oracle.load_vocab(path, reference)

@@ -18,7 +18,7 @@ from typing import Iterable, Optional
 from . import _core
 from .pretrained import pretrained, vocab_path
 
-REFERENCES = ("google", "transformers")
+REFERENCES = ("google", "transformers", "tokenizers")
 
 
 def convert_to_unicode(text):
@@ -90,7 +90,9 @@ class FullTokenizer:
 
     `reference="google"` (default) matches Google's tokenization.py;
     `reference="transformers"` matches transformers' pure-Python BertTokenizer
-    (all C* removed, NFC, `rstrip("\\n")` vocab lines, 100-character words).
+    (all C* removed, NFC, `rstrip("\\n")` vocab lines, 100-character words);
+    `reference="tokenizers"` matches Hugging Face tokenizers' BertNormalizer,
+    BertPreTokenizer and WordPiece (what transformers 5's BertTokenizer runs).
     """
 
     def __init__(self, vocab_file, do_lower_case=True, *, reference="google", never_split=None,
@@ -103,7 +105,7 @@ class FullTokenizer:
         self.unk_token = unk_token
         self.max_input_chars_per_word = (
             max_input_chars_per_word if max_input_chars_per_word is not None
-            else 200 if reference == "google" else 100)
+            else 200 if reference == "google" else 100)  # transformers and tokenizers: 100
         self._options = dict(never_split=list(never_split) if never_split else None,
                              tokenize_chinese_chars=tokenize_chinese_chars, strip_accents=strip_accents,
                              do_split_on_punc=do_split_on_punc, preserve_unused_tokens=preserve_unused_tokens)
