@@ -7,6 +7,7 @@
 //! `FullTokenizer`. [`unicode`] reads the generated tables. No Python here:
 //! the PyO3 binding is `python.rs`, behind the `python` feature.
 
+pub mod aligned;
 pub mod error;
 #[rustfmt::skip]
 mod hf_tables;
@@ -24,6 +25,6 @@ mod python;
 
 pub use error::{Error, Result};
 pub use normalizer::Reference;
-pub use tokenizer::{BasicOptions, BasicTokenizer, FullOptions, FullTokenizer, Piece};
+pub use tokenizer::{BasicOptions, BasicTokenizer, FullOptions, FullTokenizer, Piece, Token};
 pub use vocab::Vocab;
 pub use wordpiece::WordPiece;

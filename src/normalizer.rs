@@ -3,6 +3,7 @@
 //! Which characters count as control is the one place the references differ
 //! here; everything else follows Google's `BasicTokenizer`.
 
+use crate::aligned::{Aligned, Span};
 use crate::unicode::{self, has, HF};
 use crate::unicode_tables as t;
 
@@ -80,41 +81,49 @@ fn is_hf_whitespace(cp: u32) -> bool {
 }
 
 /// `_clean_text` then (optionally) `_tokenize_chinese_chars`, then NFC for
-/// transformers, over the whole text.
-pub fn normalize_text(text: &[u32], reference: Reference, tokenize_chinese_chars: bool) -> Vec<u32> {
+/// transformers, over the whole text. Each output code point keeps its
+/// original span; an inserted CJK space takes the span of the code point
+/// kept before it (as HF aligns insertions).
+pub fn normalize_text(text: &[u32], reference: Reference, tokenize_chinese_chars: bool) -> Aligned {
     type Class = fn(u32) -> bool;
     let (is_space, is_cjk): (Class, Class) = match reference {
         Reference::Tokenizers => (is_hf_whitespace, is_cjk_hf),
         _ => (is_bert_whitespace, is_cjk),
     };
-    let mut out = Vec::with_capacity(text.len() + 8);
-    for &cp in text {
+    let mut out = Aligned::with_capacity(text.len() + 8);
+    let mut last: Span = (0, 0);
+    for (i, &cp) in text.iter().enumerate() {
         if cp == 0 || cp == 0xFFFD || is_control(cp, reference) {
             continue;
         }
+        let span = (i as u32, i as u32 + 1);
         if is_space(cp) {
-            out.push(0x20);
+            out.push(0x20, span);
         } else if tokenize_chinese_chars && is_cjk(cp) {
-            out.extend_from_slice(&[0x20, cp, 0x20]);
+            out.push(0x20, last);
+            out.push(cp, span);
+            out.push(0x20, span);
         } else {
-            out.push(cp);
+            out.push(cp, span);
         }
+        last = span;
     }
     match reference {
         Reference::Google | Reference::Tokenizers => out,
         // "prevents treating the same character with different unicode codepoints as different characters"
-        Reference::Transformers => unicode::nfc(&out),
+        Reference::Transformers => unicode::nfc_aligned(&out),
     }
 }
 
 /// HF BertNormalizer's last two steps, over the whole text and in this order:
 /// strip accents (NFD with its Unicode 9 tables, drop Mn), then lowercase
 /// each code point on its own (Rust's `char::to_lowercase`: no final sigma).
-pub fn hf_case(text: Vec<u32>, case: WordCase) -> Vec<u32> {
+pub fn hf_case(text: Aligned, case: WordCase) -> Aligned {
+    let mut edits = Vec::with_capacity(text.len());
     let text = if case.strip_accents {
-        let mut d = Vec::with_capacity(text.len());
-        HF.nfd_into(&text, &mut d);
-        d.retain(|&c| !HF.has(c, t::MN));
+        HF.nfd_edits(&text.chars, &mut edits);
+        let mut d = Aligned::transform((&text.chars, &text.spans), &edits);
+        d.retain(|c| !HF.has(c, t::MN));
         d
     } else {
         text
@@ -122,11 +131,9 @@ pub fn hf_case(text: Vec<u32>, case: WordCase) -> Vec<u32> {
     if !case.lowercase {
         return text;
     }
-    let mut out = Vec::with_capacity(text.len());
-    for cp in text {
-        HF.lower_char_into(cp, &mut out);
-    }
-    out
+    edits.clear();
+    HF.lower_edits(&text.chars, &mut edits);
+    Aligned::transform((&text.chars, &text.spans), &edits)
 }
 
 /// What happens to a (non-protected) whitespace token before punctuation splitting.
@@ -145,36 +152,28 @@ impl WordCase {
         Self { lowercase: do_lower_case, strip_accents: strip }
     }
 
-    /// Applies the transforms to `word`, writing the result to `out` (cleared
-    /// first). `scratch` is reused working space.
-    pub fn apply(self, word: &[u32], out: &mut Vec<u32>, scratch: &mut Vec<u32>) {
-        out.clear();
-        match (self.lowercase, self.strip_accents) {
-            (false, false) => out.extend_from_slice(word),
-            (true, false) => unicode::lower_into(word, out),
-            (false, true) => strip_accents_into(word, out),
-            (true, true) => {
-                scratch.clear();
-                unicode::lower_into(word, scratch);
-                strip_accents_into(scratch, out);
-            }
+    /// Python `str.lower()` (if lowercasing), then NFD and drop Mn (if
+    /// stripping), of one whitespace token with its spans.
+    pub fn apply(self, word: (&[u32], &[Span])) -> Aligned {
+        let mut edits = Vec::with_capacity(word.0.len());
+        let lowered;
+        let word = if self.lowercase {
+            unicode::lower_edits(word.0, &mut edits);
+            lowered = Aligned::transform(word, &edits);
+            (&lowered.chars[..], &lowered.spans[..])
+        } else {
+            word
+        };
+        if !self.strip_accents {
+            return Aligned { chars: word.0.to_vec(), spans: word.1.to_vec() };
         }
+        // `_run_strip_accents`: NFD, then drop nonspacing marks (Mn).
+        edits.clear();
+        unicode::PYTHON.nfd_edits(word.0, &mut edits);
+        let mut out = Aligned::transform(word, &edits);
+        out.retain(|c| !has(c, t::MN));
+        out
     }
-}
-
-/// `_run_strip_accents`: NFD, then drop nonspacing marks (Mn).
-fn strip_accents_into(word: &[u32], out: &mut Vec<u32>) {
-    let from = out.len();
-    unicode::nfd_into(word, out);
-    let mut w = from;
-    for r in from..out.len() {
-        let cp = out[r];
-        if !has(cp, t::MN) {
-            out[w] = cp;
-            w += 1;
-        }
-    }
-    out.truncate(w);
 }
 
 #[cfg(test)]
@@ -188,14 +187,16 @@ mod tests {
     #[test]
     fn cleaning_differs_only_in_what_counts_as_control() {
         let text = cps("a\u{0}b\u{FFFD}c\u{200B}d\u{E000}e\tf\u{3000}g\u{2028}h");
-        assert_eq!(normalize_text(&text, Reference::Google, true), cps("abcd\u{E000}e f g\u{2028}h"));
-        assert_eq!(normalize_text(&text, Reference::Transformers, true), cps("abcde f g\u{2028}h"));
+        assert_eq!(normalize_text(&text, Reference::Google, true).chars, cps("abcd\u{E000}e f g\u{2028}h"));
+        assert_eq!(normalize_text(&text, Reference::Transformers, true).chars, cps("abcde f g\u{2028}h"));
     }
 
     #[test]
     fn cjk_spacing_uses_googles_ranges() {
-        assert_eq!(normalize_text(&cps("a中b"), Reference::Google, true), cps("a 中 b"));
-        assert_eq!(normalize_text(&cps("a中b"), Reference::Google, false), cps("a中b"));
+        let out = normalize_text(&cps("a中b"), Reference::Google, true);
+        assert_eq!(out.chars, cps("a 中 b"));
+        assert_eq!(out.spans, [(0, 1), (0, 1), (1, 2), (1, 2), (2, 3)]);
+        assert_eq!(normalize_text(&cps("a中b"), Reference::Google, false).chars, cps("a中b"));
         assert!(is_cjk(0x2B820) && !is_cjk(0x2CEB0) && !is_cjk(0x3042));
     }
 
@@ -203,28 +204,35 @@ mod tests {
     fn tokenizers_mode_uses_hf_definitions() {
         // Co removed, Cn kept; U+2028 is whitespace; CJK Ext. E from U+2B920.
         let text = cps("a\u{E000}b\u{FDD0}c\u{2028}d\u{2B820}e\u{2B920}");
-        assert_eq!(normalize_text(&text, Reference::Tokenizers, true), cps("ab\u{FDD0}c d\u{2B820}e \u{2B920} "));
+        assert_eq!(normalize_text(&text, Reference::Tokenizers, true).chars, cps("ab\u{FDD0}c d\u{2B820}e \u{2B920} "));
         // Strip accents first, then lowercase per code point: no final sigma.
-        assert_eq!(hf_case(cps("ΟΔΟΣ Ça İ"), WordCase::new(true, None)), cps("οδοσ ca i"));
-        assert_eq!(hf_case(cps("ΟΔΟΣ Ça"), WordCase::new(false, None)), cps("ΟΔΟΣ Ça"));
+        let case = |s: &str, c| hf_case(Aligned::original(&cps(s)), c);
+        assert_eq!(case("ΟΔΟΣ Ça İ", WordCase::new(true, None)).chars, cps("οδοσ ca i"));
+        assert_eq!(case("ΟΔΟΣ Ça", WordCase::new(false, None)).chars, cps("ΟΔΟΣ Ça"));
+        // Without stripping, İ lowercases to two code points, both spanning it.
+        let out = case("xİ", WordCase::new(true, Some(false)));
+        assert_eq!(out.chars, cps("xi\u{307}"));
+        assert_eq!(out.spans, [(0, 1), (1, 2), (1, 2)]);
     }
 
     #[test]
     fn transformers_applies_nfc() {
-        assert_eq!(normalize_text(&cps("e\u{301}"), Reference::Transformers, true), cps("é"));
-        assert_eq!(normalize_text(&cps("e\u{301}"), Reference::Google, true), cps("e\u{301}"));
+        let out = normalize_text(&cps("xe\u{301}"), Reference::Transformers, true);
+        assert_eq!((out.chars, out.spans), (cps("xé"), vec![(0, 1), (1, 3)]));
+        assert_eq!(normalize_text(&cps("e\u{301}"), Reference::Google, true).chars, cps("e\u{301}"));
     }
 
     #[test]
     fn word_case_follows_strip_accents_rule() {
-        let (mut out, mut scratch) = (Vec::new(), Vec::new());
-        WordCase::new(true, None).apply(&cps("Ça"), &mut out, &mut scratch);
-        assert_eq!(out, cps("ca"));
-        WordCase::new(true, Some(false)).apply(&cps("Ça"), &mut out, &mut scratch);
-        assert_eq!(out, cps("ça"));
-        WordCase::new(false, Some(true)).apply(&cps("Ça"), &mut out, &mut scratch);
-        assert_eq!(out, cps("Ca"));
-        WordCase::new(false, None).apply(&cps("Ça"), &mut out, &mut scratch);
-        assert_eq!(out, cps("Ça"));
+        let apply = |case: WordCase, s: &str| {
+            let w = Aligned::original(&cps(s));
+            case.apply((&w.chars, &w.spans))
+        };
+        assert_eq!(apply(WordCase::new(true, None), "Ça").chars, cps("ca"));
+        assert_eq!(apply(WordCase::new(true, Some(false)), "Ça").chars, cps("ça"));
+        assert_eq!(apply(WordCase::new(false, Some(true)), "Ça").chars, cps("Ca"));
+        assert_eq!(apply(WordCase::new(false, None), "Ça").chars, cps("Ça"));
+        let out = apply(WordCase::new(true, None), "ÉtÉ");
+        assert_eq!((out.chars, out.spans), (cps("ete"), vec![(0, 1), (1, 2), (2, 3)]));
     }
 }

@@ -173,8 +173,8 @@ impl PyFullTokenizer {
         let out = py.detach(|| -> PyResult<Tokens> {
             let cps = code_points(bytes)?;
             let mut out = Tokens::default();
-            inner.tokenize(&cps, |p| {
-                inner.piece_bytes(p, &mut out.bytes);
+            inner.tokenize(&cps, |t| {
+                inner.piece_bytes(t.piece, &mut out.bytes);
                 out.ends.push(out.bytes.len());
             });
             Ok(out)
@@ -192,8 +192,8 @@ impl PyFullTokenizer {
             let (vocab, unk) = (inner.vocab(), inner.vocab().id(inner.unk_token()));
             let mut ids = Vec::new();
             let mut missing: Option<Vec<u8>> = None;
-            inner.tokenize(&cps, |p| {
-                let id = match p {
+            inner.tokenize(&cps, |t| {
+                let id = match t.piece {
                     Piece::Vocab(i) => Some(vocab.entries()[i as usize].1),
                     Piece::Unk => unk,
                     Piece::Raw(cps) => {
@@ -214,6 +214,66 @@ impl PyFullTokenizer {
             Ok(t) => PyKeyError::new_err(t.unbind()),
             Err(e) => e,
         })
+    }
+
+    /// Ids, `(start, end)` code-point offsets into `text`, and the word index
+    /// of each token. A token that is not in the vocabulary (a `never_split`
+    /// entry) gets the unknown token's id, as transformers does.
+    #[allow(clippy::type_complexity)]
+    fn encode_offsets(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<(Vec<u32>, Vec<(u32, u32)>, Vec<u32>)> {
+        let arg = TextArg::extract(text, "text")?;
+        let bytes = arg.bytes()?;
+        let inner = &self.inner;
+        py.detach(|| {
+            let cps = code_points(bytes)?;
+            let vocab = inner.vocab();
+            let unk = vocab.id(inner.unk_token()).unwrap_or(0);
+            let (mut ids, mut offsets, mut words) = (Vec::new(), Vec::new(), Vec::new());
+            let mut raw = Vec::new();
+            inner.tokenize(&cps, |t| {
+                ids.push(match t.piece {
+                    Piece::Vocab(i) => vocab.entries()[i as usize].1,
+                    Piece::Unk => unk,
+                    Piece::Raw(cps) => {
+                        raw.clear();
+                        unicode::encode_into(cps, &mut raw);
+                        vocab.id(&raw).unwrap_or(unk)
+                    }
+                });
+                offsets.push(t.span);
+                words.push(t.word);
+            });
+            Ok((ids, offsets, words))
+        })
+    }
+
+    /// A tokenizer over an in-memory vocabulary of `(token, id)` pairs (for tokenizer.json).
+    #[staticmethod]
+    #[pyo3(signature = (entries, do_lower_case=true, *, reference="google", never_split=None,
+        tokenize_chinese_chars=true, strip_accents=None, do_split_on_punc=true,
+        preserve_unused_tokens=false, max_input_chars_per_word=None, unk_token="[UNK]"))]
+    #[allow(clippy::too_many_arguments)]
+    fn from_entries(
+        py: Python<'_>,
+        entries: Vec<(Bound<'_, PyAny>, u32)>,
+        do_lower_case: bool,
+        reference: &str,
+        never_split: Option<Vec<Bound<'_, PyAny>>>,
+        tokenize_chinese_chars: bool,
+        strip_accents: Option<bool>,
+        do_split_on_punc: bool,
+        preserve_unused_tokens: bool,
+        max_input_chars_per_word: Option<i64>,
+        unk_token: &str,
+    ) -> PyResult<Self> {
+        let mut pairs = Vec::with_capacity(entries.len());
+        for (token, id) in &entries {
+            pairs.push((TextArg::extract(token, "vocabulary tokens")?.bytes()?.to_vec(), *id));
+        }
+        let basic = basic_options(do_lower_case, never_split, tokenize_chinese_chars, strip_accents, do_split_on_punc, reference)?;
+        let opts = FullOptions { basic, unk_token: unk_token.to_owned(), max_input_chars_per_word, preserve_unused_tokens };
+        let inner = py.detach(|| FullTokenizer::new(Vocab::from_pairs(pairs), opts))?;
+        Ok(PyFullTokenizer { inner: Arc::new(inner) })
     }
 
     /// `(token, id)` pairs in vocabulary order.
@@ -290,7 +350,7 @@ impl PyBasicTokenizer {
         let out = py.detach(|| -> PyResult<Tokens> {
             let cps = code_points(bytes)?;
             let mut out = Tokens::default();
-            inner.tokenize(&cps, extra.as_ref(), |t, _| out.push_cps(t));
+            inner.tokenize(&cps, extra.as_ref(), |t, _, _| out.push_cps(t));
             Ok(out)
         })?;
         out.into_list(py)
@@ -332,7 +392,7 @@ impl PyWordpieceTokenizer {
             let mut pieces = Vec::new();
             for w in split_whitespace(&cps) {
                 if self.wordpiece.tokenize_word(&cps[w], &mut pieces) {
-                    for i in pieces.drain(..) {
+                    for (i, _) in pieces.drain(..) {
                         out.bytes.extend_from_slice(&self.tokens[i as usize]);
                         out.ends.push(out.bytes.len());
                     }

@@ -1,8 +1,9 @@
 //! The pipeline: `BasicTokenizer` (normalizer + pre-tokenizer) and
 //! `FullTokenizer` (basic + WordPiece), as in Google's `tokenization.py`.
 
+use crate::aligned::{Aligned, Span};
 use crate::normalizer::{hf_case, normalize_text, Reference, WordCase};
-use crate::pre_tokenizer::{is_hf_punctuation, is_hf_space, split_on, split_punctuation, split_punctuation_by, split_whitespace};
+use crate::pre_tokenizer::{is_hf_punctuation, is_hf_space, is_punctuation, split_on, split_punctuation_by, split_whitespace};
 use crate::unicode::{self, has};
 use crate::unicode_tables as t;
 use crate::vocab::Vocab;
@@ -79,47 +80,43 @@ impl BasicTokenizer {
         &self.opts
     }
 
-    /// Runs the basic tokenizer over `text`, calling `emit(token, protected)`
-    /// for each output token. `extra` adds per-call `never_split` tokens.
+    /// Runs the basic tokenizer over `text`, calling `emit(token, spans,
+    /// protected)` for each output token, where `spans` gives each code
+    /// point's range in `text`. `extra` adds per-call `never_split` tokens.
     ///
     /// `protected` marks tokens that skip WordPiece: Google's preserved
     /// `[unusedN]` tokens, and (as transformers' `BertTokenizer._tokenize`
     /// checks) any output token that is in `never_split`.
-    pub fn tokenize(&self, text: &[u32], extra: Option<&TokenSet>, mut emit: impl FnMut(&[u32], bool)) {
+    pub fn tokenize(&self, text: &[u32], extra: Option<&TokenSet>, mut emit: impl FnMut(&[u32], &[Span], bool)) {
         let never_split = |t: &[u32]| self.never_split.contains(t) || extra.is_some_and(|e| e.contains(t));
         let text = normalize_text(text, self.opts.reference, self.opts.tokenize_chinese_chars);
         if self.opts.reference == Reference::Tokenizers {
             // HF: case and accents over the whole text, then BertPreTokenizer.
             let text = hf_case(text, self.case);
-            for w in split_on(&text, is_hf_space) {
-                for p in split_punctuation_by(&text[w.clone()], is_hf_punctuation) {
-                    emit(&text[w.start + p.start..w.start + p.end], false);
+            for w in split_on(&text.chars, is_hf_space) {
+                for p in split_punctuation_by(&text.chars[w.clone()], is_hf_punctuation) {
+                    let r = w.start + p.start..w.start + p.end;
+                    emit(&text.chars[r.clone()], &text.spans[r], false);
                 }
             }
             return;
         }
-        let (mut word_buf, mut scratch) = (Vec::new(), Vec::new());
-        for range in split_whitespace(&text) {
-            let token = &text[range];
+        for range in split_whitespace(&text.chars) {
+            let (token, spans) = (&text.chars[range.clone()], &text.spans[range]);
             if self.preserved.contains(token) || never_split(token) {
-                emit(token, true);
+                emit(token, spans, true);
                 continue;
             }
-            self.case.apply(token, &mut word_buf, &mut scratch);
-            let word = &word_buf[..];
+            let word = self.case.apply((token, spans));
+            let (chars, spans) = (&word.chars[..], &word.spans[..]);
             // transformers checks never_split again after lowercasing, before the
             // punctuation split. The final `whitespace_tokenize(" ".join(...))`
             // re-splits each piece on str.isspace() and drops empty ones.
-            if !self.opts.do_split_on_punc || never_split(word) {
-                for w in split_whitespace(word) {
-                    emit(&word[w.clone()], never_split(&word[w]));
-                }
-            } else {
-                for p in split_punctuation(word) {
-                    for w in split_whitespace(&word[p.clone()]) {
-                        let piece = &word[p.start + w.start..p.start + w.end];
-                        emit(piece, never_split(piece));
-                    }
+            let split = self.opts.do_split_on_punc && !never_split(chars);
+            for p in split_punctuation_by(chars, if split { is_punctuation } else { |_| false }) {
+                for w in split_whitespace(&chars[p.clone()]) {
+                    let r = p.start + w.start..p.start + w.end;
+                    emit(&chars[r.clone()], &spans[r.clone()], never_split(&chars[r]));
                 }
             }
         }
@@ -134,7 +131,17 @@ fn is_unused_token(cps: &[u32]) -> bool {
         && cps[PREFIX.len()..cps.len() - 1].iter().all(|&c| has(c, t::DECIMAL))
 }
 
-/// One output token of [`FullTokenizer::tokenize`].
+/// One output token of [`FullTokenizer::tokenize`]: what it is, where it
+/// comes from in the original text (code points), and which pre-tokenizer
+/// word it belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token<'a> {
+    pub piece: Piece<'a>,
+    pub span: Span,
+    pub word: u32,
+}
+
+/// What a [`Token`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Piece<'a> {
     /// A vocabulary entry, by its index in [`Vocab::entries`].
@@ -212,17 +219,26 @@ impl FullTokenizer {
         &self.unk_token
     }
 
-    /// Tokenizes `text`, calling `emit` per output token.
-    pub fn tokenize(&self, text: &[u32], mut emit: impl FnMut(Piece<'_>)) {
+    /// Tokenizes `text`, calling `emit` per output token. A word that
+    /// becomes the unknown token spans the whole word.
+    pub fn tokenize(&self, text: &[u32], mut emit: impl FnMut(Token<'_>)) {
         let mut pieces = Vec::new();
-        self.basic.tokenize(text, None, |token, protected| {
+        let mut word = 0u32;
+        self.basic.tokenize(text, None, |chars, spans, protected| {
+            let whole = Aligned::span_of(spans, 0..chars.len());
             if protected {
-                emit(Piece::Raw(token));
-            } else if self.wordpiece.tokenize_word(token, &mut pieces) {
-                pieces.drain(..).for_each(|i| emit(Piece::Vocab(i)));
+                emit(Token { piece: Piece::Raw(chars), span: whole, word });
+            } else if self.wordpiece.tokenize_word(chars, &mut pieces) {
+                let mut start = 0;
+                for (i, end) in pieces.drain(..) {
+                    let span = Aligned::span_of(spans, start..end as usize);
+                    emit(Token { piece: Piece::Vocab(i), span, word });
+                    start = end as usize;
+                }
             } else {
-                emit(Piece::Unk);
+                emit(Token { piece: Piece::Unk, span: whole, word });
             }
+            word += 1;
         });
     }
 
@@ -246,7 +262,7 @@ mod tests {
 
     fn basic(opts: BasicOptions, text: &str) -> Vec<String> {
         let mut out = Vec::new();
-        BasicTokenizer::new(opts).unwrap().tokenize(&cps(text), None, |t, _| {
+        BasicTokenizer::new(opts).unwrap().tokenize(&cps(text), None, |t, _, _| {
             out.push(t.iter().map(|&c| char::from_u32(c).unwrap()).collect())
         });
         out
@@ -269,7 +285,7 @@ mod tests {
         let opts = BasicOptions { never_split: vec![cps("[unk]"), cps("!")], ..Default::default() };
         let tok = BasicTokenizer::new(opts).unwrap();
         let mut out = Vec::new();
-        tok.tokenize(&cps("[UNK] a!b"), None, |t, p| out.push((t.to_vec(), p)));
+        tok.tokenize(&cps("[UNK] a!b"), None, |t, _, p| out.push((t.to_vec(), p)));
         let want = [(cps("[unk]"), true), (cps("a"), false), (cps("!"), true), (cps("b"), false)];
         assert_eq!(out, want);
     }
@@ -280,12 +296,14 @@ mod tests {
         let opts = FullOptions { preserve_unused_tokens: true, ..Default::default() };
         let tok = FullTokenizer::new(vocab, opts).unwrap();
         let mut out = Vec::new();
-        tok.tokenize(&cps("UNAFFABLE, unx [unused1]"), |p| {
+        tok.tokenize(&cps("UNAFFABLE, unx [unused1]"), |t| {
             let mut b = Vec::new();
-            tok.piece_bytes(p, &mut b);
-            out.push(String::from_utf8(b).unwrap());
+            tok.piece_bytes(t.piece, &mut b);
+            out.push((String::from_utf8(b).unwrap(), t.span, t.word));
         });
-        assert_eq!(out, ["un", "##aff", "##able", ",", "[UNK]", "[unused1]"]);
+        let want = [("un", (0, 2), 0), ("##aff", (2, 5), 0), ("##able", (5, 9), 0), (",", (9, 10), 1),
+                    ("[UNK]", (11, 14), 2), ("[unused1]", (15, 24), 3)];
+        assert_eq!(out, want.map(|(t, s, w)| (t.to_string(), s, w)));
     }
 
     #[test]

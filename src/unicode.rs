@@ -4,6 +4,7 @@
 //! strings may hold lone surrogates (U+D800..U+DFFF), which the references
 //! process like any other character; `char` cannot represent them.
 
+use crate::aligned::Aligned;
 use crate::hf_tables as hf;
 use crate::unicode_tables as t;
 pub use crate::unicode_tables::UNICODE_VERSION;
@@ -108,29 +109,48 @@ impl Tables {
         }
     }
 
-    /// Canonical ordering: stable sort of each run of non-starters by combining class.
-    fn canonical_order(&self, s: &mut [u32]) {
+    /// NFD of `text` as edits (see `aligned.rs`): each code point's first
+    /// decomposed char replaces it (0), the others are inserted (1); then each
+    /// run of non-starters is stably sorted by combining class, the change
+    /// travelling with its char (as unicode-normalization-alignments does).
+    pub fn nfd_edits(&self, text: &[u32], out: &mut Vec<(u32, i32)>) {
+        let from = out.len();
+        let mut buf = Vec::with_capacity(4);
+        for &cp in text {
+            buf.clear();
+            self.decompose_into(cp, &mut buf);
+            out.extend(buf.iter().enumerate().map(|(i, &c)| (c, (i > 0) as i32)));
+        }
+        let s = &mut out[from..];
         let mut i = 0;
         while i < s.len() {
-            if self.props(s[i]).ccc == 0 {
+            if self.props(s[i].0).ccc == 0 {
                 i += 1;
                 continue;
             }
             let start = i;
-            while i < s.len() && self.props(s[i]).ccc != 0 {
+            while i < s.len() && self.props(s[i].0).ccc != 0 {
                 i += 1;
             }
-            s[start..i].sort_by_key(|&c| self.props(c).ccc);
+            s[start..i].sort_by_key(|e| self.props(e.0).ccc);
         }
     }
 
     /// NFD of `text`, appended to `out`.
     pub fn nfd_into(&self, text: &[u32], out: &mut Vec<u32>) {
-        let from = out.len();
+        let mut edits = Vec::with_capacity(text.len());
+        self.nfd_edits(text, &mut edits);
+        out.extend(edits.iter().map(|e| e.0));
+    }
+
+    /// Context-free lowercase of each code point as edits (first char 0, others inserted).
+    pub fn lower_edits(&self, text: &[u32], out: &mut Vec<(u32, i32)>) {
+        let mut buf = Vec::with_capacity(3);
         for &cp in text {
-            self.decompose_into(cp, out);
+            buf.clear();
+            self.lower_char_into(cp, &mut buf);
+            out.extend(buf.iter().enumerate().map(|(i, &c)| (c, (i > 0) as i32)));
         }
-        self.canonical_order(&mut out[from..]);
     }
 }
 
@@ -160,11 +180,18 @@ const FINAL_SIGMA: u32 = 0x03C2;
 /// capital sigma in CPython's Final_Sigma context (`handle_capital_sigma`)
 /// becomes final sigma. The context is `word` itself.
 pub fn lower_into(word: &[u32], out: &mut Vec<u32>) {
+    let mut edits = Vec::with_capacity(word.len());
+    lower_edits(word, &mut edits);
+    out.extend(edits.iter().map(|e| e.0));
+}
+
+/// [`lower_into`] as edits (see `aligned.rs`).
+pub fn lower_edits(word: &[u32], out: &mut Vec<(u32, i32)>) {
     for (i, &cp) in word.iter().enumerate() {
         if cp == CAPITAL_SIGMA {
-            out.push(if is_final_sigma(word, i) { FINAL_SIGMA } else { SMALL_SIGMA });
+            out.push((if is_final_sigma(word, i) { FINAL_SIGMA } else { SMALL_SIGMA }, 0));
         } else {
-            PYTHON.lower_char_into(cp, out);
+            PYTHON.lower_edits(std::slice::from_ref(&cp), out);
         }
     }
 }
@@ -213,19 +240,27 @@ fn compose_pair(a: u32, b: u32) -> Option<u32> {
 
 /// NFC of `text` (canonical decomposition, then canonical composition).
 pub fn nfc(text: &[u32]) -> Vec<u32> {
-    let mut d = Vec::with_capacity(text.len());
-    nfd_into(text, &mut d);
-    let mut out: Vec<u32> = Vec::with_capacity(d.len());
+    nfc_aligned(&Aligned::original(text)).chars
+}
+
+/// NFC keeping spans: a composed code point spans all the code points it was made of.
+pub fn nfc_aligned(text: &Aligned) -> Aligned {
+    let mut edits = Vec::with_capacity(text.len());
+    PYTHON.nfd_edits(&text.chars, &mut edits);
+    let d = Aligned::transform((&text.chars, &text.spans), &edits);
+    let mut out = Aligned::with_capacity(d.len());
     let mut starter: Option<usize> = None; // index in `out` of the last starter
     let mut last_ccc: Option<u8> = None; // ccc of the last char appended after the starter
-    for &cp in &d {
+    for (&cp, &span) in d.chars.iter().zip(&d.spans) {
         let ccc = props(cp).ccc;
         if let Some(si) = starter {
             // Blocked when a char between the starter and `cp` has ccc 0 or >= ccc(cp).
             let blocked = matches!(last_ccc, Some(l) if l == 0 || l >= ccc);
             if !blocked {
-                if let Some(c) = compose_pair(out[si], cp) {
-                    out[si] = c;
+                if let Some(c) = compose_pair(out.chars[si], cp) {
+                    out.chars[si] = c;
+                    let s = &mut out.spans[si];
+                    *s = (s.0.min(span.0), s.1.max(span.1));
                     continue;
                 }
             }
@@ -236,7 +271,7 @@ pub fn nfc(text: &[u32]) -> Vec<u32> {
         } else {
             last_ccc = Some(ccc);
         }
-        out.push(cp);
+        out.push(cp, span);
     }
     out
 }

@@ -82,10 +82,11 @@ impl WordPiece {
         WordPiece { trie, continuation_root, max_input_chars_per_word }
     }
 
-    /// Splits `word` (code points), appending token indexes to `out`. Returns
-    /// false, with `out` as it was, when the whole word is the unknown token:
-    /// some remainder has no matching prefix, or the word is too long.
-    pub fn tokenize_word(&self, word: &[u32], out: &mut Vec<u32>) -> bool {
+    /// Splits `word` (code points), appending `(token index, end)` per piece
+    /// to `out` (the piece is `word[previous end..end]`). Returns false, with
+    /// `out` as it was, when the whole word is the unknown token: some
+    /// remainder has no matching prefix, or the word is too long.
+    pub fn tokenize_word(&self, word: &[u32], out: &mut Vec<(u32, u32)>) -> bool {
         if word.len() as i64 > self.max_input_chars_per_word {
             return false;
         }
@@ -108,7 +109,7 @@ impl WordPiece {
             }
             match best {
                 Some((end, t)) => {
-                    out.push(t);
+                    out.push((t, end as u32));
                     start = end;
                 }
                 None => {
@@ -133,7 +134,7 @@ mod tests {
     fn run(w: &(WordPiece, Vec<String>), word: &str) -> Option<Vec<String>> {
         let cps: Vec<u32> = word.chars().map(|c| c as u32).collect();
         let mut out = Vec::new();
-        w.0.tokenize_word(&cps, &mut out).then(|| out.iter().map(|&i| w.1[i as usize].clone()).collect())
+        w.0.tokenize_word(&cps, &mut out).then(|| out.iter().map(|&(i, _)| w.1[i as usize].clone()).collect())
     }
 
     #[test]
