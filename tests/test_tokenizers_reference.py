@@ -23,7 +23,7 @@ from functools import lru_cache
 
 import pytest
 from hypothesis import given, strategies as st
-from tokenizers import Tokenizer
+from tokenizers import PreTokenizedString, Tokenizer
 from tokenizers.models import WordPiece
 from tokenizers.normalizers import BertNormalizer
 from tokenizers.pre_tokenizers import BertPreTokenizer
@@ -68,10 +68,17 @@ def hf_pre_tokens_chunked(words, lower, strip_accents, chinese):
     lowercasing, it is a starter (NFD never reorders across it), and the
     pre-tokenizer removes it, so no normalization step or pre-token spans it.
     test_chunked_hf_equals_whole_text checks this on real segments.
+
+    Each chunk goes through the steps pre_tokenize_str runs (PreTokenizedString,
+    pre_tokenize, get_splits) but asks for byte offsets in the normalized
+    string, which skips the char-offset conversion: ~25% faster, same strings.
     """
+    normalizer = hf_normalizer(lower, strip_accents, chinese)
     out = []
     for i in range(0, len(words), CHUNK):
-        out.extend(hf_pre_tokens(" ".join(words[i:i + CHUNK]), lower, strip_accents, chinese))
+        pre = PreTokenizedString(normalizer.normalize_str(" ".join(words[i:i + CHUNK])))
+        PRE_TOKENIZER.pre_tokenize(pre)
+        out.extend(piece for piece, _, _ in pre.get_splits(offset_referential="normalized", offset_type="byte"))
     return out
 
 
@@ -199,9 +206,9 @@ def test_every_code_point_without_chinese_spacing_equals_tokenizers(start):
 
 @pytest.mark.parametrize("start,lower", [(0x0000, True), (0x8000, False)], ids=["U+00000-lower", "U+08000-cased"])
 def test_chunked_hf_equals_whole_text(start, lower):
-    """The chunked HF computation the scan relies on is HF's output on the whole
-    segment (Latin, marks and punctuation; CJK, Hangul, private use and the
-    surrogate gap)."""
+    """The chunked HF computation the scan relies on equals
+    pre_tokenize_str(normalize_str(whole text)) on whole segments (Latin, marks
+    and punctuation; CJK, Hangul, private use and the surrogate gap)."""
     words = segment_words(start)
     assert hf_pre_tokens_chunked(words, lower, None, True) == hf_pre_tokens(" ".join(words), lower, None, True)
 
@@ -373,7 +380,8 @@ def test_basic_tokenizer_equals_tokenizers_on_random_text(text, opts):
     """Random text, random do_lower_case / strip_accents / tokenize_chinese_chars:
     BasicTokenizer(reference="tokenizers") equals HF's pre-tokens."""
     lower, strip_accents, chinese = opts
-    assert ours_basic(lower, strip_accents, chinese).tokenize(text) == hf_pre_tokens(text, lower, strip_accents, chinese)
+    want = hf_pre_tokens(text, lower, strip_accents, chinese)
+    assert ours_basic(lower, strip_accents, chinese).tokenize(text) == want
 
 
 @given(texts, st.booleans())

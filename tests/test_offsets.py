@@ -1,0 +1,76 @@
+"""Offsets and word ids against HF tokenizers (reference="tokenizers"): every
+code point in context, and real text, through BertNormalizer + BertPreTokenizer
++ WordPiece. Offsets are code points of the original string."""
+
+import pytest
+from tokenizers import Tokenizer
+from tokenizers.models import WordPiece
+from tokenizers.normalizers import BertNormalizer
+from tokenizers.pre_tokenizers import BertPreTokenizer
+
+import bertpiece
+from bertpiece import _core
+from google_reference import data_files, read_lines
+
+SEGMENT = 0x8000
+CONFIGS = [("bert-base-uncased", True, None), ("bert-base-multilingual-cased", False, None),
+           ("bert-base-multilingual-cased", True, False), ("bert-base-cased", False, True)]
+# The code point sweep (HF takes ~3 s per segment) uses the two configurations
+# that move code points around most: strip + lowercase, and lowercase alone
+# (İ -> i + U+0307). tests/test_tokenizers_reference.py sweeps tokens for all.
+SWEEP = [CONFIGS[0], CONFIGS[2]]
+
+
+def pair(name, lower, strip):
+    path = bertpiece.vocab_path(name)
+    hf = Tokenizer(WordPiece.from_file(path, unk_token="[UNK]", max_input_chars_per_word=100))
+    hf.normalizer = BertNormalizer(clean_text=True, handle_chinese_chars=True, strip_accents=strip, lowercase=lower)
+    hf.pre_tokenizer = BertPreTokenizer()
+    ours = _core.FullTokenizer(path, lower, reference="tokenizers", strip_accents=strip)
+    return hf, ours
+
+
+def contexts(c):
+    return (c, "ab" + c + "cd", "(" + c + ")", "AΣ" + c + "Σ", "E" + c + "\u0301", c + "\u0323\u0301", "İ" + c, "x" + c * 3)
+
+
+def check(hf, ours, text):
+    e = hf.encode(text, add_special_tokens=False)
+    return (e.ids, e.offsets, e.word_ids) == tuple(map(list, ours.encode_offsets(text)))
+
+
+@pytest.mark.parametrize("start", range(0, 0x110000, SEGMENT), ids=lambda s: f"U+{s:05X}")
+@pytest.mark.parametrize("config", SWEEP, ids=str)
+def test_every_code_point_offsets_equal_hf(config, start):
+    hf, ours = pair(*config)
+    cps = [cp for cp in range(start, min(start + SEGMENT, 0x110000)) if not 0xD800 <= cp < 0xE000]
+    text = " ".join(t for cp in cps for t in contexts(chr(cp)))
+    if not check(hf, ours, text):
+        bad = next(cp for cp in cps if not check(hf, ours, " ".join(contexts(chr(cp)))))
+        ctx = " ".join(contexts(chr(bad)))
+        e = hf.encode(ctx, add_special_tokens=False)
+        pytest.fail(f"U+{bad:04X} in {ctx!r}: ours {ours.encode_offsets(ctx)} != HF {(e.ids, e.offsets, e.word_ids)}")
+
+
+@pytest.mark.parametrize("filename", data_files())
+@pytest.mark.parametrize("config", CONFIGS, ids=str)
+def test_real_text_offsets_equal_hf(config, filename):
+    hf, ours = pair(*config)
+    for line in read_lines(filename):
+        assert check(hf, ours, line), line
+
+
+def test_offsets_index_the_original_string():
+    """Google/transformers modes: each token's offsets cover the original text it came from."""
+    path = bertpiece.vocab_path("bert-base-uncased")
+    text = "\x00Héllo\u200b  WORLD İstanbul 中文 unaffable\ufffd!"
+    for reference in ("google", "transformers"):
+        ours = _core.FullTokenizer(path, True, reference=reference)
+        ids, offsets, words = ours.encode_offsets(text)
+        assert ids == ours.encode(text)
+        # Each token's text, normalized on its own, is the token (less "##").
+        tokens = ours.tokenize(text)
+        for (s, e), token in zip(offsets, tokens):
+            if token != "[UNK]":
+                assert token.replace("##", "", 1) in "".join(ours.tokenize(text[s:e])).replace("##", "")
+        assert words == sorted(words) and len(offsets) == len(tokens)
