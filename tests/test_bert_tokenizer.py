@@ -104,8 +104,9 @@ def assert_same(ours, theirs, *args, alignment=True, **kwargs):
         return got
     except BaseException as exc:  # the reference refuses: we must refuse with the same type
         if type(exc).__name__ == "PanicException":
-            # tokenizers panics (stride >= the window it truncates to); bertpiece raises ValueError
-            with pytest.raises(ValueError, match="stride"):
+            # tokenizers panics (stride >= the window it truncates to); bertpiece raises ValueError.
+            # In a batch HF encodes in parallel, so another row's error may surface instead.
+            with pytest.raises(ValueError):
                 ours(*args, **kwargs)
             return None
         with pytest.raises(type(exc)):
