@@ -13,44 +13,28 @@ Names, signatures and defaults follow transformers. See docs/bert_tokenizer.md.
 
 from __future__ import annotations
 
-import collections
-import json
 import os
 import re
 import warnings
-from typing import Any, NamedTuple, Optional
 
 from . import _core
-from .pretrained import PRETRAINED, pretrained, vocab_path
+from .added_tokens import SPECIAL_TOKEN_NAMES, AddedToken
+from .bert_files import TOKENIZER_FILE, VOCAB_FILE, TokenizerFiles
+from .bert_legacy import LegacyEncoding
+from .encoding import BatchEncoding, _Row
+from .truncation import _hf_truncate, _Seq
 
 VERY_LARGE_INTEGER = int(1e30)  # transformers' "no model_max_length"
 LARGE_INTEGER = int(1e20)
 
 PADDING_STRATEGIES = ("longest", "max_length", "do_not_pad")
 TRUNCATION_STRATEGIES = ("only_first", "only_second", "longest_first", "do_not_truncate")
-SPECIAL_TOKEN_NAMES = ("unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
 _REFERENCES = ("google", "transformers", "tokenizers")
-
-VOCAB_FILE = "vocab.txt"
-TOKENIZER_FILE = "tokenizer.json"
-CONFIG_FILE = "tokenizer_config.json"
-SPECIAL_TOKENS_MAP_FILE = "special_tokens_map.json"
-ADDED_TOKENS_FILE = "added_tokens.json"
 
 
 class InputTypeError(TypeError, ValueError):
     """A bad input value: a TypeError (like HF tokenizers) that is also a
     ValueError (what transformers' Python tokenizer raises)."""
-
-
-class CharSpan(NamedTuple):
-    start: int
-    end: int
-
-
-class TokenSpan(NamedTuple):
-    start: int
-    end: int
 
 
 def _new_core(vocab_file, entries, do_lower_case, **kwargs):
@@ -60,269 +44,11 @@ def _new_core(vocab_file, entries, do_lower_case, **kwargs):
     return _core.FullTokenizer(vocab_file, do_lower_case, **kwargs)
 
 
-class AddedToken:
-    """transformers/tokenizers' AddedToken (content plus matching flags)."""
-
-    def __init__(self, content, single_word=False, lstrip=False, rstrip=False, special=False, normalized=None):
-        self.content = str(content)
-        self.single_word = single_word
-        self.lstrip = lstrip
-        self.rstrip = rstrip
-        self.special = special
-        self.normalized = (not special) if normalized is None else normalized
-
-    def __str__(self):
-        return self.content
-
-    def __repr__(self):
-        return (f"AddedToken({self.content!r}, rstrip={self.rstrip}, lstrip={self.lstrip}, "
-                f"single_word={self.single_word}, normalized={self.normalized}, special={self.special})")
-
-    def __eq__(self, other):
-        return str(self) == str(other)
-
-    def __hash__(self):
-        return hash(self.content)
-
-    def to_dict(self):
-        return {"content": self.content, "single_word": self.single_word, "lstrip": self.lstrip,
-                "rstrip": self.rstrip, "normalized": self.normalized, "special": self.special}
-
-
-# ---------------------------------------------------------------------------
-# BatchEncoding
-# ---------------------------------------------------------------------------
-
-class _Row:
-    """Per-row metadata that transformers keeps in tokenizers' Encoding."""
-
-    __slots__ = ("tokens", "words", "seq_ids", "offsets")
-
-    def __init__(self, tokens, words, seq_ids, offsets):
-        self.tokens, self.words, self.seq_ids, self.offsets = tokens, words, seq_ids, offsets
-
-
-class BatchEncoding(collections.UserDict):
-    """The output of `BertTokenizer.__call__`: a dict of model inputs plus
-    token/word/character alignment (in "tokenizers" and "google" modes)."""
-
-    def __init__(self, data=None, rows=None, tensor_type=None, prepend_batch_axis=False):
-        super().__init__(data or {})
-        self._rows = rows
-        self.convert_to_tensors(tensor_type, prepend_batch_axis)
-
-    # dict-like access: enc.input_ids
-    def __getattr__(self, item):
-        if item.startswith("_") or item == "data":
-            raise AttributeError(item)
-        try:
-            return self.data[item]
-        except KeyError:
-            raise AttributeError(item) from None
-
-    def __getstate__(self):
-        return {"data": self.data, "_rows": self._rows}
-
-    def __setstate__(self, state):
-        self.data = state["data"]
-        self._rows = state["_rows"]
-
-    @property
-    def is_fast(self):
-        return self._rows is not None
-
-    @property
-    def n_sequences(self):
-        if not self._rows:
-            return None
-        return max((s for s in self._rows[0].seq_ids if s is not None), default=-1) + 1 or None
-
-    def _row(self, i):
-        if self._rows is None:
-            raise ValueError(
-                "word_ids() is not available when using non-fast tokenizers (e.g. instance of a `XxxTokenizerFast`"
-                " class). (bertpiece: reference='transformers' has no alignment, like BertTokenizerLegacy)")
-        return self._rows[i]
-
-    def tokens(self, batch_index=0):
-        return list(self._row(batch_index).tokens)
-
-    def word_ids(self, batch_index=0):
-        return list(self._row(batch_index).words)
-
-    def words(self, batch_index=0):
-        return self.word_ids(batch_index)
-
-    def sequence_ids(self, batch_index=0):
-        return list(self._row(batch_index).seq_ids)
-
-    def _two(self, a, b):
-        return (0, a) if b is None else (a, b)
-
-    def token_to_sequence(self, batch_or_token_index, token_index=None):
-        b, t = self._two(batch_or_token_index, token_index)
-        row = self._row(b)
-        return row.seq_ids[t if t >= 0 else len(row.seq_ids) + t]
-
-    def token_to_word(self, batch_or_token_index, token_index=None):
-        b, t = self._two(batch_or_token_index, token_index)
-        row = self._row(b)
-        return row.words[t if t >= 0 else len(row.words) + t]
-
-    def token_to_chars(self, batch_or_token_index, token_index=None):
-        b, t = self._two(batch_or_token_index, token_index)
-        row = self._row(b)
-        t = t if t >= 0 else len(row.offsets) + t
-        if row.words[t] is None:  # special and padding tokens have no characters
-            return None
-        return CharSpan(*row.offsets[t])
-
-    def char_to_token(self, batch_or_char_index, char_index=None, sequence_index=0):
-        b, c = self._two(batch_or_char_index, char_index)
-        row = self._row(b)
-        for i, ((s, e), seq) in enumerate(zip(row.offsets, row.seq_ids)):
-            if seq == sequence_index and s <= c < e:
-                return i
-        return None
-
-    def word_to_tokens(self, batch_or_word_index, word_index=None, sequence_index=0):
-        b, w = self._two(batch_or_word_index, word_index)
-        row = self._row(b)
-        idx = [i for i, (wd, seq) in enumerate(zip(row.words, row.seq_ids)) if wd == w and seq == sequence_index]
-        return TokenSpan(idx[0], idx[-1] + 1) if idx else None
-
-    def word_to_chars(self, batch_or_word_index, word_index=None, sequence_index=0):
-        span = self.word_to_tokens(batch_or_word_index, word_index, sequence_index)
-        if span is None:
-            return None
-        b = batch_or_word_index if word_index is not None else 0
-        row = self._row(b)
-        return CharSpan(row.offsets[span.start][0], row.offsets[span.end - 1][1])
-
-    def char_to_word(self, batch_or_char_index, char_index=None, sequence_index=0):
-        t = self.char_to_token(batch_or_char_index, char_index, sequence_index)
-        if t is None:
-            return None
-        b = batch_or_char_index if char_index is not None else 0
-        return self._row(b).words[t]
-
-    def convert_to_tensors(self, tensor_type=None, prepend_batch_axis=False):
-        if tensor_type is None:
-            return self
-        tensor_type = getattr(tensor_type, "value", tensor_type)
-        if tensor_type == "pt":
-            try:
-                import torch
-            except ImportError:
-                raise ImportError("return_tensors='pt' needs PyTorch: pip install torch") from None
-            as_tensor = torch.tensor
-        elif tensor_type == "np":
-            import numpy as np
-
-            def as_tensor(value):
-                return np.asarray(value)
-        else:
-            raise ValueError(f"Unsupported return_tensors {tensor_type!r}: expected None, 'np' or 'pt'")
-        for key, value in list(self.data.items()):
-            if prepend_batch_axis:
-                value = [value]
-            try:
-                self.data[key] = as_tensor(value)
-            except Exception as exc:
-                raise ValueError(
-                    f"Unable to create tensor for {key!r}, you should probably activate truncation and/or padding "
-                    "with 'padding=True' 'truncation=True' to have batched tensors with the same length.") from exc
-        return self
-
-    def to(self, device):
-        return self
-
-    def __repr__(self):
-        return repr(self.data)
-
-
-# ---------------------------------------------------------------------------
-# Sequences: ids with offsets and word indices, before special tokens
-# ---------------------------------------------------------------------------
-
-class _Seq:
-    __slots__ = ("ids", "offsets", "words")
-
-    def __init__(self, ids, offsets, words):
-        self.ids, self.offsets, self.words = ids, offsets, words
-
-    def __len__(self):
-        return len(self.ids)
-
-    def window(self, start, stop):
-        return _Seq(self.ids[start:stop], self.offsets[start:stop], self.words[start:stop])
-
-
-def _hf_windows(seq, max_len, stride, direction):
-    """tokenizers' Encoding::truncate: the kept window first, then the overflowing ones."""
-    n = len(seq)
-    if max_len >= n:
-        return [seq]
-    if max_len == 0:
-        return [seq.window(0, 0), seq]
-    if stride >= max_len:
-        raise ValueError(f"`stride` must be strictly less than `max_len={max_len}` (note that `max_len` may be shorter "
-                         "than the max length of the original model, as it subtracts the number of special characters")
-    step = max_len - stride
-    ranges = []
-    if direction == "right":
-        for start in range(0, n, step):
-            stop = min(start + max_len, n)
-            ranges.append((start, stop))
-            if stop == n:
-                break
-    else:
-        for stop in range(n - 1, -1, -step):
-            stop += 1
-            start = max(stop - max_len, 0)
-            if start < stop:
-                ranges.append((start, stop))
-                if start == 0:
-                    break
-    return [seq.window(a, b) for a, b in ranges]
-
-
-def _hf_truncate(a, b, max_length, strategy, stride, direction):
-    """tokenizers' truncate_encodings: (windows of a, windows of b or None)."""
-    if max_length == 0:
-        return _hf_windows(a, 0, stride, direction), (_hf_windows(b, 0, stride, direction) if b is not None else None)
-    total = len(a) + (len(b) if b is not None else 0)
-    if total <= max_length:
-        return [a], ([b] if b is not None else None)
-    to_remove = total - max_length
-    if strategy == "longest_first":
-        if b is None:
-            return _hf_windows(a, total - to_remove, stride, direction), None
-        n1, n2 = len(a), len(b)
-        swap = n1 > n2
-        if swap:
-            n1, n2 = n2, n1
-        n2 = n1 if n1 > max_length else max(n1, max_length - n1)
-        if n1 + n2 > max_length:
-            n1 = max_length // 2
-            n2 = n1 + max_length % 2
-        if swap:
-            n1, n2 = n2, n1
-        return _hf_windows(a, n1, stride, direction), _hf_windows(b, n2, stride, direction)
-    if strategy == "only_second" and b is None:
-        raise ValueError("Truncation error: Second sequence not provided")
-    target = a if strategy == "only_first" else b
-    if len(target) <= to_remove:
-        raise ValueError("Truncation error: Sequence to truncate too short to respect the provided max_length")
-    wins = _hf_windows(target, len(target) - to_remove, stride, direction)
-    return (wins, [b] if b is not None else None) if strategy == "only_first" else ([a], wins)
-
-
 # ---------------------------------------------------------------------------
 # The tokenizer
 # ---------------------------------------------------------------------------
 
-class BertTokenizer:
+class BertTokenizer(TokenizerFiles, LegacyEncoding):
     """transformers' `BertTokenizer`, computed by bertpiece's Rust core.
 
     `reference="tokenizers"` (default): transformers 5 `BertTokenizer`
@@ -413,174 +139,6 @@ class BertTokenizer:
         self._add_tokens([AddedToken(v, special=True, normalized=False) for v in self._extra_special],
                          special_tokens=True)
         self.init_kwargs = {"do_lower_case": do_lower_case, **kwargs}
-
-    # ------------------------------------------------------------------ loading
-    @classmethod
-    def from_pretrained(cls, pretrained_model_name_or_path, *init_inputs, reference="tokenizers", **kwargs):
-        """A bundled vocabulary by name (`bertpiece.PRETRAINED`), a directory with
-        vocab.txt (+ tokenizer_config.json, special_tokens_map.json, added_tokens.json)
-        and/or tokenizer.json, or the path of a vocab.txt or tokenizer.json file."""
-        name = os.fspath(pretrained_model_name_or_path)
-        if name in PRETRAINED:
-            entry = pretrained(name)
-            kwargs.setdefault("do_lower_case", entry.do_lower_case)
-            return cls(vocab_path(name), *init_inputs, reference=reference, name_or_path=name, **kwargs)
-        if os.path.isfile(name):
-            if name.endswith(".json"):
-                return cls._from_tokenizer_json(name, {}, reference=reference, **kwargs)
-            return cls(name, *init_inputs, reference=reference, **kwargs)
-        if not os.path.isdir(name):
-            raise OSError(f"Can't load tokenizer for {name!r}: not a bundled vocabulary ({', '.join(PRETRAINED)}), "
-                          "nor a directory, nor a vocab.txt / tokenizer.json file (bertpiece does not download).")
-        config = {}
-        cfg_path = os.path.join(name, CONFIG_FILE)
-        if os.path.isfile(cfg_path):
-            with open(cfg_path, encoding="utf-8") as f:
-                config = json.load(f)
-        stm_path = os.path.join(name, SPECIAL_TOKENS_MAP_FILE)
-        if os.path.isfile(stm_path):
-            with open(stm_path, encoding="utf-8") as f:
-                for key, value in json.load(f).items():
-                    config.setdefault(key, value["content"] if isinstance(value, dict) and "content" in value else value)
-        for key in ("tokenizer_class", "auto_map", "backend", "is_local", "local_files_only", "name_or_path",
-                    "processor_class", "tokenizer_file", "vocab_file"):
-            config.pop(key, None)
-        for key in SPECIAL_TOKEN_NAMES:
-            if isinstance(config.get(key), dict):
-                config[key] = config[key]["content"]
-        added_dec = config.pop("added_tokens_decoder", None) or {}
-        added = [(int(i), AddedToken(**{k: v for k, v in d.items() if k != "__type"}))
-                 for i, d in added_dec.items()]
-        at_path = os.path.join(name, ADDED_TOKENS_FILE)
-        if os.path.isfile(at_path):
-            with open(at_path, encoding="utf-8") as f:
-                for tok, i in json.load(f).items():
-                    if all(a.content != tok for _, a in added):
-                        added.append((int(i), AddedToken(tok)))
-        config.update(kwargs)
-        tj_path = os.path.join(name, TOKENIZER_FILE)
-        vocab_file = os.path.join(name, VOCAB_FILE)
-        if os.path.isfile(tj_path) and not (reference == "transformers" and os.path.isfile(vocab_file)):
-            return cls._from_tokenizer_json(tj_path, config, reference=reference, name_or_path=name)
-        if not os.path.isfile(vocab_file):
-            raise OSError(f"no {VOCAB_FILE} or {TOKENIZER_FILE} in {name!r}")
-        config["added_tokens_decoder"] = [a for _, a in sorted(added, key=lambda p: p[0])]
-        tok = cls(vocab_file, *init_inputs, reference=reference, name_or_path=name, **config)
-        for i, a in added:
-            if tok._added.get(a.content, (None,))[0] not in (None, i):
-                pass  # ids of added tokens are re-derived from the vocabulary, as transformers does
-        return tok
-
-    @classmethod
-    def _from_tokenizer_json(cls, path, config, reference="tokenizers", **kwargs):
-        with open(path, encoding="utf-8") as f:
-            try:
-                data = json.load(f)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}: not valid JSON ({exc})") from None
-
-        def need(obj, key, where, kind=None):
-            if not isinstance(obj, dict) or key not in obj:
-                raise ValueError(f"{path}: missing field {where}.{key}")
-            value = obj[key]
-            if kind is not None and not isinstance(value, kind):
-                raise ValueError(f"{path}: field {where}.{key} must be {kind.__name__}, got {type(value).__name__}")
-            return value
-
-        if not isinstance(data, dict):
-            raise ValueError(f"{path}: top level must be an object")
-        model = need(data, "model", "tokenizer", dict)
-        mtype = model.get("type", "WordPiece")
-        if mtype != "WordPiece":
-            raise ValueError(f"{path}: field model.type must be 'WordPiece', got {mtype!r}")
-        vocab = need(model, "vocab", "model", dict)
-        for tok, i in vocab.items():
-            if not isinstance(i, int) or isinstance(i, bool) or i < 0:
-                raise ValueError(f"{path}: field model.vocab[{tok!r}] must be a non-negative integer, got {i!r}")
-        prefix = model.get("continuing_subword_prefix", "##")
-        if prefix != "##":
-            raise ValueError(f"{path}: field model.continuing_subword_prefix must be '##', got {prefix!r}")
-        opts = dict(config)
-        opts["unk_token"] = opts.get("unk_token", need(model, "unk_token", "model", str))
-        mic = model.get("max_input_chars_per_word", 100)
-        if not isinstance(mic, int) or isinstance(mic, bool):
-            raise ValueError(f"{path}: field model.max_input_chars_per_word must be an integer, got {mic!r}")
-        opts["max_input_chars_per_word"] = mic
-        norm = data.get("normalizer")
-        if norm is not None:
-            if not isinstance(norm, dict) or norm.get("type") != "BertNormalizer":
-                raise ValueError(f"{path}: field normalizer.type must be 'BertNormalizer', got "
-                                 f"{norm.get('type') if isinstance(norm, dict) else norm!r}")
-            if norm.get("clean_text", True) is not True:
-                raise ValueError(f"{path}: field normalizer.clean_text must be true")
-            for key, opt in (("lowercase", "do_lower_case"), ("handle_chinese_chars", "tokenize_chinese_chars")):
-                value = norm.get(key, True)
-                if not isinstance(value, bool):
-                    raise ValueError(f"{path}: field normalizer.{key} must be a boolean, got {value!r}")
-                opts[opt] = value
-            sa = norm.get("strip_accents")
-            if sa is not None and not isinstance(sa, bool):
-                raise ValueError(f"{path}: field normalizer.strip_accents must be a boolean or null, got {sa!r}")
-            opts["strip_accents"] = sa
-        pre = data.get("pre_tokenizer")
-        if pre is not None and (not isinstance(pre, dict) or pre.get("type") != "BertPreTokenizer"):
-            raise ValueError(f"{path}: field pre_tokenizer.type must be 'BertPreTokenizer', got "
-                             f"{pre.get('type') if isinstance(pre, dict) else pre!r}")
-        post = data.get("post_processor")
-        if post is not None:
-            ptype = post.get("type") if isinstance(post, dict) else None
-            if ptype == "TemplateProcessing":
-                specials = need(post, "special_tokens", "post_processor", dict)
-                single = need(post, "single", "post_processor", list)
-                pair = need(post, "pair", "post_processor", list)
-                names = [p["SpecialToken"]["id"] for p in single + pair if isinstance(p, dict) and "SpecialToken" in p]
-                seqs = [(next(iter(p)), p[next(iter(p))].get("id"), p[next(iter(p))].get("type_id"))
-                        for p in single + pair if isinstance(p, dict) and p]
-                if len(single) != 3 or len(pair) != 5 or len(names) != 5 or names[0] != names[2] \
-                        or names[1] != names[3] or names[3] != names[4] \
-                        or [s[2] for s in seqs] != [0, 0, 0, 0, 0, 0, 1, 1]:
-                    raise ValueError(f"{path}: field post_processor.single/pair must be BERT's template "
-                                     "'[CLS] $A [SEP]' / '[CLS] $A [SEP] $B:1 [SEP]:1'")
-                for n in (names[0], names[1]):
-                    if n not in specials:
-                        raise ValueError(f"{path}: field post_processor.special_tokens misses {n!r}")
-                opts.setdefault("cls_token", names[0])
-                opts.setdefault("sep_token", names[1])
-            elif ptype == "BertProcessing":
-                opts.setdefault("cls_token", need(post, "cls", "post_processor", list)[0])
-                opts.setdefault("sep_token", need(post, "sep", "post_processor", list)[0])
-            else:
-                raise ValueError(f"{path}: field post_processor.type must be 'TemplateProcessing' or "
-                                 f"'BertProcessing', got {ptype!r}")
-        dec = data.get("decoder")
-        if dec is not None and (not isinstance(dec, dict) or dec.get("type") != "WordPiece"):
-            raise ValueError(f"{path}: field decoder.type must be 'WordPiece', got "
-                             f"{dec.get('type') if isinstance(dec, dict) else dec!r}")
-        added = data.get("added_tokens") or []
-        if not isinstance(added, list):
-            raise ValueError(f"{path}: field added_tokens must be a list")
-        added_tokens = []
-        for k, a in enumerate(added):
-            if not isinstance(a, dict):
-                raise ValueError(f"{path}: field added_tokens[{k}] must be an object")
-            content = need(a, "content", f"added_tokens[{k}]", str)
-            tid = need(a, "id", f"added_tokens[{k}]", int)
-            added_tokens.append((tid, AddedToken(content, a.get("single_word", False), a.get("lstrip", False),
-                                                 a.get("rstrip", False), a.get("special", False),
-                                                 a.get("normalized", not a.get("special", False)))))
-        opts["added_tokens_decoder"] = [t for _, t in sorted(added_tokens, key=lambda p: p[0])]
-        opts.update(kwargs)
-        # added tokens outside the model vocabulary keep their tokenizer.json ids
-        model_vocab = dict(vocab)
-        tok = cls(None, vocab=model_vocab, reference=reference, **opts)
-        for tid, a in added_tokens:
-            if a.content in tok._added and tok._added[a.content][0] != tid and a.content not in model_vocab:
-                old = tok._added[a.content][0]
-                del tok._added_by_id[old]
-                tok._added[a.content] = (tid, a)
-                tok._added_by_id[tid] = a
-        tok._refresh_matcher()
-        return tok
 
     # ------------------------------------------------------------ added tokens
     def _next_id(self):
@@ -908,10 +466,17 @@ class BertTokenizer:
             raise ValueError(f"Padding side should be selected between 'right' and 'left', current value: {padding_side}")
         if return_tensors is not None and getattr(return_tensors, "value", return_tensors) == "pt":
             try:
-                import torch  # noqa: F401
+                import torch  # noqa: F401  (only checks that it is installed)
             except ImportError:
                 raise ImportError("return_tensors='pt' needs PyTorch: pip install torch") from None
         batched, items = self._batch_items(text, text_pair, is_split_into_words)
+        if truncation_strategy != "do_not_truncate" and add_special_tokens and max_length is not None:
+            # transformers does not check this: HF silently skips truncation, the
+            # legacy tokenizer empties the sequences. Both are wrong model inputs.
+            n_special = self.num_special_tokens_to_add(pair=any(b is not None for _, b in items))
+            if max_length < n_special:
+                raise ValueError(f"max_length={max_length} is smaller than the {n_special} special tokens added "
+                                 "to each sequence; use a larger max_length or add_special_tokens=False")
         split_special = self.split_special_tokens if split_special_tokens is None else split_special_tokens
         opts = dict(add_special_tokens=add_special_tokens, padding_strategy=padding_strategy,
                     truncation_strategy=truncation_strategy, max_length=max_length, stride=stride,
@@ -1069,161 +634,6 @@ class BertTokenizer:
             out = BatchEncoding({k: (v[0] if v and isinstance(v[0], list) else v) for k, v in out.data.items()}, meta)
         return out
 
-    # --------------------------------------------------- legacy-mode path
-    def _legacy_ids(self, text, is_split_into_words):
-        if is_split_into_words:
-            return self.convert_tokens_to_ids([t for w in text for t in self._legacy_tokenize(w)])
-        return self.convert_tokens_to_ids(self._legacy_tokenize(text))
-
-    def _legacy_truncate(self, ids, pair_ids, num_tokens_to_remove, strategy, stride):
-        """transformers' PythonBackend.truncate_sequences."""
-        if num_tokens_to_remove <= 0:
-            return ids, pair_ids, []
-        overflowing = []
-        if strategy == "only_first" or (strategy == "longest_first" and pair_ids is None):
-            window_len = min(len(ids), stride + num_tokens_to_remove)
-            if self.truncation_side == "left":
-                overflowing = ids[:window_len]
-                ids = ids[num_tokens_to_remove:]
-            else:
-                overflowing = ids[-window_len:]
-                ids = ids[:-num_tokens_to_remove]
-        elif strategy == "longest_first":
-            len_ids, len_pair = len(ids), len(pair_ids) if pair_ids else 0
-            first_remove = min(abs(len_pair - len_ids), num_tokens_to_remove)
-            second_remove = num_tokens_to_remove - first_remove
-            if len_ids > len_pair:
-                ids_to_move = first_remove + second_remove // 2
-                pair_ids_to_move = second_remove - second_remove // 2
-            else:
-                ids_to_move = second_remove // 2
-                pair_ids_to_move = first_remove + second_remove - (second_remove // 2)
-            if self.truncation_side == "right":
-                ids = ids[:-ids_to_move] if ids_to_move > 0 else ids
-                pair_ids = pair_ids[:-pair_ids_to_move] if pair_ids and pair_ids_to_move > 0 else pair_ids
-            else:
-                ids = ids[ids_to_move:]
-                pair_ids = pair_ids[pair_ids_to_move:] if pair_ids else None
-        elif strategy == "only_second" and pair_ids:
-            window_len = min(len(pair_ids), stride + num_tokens_to_remove)
-            if self.truncation_side == "right":
-                overflowing = pair_ids[-window_len:]
-                pair_ids = pair_ids[:-num_tokens_to_remove]
-            else:
-                overflowing = pair_ids[:window_len]
-                pair_ids = pair_ids[num_tokens_to_remove:]
-        return ids, pair_ids, overflowing
-
-    def _legacy_pad(self, enc, target, padding_side, return_attention_mask):
-        """transformers' _pad (one example) to `target` (None: no padding)."""
-        n = len(enc["input_ids"])
-        if return_attention_mask and "attention_mask" not in enc:
-            enc["attention_mask"] = [1] * n
-        if target is None or target <= n:
-            return enc
-        d = target - n
-        right = padding_side == "right"
-
-        def pad(values, fill):
-            return values + [fill] * d if right else [fill] * d + values
-
-        if return_attention_mask:
-            enc["attention_mask"] = pad(enc["attention_mask"], 0)
-        if "token_type_ids" in enc:
-            enc["token_type_ids"] = pad(enc["token_type_ids"], self.pad_token_type_id)
-        if "special_tokens_mask" in enc:
-            enc["special_tokens_mask"] = pad(enc["special_tokens_mask"], 1)
-        enc["input_ids"] = pad(enc["input_ids"], self.pad_token_id)
-        return enc
-
-    def _call_legacy(self, batched, items, *, add_special_tokens, padding_strategy, truncation_strategy, max_length,
-                     stride, is_split_into_words, pad_to_multiple_of, padding_side, return_tensors,
-                     return_token_type_ids, return_attention_mask, return_overflowing_tokens,
-                     return_special_tokens_mask, return_offsets_mapping, return_length, split_special):
-        saved, self.split_special_tokens = self.split_special_tokens, split_special
-        try:
-            encoded = [(self._legacy_ids(a, is_split_into_words),
-                        self._legacy_ids(b, is_split_into_words) if b is not None else None) for a, b in items]
-        finally:
-            self.split_special_tokens = saved
-        if return_token_type_ids is None:
-            return_token_type_ids = False  # BertTokenizerLegacy.model_input_names: input_ids, attention_mask
-        want_mask = True if return_attention_mask is None else return_attention_mask
-        outs = []
-        for ids, pair_ids in encoded:
-            if return_overflowing_tokens and truncation_strategy == "longest_first" and pair_ids is not None:
-                raise ValueError(
-                    "Not possible to return overflowing tokens for pair of sequences with the `longest_first`. "
-                    "Please select another truncation strategy than `longest_first`, for instance `only_second` or "
-                    "`only_first`.")
-            pair = pair_ids is not None
-            num_special = (3 if pair else 2) if add_special_tokens else 0
-            total_len = len(ids) + len(pair_ids or []) + num_special
-            overflowing = []
-            if truncation_strategy != "do_not_truncate" and max_length and total_len > max_length:
-                ids, pair_ids, overflowing = self._legacy_truncate(ids, pair_ids, total_len - max_length,
-                                                                   truncation_strategy, stride)
-            if add_special_tokens:
-                seq = self.build_inputs_with_special_tokens(ids, pair_ids)
-                types = self.create_token_type_ids_from_sequences(ids, pair_ids)
-            else:
-                seq = ids + (pair_ids if pair_ids else [])
-                types = [0] * len(seq)
-            enc = {"input_ids": seq}
-            if return_token_type_ids:
-                enc["token_type_ids"] = types
-            if return_special_tokens_mask:
-                enc["special_tokens_mask"] = (self.get_special_tokens_mask(ids, pair_ids) if add_special_tokens
-                                              else [0] * len(seq))
-            if return_overflowing_tokens and not return_tensors and overflowing:
-                enc["overflowing_tokens"] = overflowing
-                enc["num_truncated_tokens"] = total_len - max_length if max_length else 0
-            outs.append(enc)
-        if not batched:
-            enc = outs[0]
-            if padding_strategy != "do_not_pad" or want_mask:
-                target = None
-                if padding_strategy == "longest":
-                    target = len(enc["input_ids"])
-                elif padding_strategy == "max_length":
-                    target = max_length
-                if target is not None and pad_to_multiple_of and target % pad_to_multiple_of:
-                    target = (target // pad_to_multiple_of + 1) * pad_to_multiple_of
-                self._legacy_pad(enc, target, padding_side, want_mask)
-            if return_length:
-                enc["length"] = len(enc["input_ids"])
-            return BatchEncoding(enc, None, tensor_type=return_tensors, prepend_batch_axis=True)
-        for enc in outs:
-            if return_length:
-                enc["length"] = len(enc["input_ids"])
-        if return_tensors and return_overflowing_tokens:
-            for enc in outs:
-                enc.pop("overflowing_tokens", None)
-                enc.pop("num_truncated_tokens", None)
-        if any("overflowing_tokens" in e for e in outs):
-            # transformers' batch `pad` fails (AssertionError) when only some rows overflow: fill the others
-            for enc in outs:
-                enc.setdefault("overflowing_tokens", [])
-                enc.setdefault("num_truncated_tokens", 0)
-        target = None
-        if padding_strategy == "longest":
-            target = max((len(e["input_ids"]) for e in outs), default=0)
-        elif padding_strategy == "max_length":
-            target = max_length
-        if target is not None and pad_to_multiple_of and target % pad_to_multiple_of:
-            target = (target // pad_to_multiple_of + 1) * pad_to_multiple_of
-        for enc in outs:
-            self._legacy_pad(enc, target, padding_side, want_mask)
-        data = {}
-        for enc in outs:
-            for key, value in enc.items():
-                data.setdefault(key, []).append(value)
-        if not outs:
-            data = {"input_ids": []}
-            if want_mask:
-                data["attention_mask"] = []
-        return BatchEncoding(data, None, tensor_type=return_tensors)
-
     # ---------------------------------------------------- transformers-4 API
     def encode(self, text, text_pair=None, add_special_tokens=True, padding=False, truncation=None, max_length=None,
                stride=0, padding_side=None, return_tensors=None, **kwargs):
@@ -1318,87 +728,6 @@ class BertTokenizer:
         if hasattr(sequences, "tolist"):
             sequences = sequences.tolist()
         return [self.decode(s, skip_special_tokens, clean_up_tokenization_spaces, **kwargs) for s in sequences]
-
-    # --------------------------------------------------------------- saving
-    def _vocab_lines(self):
-        by_id = sorted(self._vocab.items(), key=lambda kv: kv[1])
-        return [t for t, _ in by_id]
-
-    def save_vocabulary(self, save_directory, filename_prefix=None):
-        save_directory = os.fspath(save_directory)
-        if os.path.isdir(save_directory):
-            path = os.path.join(save_directory, (filename_prefix + "-" if filename_prefix else "") + VOCAB_FILE)
-        else:
-            path = (filename_prefix + "-" if filename_prefix else "") + save_directory
-        with open(path, "w", encoding="utf-8", newline="\n") as f:
-            for tok in self._vocab_lines():
-                f.write(tok + "\n")
-        return (path,)
-
-    def _tokenizer_json(self):
-        added = [{"id": i, "content": t.content, "single_word": t.single_word, "lstrip": t.lstrip,
-                  "rstrip": t.rstrip, "normalized": t.normalized, "special": t.special}
-                 for i, t in sorted(self._added_by_id.items())]
-        cls, sep = self.cls_token, self.sep_token
-
-        def special(name, type_id):
-            return {"SpecialToken": {"id": name, "type_id": type_id}}
-
-        def seq(name, type_id):
-            return {"Sequence": {"id": name, "type_id": type_id}}
-
-        return {
-            "version": "1.0", "truncation": None, "padding": None, "added_tokens": added,
-            "normalizer": {"type": "BertNormalizer", "clean_text": True,
-                           "handle_chinese_chars": self.tokenize_chinese_chars, "strip_accents": self.strip_accents,
-                           "lowercase": self.do_lower_case},
-            "pre_tokenizer": {"type": "BertPreTokenizer"},
-            "post_processor": {
-                "type": "TemplateProcessing",
-                "single": [special(cls, 0), seq("A", 0), special(sep, 0)],
-                "pair": [special(cls, 0), seq("A", 0), special(sep, 0), seq("B", 1), special(sep, 1)],
-                "special_tokens": {cls: {"id": cls, "ids": [self.cls_token_id], "tokens": [cls]},
-                                   sep: {"id": sep, "ids": [self.sep_token_id], "tokens": [sep]}}},
-            "decoder": {"type": "WordPiece", "prefix": "##", "cleanup": True},
-            "model": {"type": "WordPiece", "unk_token": self.unk_token, "continuing_subword_prefix": "##",
-                      "max_input_chars_per_word": self.max_input_chars_per_word, "vocab": dict(self._vocab)},
-        }
-
-    def save_pretrained(self, save_directory, legacy_format=None, filename_prefix=None, **kwargs):
-        """Writes vocab.txt, tokenizer_config.json, special_tokens_map.json and, except in
-        reference="transformers" mode, tokenizer.json; transformers loads the directory."""
-        save_directory = os.fspath(save_directory)
-        if os.path.isfile(save_directory):
-            raise OSError(f"Provided path ({save_directory}) should be a directory, not a file")
-        os.makedirs(save_directory, exist_ok=True)
-        files = []
-        config = {
-            "added_tokens_decoder": {str(i): t.to_dict() for i, t in sorted(self._added_by_id.items())},
-            "clean_up_tokenization_spaces": self.clean_up_tokenization_spaces,
-            "do_basic_tokenize": self.do_basic_tokenize,
-            "do_lower_case": self.do_lower_case,
-            "model_max_length": self.model_max_length,
-            "never_split": self.never_split,
-            "strip_accents": self.strip_accents,
-            "tokenize_chinese_chars": self.tokenize_chinese_chars,
-            "padding_side": self.padding_side,
-            "truncation_side": self.truncation_side,
-            "tokenizer_class": "BertTokenizerLegacy" if self.legacy else "BertTokenizer",
-        }
-        config.update({k: v for k, v in self._special.items() if v is not None})
-        if self._extra_special:
-            config["extra_special_tokens"] = list(self._extra_special)
-        path = os.path.join(save_directory, (filename_prefix + "-" if filename_prefix else "") + CONFIG_FILE)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(json.dumps(config, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
-        files.append(path)
-        files.extend(self.save_vocabulary(save_directory, filename_prefix))
-        if not self.legacy:
-            path = os.path.join(save_directory, (filename_prefix + "-" if filename_prefix else "") + TOKENIZER_FILE)
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(json.dumps(self._tokenizer_json(), indent=2, ensure_ascii=False) + "\n")
-            files.append(path)
-        return tuple(files)
 
     def __repr__(self):
         return (f"BertTokenizer(name_or_path={self.name_or_path!r}, reference={self.reference!r}, "

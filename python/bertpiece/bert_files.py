@@ -1,0 +1,270 @@
+"""Loading and saving `BertTokenizer`: bundled names, transformers directories
+(vocab.txt, tokenizer_config.json, special_tokens_map.json) and HF
+`tokenizer.json`; the saved directories load in transformers."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from .added_tokens import SPECIAL_TOKEN_NAMES, AddedToken
+from .pretrained import PRETRAINED, pretrained, vocab_path
+
+VOCAB_FILE = "vocab.txt"
+TOKENIZER_FILE = "tokenizer.json"
+CONFIG_FILE = "tokenizer_config.json"
+SPECIAL_TOKENS_MAP_FILE = "special_tokens_map.json"
+ADDED_TOKENS_FILE = "added_tokens.json"
+
+
+class TokenizerFiles:
+    """`from_pretrained`, `save_pretrained` and `save_vocabulary` of `BertTokenizer`."""
+
+    # ------------------------------------------------------------------ loading
+    @classmethod
+    def from_pretrained(cls, pretrained_model_name_or_path, *init_inputs, reference="tokenizers", **kwargs):
+        """A bundled vocabulary by name (`bertpiece.PRETRAINED`), a directory with
+        vocab.txt (+ tokenizer_config.json, special_tokens_map.json, added_tokens.json)
+        and/or tokenizer.json, or the path of a vocab.txt or tokenizer.json file."""
+        name = os.fspath(pretrained_model_name_or_path)
+        if name in PRETRAINED:
+            entry = pretrained(name)
+            kwargs.setdefault("do_lower_case", entry.do_lower_case)
+            return cls(vocab_path(name), *init_inputs, reference=reference, name_or_path=name, **kwargs)
+        if os.path.isfile(name):
+            if name.endswith(".json"):
+                return cls._from_tokenizer_json(name, {}, reference=reference, **kwargs)
+            return cls(name, *init_inputs, reference=reference, **kwargs)
+        if not os.path.isdir(name):
+            raise OSError(f"Can't load tokenizer for {name!r}: not a bundled vocabulary ({', '.join(PRETRAINED)}), "
+                          "nor a directory, nor a vocab.txt / tokenizer.json file (bertpiece does not download).")
+        config = {}
+        cfg_path = os.path.join(name, CONFIG_FILE)
+        if os.path.isfile(cfg_path):
+            with open(cfg_path, encoding="utf-8") as f:
+                config = json.load(f)
+        stm_path = os.path.join(name, SPECIAL_TOKENS_MAP_FILE)
+        if os.path.isfile(stm_path):
+            with open(stm_path, encoding="utf-8") as f:
+                for key, value in json.load(f).items():
+                    config.setdefault(key, value["content"] if isinstance(value, dict) and "content" in value else value)
+        for key in ("tokenizer_class", "auto_map", "backend", "is_local", "local_files_only", "name_or_path",
+                    "processor_class", "tokenizer_file", "vocab_file"):
+            config.pop(key, None)
+        for key in SPECIAL_TOKEN_NAMES:
+            if isinstance(config.get(key), dict):
+                config[key] = config[key]["content"]
+        added_dec = config.pop("added_tokens_decoder", None) or {}
+        added = [(int(i), AddedToken(**{k: v for k, v in d.items() if k != "__type"}))
+                 for i, d in added_dec.items()]
+        at_path = os.path.join(name, ADDED_TOKENS_FILE)
+        if os.path.isfile(at_path):
+            with open(at_path, encoding="utf-8") as f:
+                for tok, i in json.load(f).items():
+                    if all(a.content != tok for _, a in added):
+                        added.append((int(i), AddedToken(tok)))
+        config.update(kwargs)
+        tj_path = os.path.join(name, TOKENIZER_FILE)
+        vocab_file = os.path.join(name, VOCAB_FILE)
+        if os.path.isfile(tj_path) and not (reference == "transformers" and os.path.isfile(vocab_file)):
+            return cls._from_tokenizer_json(tj_path, config, reference=reference, name_or_path=name)
+        if not os.path.isfile(vocab_file):
+            raise OSError(f"no {VOCAB_FILE} or {TOKENIZER_FILE} in {name!r}")
+        config["added_tokens_decoder"] = [a for _, a in sorted(added, key=lambda p: p[0])]
+        tok = cls(vocab_file, *init_inputs, reference=reference, name_or_path=name, **config)
+        for i, a in added:
+            if tok._added.get(a.content, (None,))[0] not in (None, i):
+                pass  # ids of added tokens are re-derived from the vocabulary, as transformers does
+        return tok
+
+    @classmethod
+    def _from_tokenizer_json(cls, path, config, reference="tokenizers", **kwargs):
+        with open(path, encoding="utf-8") as f:
+            try:
+                data = json.load(f)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{path}: not valid JSON ({exc})") from None
+
+        def need(obj, key, where, kind=None):
+            if not isinstance(obj, dict) or key not in obj:
+                raise ValueError(f"{path}: missing field {where}.{key}")
+            value = obj[key]
+            if kind is not None and not isinstance(value, kind):
+                raise ValueError(f"{path}: field {where}.{key} must be {kind.__name__}, got {type(value).__name__}")
+            return value
+
+        if not isinstance(data, dict):
+            raise ValueError(f"{path}: top level must be an object")
+        model = need(data, "model", "tokenizer", dict)
+        mtype = model.get("type", "WordPiece")
+        if mtype != "WordPiece":
+            raise ValueError(f"{path}: field model.type must be 'WordPiece', got {mtype!r}")
+        vocab = need(model, "vocab", "model", dict)
+        for tok, i in vocab.items():
+            if not isinstance(i, int) or isinstance(i, bool) or i < 0:
+                raise ValueError(f"{path}: field model.vocab[{tok!r}] must be a non-negative integer, got {i!r}")
+        prefix = model.get("continuing_subword_prefix", "##")
+        if prefix != "##":
+            raise ValueError(f"{path}: field model.continuing_subword_prefix must be '##', got {prefix!r}")
+        opts = dict(config)
+        opts["unk_token"] = opts.get("unk_token", need(model, "unk_token", "model", str))
+        mic = model.get("max_input_chars_per_word", 100)
+        if not isinstance(mic, int) or isinstance(mic, bool):
+            raise ValueError(f"{path}: field model.max_input_chars_per_word must be an integer, got {mic!r}")
+        opts["max_input_chars_per_word"] = mic
+        norm = data.get("normalizer")
+        if norm is not None:
+            if not isinstance(norm, dict) or norm.get("type") != "BertNormalizer":
+                raise ValueError(f"{path}: field normalizer.type must be 'BertNormalizer', got "
+                                 f"{norm.get('type') if isinstance(norm, dict) else norm!r}")
+            if norm.get("clean_text", True) is not True:
+                raise ValueError(f"{path}: field normalizer.clean_text must be true")
+            for key, opt in (("lowercase", "do_lower_case"), ("handle_chinese_chars", "tokenize_chinese_chars")):
+                value = norm.get(key, True)
+                if not isinstance(value, bool):
+                    raise ValueError(f"{path}: field normalizer.{key} must be a boolean, got {value!r}")
+                opts[opt] = value
+            sa = norm.get("strip_accents")
+            if sa is not None and not isinstance(sa, bool):
+                raise ValueError(f"{path}: field normalizer.strip_accents must be a boolean or null, got {sa!r}")
+            opts["strip_accents"] = sa
+        pre = data.get("pre_tokenizer")
+        if pre is not None and (not isinstance(pre, dict) or pre.get("type") != "BertPreTokenizer"):
+            raise ValueError(f"{path}: field pre_tokenizer.type must be 'BertPreTokenizer', got "
+                             f"{pre.get('type') if isinstance(pre, dict) else pre!r}")
+        post = data.get("post_processor")
+        if post is not None:
+            ptype = post.get("type") if isinstance(post, dict) else None
+            if ptype == "TemplateProcessing":
+                specials = need(post, "special_tokens", "post_processor", dict)
+                single = need(post, "single", "post_processor", list)
+                pair = need(post, "pair", "post_processor", list)
+                names = [p["SpecialToken"]["id"] for p in single + pair if isinstance(p, dict) and "SpecialToken" in p]
+                seqs = [(next(iter(p)), p[next(iter(p))].get("id"), p[next(iter(p))].get("type_id"))
+                        for p in single + pair if isinstance(p, dict) and p]
+                if len(single) != 3 or len(pair) != 5 or len(names) != 5 or names[0] != names[2] \
+                        or names[1] != names[3] or names[3] != names[4] \
+                        or [s[2] for s in seqs] != [0, 0, 0, 0, 0, 0, 1, 1]:
+                    raise ValueError(f"{path}: field post_processor.single/pair must be BERT's template "
+                                     "'[CLS] $A [SEP]' / '[CLS] $A [SEP] $B:1 [SEP]:1'")
+                for n in (names[0], names[1]):
+                    if n not in specials:
+                        raise ValueError(f"{path}: field post_processor.special_tokens misses {n!r}")
+                opts.setdefault("cls_token", names[0])
+                opts.setdefault("sep_token", names[1])
+            elif ptype == "BertProcessing":
+                opts.setdefault("cls_token", need(post, "cls", "post_processor", list)[0])
+                opts.setdefault("sep_token", need(post, "sep", "post_processor", list)[0])
+            else:
+                raise ValueError(f"{path}: field post_processor.type must be 'TemplateProcessing' or "
+                                 f"'BertProcessing', got {ptype!r}")
+        dec = data.get("decoder")
+        if dec is not None and (not isinstance(dec, dict) or dec.get("type") != "WordPiece"):
+            raise ValueError(f"{path}: field decoder.type must be 'WordPiece', got "
+                             f"{dec.get('type') if isinstance(dec, dict) else dec!r}")
+        added = data.get("added_tokens") or []
+        if not isinstance(added, list):
+            raise ValueError(f"{path}: field added_tokens must be a list")
+        added_tokens = []
+        for k, a in enumerate(added):
+            if not isinstance(a, dict):
+                raise ValueError(f"{path}: field added_tokens[{k}] must be an object")
+            content = need(a, "content", f"added_tokens[{k}]", str)
+            tid = need(a, "id", f"added_tokens[{k}]", int)
+            added_tokens.append((tid, AddedToken(content, a.get("single_word", False), a.get("lstrip", False),
+                                                 a.get("rstrip", False), a.get("special", False),
+                                                 a.get("normalized", not a.get("special", False)))))
+        opts["added_tokens_decoder"] = [t for _, t in sorted(added_tokens, key=lambda p: p[0])]
+        opts.update(kwargs)
+        # added tokens outside the model vocabulary keep their tokenizer.json ids
+        model_vocab = dict(vocab)
+        tok = cls(None, vocab=model_vocab, reference=reference, **opts)
+        for tid, a in added_tokens:
+            if a.content in tok._added and tok._added[a.content][0] != tid and a.content not in model_vocab:
+                old = tok._added[a.content][0]
+                del tok._added_by_id[old]
+                tok._added[a.content] = (tid, a)
+                tok._added_by_id[tid] = a
+        tok._refresh_matcher()
+        return tok
+
+    # --------------------------------------------------------------- saving
+    def _vocab_lines(self):
+        by_id = sorted(self._vocab.items(), key=lambda kv: kv[1])
+        return [t for t, _ in by_id]
+
+    def save_vocabulary(self, save_directory, filename_prefix=None):
+        save_directory = os.fspath(save_directory)
+        if os.path.isdir(save_directory):
+            path = os.path.join(save_directory, (filename_prefix + "-" if filename_prefix else "") + VOCAB_FILE)
+        else:
+            path = (filename_prefix + "-" if filename_prefix else "") + save_directory
+        with open(path, "w", encoding="utf-8", newline="\n") as f:
+            for tok in self._vocab_lines():
+                f.write(tok + "\n")
+        return (path,)
+
+    def _tokenizer_json(self):
+        added = [{"id": i, "content": t.content, "single_word": t.single_word, "lstrip": t.lstrip,
+                  "rstrip": t.rstrip, "normalized": t.normalized, "special": t.special}
+                 for i, t in sorted(self._added_by_id.items())]
+        cls, sep = self.cls_token, self.sep_token
+
+        def special(name, type_id):
+            return {"SpecialToken": {"id": name, "type_id": type_id}}
+
+        def seq(name, type_id):
+            return {"Sequence": {"id": name, "type_id": type_id}}
+
+        return {
+            "version": "1.0", "truncation": None, "padding": None, "added_tokens": added,
+            "normalizer": {"type": "BertNormalizer", "clean_text": True,
+                           "handle_chinese_chars": self.tokenize_chinese_chars, "strip_accents": self.strip_accents,
+                           "lowercase": self.do_lower_case},
+            "pre_tokenizer": {"type": "BertPreTokenizer"},
+            "post_processor": {
+                "type": "TemplateProcessing",
+                "single": [special(cls, 0), seq("A", 0), special(sep, 0)],
+                "pair": [special(cls, 0), seq("A", 0), special(sep, 0), seq("B", 1), special(sep, 1)],
+                "special_tokens": {cls: {"id": cls, "ids": [self.cls_token_id], "tokens": [cls]},
+                                   sep: {"id": sep, "ids": [self.sep_token_id], "tokens": [sep]}}},
+            "decoder": {"type": "WordPiece", "prefix": "##", "cleanup": True},
+            "model": {"type": "WordPiece", "unk_token": self.unk_token, "continuing_subword_prefix": "##",
+                      "max_input_chars_per_word": self.max_input_chars_per_word, "vocab": dict(self._vocab)},
+        }
+
+    def save_pretrained(self, save_directory, legacy_format=None, filename_prefix=None, **kwargs):
+        """Writes vocab.txt, tokenizer_config.json, special_tokens_map.json and, except in
+        reference="transformers" mode, tokenizer.json; transformers loads the directory."""
+        save_directory = os.fspath(save_directory)
+        if os.path.isfile(save_directory):
+            raise OSError(f"Provided path ({save_directory}) should be a directory, not a file")
+        os.makedirs(save_directory, exist_ok=True)
+        files = []
+        config = {
+            "added_tokens_decoder": {str(i): t.to_dict() for i, t in sorted(self._added_by_id.items())},
+            "clean_up_tokenization_spaces": self.clean_up_tokenization_spaces,
+            "do_basic_tokenize": self.do_basic_tokenize,
+            "do_lower_case": self.do_lower_case,
+            "model_max_length": self.model_max_length,
+            "never_split": self.never_split,
+            "strip_accents": self.strip_accents,
+            "tokenize_chinese_chars": self.tokenize_chinese_chars,
+            "padding_side": self.padding_side,
+            "truncation_side": self.truncation_side,
+            "tokenizer_class": "BertTokenizerLegacy" if self.legacy else "BertTokenizer",
+        }
+        config.update({k: v for k, v in self._special.items() if v is not None})
+        if self._extra_special:
+            config["extra_special_tokens"] = list(self._extra_special)
+        path = os.path.join(save_directory, (filename_prefix + "-" if filename_prefix else "") + CONFIG_FILE)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(json.dumps(config, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+        files.append(path)
+        files.extend(self.save_vocabulary(save_directory, filename_prefix))
+        if not self.legacy:
+            path = os.path.join(save_directory, (filename_prefix + "-" if filename_prefix else "") + TOKENIZER_FILE)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(json.dumps(self._tokenizer_json(), indent=2, ensure_ascii=False) + "\n")
+            files.append(path)
+        return tuple(files)

@@ -1,0 +1,165 @@
+"""The `reference="transformers"` call path of `BertTokenizer`: transformers'
+pure-Python `truncate_sequences` and `pad` (`BertTokenizerLegacy`)."""
+
+from __future__ import annotations
+
+from .encoding import BatchEncoding
+
+
+class LegacyEncoding:
+    """`BertTokenizerLegacy`'s truncation, padding and output layout."""
+
+    # --------------------------------------------------- legacy-mode path
+    def _legacy_ids(self, text, is_split_into_words):
+        if is_split_into_words:
+            return self.convert_tokens_to_ids([t for w in text for t in self._legacy_tokenize(w)])
+        return self.convert_tokens_to_ids(self._legacy_tokenize(text))
+
+    def _legacy_truncate(self, ids, pair_ids, num_tokens_to_remove, strategy, stride):
+        """transformers' PythonBackend.truncate_sequences."""
+        if num_tokens_to_remove <= 0:
+            return ids, pair_ids, []
+        overflowing = []
+        if strategy == "only_first" or (strategy == "longest_first" and pair_ids is None):
+            window_len = min(len(ids), stride + num_tokens_to_remove)
+            if self.truncation_side == "left":
+                overflowing = ids[:window_len]
+                ids = ids[num_tokens_to_remove:]
+            else:
+                overflowing = ids[-window_len:]
+                ids = ids[:-num_tokens_to_remove]
+        elif strategy == "longest_first":
+            len_ids, len_pair = len(ids), len(pair_ids) if pair_ids else 0
+            first_remove = min(abs(len_pair - len_ids), num_tokens_to_remove)
+            second_remove = num_tokens_to_remove - first_remove
+            if len_ids > len_pair:
+                ids_to_move = first_remove + second_remove // 2
+                pair_ids_to_move = second_remove - second_remove // 2
+            else:
+                ids_to_move = second_remove // 2
+                pair_ids_to_move = first_remove + second_remove - (second_remove // 2)
+            if self.truncation_side == "right":
+                ids = ids[:-ids_to_move] if ids_to_move > 0 else ids
+                pair_ids = pair_ids[:-pair_ids_to_move] if pair_ids and pair_ids_to_move > 0 else pair_ids
+            else:
+                ids = ids[ids_to_move:]
+                pair_ids = pair_ids[pair_ids_to_move:] if pair_ids else None
+        elif strategy == "only_second" and pair_ids:
+            window_len = min(len(pair_ids), stride + num_tokens_to_remove)
+            if self.truncation_side == "right":
+                overflowing = pair_ids[-window_len:]
+                pair_ids = pair_ids[:-num_tokens_to_remove]
+            else:
+                overflowing = pair_ids[:window_len]
+                pair_ids = pair_ids[num_tokens_to_remove:]
+        return ids, pair_ids, overflowing
+
+    def _legacy_pad(self, enc, target, padding_side, return_attention_mask):
+        """transformers' _pad (one example) to `target` (None: no padding)."""
+        n = len(enc["input_ids"])
+        if return_attention_mask and "attention_mask" not in enc:
+            enc["attention_mask"] = [1] * n
+        if target is None or target <= n:
+            return enc
+        d = target - n
+        right = padding_side == "right"
+
+        def pad(values, fill):
+            return values + [fill] * d if right else [fill] * d + values
+
+        if return_attention_mask:
+            enc["attention_mask"] = pad(enc["attention_mask"], 0)
+        if "token_type_ids" in enc:
+            enc["token_type_ids"] = pad(enc["token_type_ids"], self.pad_token_type_id)
+        if "special_tokens_mask" in enc:
+            enc["special_tokens_mask"] = pad(enc["special_tokens_mask"], 1)
+        enc["input_ids"] = pad(enc["input_ids"], self.pad_token_id)
+        return enc
+
+    def _call_legacy(self, batched, items, *, add_special_tokens, padding_strategy, truncation_strategy, max_length,
+                     stride, is_split_into_words, pad_to_multiple_of, padding_side, return_tensors,
+                     return_token_type_ids, return_attention_mask, return_overflowing_tokens,
+                     return_special_tokens_mask, return_offsets_mapping, return_length, split_special):
+        saved, self.split_special_tokens = self.split_special_tokens, split_special
+        try:
+            encoded = [(self._legacy_ids(a, is_split_into_words),
+                        self._legacy_ids(b, is_split_into_words) if b is not None else None) for a, b in items]
+        finally:
+            self.split_special_tokens = saved
+        if return_token_type_ids is None:
+            return_token_type_ids = False  # BertTokenizerLegacy.model_input_names: input_ids, attention_mask
+        want_mask = True if return_attention_mask is None else return_attention_mask
+        outs = []
+        for ids, pair_ids in encoded:
+            if return_overflowing_tokens and truncation_strategy == "longest_first" and pair_ids is not None:
+                raise ValueError(
+                    "Not possible to return overflowing tokens for pair of sequences with the `longest_first`. "
+                    "Please select another truncation strategy than `longest_first`, for instance `only_second` or "
+                    "`only_first`.")
+            pair = pair_ids is not None
+            num_special = (3 if pair else 2) if add_special_tokens else 0
+            total_len = len(ids) + len(pair_ids or []) + num_special
+            overflowing = []
+            if truncation_strategy != "do_not_truncate" and max_length and total_len > max_length:
+                ids, pair_ids, overflowing = self._legacy_truncate(ids, pair_ids, total_len - max_length,
+                                                                   truncation_strategy, stride)
+            if add_special_tokens:
+                seq = self.build_inputs_with_special_tokens(ids, pair_ids)
+                types = self.create_token_type_ids_from_sequences(ids, pair_ids)
+            else:
+                seq = ids + (pair_ids if pair_ids else [])
+                types = [0] * len(seq)
+            enc = {"input_ids": seq}
+            if return_token_type_ids:
+                enc["token_type_ids"] = types
+            if return_special_tokens_mask:
+                enc["special_tokens_mask"] = (self.get_special_tokens_mask(ids, pair_ids) if add_special_tokens
+                                              else [0] * len(seq))
+            if return_overflowing_tokens and not return_tensors and overflowing:
+                enc["overflowing_tokens"] = overflowing
+                enc["num_truncated_tokens"] = total_len - max_length if max_length else 0
+            outs.append(enc)
+        if not batched:
+            enc = outs[0]
+            if padding_strategy != "do_not_pad" or want_mask:
+                target = None
+                if padding_strategy == "longest":
+                    target = len(enc["input_ids"])
+                elif padding_strategy == "max_length":
+                    target = max_length
+                if target is not None and pad_to_multiple_of and target % pad_to_multiple_of:
+                    target = (target // pad_to_multiple_of + 1) * pad_to_multiple_of
+                self._legacy_pad(enc, target, padding_side, want_mask)
+            if return_length:
+                enc["length"] = len(enc["input_ids"])
+            return BatchEncoding(enc, None, tensor_type=return_tensors, prepend_batch_axis=True)
+        for enc in outs:
+            if return_length:
+                enc["length"] = len(enc["input_ids"])
+        if return_tensors and return_overflowing_tokens:
+            for enc in outs:
+                enc.pop("overflowing_tokens", None)
+                enc.pop("num_truncated_tokens", None)
+        if any("overflowing_tokens" in e for e in outs):
+            # transformers' batch `pad` fails (AssertionError) when only some rows overflow: fill the others
+            for enc in outs:
+                enc.setdefault("overflowing_tokens", [])
+                enc.setdefault("num_truncated_tokens", 0)
+        target = None
+        if padding_strategy == "longest":
+            target = max((len(e["input_ids"]) for e in outs), default=0)
+        elif padding_strategy == "max_length":
+            target = max_length
+        if target is not None and pad_to_multiple_of and target % pad_to_multiple_of:
+            target = (target // pad_to_multiple_of + 1) * pad_to_multiple_of
+        for enc in outs:
+            self._legacy_pad(enc, target, padding_side, want_mask)
+        data = {}
+        for enc in outs:
+            for key, value in enc.items():
+                data.setdefault(key, []).append(value)
+        if not outs:
+            data = {"input_ids": []}
+            if want_mask:
+                data["attention_mask"] = []
+        return BatchEncoding(data, None, tensor_type=return_tensors)

@@ -1,0 +1,165 @@
+"""transformers' `BatchEncoding`: the model inputs of a call, plus per-row
+token/word/character alignment."""
+
+from __future__ import annotations
+
+import collections
+from typing import NamedTuple
+
+
+class CharSpan(NamedTuple):
+    start: int
+    end: int
+
+
+class TokenSpan(NamedTuple):
+    start: int
+    end: int
+
+
+class _Row:
+    """Per-row metadata that transformers keeps in tokenizers' Encoding."""
+
+    __slots__ = ("tokens", "words", "seq_ids", "offsets")
+
+    def __init__(self, tokens, words, seq_ids, offsets):
+        self.tokens, self.words, self.seq_ids, self.offsets = tokens, words, seq_ids, offsets
+
+
+class BatchEncoding(collections.UserDict):
+    """The output of `BertTokenizer.__call__`: a dict of model inputs plus
+    token/word/character alignment (in "tokenizers" and "google" modes)."""
+
+    def __init__(self, data=None, rows=None, tensor_type=None, prepend_batch_axis=False):
+        super().__init__(data or {})
+        self._rows = rows
+        self.convert_to_tensors(tensor_type, prepend_batch_axis)
+
+    # dict-like access: enc.input_ids
+    def __getattr__(self, item):
+        if item.startswith("_") or item == "data":
+            raise AttributeError(item)
+        try:
+            return self.data[item]
+        except KeyError:
+            raise AttributeError(item) from None
+
+    def __getstate__(self):
+        return {"data": self.data, "_rows": self._rows}
+
+    def __setstate__(self, state):
+        self.data = state["data"]
+        self._rows = state["_rows"]
+
+    @property
+    def is_fast(self):
+        return self._rows is not None
+
+    @property
+    def n_sequences(self):
+        if not self._rows:
+            return None
+        return max((s for s in self._rows[0].seq_ids if s is not None), default=-1) + 1 or None
+
+    def _row(self, i):
+        if self._rows is None:
+            raise ValueError(
+                "word_ids() is not available when using non-fast tokenizers (e.g. instance of a `XxxTokenizerFast`"
+                " class). (bertpiece: reference='transformers' has no alignment, like BertTokenizerLegacy)")
+        return self._rows[i]
+
+    def tokens(self, batch_index=0):
+        return list(self._row(batch_index).tokens)
+
+    def word_ids(self, batch_index=0):
+        return list(self._row(batch_index).words)
+
+    def words(self, batch_index=0):
+        return self.word_ids(batch_index)
+
+    def sequence_ids(self, batch_index=0):
+        return list(self._row(batch_index).seq_ids)
+
+    def _two(self, a, b):
+        return (0, a) if b is None else (a, b)
+
+    def token_to_sequence(self, batch_or_token_index, token_index=None):
+        b, t = self._two(batch_or_token_index, token_index)
+        row = self._row(b)
+        return row.seq_ids[t if t >= 0 else len(row.seq_ids) + t]
+
+    def token_to_word(self, batch_or_token_index, token_index=None):
+        b, t = self._two(batch_or_token_index, token_index)
+        row = self._row(b)
+        return row.words[t if t >= 0 else len(row.words) + t]
+
+    def token_to_chars(self, batch_or_token_index, token_index=None):
+        b, t = self._two(batch_or_token_index, token_index)
+        row = self._row(b)
+        t = t if t >= 0 else len(row.offsets) + t
+        if row.words[t] is None:  # special and padding tokens have no characters
+            return None
+        return CharSpan(*row.offsets[t])
+
+    def char_to_token(self, batch_or_char_index, char_index=None, sequence_index=0):
+        b, c = self._two(batch_or_char_index, char_index)
+        row = self._row(b)
+        for i, ((s, e), seq) in enumerate(zip(row.offsets, row.seq_ids)):
+            if seq == sequence_index and s <= c < e:
+                return i
+        return None
+
+    def word_to_tokens(self, batch_or_word_index, word_index=None, sequence_index=0):
+        b, w = self._two(batch_or_word_index, word_index)
+        row = self._row(b)
+        idx = [i for i, (wd, seq) in enumerate(zip(row.words, row.seq_ids)) if wd == w and seq == sequence_index]
+        return TokenSpan(idx[0], idx[-1] + 1) if idx else None
+
+    def word_to_chars(self, batch_or_word_index, word_index=None, sequence_index=0):
+        span = self.word_to_tokens(batch_or_word_index, word_index, sequence_index)
+        if span is None:
+            return None
+        b = batch_or_word_index if word_index is not None else 0
+        row = self._row(b)
+        return CharSpan(row.offsets[span.start][0], row.offsets[span.end - 1][1])
+
+    def char_to_word(self, batch_or_char_index, char_index=None, sequence_index=0):
+        t = self.char_to_token(batch_or_char_index, char_index, sequence_index)
+        if t is None:
+            return None
+        b = batch_or_char_index if char_index is not None else 0
+        return self._row(b).words[t]
+
+    def convert_to_tensors(self, tensor_type=None, prepend_batch_axis=False):
+        if tensor_type is None:
+            return self
+        tensor_type = getattr(tensor_type, "value", tensor_type)
+        if tensor_type == "pt":
+            try:
+                import torch
+            except ImportError:
+                raise ImportError("return_tensors='pt' needs PyTorch: pip install torch") from None
+            as_tensor = torch.tensor
+        elif tensor_type == "np":
+            import numpy as np
+
+            def as_tensor(value):
+                return np.asarray(value)
+        else:
+            raise ValueError(f"Unsupported return_tensors {tensor_type!r}: expected None, 'np' or 'pt'")
+        for key, value in list(self.data.items()):
+            if prepend_batch_axis:
+                value = [value]
+            try:
+                self.data[key] = as_tensor(value)
+            except Exception as exc:
+                raise ValueError(
+                    f"Unable to create tensor for {key!r}, you should probably activate truncation and/or padding "
+                    "with 'padding=True' 'truncation=True' to have batched tensors with the same length.") from exc
+        return self
+
+    def to(self, device):
+        return self
+
+    def __repr__(self):
+        return repr(self.data)
