@@ -59,6 +59,18 @@ impl<'py> TextArg<'py> {
         Err(PyTypeError::new_err(format!("{what} must be str or bytes, not {ty}")))
     }
 
+    /// A text argument for a tokenizer of `reference`. HF tokenizers cannot
+    /// take lone surrogates (its binding raises UnicodeEncodeError), so in
+    /// that mode neither do we.
+    fn for_reference(obj: &Bound<'py, PyAny>, reference: Reference) -> PyResult<Self> {
+        if reference == Reference::Tokenizers {
+            if let Ok(s) = obj.cast::<PyString>() {
+                s.to_str()?;
+            }
+        }
+        Self::extract(obj, "text")
+    }
+
     fn bytes(&self) -> PyResult<&[u8]> {
         match self {
             TextArg::Str(s) => Ok(s.to_str()?.as_bytes()),
@@ -167,7 +179,7 @@ impl PyFullTokenizer {
 
     /// Tokens of `text` (str or UTF-8 bytes).
     fn tokenize<'py>(&self, py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-        let arg = TextArg::extract(text, "text")?;
+        let arg = TextArg::for_reference(text, self.inner.basic().options().reference)?;
         let bytes = arg.bytes()?;
         let inner = &self.inner;
         let out = py.detach(|| -> PyResult<Tokens> {
@@ -184,7 +196,7 @@ impl PyFullTokenizer {
 
     /// Token ids of `text`; a `never_split` token missing from the vocabulary raises KeyError.
     fn encode(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
-        let arg = TextArg::extract(text, "text")?;
+        let arg = TextArg::for_reference(text, self.inner.basic().options().reference)?;
         let bytes = arg.bytes()?;
         let inner = &self.inner;
         let result = py.detach(|| -> PyResult<Result<Vec<u32>, Vec<u8>>> {
@@ -221,7 +233,7 @@ impl PyFullTokenizer {
     /// entry) gets the unknown token's id, as transformers does.
     #[allow(clippy::type_complexity)]
     fn encode_offsets(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<(Vec<u32>, Vec<(u32, u32)>, Vec<u32>)> {
-        let arg = TextArg::extract(text, "text")?;
+        let arg = TextArg::for_reference(text, self.inner.basic().options().reference)?;
         let bytes = arg.bytes()?;
         let inner = &self.inner;
         py.detach(|| {
@@ -340,7 +352,7 @@ impl PyBasicTokenizer {
         text: &Bound<'py, PyAny>,
         never_split: Option<Vec<Bound<'py, PyAny>>>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let arg = TextArg::extract(text, "text")?;
+        let arg = TextArg::for_reference(text, self.inner.options().reference)?;
         let bytes = arg.bytes()?;
         let extra: Option<TokenSet> = match never_split {
             Some(items) => Some(token_set(Some(items), "never_split entries")?.into_iter().collect()),

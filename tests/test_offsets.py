@@ -2,6 +2,9 @@
 code point in context, and real text, through BertNormalizer + BertPreTokenizer
 + WordPiece. Offsets are code points of the original string."""
 
+import os
+import tempfile
+
 import pytest
 from tokenizers import Tokenizer
 from tokenizers.models import WordPiece
@@ -13,16 +16,23 @@ from bertpiece import _core
 from google_reference import data_files, read_lines
 
 SEGMENT = 0x8000
+# A vocabulary of just the unknown token turns every pre-tokenizer word into one
+# [UNK] spanning the whole word: its offsets are the pre-tokenizer's offsets.
+UNK_ONLY = os.path.join(tempfile.mkdtemp(prefix="bertpiece-"), "unk-only.txt")
+with open(UNK_ONLY, "w", encoding="utf-8") as f:
+    f.write("[UNK]\n")
+
 CONFIGS = [("bert-base-uncased", True, None), ("bert-base-multilingual-cased", False, None),
            ("bert-base-multilingual-cased", True, False), ("bert-base-cased", False, True)]
-# The code point sweep (HF takes ~3 s per segment) uses the two configurations
-# that move code points around most: strip + lowercase, and lowercase alone
-# (İ -> i + U+0307). tests/test_tokenizers_reference.py sweeps tokens for all.
-SWEEP = [CONFIGS[0], CONFIGS[2]]
+# The code point sweep (HF takes ~3 s per segment) uses two configurations:
+# pre-tokenizer words after strip + lowercase, and WordPiece pieces after
+# lowercasing alone (İ -> i + U+0307). tests/test_tokenizers_reference.py
+# sweeps the tokens of every configuration.
+SWEEP = [(UNK_ONLY, True, None), CONFIGS[2]]
 
 
 def pair(name, lower, strip):
-    path = bertpiece.vocab_path(name)
+    path = name if os.path.isabs(name) else bertpiece.vocab_path(name)
     hf = Tokenizer(WordPiece.from_file(path, unk_token="[UNK]", max_input_chars_per_word=100))
     hf.normalizer = BertNormalizer(clean_text=True, handle_chinese_chars=True, strip_accents=strip, lowercase=lower)
     hf.pre_tokenizer = BertPreTokenizer()
@@ -40,7 +50,7 @@ def check(hf, ours, text):
 
 
 @pytest.mark.parametrize("start", range(0, 0x110000, SEGMENT), ids=lambda s: f"U+{s:05X}")
-@pytest.mark.parametrize("config", SWEEP, ids=str)
+@pytest.mark.parametrize("config", SWEEP, ids=lambda c: "-".join(map(str, (os.path.basename(c[0]),) + c[1:])))
 def test_every_code_point_offsets_equal_hf(config, start):
     hf, ours = pair(*config)
     cps = [cp for cp in range(start, min(start + SEGMENT, 0x110000)) if not 0xD800 <= cp < 0xE000]
@@ -53,7 +63,7 @@ def test_every_code_point_offsets_equal_hf(config, start):
 
 
 @pytest.mark.parametrize("filename", data_files())
-@pytest.mark.parametrize("config", CONFIGS, ids=str)
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(map(str, c)))
 def test_real_text_offsets_equal_hf(config, filename):
     hf, ours = pair(*config)
     for line in read_lines(filename):
