@@ -38,6 +38,10 @@ def _run_job(job):
 
     kind, arg, filename = job
     lines = gr.read_lines(filename)
+    if kind == "basic":
+        # The full-tokenizer jobs already run every line through the basic
+        # tokenizer; here every 5th line checks its output on its own.
+        lines = lines[::5]
     if kind == "full":
         path = gr.vocab_path(arg)
         g = google.FullTokenizer(path, do_lower_case=VOCABS[arg])

@@ -22,6 +22,7 @@ from .added_tokens import SPECIAL_TOKEN_NAMES, AddedToken
 from .bert_files import TOKENIZER_FILE, VOCAB_FILE, TokenizerFiles
 from .bert_legacy import LegacyEncoding
 from .encoding import BatchEncoding, _Row
+from .tokenization import REFERENCES
 from .truncation import _hf_truncate, _Seq
 
 VERY_LARGE_INTEGER = int(1e30)  # transformers' "no model_max_length"
@@ -29,7 +30,6 @@ LARGE_INTEGER = int(1e20)
 
 PADDING_STRATEGIES = ("longest", "max_length", "do_not_pad")
 TRUNCATION_STRATEGIES = ("only_first", "only_second", "longest_first", "do_not_truncate")
-_REFERENCES = ("google", "transformers", "tokenizers")
 
 
 class InputTypeError(TypeError, ValueError):
@@ -67,8 +67,8 @@ class BertTokenizer(TokenizerFiles, LegacyEncoding):
                  padding_side="right", truncation_side="right", clean_up_tokenization_spaces=None, *,
                  reference="tokenizers", vocab=None, additional_special_tokens=None, extra_special_tokens=None,
                  max_input_chars_per_word=None, **kwargs):
-        if reference not in _REFERENCES:
-            raise ValueError(f"unknown reference {reference!r}: expected one of {', '.join(map(repr, _REFERENCES))}")
+        if reference not in REFERENCES:
+            raise ValueError(f"unknown reference {reference!r}: expected one of {', '.join(map(repr, REFERENCES))}")
         if padding_side not in ("right", "left"):
             raise ValueError(f"Padding side should be selected between 'right' and 'left', current value: {padding_side}")
         if truncation_side not in ("right", "left"):
