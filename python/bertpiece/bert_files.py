@@ -29,7 +29,7 @@ class TokenizerFiles:
         name = os.fspath(pretrained_model_name_or_path)
         if name in PRETRAINED:
             entry = pretrained(name)
-            kwargs.setdefault("do_lower_case", entry.do_lower_case)
+            kwargs.setdefault("do_lower_case", entry.hf_do_lower_case if reference != "google" else entry.do_lower_case)
             return cls(vocab_path(name), *init_inputs, reference=reference, name_or_path=name, **kwargs)
         if os.path.isfile(name):
             if name.endswith(".json"):

@@ -10,16 +10,20 @@ from importlib import resources
 @dataclass(frozen=True)
 class PretrainedVocab:
     name: str
-    do_lower_case: bool  # how the checkpoint was trained (Google's README / validate_case_matches_checkpoint)
+    # Google's setting (validate_case_matches_checkpoint): FullTokenizer.from_pretrained.
+    do_lower_case: bool
+    # The Hugging Face hub's tokenizer config: BertTokenizer.from_pretrained
+    # (bert-base-chinese is lowercased by Google's scripts but not by HF's config).
+    hf_do_lower_case: bool
 
 
 PRETRAINED = {
     v.name: v
     for v in (
-        PretrainedVocab("bert-base-uncased", True),
-        PretrainedVocab("bert-base-cased", False),
-        PretrainedVocab("bert-base-multilingual-cased", False),
-        PretrainedVocab("bert-base-chinese", True),
+        PretrainedVocab("bert-base-uncased", True, True),
+        PretrainedVocab("bert-base-cased", False, False),
+        PretrainedVocab("bert-base-multilingual-cased", False, False),
+        PretrainedVocab("bert-base-chinese", True, False),
     )
 }
 
