@@ -17,6 +17,10 @@ pub enum Error {
     InvalidText,
     #[error("unknown reference {0:?}: expected one of \"google\", \"transformers\", \"tokenizers\"")]
     UnknownReference(String),
+    #[error("num_threads must be a positive integer, got {0}")]
+    BadThreadCount(i64),
+    #[error("cannot start the thread pool: {0}")]
+    ThreadPool(String),
     #[error("{0} is not available with reference=\"tokenizers\" (HF tokenizers has no such option)")]
     UnsupportedOption(&'static str),
 }

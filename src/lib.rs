@@ -8,6 +8,7 @@
 //! the PyO3 binding is `python.rs`, behind the `python` feature.
 
 pub mod aligned;
+pub mod batch;
 pub mod error;
 #[rustfmt::skip]
 mod hf_tables;

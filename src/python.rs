@@ -3,6 +3,7 @@
 //! Classes are frozen and hold an `Arc` of an immutable core object, so one
 //! instance is shared across threads without locks.
 
+use crate::batch::{encode_batch, BatchOptions};
 use crate::normalizer::Reference;
 use crate::pre_tokenizer::split_whitespace;
 use crate::tokenizer::{BasicOptions, BasicTokenizer, FullOptions, FullTokenizer, Piece, TokenSet};
@@ -10,9 +11,9 @@ use crate::unicode;
 use crate::vocab::Vocab;
 use crate::wordpiece::WordPiece;
 use crate::Error;
-use pyo3::exceptions::{PyFileNotFoundError, PyKeyError, PyOSError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyFileNotFoundError, PyKeyError, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyList, PyString};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -28,7 +29,9 @@ impl From<Error> for PyErr {
             | Error::MissingUnkToken { .. }
             | Error::InvalidText
             | Error::UnknownReference(_)
-            | Error::UnsupportedOption(_) => PyValueError::new_err(msg),
+            | Error::UnsupportedOption(_)
+            | Error::BadThreadCount(_) => PyValueError::new_err(msg),
+            Error::ThreadPool(_) => PyRuntimeError::new_err(msg),
         }
     }
 }
@@ -257,6 +260,65 @@ impl PyFullTokenizer {
             });
             Ok((ids, offsets, words))
         })
+    }
+
+    /// Encodes a batch of texts on `num_threads` threads (default: all cores)
+    /// without the GIL. Returns little-endian buffers: ids (int32), row
+    /// splits (int64, one more than rows) and, if asked, offsets (int32 pairs).
+    #[pyo3(signature = (texts, *, special=None, max_length=None, return_offsets=false, num_threads=None))]
+    #[allow(clippy::type_complexity)]
+    fn encode_batch<'py>(
+        &self,
+        py: Python<'py>,
+        texts: &Bound<'py, PyAny>,
+        special: Option<(u32, u32)>,
+        max_length: Option<usize>,
+        return_offsets: bool,
+        num_threads: Option<i64>,
+    ) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>, Option<Bound<'py, PyByteArray>>)> {
+        let threads = match num_threads {
+            Some(n) if n <= 0 => return Err(Error::BadThreadCount(n).into()),
+            Some(n) => Some(n as usize),
+            None => None,
+        };
+        let reference = self.inner.basic().options().reference;
+        let mut args = Vec::new();
+        for (k, item) in texts.try_iter()?.enumerate() {
+            let item = item?;
+            if !item.is_instance_of::<PyString>() {
+                let ty = item.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+                return Err(PyTypeError::new_err(format!("texts[{k}] must be str, not {ty}")));
+            }
+            args.push(TextArg::for_reference(&item, reference)?);
+        }
+        let bytes = args.iter().map(|a| a.bytes()).collect::<PyResult<Vec<&[u8]>>>()?;
+        let opts = BatchOptions { special, max_length, offsets: return_offsets };
+        let inner = &self.inner;
+        let batch = py.detach(|| encode_batch(inner, &bytes, opts, threads))?;
+        let ids = PyByteArray::new_with(py, batch.ids.len() * 4, |buf| {
+            for (dst, id) in buf.chunks_exact_mut(4).zip(&batch.ids) {
+                dst.copy_from_slice(&id.to_le_bytes());
+            }
+            Ok(())
+        })?;
+        let splits = PyByteArray::new_with(py, batch.row_splits.len() * 8, |buf| {
+            for (dst, s) in buf.chunks_exact_mut(8).zip(&batch.row_splits) {
+                dst.copy_from_slice(&s.to_le_bytes());
+            }
+            Ok(())
+        })?;
+        let offsets = if return_offsets {
+            Some(PyByteArray::new_with(py, batch.offsets.len() * 8, |buf| {
+                for (dst, &(a, b)) in buf.chunks_exact_mut(8).zip(&batch.offsets) {
+                    dst[..4].copy_from_slice(&a.to_le_bytes());
+                    dst[4..].copy_from_slice(&b.to_le_bytes());
+                }
+                Ok(())
+            })?)
+        } else {
+            None
+        };
+        Ok((ids, splits, offsets))
     }
 
     /// A tokenizer over an in-memory vocabulary of `(token, id)` pairs (for tokenizer.json).

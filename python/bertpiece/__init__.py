@@ -6,6 +6,7 @@ tested against.
 """
 
 from ._core import UNICODE_VERSION, __version__
+from .batch import EncodedBatch
 from .bert import BatchEncoding, BertTokenizer
 from .pretrained import DEFAULT_MODEL, PRETRAINED, vocab_path
 from .tokenization import (
@@ -25,7 +26,7 @@ from .tokenization import (
 
 __all__ = [
     "UNICODE_VERSION", "__version__", "DEFAULT_MODEL", "PRETRAINED", "REFERENCES", "vocab_path",
-    "BasicTokenizer", "FullTokenizer", "BertTokenizer", "BatchEncoding", "WordpieceTokenizer",
+    "BasicTokenizer", "FullTokenizer", "BertTokenizer", "BatchEncoding", "EncodedBatch", "WordpieceTokenizer",
     "convert_by_vocab", "convert_ids_to_tokens", "convert_to_unicode", "convert_tokens_to_ids",
     "load_vocab", "printable_text", "validate_case_matches_checkpoint", "whitespace_tokenize",
 ]

@@ -1,7 +1,7 @@
 """Type stubs for the compiled extension (src/python.rs)."""
 
 from os import PathLike
-from typing import Optional, Sequence, Union, final
+from typing import Iterable, Optional, Sequence, Union, final
 
 _Text = Union[str, bytes]
 _Path = Union[str, PathLike[str]]
@@ -38,6 +38,15 @@ class FullTokenizer:
     def tokenize(self, text: _Text) -> list[str]: ...
     def encode(self, text: _Text) -> list[int]: ...
     def encode_offsets(self, text: _Text) -> tuple[list[int], list[tuple[int, int]], list[int]]: ...
+    def encode_batch(
+        self,
+        texts: Iterable[str],
+        *,
+        special: Optional[tuple[int, int]] = None,
+        max_length: Optional[int] = None,
+        return_offsets: bool = False,
+        num_threads: Optional[int] = None,
+    ) -> tuple[bytearray, bytearray, Optional[bytearray]]: ...
     @staticmethod
     def from_entries(
         entries: Sequence[tuple[_Text, int]],

@@ -19,6 +19,7 @@ import warnings
 
 from . import _core
 from .added_tokens import SPECIAL_TOKEN_NAMES, AddedToken
+from .batch import encode_batch as _encode_batch
 from .bert_files import TOKENIZER_FILE, VOCAB_FILE, TokenizerFiles
 from .bert_legacy import LegacyEncoding
 from .encoding import BatchEncoding, _Row
@@ -177,6 +178,10 @@ class BertTokenizer(TokenizerFiles, LegacyEncoding):
             n += self._add_one(t, special_tokens)
         self._refresh_matcher()
         return n
+
+    def _has_added_token(self, text):
+        """Whether `text` holds an added or special token (matched in the raw text)."""
+        return self._matcher is not None and self._matcher.search(text) is not None
 
     def _refresh_matcher(self):
         contents = sorted(self._added, key=len, reverse=True)
@@ -641,6 +646,26 @@ class BertTokenizer(TokenizerFiles, LegacyEncoding):
                    max_length=max_length, stride=stride, padding_side=padding_side, return_tensors=return_tensors,
                    **kwargs)
         return enc["input_ids"]
+
+    def encode_batch(self, texts, *, add_special_tokens=True, max_length=None, truncation=False,
+                     return_offsets=False, num_threads=None):
+        """Encodes many texts on all cores (GIL released) into NumPy arrays.
+
+        Returns an `EncodedBatch`: `ids` (int32, every row back to back),
+        `row_splits` (int64, row `i` is `ids[row_splits[i]:row_splits[i+1]]`)
+        and, with `return_offsets=True`, `offsets` (int32, `(n, 2)`). Rows equal
+        `self(texts, add_special_tokens=..., truncation=..., max_length=...)["input_ids"]`.
+        `num_threads` (or the BERTPIECE_NUM_THREADS environment variable)
+        defaults to all cores.
+        """
+        if self.legacy and return_offsets:
+            raise NotImplementedError("offsets are not available with reference='transformers' "
+                                      "(BertTokenizerLegacy has none); use reference='tokenizers'")
+        if not self.do_basic_tokenize or self.split_special_tokens:
+            raise NotImplementedError("encode_batch needs do_basic_tokenize=True and split_special_tokens=False; "
+                                      "use __call__")
+        return _encode_batch(self, texts, add_special_tokens=add_special_tokens, max_length=max_length,
+                             truncation=truncation, return_offsets=return_offsets, num_threads=num_threads)
 
     def encode_plus(self, text, text_pair=None, **kwargs):
         return self(text, text_pair, **kwargs)

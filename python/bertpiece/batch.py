@@ -1,0 +1,110 @@
+"""`BertTokenizer.encode_batch`: a batch of texts to ids on all cores, as NumPy
+arrays (ragged: all rows back to back plus row splits), with no Python object
+per token."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+THREADS_ENV = "BERTPIECE_NUM_THREADS"
+
+
+class EncodedBatch:
+    """Ragged batch: row `i` is `ids[row_splits[i]:row_splits[i + 1]]`.
+
+    `ids` is int32 (1-D), `row_splits` int64 (length `len(batch) + 1`), and
+    `offsets` (when asked) int32 of shape `(len(ids), 2)`: `(start, end)` in
+    code points of the row's text; special tokens get `(0, 0)`.
+    """
+
+    __slots__ = ("ids", "row_splits", "offsets")
+
+    def __init__(self, ids, row_splits, offsets=None):
+        self.ids, self.row_splits, self.offsets = ids, row_splits, offsets
+
+    def __len__(self):
+        return len(self.row_splits) - 1
+
+    def __getitem__(self, i):
+        """The ids of row `i` (a view into `ids`)."""
+        if not -len(self) <= i < len(self):
+            raise IndexError(f"row {i} out of range for a batch of {len(self)}")
+        i %= len(self)
+        return self.ids[self.row_splits[i]:self.row_splits[i + 1]]
+
+    def tolist(self):
+        """The rows as lists of ints (what `tokenizer(texts)["input_ids"]` holds)."""
+        return [self[i].tolist() for i in range(len(self))]
+
+    def __repr__(self):
+        return f"EncodedBatch(rows={len(self)}, ids={len(self.ids)}, offsets={self.offsets is not None})"
+
+
+def _texts(texts):
+    """A list-like of str: lists, tuples, NumPy string arrays, pyarrow string arrays."""
+    if hasattr(texts, "to_pylist"):  # pyarrow Array / ChunkedArray
+        return texts.to_pylist()
+    if isinstance(texts, np.ndarray):
+        if texts.ndim != 1:
+            raise ValueError(f"texts must be a 1-D array, got shape {texts.shape}")
+        return texts if texts.dtype.kind == "U" else list(texts)
+    if isinstance(texts, (str, bytes)):
+        raise TypeError("texts must be a sequence of str, not a single str (wrap it in a list)")
+    return texts
+
+
+def _num_threads(num_threads):
+    if num_threads is None:
+        value = os.environ.get(THREADS_ENV)
+        if value:
+            try:
+                num_threads = int(value)
+            except ValueError:
+                raise ValueError(f"{THREADS_ENV}={value!r} is not an integer") from None
+    if num_threads is not None and (isinstance(num_threads, bool) or not isinstance(num_threads, int)):
+        raise TypeError(f"num_threads must be an int, not {type(num_threads).__name__}")
+    return num_threads
+
+
+def encode_batch(tokenizer, texts, *, add_special_tokens=True, max_length=None, truncation=False,
+                 return_offsets=False, num_threads=None):
+    """See `BertTokenizer.encode_batch`."""
+    texts = _texts(texts)
+    num_threads = _num_threads(num_threads)
+    if truncation and max_length is None and tokenizer.model_max_length < int(1e20):
+        max_length = tokenizer.model_max_length
+    limit = max_length if truncation else None
+    special = (tokenizer.cls_token_id, tokenizer.sep_token_id) if add_special_tokens else None
+    if limit is not None and add_special_tokens and limit < 2:
+        raise ValueError(f"max_length={limit} is smaller than the 2 special tokens added to each sequence; "
+                         "use a larger max_length or add_special_tokens=False")
+    ids, splits, offsets = tokenizer._core.encode_batch(texts, special=special, max_length=limit,
+                                                        return_offsets=return_offsets, num_threads=num_threads)
+    batch = EncodedBatch(np.frombuffer(ids, dtype="<i4"), np.frombuffer(splits, dtype="<i8"),
+                         np.frombuffer(offsets, dtype="<i4").reshape(-1, 2) if offsets is not None else None)
+    # Texts holding added/special tokens ("[MASK]" in the text) take the
+    # general path, which matches those tokens in the raw text first.
+    redo = [k for k, t in enumerate(texts) if tokenizer._has_added_token(t)]
+    if redo:
+        batch = _patch_rows(tokenizer, batch, [texts[k] for k in redo], redo, add_special_tokens,
+                            max_length if truncation else None, return_offsets)
+    return batch
+
+
+def _patch_rows(tokenizer, batch, texts, rows, add_special_tokens, max_length, return_offsets):
+    enc = tokenizer(list(texts), add_special_tokens=add_special_tokens, truncation=max_length is not None,
+                    max_length=max_length, return_offsets_mapping=return_offsets)
+    new_ids = dict(zip(rows, enc["input_ids"]))
+    new_offsets = dict(zip(rows, enc["offset_mapping"])) if return_offsets else {}
+    ids, offsets, splits = [], [], [0]
+    for i in range(len(batch)):
+        a, b = batch.row_splits[i], batch.row_splits[i + 1]
+        ids.append(np.asarray(new_ids[i], dtype="<i4") if i in new_ids else batch.ids[a:b])
+        if return_offsets:
+            offsets.append(np.asarray(new_offsets[i], dtype="<i4").reshape(-1, 2) if i in new_offsets
+                           else batch.offsets[a:b])
+        splits.append(splits[-1] + len(ids[-1]))
+    return EncodedBatch(np.concatenate(ids).astype("<i4", copy=False), np.asarray(splits, dtype="<i8"),
+                        np.concatenate(offsets).astype("<i4", copy=False) if return_offsets else None)

@@ -1,0 +1,156 @@
+//! Batch encoding on all cores: many texts to ids (and offsets) in parallel,
+//! with the ids of each row laid out back to back (`row_splits` says where
+//! each row starts), ready to become NumPy arrays without a Python object per
+//! token.
+
+use crate::aligned::Span;
+use crate::tokenizer::{FullTokenizer, Piece};
+use crate::unicode;
+use crate::{Error, Result};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// What to add around and how to cut each row.
+#[derive(Clone, Copy, Debug)]
+pub struct BatchOptions {
+    /// `(cls id, sep id)` to put around each row, if any.
+    pub special: Option<(u32, u32)>,
+    /// Keep at most this many ids per row, special tokens included (right truncation).
+    pub max_length: Option<usize>,
+    pub offsets: bool,
+}
+
+/// The concatenated rows.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Batch {
+    pub ids: Vec<u32>,
+    /// `rows + 1` entries; row `i` is `ids[row_splits[i]..row_splits[i + 1]]`.
+    pub row_splits: Vec<u64>,
+    /// `(start, end)` in code points per id, when asked.
+    pub offsets: Vec<Span>,
+}
+
+#[derive(Default)]
+struct Row {
+    ids: Vec<u32>,
+    offsets: Vec<Span>,
+}
+
+fn encode_row(tok: &FullTokenizer, text: &[u8], opts: &BatchOptions) -> Result<Row> {
+    let cps = unicode::decode(text).ok_or(Error::InvalidText)?;
+    let vocab = tok.vocab();
+    let unk = vocab.id(tok.unk_token()).unwrap_or(0);
+    let mut row = Row::default();
+    let mut raw = Vec::new();
+    tok.tokenize(&cps, |t| {
+        row.ids.push(match t.piece {
+            Piece::Vocab(i) => vocab.entries()[i as usize].1,
+            Piece::Unk => unk,
+            Piece::Raw(cps) => {
+                raw.clear();
+                unicode::encode_into(cps, &mut raw);
+                vocab.id(&raw).unwrap_or(unk)
+            }
+        });
+        if opts.offsets {
+            row.offsets.push(t.span);
+        }
+    });
+    let n_special = if opts.special.is_some() { 2 } else { 0 };
+    if let Some(max) = opts.max_length {
+        let keep = max.saturating_sub(n_special);
+        row.ids.truncate(keep);
+        row.offsets.truncate(keep);
+    }
+    if let Some((cls, sep)) = opts.special {
+        row.ids.insert(0, cls);
+        row.ids.push(sep);
+        if opts.offsets {
+            row.offsets.insert(0, (0, 0));
+            row.offsets.push((0, 0));
+        }
+    }
+    Ok(row)
+}
+
+/// Encodes `texts` (generalized UTF-8) on `num_threads` threads (`None`: all cores).
+pub fn encode_batch(tok: &FullTokenizer, texts: &[&[u8]], opts: BatchOptions, num_threads: Option<usize>) -> Result<Batch> {
+    let pool = thread_pool(num_threads)?;
+    let rows: Vec<Row> = pool.install(|| texts.par_iter().map(|t| encode_row(tok, t, &opts)).collect::<Result<_>>())?;
+    let total = rows.iter().map(|r| r.ids.len()).sum();
+    let mut batch = Batch {
+        ids: Vec::with_capacity(total),
+        row_splits: Vec::with_capacity(rows.len() + 1),
+        offsets: Vec::with_capacity(if opts.offsets { total } else { 0 }),
+    };
+    batch.row_splits.push(0);
+    for r in rows {
+        batch.ids.extend_from_slice(&r.ids);
+        batch.offsets.extend_from_slice(&r.offsets);
+        batch.row_splits.push(batch.ids.len() as u64);
+    }
+    Ok(batch)
+}
+
+/// One pool per thread count, made on first use. A pool made before a
+/// `fork()` has no threads in the child, so pools are remembered per process.
+fn thread_pool(num_threads: Option<usize>) -> Result<Arc<rayon::ThreadPool>> {
+    type Pools = Mutex<HashMap<(u32, usize), Arc<rayon::ThreadPool>>>; // (pid, threads) -> pool
+    static POOLS: OnceLock<Pools> = OnceLock::new();
+    let n = match num_threads {
+        Some(0) => return Err(Error::BadThreadCount(0)),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let key = (std::process::id(), n);
+    let pools = POOLS.get_or_init(Default::default);
+    let mut pools = pools.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(p) = pools.get(&key) {
+        return Ok(p.clone());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .thread_name(|i| format!("bertpiece-{i}"))
+        .build()
+        .map_err(|e| Error::ThreadPool(e.to_string()))?;
+    let pool = Arc::new(pool);
+    pools.insert(key, pool.clone());
+    Ok(pool)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::normalizer::Reference;
+    use crate::tokenizer::FullOptions;
+    use crate::vocab::Vocab;
+
+    fn tok() -> FullTokenizer {
+        let vocab = Vocab::parse("[PAD]\n[UNK]\n[CLS]\n[SEP]\nhello\nworld\n##s\n,\n", Reference::Google);
+        FullTokenizer::new(vocab, FullOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn rows_are_concatenated_with_splits() {
+        let texts: [&[u8]; 3] = [b"hello worlds", b"", b"Hello, xyz"];
+        let opts = BatchOptions { special: Some((2, 3)), max_length: None, offsets: true };
+        let b = encode_batch(&tok(), &texts, opts, Some(2)).unwrap();
+        assert_eq!(b.ids, [2, 4, 5, 6, 3, 2, 3, 2, 4, 7, 1, 3]);
+        assert_eq!(b.row_splits, [0, 5, 7, 12]);
+        assert_eq!(b.offsets[..5], [(0, 0), (0, 5), (6, 11), (11, 12), (0, 0)]);
+    }
+
+    #[test]
+    fn truncation_keeps_room_for_special_tokens() {
+        let texts: [&[u8]; 1] = [b"hello world hello world"];
+        let opts = BatchOptions { special: Some((2, 3)), max_length: Some(4), offsets: false };
+        assert_eq!(encode_batch(&tok(), &texts, opts, None).unwrap().ids, [2, 4, 5, 3]);
+    }
+
+    #[test]
+    fn zero_threads_is_an_error() {
+        let opts = BatchOptions { special: None, max_length: None, offsets: false };
+        assert!(matches!(encode_batch(&tok(), &[], opts, Some(0)), Err(Error::BadThreadCount(0))));
+    }
+}

@@ -1,0 +1,107 @@
+"""BertTokenizer.encode_batch: the parallel NumPy path gives exactly the rows of
+the transformers-style __call__ (itself tested against transformers), from
+every accepted input type, from many threads at once, and after fork()."""
+
+import os
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+import bertpiece
+from google_reference import data_files, read_lines
+
+LINES = [line for f in data_files() for line in read_lines(f)[::40]] + [
+    "", "   ", "Héllo [MASK] world [SEP]", "a" * 150, "\u2028x\u00a0y", "ΟΔΟΣ İstanbul 中文"]
+
+
+@pytest.fixture(scope="module", params=["tokenizers", "transformers"])
+def tok(request):
+    return bertpiece.BertTokenizer.from_pretrained("bert-base-multilingual-cased", reference=request.param)
+
+
+def test_rows_equal_call(tok):
+    assert tok.encode_batch(LINES).tolist() == tok(LINES)["input_ids"]
+    assert tok.encode_batch(LINES, add_special_tokens=False).tolist() == tok(LINES, add_special_tokens=False)["input_ids"]
+    for max_length in (2, 7, 32):
+        want = tok(LINES, truncation=True, max_length=max_length)["input_ids"]
+        assert tok.encode_batch(LINES, truncation=True, max_length=max_length).tolist() == want
+
+
+@pytest.mark.parametrize("name", list(bertpiece.PRETRAINED))
+def test_offsets_equal_offset_mapping(name):
+    tok = bertpiece.BertTokenizer.from_pretrained(name)
+    batch = tok.encode_batch(LINES, return_offsets=True, truncation=True, max_length=64)
+    enc = tok(LINES, return_offsets_mapping=True, truncation=True, max_length=64)
+    assert batch.tolist() == enc["input_ids"]
+    assert [tuple(o) for o in batch.offsets.tolist()] == [tuple(o) for row in enc["offset_mapping"] for o in row]
+    assert batch.ids.dtype == np.int32 and batch.row_splits.dtype == np.int64 and batch.offsets.shape == (len(batch.ids), 2)
+
+
+def test_input_types(tok):
+    want = tok.encode_batch(LINES).tolist()
+    for texts in (tuple(LINES), np.array(LINES), np.array(LINES, dtype=object), pa.array(LINES),
+                  pa.chunked_array([LINES[:3], LINES[3:]])):
+        assert tok.encode_batch(texts).tolist() == want, type(texts)
+
+
+def test_bad_input(tok, monkeypatch):
+    with pytest.raises(TypeError, match=r"texts\[1\] must be str, not int"):
+        tok.encode_batch(["a", 1])
+    with pytest.raises(TypeError, match=r"texts\[0\] must be str, not NoneType"):
+        tok.encode_batch(np.array([None, "a"], dtype=object))
+    with pytest.raises(TypeError, match="single str"):
+        tok.encode_batch("hello")
+    for n in (0, -3):
+        with pytest.raises(ValueError, match="num_threads must be a positive integer"):
+            tok.encode_batch(["a"], num_threads=n)
+    monkeypatch.setenv("BERTPIECE_NUM_THREADS", "0")
+    with pytest.raises(ValueError, match="num_threads"):
+        tok.encode_batch(["a"])
+    monkeypatch.setenv("BERTPIECE_NUM_THREADS", "1")
+    assert tok.encode_batch(["a b"]).tolist() == tok(["a b"])["input_ids"]
+    empty = tok.encode_batch([], return_offsets=tok.reference != "transformers")
+    assert len(empty) == 0 and empty.ids.shape == (0,) and empty.ids.dtype == np.int32
+    assert empty.row_splits.tolist() == [0]
+
+
+def test_one_tokenizer_from_eight_threads(tok):
+    want = tok.encode_batch(LINES).tolist()
+    errors, results = [], []
+
+    def work():
+        try:
+            for n in (1, 2, None):
+                results.append(tok.encode_batch(LINES, num_threads=n).tolist() == want)
+        except Exception as e:  # reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and len(results) == 24 and all(results)
+
+
+FORK_SCRIPT = """
+import os, sys, bertpiece
+tok = bertpiece.BertTokenizer.from_pretrained("bert-base-uncased")
+texts = ["hello world %d" % i for i in range(2000)]
+want = tok.encode_batch(texts, num_threads=2).tolist()
+pid = os.fork()
+if pid == 0:
+    ok = tok.encode_batch(texts, num_threads=2).tolist() == want
+    os._exit(0 if ok else 3)
+_, status = os.waitpid(pid, 0)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
+def test_fork_after_parallel_encoding_does_not_deadlock():
+    r = subprocess.run([sys.executable, "-c", FORK_SCRIPT], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
