@@ -4,7 +4,7 @@
 //! token.
 
 use crate::aligned::Span;
-use crate::tokenizer::{FullTokenizer, Piece};
+use crate::tokenizer::FullTokenizer;
 use crate::unicode;
 use crate::{Error, Result};
 use rayon::prelude::*;
@@ -39,20 +39,10 @@ struct Row {
 
 fn encode_row(tok: &FullTokenizer, text: &[u8], opts: &BatchOptions) -> Result<Row> {
     let cps = unicode::decode(text).ok_or(Error::InvalidText)?;
-    let vocab = tok.vocab();
-    let unk = vocab.id(tok.unk_token()).unwrap_or(0);
     let mut row = Row::default();
     let mut raw = Vec::new();
     tok.tokenize(&cps, |t| {
-        row.ids.push(match t.piece {
-            Piece::Vocab(i) => vocab.entries()[i as usize].1,
-            Piece::Unk => unk,
-            Piece::Raw(cps) => {
-                raw.clear();
-                unicode::encode_into(cps, &mut raw);
-                vocab.id(&raw).unwrap_or(unk)
-            }
-        });
+        row.ids.push(tok.piece_id(t.piece, &mut raw).unwrap_or(tok.unk_id()));
         if opts.offsets {
             row.offsets.push(t.span);
         }

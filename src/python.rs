@@ -6,7 +6,7 @@
 use crate::batch::{encode_batch, BatchOptions};
 use crate::normalizer::Reference;
 use crate::pre_tokenizer::split_whitespace;
-use crate::tokenizer::{BasicOptions, BasicTokenizer, FullOptions, FullTokenizer, Piece, TokenSet};
+use crate::tokenizer::{BasicOptions, BasicTokenizer, FullOptions, FullTokenizer, TokenSet};
 use crate::unicode;
 use crate::vocab::Vocab;
 use crate::wordpiece::WordPiece;
@@ -204,24 +204,14 @@ impl PyFullTokenizer {
         let inner = &self.inner;
         let result = py.detach(|| -> PyResult<Result<Vec<u32>, Vec<u8>>> {
             let cps = code_points(bytes)?;
-            let (vocab, unk) = (inner.vocab(), inner.vocab().id(inner.unk_token()));
             let mut ids = Vec::new();
             let mut missing: Option<Vec<u8>> = None;
-            inner.tokenize(&cps, |t| {
-                let id = match t.piece {
-                    Piece::Vocab(i) => Some(vocab.entries()[i as usize].1),
-                    Piece::Unk => unk,
-                    Piece::Raw(cps) => {
-                        let mut b = Vec::new();
-                        unicode::encode_into(cps, &mut b);
-                        let id = vocab.id(&b);
-                        if id.is_none() && missing.is_none() {
-                            missing = Some(b);
-                        }
-                        id
-                    }
-                };
-                ids.extend(id);
+            let mut raw = Vec::new();
+            inner.tokenize(&cps, |t| match inner.piece_id(t.piece, &mut raw) {
+                Some(id) => ids.push(id),
+                None => {
+                    missing.get_or_insert_with(|| raw.clone());
+                }
             });
             Ok(missing.map_or(Ok(ids), Err))
         })?;
@@ -241,20 +231,10 @@ impl PyFullTokenizer {
         let inner = &self.inner;
         py.detach(|| {
             let cps = code_points(bytes)?;
-            let vocab = inner.vocab();
-            let unk = vocab.id(inner.unk_token()).unwrap_or(0);
             let (mut ids, mut offsets, mut words) = (Vec::new(), Vec::new(), Vec::new());
             let mut raw = Vec::new();
             inner.tokenize(&cps, |t| {
-                ids.push(match t.piece {
-                    Piece::Vocab(i) => vocab.entries()[i as usize].1,
-                    Piece::Unk => unk,
-                    Piece::Raw(cps) => {
-                        raw.clear();
-                        unicode::encode_into(cps, &mut raw);
-                        vocab.id(&raw).unwrap_or(unk)
-                    }
-                });
+                ids.push(inner.piece_id(t.piece, &mut raw).unwrap_or(inner.unk_id()));
                 offsets.push(t.span);
                 words.push(t.word);
             });

@@ -159,6 +159,7 @@ pub struct FullTokenizer {
     basic: BasicTokenizer,
     wordpiece: WordPiece,
     unk_token: Vec<u8>,
+    unk_id: u32,
 }
 
 /// `FullTokenizer` settings beyond the basic options.
@@ -189,9 +190,9 @@ impl FullTokenizer {
     }
 
     pub fn new(vocab: Vocab, opts: FullOptions) -> Result<Self> {
-        if vocab.id(opts.unk_token.as_bytes()).is_none() {
+        let Some(unk_id) = vocab.id(opts.unk_token.as_bytes()) else {
             return Err(Error::MissingUnkToken { token: opts.unk_token });
-        }
+        };
         let max = opts
             .max_input_chars_per_word
             .unwrap_or(opts.basic.reference.max_input_chars_per_word() as i64);
@@ -204,7 +205,7 @@ impl FullTokenizer {
             }
             basic = basic.preserve_unused_tokens(&vocab);
         }
-        Ok(FullTokenizer { vocab, basic, wordpiece, unk_token: opts.unk_token.into_bytes() })
+        Ok(FullTokenizer { vocab, basic, wordpiece, unk_token: opts.unk_token.into_bytes(), unk_id })
     }
 
     pub fn vocab(&self) -> &Vocab {
@@ -240,6 +241,26 @@ impl FullTokenizer {
             }
             word += 1;
         });
+    }
+
+    /// The id of the unknown token (it is in the vocabulary: checked at construction).
+    pub fn unk_id(&self) -> u32 {
+        self.unk_id
+    }
+
+    /// The id of a piece; `None` for a protected token that is not in the
+    /// vocabulary (callers choose: KeyError like Google, or the unknown id
+    /// like transformers). `scratch` is reused working space.
+    pub fn piece_id(&self, piece: Piece<'_>, scratch: &mut Vec<u8>) -> Option<u32> {
+        match piece {
+            Piece::Vocab(i) => Some(self.vocab.entries()[i as usize].1),
+            Piece::Unk => Some(self.unk_id),
+            Piece::Raw(cps) => {
+                scratch.clear();
+                unicode::encode_into(cps, scratch);
+                self.vocab.id(scratch)
+            }
+        }
     }
 
     /// The bytes of a piece.

@@ -305,7 +305,9 @@ mod tests {
         *seed
     }
 
-    fn both(w: &WordPiece, word: &[u32]) -> (Option<Vec<(u32, u32)>>, Option<Vec<(u32, u32)>>) {
+    type Pieces = Option<Vec<(u32, u32)>>;
+
+    fn both(w: &WordPiece, word: &[u32]) -> (Pieces, Pieces) {
         let (mut a, mut b) = (Vec::new(), Vec::new());
         let greedy = w.greedy(word, &mut a).then_some(a);
         let fast = w.tokenize_word(word, &mut b).then_some(b);
