@@ -4,6 +4,7 @@
 //! token.
 
 use crate::aligned::Span;
+use crate::encoder::Scratch;
 use crate::tokenizer::FullTokenizer;
 use crate::unicode;
 use crate::{Error, Result};
@@ -37,50 +38,103 @@ struct Row {
     offsets: Vec<Span>,
 }
 
-fn encode_row(tok: &FullTokenizer, text: &[u8], opts: &BatchOptions) -> Result<Row> {
+/// The general path, for offsets: one row at a time.
+fn encode_row_offsets(tok: &FullTokenizer, text: &[u8], opts: &BatchOptions) -> Result<Row> {
     let cps = unicode::decode(text).ok_or(Error::InvalidText)?;
     let mut row = Row::default();
     let mut raw = Vec::new();
     tok.tokenize(&cps, |t| {
         row.ids.push(tok.piece_id(t.piece, &mut raw).unwrap_or(tok.unk_id()));
-        if opts.offsets {
-            row.offsets.push(t.span);
-        }
+        row.offsets.push(t.span);
     });
-    let n_special = if opts.special.is_some() { 2 } else { 0 };
     if let Some(max) = opts.max_length {
-        let keep = max.saturating_sub(n_special);
+        let keep = max.saturating_sub(if opts.special.is_some() { 2 } else { 0 });
         row.ids.truncate(keep);
         row.offsets.truncate(keep);
     }
     if let Some((cls, sep)) = opts.special {
         row.ids.insert(0, cls);
         row.ids.push(sep);
-        if opts.offsets {
-            row.offsets.insert(0, (0, 0));
-            row.offsets.push((0, 0));
-        }
+        row.offsets.insert(0, (0, 0));
+        row.offsets.push((0, 0));
     }
     Ok(row)
+}
+
+/// Ids only: each row's ids appended to `ids` and its length to `lens`,
+/// through the one-pass encoder, with one scratch space for all rows.
+fn encode_rows(tok: &FullTokenizer, texts: &[&[u8]], opts: &BatchOptions, ids: &mut Vec<u32>, lens: &mut Vec<u64>) -> Result<()> {
+    let mut scratch = Scratch::default();
+    for text in texts {
+        let start = ids.len();
+        if let Some((cls, _)) = opts.special {
+            ids.push(cls);
+        }
+        tok.encode_into(text, ids, &mut scratch)?;
+        if let Some((_, sep)) = opts.special {
+            if let Some(max) = opts.max_length {
+                ids.truncate(start + max.saturating_sub(1).max(1));
+            }
+            ids.push(sep);
+        } else if let Some(max) = opts.max_length {
+            ids.truncate(start + max);
+        }
+        lens.push((ids.len() - start) as u64);
+    }
+    Ok(())
 }
 
 /// Encodes `texts` (generalized UTF-8) on `num_threads` threads (`None`: all cores).
 pub fn encode_batch(tok: &FullTokenizer, texts: &[&[u8]], opts: BatchOptions, num_threads: Option<usize>) -> Result<Batch> {
     let pool = thread_pool(num_threads)?;
-    let rows: Vec<Row> = pool.install(|| texts.par_iter().map(|t| encode_row(tok, t, &opts)).collect::<Result<_>>())?;
-    let total = rows.iter().map(|r| r.ids.len()).sum();
-    let mut batch = Batch {
-        ids: Vec::with_capacity(total),
-        row_splits: Vec::with_capacity(rows.len() + 1),
-        offsets: Vec::with_capacity(if opts.offsets { total } else { 0 }),
-    };
-    batch.row_splits.push(0);
-    for r in rows {
-        batch.ids.extend_from_slice(&r.ids);
-        batch.offsets.extend_from_slice(&r.offsets);
-        batch.row_splits.push(batch.ids.len() as u64);
+    let mut batch = Batch::default();
+    if opts.offsets {
+        let rows: Vec<Row> = pool.install(|| texts.par_iter().map(|t| encode_row_offsets(tok, t, &opts)).collect::<Result<_>>())?;
+        let total = rows.iter().map(|r| r.ids.len()).sum();
+        batch.ids.reserve_exact(total);
+        batch.offsets.reserve_exact(total);
+        let mut lens = Vec::with_capacity(rows.len());
+        for r in rows {
+            batch.ids.extend_from_slice(&r.ids);
+            batch.offsets.extend_from_slice(&r.offsets);
+            lens.push(r.ids.len() as u64);
+        }
+        batch.row_splits = splits(&lens);
+        return Ok(batch);
     }
+    let mut lens = Vec::with_capacity(texts.len());
+    if pool.current_num_threads() == 1 {
+        encode_rows(tok, texts, &opts, &mut batch.ids, &mut lens)?;
+    } else {
+        // Contiguous blocks, several per thread for balance, each into its own buffer.
+        let block = texts.len().div_ceil(pool.current_num_threads() * 16).max(1);
+        let parts: Vec<(Vec<u32>, Vec<u64>)> = pool.install(|| {
+            texts
+                .par_chunks(block)
+                .map(|part| {
+                    let (mut ids, mut lens) = (Vec::new(), Vec::with_capacity(part.len()));
+                    encode_rows(tok, part, &opts, &mut ids, &mut lens).map(|()| (ids, lens))
+                })
+                .collect::<Result<_>>()
+        })?;
+        batch.ids.reserve_exact(parts.iter().map(|p| p.0.len()).sum());
+        for (ids, part_lens) in parts {
+            batch.ids.extend_from_slice(&ids);
+            lens.extend_from_slice(&part_lens);
+        }
+    }
+    batch.row_splits = splits(&lens);
     Ok(batch)
+}
+
+/// Row lengths to `rows + 1` boundaries.
+fn splits(lens: &[u64]) -> Vec<u64> {
+    let mut out = Vec::with_capacity(lens.len() + 1);
+    out.push(0);
+    for &n in lens {
+        out.push(out[out.len() - 1] + n);
+    }
+    out
 }
 
 /// One pool per thread count, made on first use. A pool made before a

@@ -4,11 +4,13 @@
 //! lowercase, accents), [`pre_tokenizer`] (whitespace and punctuation
 //! splits), [`wordpiece`] (the matcher), [`vocab`] (vocab.txt loading), and
 //! [`tokenizer`], which puts them together as Google's `BasicTokenizer` and
-//! `FullTokenizer`. [`unicode`] reads the generated tables. No Python here:
+//! `FullTokenizer`; [`encoder`] runs all stages in one pass for ids.
+//! [`unicode`] reads the generated tables. No Python here:
 //! the PyO3 binding is `python.rs`, behind the `python` feature.
 
 pub mod aligned;
 pub mod batch;
+pub mod encoder;
 pub mod error;
 #[rustfmt::skip]
 mod hf_tables;

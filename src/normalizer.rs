@@ -42,7 +42,7 @@ impl Reference {
 /// `_is_control`: Google counts Cc/Cf, transformers every C* category
 /// (which also removes surrogates, private use and unassigned code points).
 #[inline]
-fn is_control(cp: u32, reference: Reference) -> bool {
+pub(crate) fn is_control(cp: u32, reference: Reference) -> bool {
     if cp == b'\t' as u32 || cp == b'\n' as u32 || cp == b'\r' as u32 {
         return false;
     }
@@ -56,7 +56,7 @@ fn is_control(cp: u32, reference: Reference) -> bool {
 
 /// `_is_whitespace`: the four ASCII blanks and Zs (not the wider str.isspace()).
 #[inline]
-fn is_bert_whitespace(cp: u32) -> bool {
+pub(crate) fn is_bert_whitespace(cp: u32) -> bool {
     matches!(cp, 0x20 | 0x09 | 0x0A | 0x0D) || has(cp, t::ZS)
 }
 
@@ -70,13 +70,13 @@ pub fn is_cjk(cp: u32) -> bool {
 
 /// HF tokenizers' copy of the ranges: Ext. E starts at U+2B920, so U+2B820..U+2B91F are not spaced.
 #[inline]
-fn is_cjk_hf(cp: u32) -> bool {
+pub(crate) fn is_cjk_hf(cp: u32) -> bool {
     is_cjk(cp) && !(0x2B820..0x2B920).contains(&cp)
 }
 
 /// HF's whitespace: `\t\n\r` or Rust's `char::is_whitespace`.
 #[inline]
-fn is_hf_whitespace(cp: u32) -> bool {
+pub(crate) fn is_hf_whitespace(cp: u32) -> bool {
     HF.has(cp, t::SPACE)
 }
 

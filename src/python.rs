@@ -4,6 +4,7 @@
 //! instance is shared across threads without locks.
 
 use crate::batch::{encode_batch, BatchOptions};
+use crate::encoder::Scratch;
 use crate::normalizer::Reference;
 use crate::pre_tokenizer::split_whitespace;
 use crate::tokenizer::{BasicOptions, BasicTokenizer, FullOptions, FullTokenizer, TokenSet};
@@ -203,6 +204,11 @@ impl PyFullTokenizer {
         let bytes = arg.bytes()?;
         let inner = &self.inner;
         let result = py.detach(|| -> PyResult<Result<Vec<u32>, Vec<u8>>> {
+            if inner.is_one_pass() {
+                let mut ids = Vec::with_capacity(bytes.len() / 4 + 1);
+                inner.encode_into(bytes, &mut ids, &mut Scratch::default())?;
+                return Ok(Ok(ids));
+            }
             let cps = code_points(bytes)?;
             let mut ids = Vec::new();
             let mut missing: Option<Vec<u8>> = None;

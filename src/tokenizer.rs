@@ -2,6 +2,7 @@
 //! `FullTokenizer` (basic + WordPiece), as in Google's `tokenization.py`.
 
 use crate::aligned::{Aligned, Span};
+use crate::encoder::{Encoder, Scratch};
 use crate::normalizer::{hf_case, normalize_text, Reference, WordCase};
 use crate::pre_tokenizer::{is_hf_punctuation, is_hf_space, is_punctuation, split_on, split_punctuation_by, split_whitespace};
 use crate::unicode::{self, has};
@@ -160,6 +161,10 @@ pub struct FullTokenizer {
     wordpiece: WordPiece,
     unk_token: Vec<u8>,
     unk_id: u32,
+    /// Id of each vocabulary entry, by index (what WordPiece pieces are).
+    ids: Vec<u32>,
+    /// The one-pass path; `None` when protected tokens need whole-token lookups.
+    encoder: Option<Encoder>,
 }
 
 /// `FullTokenizer` settings beyond the basic options.
@@ -205,7 +210,11 @@ impl FullTokenizer {
             }
             basic = basic.preserve_unused_tokens(&vocab);
         }
-        Ok(FullTokenizer { vocab, basic, wordpiece, unk_token: opts.unk_token.into_bytes(), unk_id })
+        let o = basic.options();
+        let encoder = (basic.never_split.is_empty() && basic.preserved.is_empty())
+            .then(|| Encoder::new(o.reference, basic.case, o.tokenize_chinese_chars, o.do_split_on_punc));
+        let ids = vocab.entries().iter().map(|e| e.1).collect();
+        Ok(FullTokenizer { vocab, basic, wordpiece, unk_token: opts.unk_token.into_bytes(), unk_id, ids, encoder })
     }
 
     pub fn vocab(&self) -> &Vocab {
@@ -241,6 +250,40 @@ impl FullTokenizer {
             }
             word += 1;
         });
+    }
+
+    /// Whether [`encode_into`](Self::encode_into) takes the one-pass path
+    /// (it does unless there are `never_split` or preserved tokens).
+    pub fn is_one_pass(&self) -> bool {
+        self.encoder.is_some()
+    }
+
+    /// Appends the ids of `text` (generalized UTF-8) to `out`: the ids of
+    /// [`tokenize`](Self::tokenize)'s tokens, with the unknown id for a
+    /// protected token missing from the vocabulary. One pass over the bytes
+    /// (see `encoder.rs`); `scratch` is reused between calls.
+    pub fn encode_into(&self, text: &[u8], out: &mut Vec<u32>, scratch: &mut Scratch) -> Result<()> {
+        match &self.encoder {
+            Some(enc) => enc.encode(text, scratch, out, |w, n, out| self.push_word(w, n, out), |t, out| self.encode_general(t, out)),
+            None => self.encode_general(text, out),
+        }
+    }
+
+    /// WordPiece ids of one normalized word, or the unknown id.
+    #[inline]
+    fn push_word(&self, word: &[u8], chars: usize, out: &mut Vec<u32>) {
+        let mark = out.len();
+        if !self.wordpiece.encode_word(word, chars, |t| out.push(self.ids[t as usize])) {
+            out.truncate(mark);
+            out.push(self.unk_id);
+        }
+    }
+
+    fn encode_general(&self, text: &[u8], out: &mut Vec<u32>) -> Result<()> {
+        let cps = unicode::decode(text).ok_or(Error::InvalidText)?;
+        let mut raw = Vec::new();
+        self.tokenize(&cps, |t| out.push(self.piece_id(t.piece, &mut raw).unwrap_or(self.unk_id)));
+        Ok(())
     }
 
     /// The id of the unknown token (it is in the vocabulary: checked at construction).

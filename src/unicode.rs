@@ -276,40 +276,63 @@ pub fn nfc_aligned(text: &Aligned) -> Aligned {
     out
 }
 
+/// Whether NFC leaves `cp` as it is whatever surrounds it: a starter (ccc 0)
+/// that NFC keeps (quick check "Yes") and that never composes with what
+/// precedes it. Text made only of such code points is its own NFC.
+pub fn is_nfc_inert(cp: u32) -> bool {
+    let p = props(cp);
+    if p.ccc != 0 || p.has(t::COMPOSES) || (V_BASE..V_BASE + V_COUNT).contains(&cp) || (T_BASE + 1..T_BASE + T_COUNT).contains(&cp) {
+        return false;
+    }
+    if !p.has(t::DECOMPOSES) || (S_BASE..S_BASE + S_COUNT).contains(&cp) {
+        return true;
+    }
+    nfc_changes_alone().binary_search(&cp).is_err()
+}
+
+/// Code points that NFC changes even on their own (singletons, composition
+/// exclusions, non-starter decompositions), found once from the tables.
+fn nfc_changes_alone() -> &'static [u32] {
+    static SET: std::sync::OnceLock<Vec<u32>> = std::sync::OnceLock::new();
+    SET.get_or_init(|| (0..0x11_0000).filter(|&c| has(c, t::DECOMPOSES) && nfc(&[c]) != [c]).collect())
+}
+
 /// Decodes generalized UTF-8 (UTF-8 that may also encode lone surrogates, as
 /// Python's "surrogatepass" produces). `None` on malformed input.
 pub fn decode(bytes: &[u8]) -> Option<Vec<u32>> {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        let b0 = bytes[i] as u32;
-        let (cp, n) = if b0 < 0x80 {
-            (b0, 1)
-        } else {
-            let n = match b0 {
-                0xC2..=0xDF => 2,
-                0xE0..=0xEF => 3,
-                0xF0..=0xF4 => 4,
-                _ => return None,
-            };
-            let tail = bytes.get(i + 1..i + n)?;
-            let mut cp = b0 & (0x7F >> n);
-            for &b in tail {
-                if b & 0xC0 != 0x80 {
-                    return None;
-                }
-                cp = (cp << 6) | (b as u32 & 0x3F);
-            }
-            let min = [0, 0, 0x80, 0x800, 0x1_0000][n];
-            if cp < min || cp > 0x10_FFFF {
-                return None;
-            }
-            (cp, n)
-        };
+        let (cp, n) = decode_one(&bytes[i..])?;
         out.push(cp);
         i += n;
     }
     Some(out)
+}
+
+/// The first code point of non-empty generalized UTF-8 and its length in bytes.
+#[inline]
+pub fn decode_one(bytes: &[u8]) -> Option<(u32, usize)> {
+    let b0 = *bytes.first()? as u32;
+    if b0 < 0x80 {
+        return Some((b0, 1));
+    }
+    let n = match b0 {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => return None,
+    };
+    let tail = bytes.get(1..n)?;
+    let mut cp = b0 & (0x7F >> n);
+    for &b in tail {
+        if b & 0xC0 != 0x80 {
+            return None;
+        }
+        cp = (cp << 6) | (b as u32 & 0x3F);
+    }
+    let min = [0, 0, 0x80, 0x800, 0x1_0000][n];
+    (min..=0x10_FFFF).contains(&cp).then_some((cp, n))
 }
 
 /// Encodes code points as generalized UTF-8 (surrogates as 3-byte sequences).
@@ -374,6 +397,15 @@ mod tests {
         let mut d = Vec::new();
         nfd_into(&cps("a\u{301}\u{323}"), &mut d);
         assert_eq!(d, cps("a\u{323}\u{301}"));
+    }
+
+    #[test]
+    fn nfc_inert_code_points_are_their_own_nfc_in_any_company() {
+        assert!(is_nfc_inert('a' as u32) && is_nfc_inert(0xE9) && is_nfc_inert(0xAC00) && is_nfc_inert(0x4E2D));
+        // Combining marks, second halves (Hangul jamo too) and singletons are not.
+        for cp in [0x301, 0x1161, 0x11A8, 0x212B, 0x0958, 0x0CD5] {
+            assert!(!is_nfc_inert(cp), "{cp:X}");
+        }
     }
 
     #[test]

@@ -1,0 +1,349 @@
+//! One-pass encoder: UTF-8 text straight to ids, with no allocation per word
+//! or per token. It does what `FullTokenizer::tokenize` does (cleaning,
+//! normalization, pre-tokenization, WordPiece) in a single left-to-right
+//! pass over the bytes, for the ids only.
+//!
+//! The text is cut at ASCII whitespace into chunks. No step of any reference
+//! looks across ASCII whitespace (it splits words, it is a starter for NFC
+//! and NFD, and Final_Sigma is decided within a whitespace token), so each
+//! chunk is encoded on its own:
+//! - ASCII bytes go through a 128-entry class table built from the same
+//!   predicates as the general path;
+//! - other code points are mapped one at a time with the generated tables,
+//!   which is exact as long as nothing in the chunk depends on its
+//!   neighbours. A chunk where something might (capital sigma when
+//!   lowercasing, a kept combining mark after NFD, anything NFC could touch
+//!   in transformers mode) is handed to the general path instead, so
+//!   exactness never rests on this file's shortcuts.
+
+use crate::normalizer::{is_bert_whitespace, is_cjk, is_cjk_hf, is_control, is_hf_whitespace, Reference, WordCase};
+use crate::pre_tokenizer::{is_hf_punctuation, is_punctuation};
+use crate::unicode::{self, is_python_space, push_utf8, Tables, CAPITAL_SIGMA, HF, PYTHON};
+use crate::unicode_tables as t;
+use crate::{Error, Result};
+
+/// What an ASCII byte does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    /// Removed by cleaning (controls, NUL).
+    Drop,
+    /// Whitespace: ends the chunk.
+    Space,
+    /// A word of its own.
+    Punct,
+    /// Part of a word, as this byte (lowercased when asked).
+    Word(u8),
+}
+
+/// The per-tokenizer settings of the one-pass path.
+#[derive(Clone, Debug)]
+pub struct Encoder {
+    ascii: [Class; 128],
+    reference: Reference,
+    case: WordCase,
+    chinese: bool,
+    split_punc: bool,
+}
+
+/// Reusable working space (one per thread), so encoding allocates nothing per word.
+#[derive(Default)]
+pub struct Scratch {
+    word: Vec<u8>,
+    chars: usize,
+    mapped: Vec<u32>,
+    tmp: Vec<u32>,
+}
+
+impl Encoder {
+    pub fn new(reference: Reference, case: WordCase, chinese: bool, split_punc: bool) -> Self {
+        let mut ascii = [Class::Drop; 128];
+        for (b, class) in ascii.iter_mut().enumerate() {
+            let cp = b as u32;
+            *class = if cp == 0 || is_control(cp, reference) {
+                Class::Drop
+            } else if Self::is_space_in(reference, cp) {
+                Class::Space
+            } else if split_punc && Self::is_punct_in(reference, cp) {
+                Class::Punct
+            } else {
+                Class::Word(if case.lowercase { (b as u8).to_ascii_lowercase() } else { b as u8 })
+            };
+        }
+        Encoder { ascii, reference, case, chinese, split_punc }
+    }
+
+    #[inline]
+    fn tables(&self) -> &'static Tables {
+        if self.reference == Reference::Tokenizers {
+            &HF
+        } else {
+            &PYTHON
+        }
+    }
+
+    /// Whitespace at the text level: BERT's (mapped to " ") or what
+    /// `str.split()` splits on; HF's `char::is_whitespace`.
+    #[inline]
+    fn is_space_in(reference: Reference, cp: u32) -> bool {
+        match reference {
+            Reference::Tokenizers => is_hf_whitespace(cp),
+            _ => is_bert_whitespace(cp) || is_python_space(cp),
+        }
+    }
+
+    #[inline]
+    fn is_punct_in(reference: Reference, cp: u32) -> bool {
+        match reference {
+            Reference::Tokenizers => is_hf_punctuation(cp),
+            _ => is_punctuation(cp),
+        }
+    }
+
+    /// Whether `b` (ASCII) separates chunks.
+    #[inline]
+    fn is_chunk_separator(&self, b: u8) -> bool {
+        b < 0x80 && self.ascii[b as usize] == Class::Space
+    }
+
+    /// Encodes `text`, calling `word(utf8, code points, out)` for each
+    /// normalized word in order, and `general(chunk, out)` for each chunk
+    /// that needs the general path (after taking back what the chunk had
+    /// emitted). ASCII bytes take one table lookup each.
+    #[inline]
+    pub(crate) fn encode(
+        &self,
+        text: &[u8],
+        s: &mut Scratch,
+        out: &mut Vec<u32>,
+        word: impl Fn(&[u8], usize, &mut Vec<u32>),
+        general: impl Fn(&[u8], &mut Vec<u32>) -> Result<()>,
+    ) -> Result<()> {
+        s.word.clear();
+        s.chars = 0;
+        let (mut chunk_start, mut mark) = (0, out.len());
+        let mut i = 0;
+        while i < text.len() {
+            let b = text[i];
+            if b < 0x80 {
+                i += 1;
+                match self.ascii[b as usize] {
+                    Class::Word(c) => {
+                        s.word.push(c);
+                        s.chars += 1;
+                    }
+                    Class::Space => {
+                        flush(s, &mut |w, n| word(w, n, out));
+                        (chunk_start, mark) = (i, out.len());
+                    }
+                    Class::Punct => {
+                        flush(s, &mut |w, n| word(w, n, out));
+                        word(&[b], 1, out);
+                    }
+                    Class::Drop => {}
+                }
+                continue;
+            }
+            let (cp, n) = unicode::decode_one(&text[i..]).ok_or(Error::InvalidText)?;
+            if self.code_point(cp, s, &mut |w, n| word(w, n, out)) {
+                i += n;
+                continue;
+            }
+            out.truncate(mark);
+            s.word.clear();
+            s.chars = 0;
+            let end = text[i..].iter().position(|&b| self.is_chunk_separator(b)).map_or(text.len(), |k| i + k);
+            general(&text[chunk_start..end], out)?;
+            i = end;
+        }
+        flush(s, &mut |w, n| word(w, n, out));
+        Ok(())
+    }
+
+    /// One non-ASCII code point of a chunk; false when the chunk needs the general path.
+    #[inline]
+    fn code_point(&self, cp: u32, s: &mut Scratch, word: &mut impl FnMut(&[u8], usize)) -> bool {
+        let r = self.reference;
+        if cp == 0xFFFD || is_control(cp, r) {
+            return true;
+        }
+        if Self::is_space_in(r, cp) {
+            flush(s, word);
+            return true;
+        }
+        if r == Reference::Transformers && !unicode::is_nfc_inert(cp) {
+            return false;
+        }
+        let cjk = self.chinese && if r == Reference::Tokenizers { is_cjk_hf(cp) } else { is_cjk(cp) };
+        if cjk {
+            flush(s, word);
+        }
+        if !self.map(cp, s) {
+            return false;
+        }
+        for k in 0..s.mapped.len() {
+            let c = s.mapped[k];
+            if self.is_output_space(c) {
+                flush(s, word);
+            } else if self.split_punc && Self::is_punct_in(r, c) {
+                flush(s, word);
+                let mark = s.word.len();
+                push_utf8(c, &mut s.word);
+                word(&s.word[mark..], 1);
+                s.word.truncate(mark);
+            } else {
+                push_utf8(c, &mut s.word);
+                s.chars += 1;
+            }
+        }
+        if cjk {
+            flush(s, word);
+        }
+        true
+    }
+
+    /// Whitespace among the normalized code points: Python's `str.split()`
+    /// (Google and transformers re-split after their transforms), HF's
+    /// pre-tokenizer whitespace.
+    #[inline]
+    fn is_output_space(&self, cp: u32) -> bool {
+        match self.reference {
+            Reference::Tokenizers => is_hf_whitespace(cp),
+            _ => is_python_space(cp),
+        }
+    }
+
+    /// `cp` lowercased and/or stripped of accents, into `s.mapped`, in the
+    /// reference's order (Python: lower, then NFD; HF: NFD, then lower).
+    /// False if the result could depend on the neighbours: capital sigma
+    /// (Final_Sigma), or a combining mark NFD would keep, whose order among
+    /// its neighbours' marks canonical reordering decides.
+    #[inline]
+    fn map(&self, cp: u32, s: &mut Scratch) -> bool {
+        s.mapped.clear();
+        let tables = self.tables();
+        let hf = self.reference == Reference::Tokenizers;
+        if self.case.lowercase && !hf {
+            if cp == CAPITAL_SIGMA {
+                return false;
+            }
+            tables.lower_char_into(cp, &mut s.mapped);
+        } else {
+            s.mapped.push(cp);
+        }
+        if self.case.strip_accents {
+            s.tmp.clear();
+            tables.nfd_into(&s.mapped, &mut s.tmp);
+            s.mapped.clear();
+            for &c in &s.tmp {
+                let p = tables.props(c);
+                if p.has(t::MN) {
+                    continue;
+                }
+                if p.ccc != 0 {
+                    return false;
+                }
+                s.mapped.push(c);
+            }
+        }
+        if self.case.lowercase && hf {
+            std::mem::swap(&mut s.mapped, &mut s.tmp);
+            s.mapped.clear();
+            for k in 0..s.tmp.len() {
+                tables.lower_char_into(s.tmp[k], &mut s.mapped);
+            }
+        }
+        true
+    }
+}
+
+#[inline]
+fn flush(s: &mut Scratch, word: &mut impl FnMut(&[u8], usize)) {
+    if !s.word.is_empty() {
+        word(&s.word, s.chars);
+        s.word.clear();
+        s.chars = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::encoder::Scratch;
+    use crate::normalizer::Reference;
+    use crate::tokenizer::{BasicOptions, FullOptions, FullTokenizer};
+    use crate::unicode::encode_into;
+    use crate::vocab::Vocab;
+
+    /// Code points that exercise every shortcut and every reason to fall back.
+    const TRICKY: &[u32] = &[
+        0x61, 0x42, 0x20, 0x09, 0x0B, 0x1C, 0x00, 0x21, 0x23, 0x7F, 0x85, 0x3A3, 0x3C2, 0x130, 0xE9, 0x65, 0x301,
+        0x323, 0x345, 0x3000, 0x2028, 0x200B, 0xFFFD, 0x4E2D, 0xF900, 0x2B820, 0xFF0C, 0x958, 0x1100, 0x1161,
+        0x11A8, 0xAC00, 0x212B, 0x1E9E, 0x1C5, 0xFB00, 0xF73, 0x1D165, 0x1D16D, 0xCD5, 0x2160, 0xD800, 0xE000, 0x10FFFF,
+    ];
+
+    fn rng(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
+    fn vocab(seed: &mut u64) -> Vocab {
+        let mut lines = vec!["[UNK]".to_string()];
+        let letters = ["a", "b", "e", "é", "i", "σ", "ς", "中", "豈", "가", "ß", "!", "，", "#", "ab", "ae", "ss", "\u{1D165}", "\u{1D16D}"];
+        for l in letters {
+            lines.push(l.into());
+            if rng(seed) % 3 != 0 {
+                lines.push(format!("##{l}"));
+            }
+        }
+        Vocab::parse(&(lines.join("\n") + "\n"), Reference::Google)
+    }
+
+    fn options() -> Vec<BasicOptions> {
+        let mut all = Vec::new();
+        for reference in [Reference::Google, Reference::Transformers, Reference::Tokenizers] {
+            for do_lower_case in [true, false] {
+                for strip_accents in [None, Some(true), Some(false)] {
+                    for tokenize_chinese_chars in [true, false] {
+                        for do_split_on_punc in [true, false] {
+                            if reference == Reference::Tokenizers && !do_split_on_punc {
+                                continue;
+                            }
+                            all.push(BasicOptions { do_lower_case, strip_accents, tokenize_chinese_chars, do_split_on_punc, reference, never_split: vec![] });
+                        }
+                    }
+                }
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn one_pass_equals_the_general_path() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for basic in options() {
+            let tok = FullTokenizer::new(vocab(&mut seed), FullOptions { basic: basic.clone(), max_input_chars_per_word: Some(6), ..Default::default() }).unwrap();
+            assert!(tok.is_one_pass());
+            let mut scratch = Scratch::default();
+            for _ in 0..3000 {
+                let len = rng(&mut seed) % 10;
+                let text: Vec<u32> = (0..len).map(|_| TRICKY[(rng(&mut seed) % TRICKY.len() as u64) as usize]).collect();
+                let mut bytes = Vec::new();
+                encode_into(&text, &mut bytes);
+                let mut want = Vec::new();
+                let mut raw = Vec::new();
+                tok.tokenize(&text, |t| want.push(tok.piece_id(t.piece, &mut raw).unwrap()));
+                let mut got = Vec::new();
+                tok.encode_into(&bytes, &mut got, &mut scratch).unwrap();
+                assert_eq!(got, want, "{basic:?} text {text:X?}");
+            }
+        }
+    }
+
+    #[test]
+    fn malformed_utf8_is_an_error() {
+        let tok = FullTokenizer::new(Vocab::parse("[UNK]\n", Reference::Google), FullOptions::default()).unwrap();
+        let mut out = Vec::new();
+        assert!(tok.encode_into(b"ok \xFF", &mut out, &mut Scratch::default()).is_err());
+    }
+}
