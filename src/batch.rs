@@ -127,6 +127,23 @@ pub fn encode_batch(tok: &FullTokenizer, texts: &[&[u8]], opts: BatchOptions, nu
     Ok(batch)
 }
 
+/// Indexes of the texts that contain any of `needles` (added tokens, which
+/// the caller encodes another way). Searching UTF-8 for UTF-8 finds exactly
+/// the code-point matches.
+pub fn rows_containing(texts: &[&[u8]], needles: &[&[u8]], num_threads: Option<usize>) -> Result<Vec<u64>> {
+    let needles: Vec<&[u8]> = needles.iter().copied().filter(|n| !n.is_empty()).collect();
+    if needles.is_empty() || texts.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut first = [false; 256];
+    for n in &needles {
+        first[n[0] as usize] = true;
+    }
+    let hit = |t: &[u8]| (0..t.len()).any(|i| first[t[i] as usize] && needles.iter().any(|n| t[i..].starts_with(n)));
+    let pool = thread_pool(num_threads)?;
+    Ok(pool.install(|| texts.par_iter().enumerate().filter(|(_, t)| hit(t)).map(|(i, _)| i as u64).collect()))
+}
+
 /// Row lengths to `rows + 1` boundaries.
 fn splits(lens: &[u64]) -> Vec<u64> {
     let mut out = Vec::with_capacity(lens.len() + 1);
@@ -135,6 +152,76 @@ fn splits(lens: &[u64]) -> Vec<u64> {
         out.push(out[out.len() - 1] + n);
     }
     out
+}
+
+/// How to pad ragged rows into a rectangle (transformers' padding).
+#[derive(Clone, Copy, Debug)]
+pub struct Padding {
+    /// Pad to this length (`padding="max_length"`); `None`: to the longest row.
+    pub to: Option<usize>,
+    /// Round the length up to a multiple of this.
+    pub multiple_of: Option<usize>,
+    pub pad_id: u32,
+    /// Pads before the row instead of after it.
+    pub left: bool,
+}
+
+/// Rows padded to a common width, row-major: what `return_tensors="np"` holds.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Padded {
+    pub width: usize,
+    pub ids: Vec<i64>,
+    pub attention_mask: Vec<i64>,
+    /// `(start, end)` per cell when the batch has offsets; `(0, 0)` in the padding.
+    pub offsets: Vec<[i64; 2]>,
+}
+
+impl Batch {
+    /// Pads every row to the same width (rows longer than `to` are left as
+    /// they are by transformers too, so the width is at least the longest row).
+    pub fn pad(&self, p: &Padding) -> Padded {
+        let rows = self.row_splits.len().saturating_sub(1);
+        let len = |i: usize| (self.row_splits[i + 1] - self.row_splits[i]) as usize;
+        let longest = (0..rows).map(len).max().unwrap_or(0);
+        let mut width = p.to.map_or(longest, |t| t.max(longest));
+        if let Some(m) = p.multiple_of.filter(|&m| m > 0 && width % m != 0) {
+            width += m - width % m;
+        }
+        let with_offsets = !self.offsets.is_empty() || self.ids.is_empty();
+        let mut out = Padded {
+            width,
+            ids: vec![p.pad_id as i64; rows * width],
+            attention_mask: vec![0; rows * width],
+            offsets: if with_offsets { vec![[0, 0]; rows * width] } else { Vec::new() },
+        };
+        if width == 0 {
+            return out;
+        }
+        let fill = |(i, (ids, mask)): (usize, (&mut [i64], &mut [i64]))| {
+            let (a, n) = (self.row_splits[i] as usize, len(i));
+            let start = if p.left { width - n } else { 0 };
+            for (k, &id) in self.ids[a..a + n].iter().enumerate() {
+                ids[start + k] = id as i64;
+                mask[start + k] = 1;
+            }
+        };
+        out.ids.par_chunks_mut(width).zip(out.attention_mask.par_chunks_mut(width)).enumerate().for_each(fill);
+        if !self.offsets.is_empty() {
+            out.offsets.par_chunks_mut(width).enumerate().for_each(|(i, cells)| {
+                let (a, n) = (self.row_splits[i] as usize, len(i));
+                let start = if p.left { width - n } else { 0 };
+                for (k, &(s, e)) in self.offsets[a..a + n].iter().enumerate() {
+                    cells[start + k] = [s as i64, e as i64];
+                }
+            });
+        }
+        out
+    }
+}
+
+/// Runs `f` in the pool for `num_threads` (so its rayon work uses that many threads).
+pub fn thread_pool_install<T: Send>(num_threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T> {
+    Ok(thread_pool(num_threads)?.install(f))
 }
 
 /// One pool per thread count, made on first use. A pool made before a
@@ -190,6 +277,28 @@ mod tests {
         let texts: [&[u8]; 1] = [b"hello world hello world"];
         let opts = BatchOptions { special: Some((2, 3)), max_length: Some(4), offsets: false };
         assert_eq!(encode_batch(&tok(), &texts, opts, None).unwrap().ids, [2, 4, 5, 3]);
+    }
+
+    #[test]
+    fn padding_right_left_and_to_a_multiple() {
+        let texts: [&[u8]; 2] = [b"hello worlds", b"hello"];
+        let opts = BatchOptions { special: Some((2, 3)), max_length: None, offsets: false };
+        let b = encode_batch(&tok(), &texts, opts, Some(1)).unwrap();
+        let right = b.pad(&Padding { to: None, multiple_of: Some(3), pad_id: 0, left: false });
+        assert_eq!(right.width, 6);
+        assert_eq!(right.ids, [2, 4, 5, 6, 3, 0, 2, 4, 3, 0, 0, 0]);
+        assert_eq!(right.attention_mask, [1, 1, 1, 1, 1, 0, 1, 1, 1, 0, 0, 0]);
+        let left = b.pad(&Padding { to: Some(4), multiple_of: None, pad_id: 0, left: true });
+        assert_eq!(left.width, 5); // never narrower than the longest row
+        assert_eq!(left.ids[5..], [0, 0, 2, 4, 3]);
+    }
+
+    #[test]
+    fn rows_with_added_tokens_are_found() {
+        let texts: [&[u8]; 4] = [b"a [MASK] b", b"no", "é[é]".as_bytes(), b"[MAS"];
+        let needles: [&[u8]; 3] = [b"[MASK]", "é]".as_bytes(), b""];
+        assert_eq!(rows_containing(&texts, &needles, Some(2)).unwrap(), [0, 2]);
+        assert!(rows_containing(&texts, &[], None).unwrap().is_empty());
     }
 
     #[test]

@@ -22,23 +22,21 @@ use crate::unicode::{self, is_python_space, push_utf8, Tables, CAPITAL_SIGMA, HF
 use crate::unicode_tables as t;
 use crate::{Error, Result};
 
-/// What an ASCII byte does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Class {
-    /// Removed by cleaning (controls, NUL).
-    Drop,
-    /// Whitespace: ends the chunk.
-    Space,
-    /// A word of its own.
-    Punct,
-    /// Part of a word, as this byte (lowercased when asked).
-    Word(u8),
-}
+/// What a byte does (the `class` table): ASCII bytes are decided by the
+/// same predicates as the general path; bytes >= 0x80 start a multi-byte
+/// code point.
+const DROP: u8 = 0; // removed by cleaning (controls, NUL)
+const SPACE: u8 = 1; // whitespace: ends the chunk
+const PUNCT: u8 = 2; // a word of its own
+const WORD: u8 = 3; // part of a word, as `lower[byte]`
+const MULTI: u8 = 4; // a non-ASCII code point starts here
 
 /// The per-tokenizer settings of the one-pass path.
 #[derive(Clone, Debug)]
 pub struct Encoder {
-    ascii: [Class; 128],
+    class: [u8; 256],
+    /// What a WORD byte becomes (lowercased when asked).
+    lower: [u8; 256],
     reference: Reference,
     case: WordCase,
     chinese: bool,
@@ -56,20 +54,21 @@ pub struct Scratch {
 
 impl Encoder {
     pub fn new(reference: Reference, case: WordCase, chinese: bool, split_punc: bool) -> Self {
-        let mut ascii = [Class::Drop; 128];
-        for (b, class) in ascii.iter_mut().enumerate() {
+        let (mut class, mut lower) = ([MULTI; 256], [0u8; 256]);
+        for b in 0..128u8 {
             let cp = b as u32;
-            *class = if cp == 0 || is_control(cp, reference) {
-                Class::Drop
+            class[b as usize] = if cp == 0 || is_control(cp, reference) {
+                DROP
             } else if Self::is_space_in(reference, cp) {
-                Class::Space
+                SPACE
             } else if split_punc && Self::is_punct_in(reference, cp) {
-                Class::Punct
+                PUNCT
             } else {
-                Class::Word(if case.lowercase { (b as u8).to_ascii_lowercase() } else { b as u8 })
+                WORD
             };
+            lower[b as usize] = if case.lowercase { b.to_ascii_lowercase() } else { b };
         }
-        Encoder { ascii, reference, case, chinese, split_punc }
+        Encoder { class, lower, reference, case, chinese, split_punc }
     }
 
     #[inline]
@@ -102,7 +101,7 @@ impl Encoder {
     /// Whether `b` (ASCII) separates chunks.
     #[inline]
     fn is_chunk_separator(&self, b: u8) -> bool {
-        b < 0x80 && self.ascii[b as usize] == Class::Space
+        self.class[b as usize] == SPACE
     }
 
     /// Encodes `text`, calling `word(utf8, code points, out)` for each
@@ -121,27 +120,49 @@ impl Encoder {
         s.word.clear();
         s.chars = 0;
         let (mut chunk_start, mut mark) = (0, out.len());
-        let mut i = 0;
-        while i < text.len() {
+        let (mut i, n) = (0, text.len());
+        while i < n {
             let b = text[i];
-            if b < 0x80 {
-                i += 1;
-                match self.ascii[b as usize] {
-                    Class::Word(c) => {
-                        s.word.push(c);
-                        s.chars += 1;
+            match self.class[b as usize] {
+                WORD => {
+                    // A whole ASCII run of word bytes at once; when it is the
+                    // whole word (the common case), it goes out without a copy
+                    // unless it has to be lowercased.
+                    let start = i;
+                    i += 1;
+                    while i < n && self.class[text[i] as usize] == WORD {
+                        i += 1;
                     }
-                    Class::Space => {
-                        flush(s, &mut |w, n| word(w, n, out));
-                        (chunk_start, mark) = (i, out.len());
+                    let run = &text[start..i];
+                    let ends = i == n || matches!(self.class[text[i] as usize], SPACE | PUNCT);
+                    if s.word.is_empty() && ends && !self.case.lowercase {
+                        word(run, run.len(), out);
+                    } else {
+                        s.word.extend(run.iter().map(|&b| self.lower[b as usize]));
+                        s.chars += run.len();
+                        if ends {
+                            flush(s, &mut |w, n| word(w, n, out));
+                        }
                     }
-                    Class::Punct => {
-                        flush(s, &mut |w, n| word(w, n, out));
-                        word(&[b], 1, out);
-                    }
-                    Class::Drop => {}
+                    continue;
                 }
-                continue;
+                SPACE => {
+                    i += 1;
+                    flush(s, &mut |w, n| word(w, n, out));
+                    (chunk_start, mark) = (i, out.len());
+                    continue;
+                }
+                PUNCT => {
+                    i += 1;
+                    flush(s, &mut |w, n| word(w, n, out));
+                    word(&text[i - 1..i], 1, out);
+                    continue;
+                }
+                DROP => {
+                    i += 1;
+                    continue;
+                }
+                _ => {}
             }
             let (cp, n) = unicode::decode_one(&text[i..]).ok_or(Error::InvalidText)?;
             if self.code_point(cp, s, &mut |w, n| word(w, n, out)) {

@@ -3,7 +3,7 @@
 //! Classes are frozen and hold an `Arc` of an immutable core object, so one
 //! instance is shared across threads without locks.
 
-use crate::batch::{encode_batch, BatchOptions};
+use crate::batch::{encode_batch, rows_containing, thread_pool_install, BatchOptions, Padding};
 use crate::encoder::Scratch;
 use crate::normalizer::Reference;
 use crate::pre_tokenizer::split_whitespace;
@@ -83,6 +83,72 @@ impl<'py> TextArg<'py> {
     }
 }
 
+/// `encode_padded`'s result: width, ids, attention mask, offsets, lengths, rows holding added tokens.
+type PaddedBuffers<'py> =
+    (usize, Bound<'py, PyByteArray>, Bound<'py, PyByteArray>, Option<Bound<'py, PyByteArray>>, Bound<'py, PyByteArray>, Vec<u64>);
+
+/// `num_threads` as given from Python: positive, or None for all cores.
+fn thread_count(num_threads: Option<i64>) -> PyResult<Option<usize>> {
+    match num_threads {
+        Some(n) if n <= 0 => Err(Error::BadThreadCount(n).into()),
+        Some(n) => Ok(Some(n as usize)),
+        None => Ok(None),
+    }
+}
+
+/// A Python bytearray of `items`, each written as little-endian bytes.
+fn le_bytes<'py, T, const N: usize>(py: Python<'py>, items: &[T], f: impl Fn(&T) -> [u8; N]) -> PyResult<Bound<'py, PyByteArray>> {
+    PyByteArray::new_with(py, items.len() * N, |buf| {
+        for (dst, item) in buf.chunks_exact_mut(N).zip(items) {
+            dst.copy_from_slice(&f(item));
+        }
+        Ok(())
+    })
+}
+
+/// One chunk of an Arrow string array, as `bertpiece.batch` describes it
+/// from pyarrow: `(data address, data length, offsets address, offset width
+/// (4 or 8), first row, rows)`. The Python caller keeps the array alive for
+/// the whole call; Arrow buffers are immutable.
+type ArrowChunk = (usize, usize, usize, u8, usize, usize);
+
+/// The texts of Arrow string chunks, read in place (zero-copy). Offsets are
+/// checked (monotonic, inside the data) before any slice is made.
+fn arrow_texts(chunks: &[ArrowChunk]) -> PyResult<Vec<&[u8]>> {
+    let mut out = Vec::with_capacity(chunks.iter().map(|c| c.5).sum());
+    for &(data, data_len, offsets, width, first, rows) in chunks {
+        if rows == 0 {
+            continue;
+        }
+        if data == 0 && data_len != 0 || offsets == 0 || !(width == 4 || width == 8) {
+            return Err(PyValueError::new_err("malformed Arrow string array"));
+        }
+        // SAFETY: the addresses and lengths come from live pyarrow buffers (see ArrowChunk).
+        let data: &[u8] = if data_len == 0 { &[] } else { unsafe { std::slice::from_raw_parts(data as *const u8, data_len) } };
+        let at = |k: usize| -> i64 {
+            let p = offsets + (first + k) * width as usize;
+            // SAFETY: offsets buffers hold first + rows + 1 entries (checked by the caller against the buffer size).
+            unsafe {
+                if width == 4 {
+                    (p as *const i32).read_unaligned() as i64
+                } else {
+                    (p as *const i64).read_unaligned()
+                }
+            }
+        };
+        let mut start = at(0);
+        for k in 0..rows {
+            let end = at(k + 1);
+            if start < 0 || end < start || end as usize > data.len() {
+                return Err(PyValueError::new_err(format!("malformed Arrow string array: bad offsets at row {k}")));
+            }
+            out.push(&data[start as usize..end as usize]);
+            start = end;
+        }
+    }
+    Ok(out)
+}
+
 fn code_points(bytes: &[u8]) -> PyResult<Vec<u32>> {
     unicode::decode(bytes).ok_or_else(|| Error::InvalidText.into())
 }
@@ -153,6 +219,26 @@ fn basic_options(
 #[pyclass(frozen, module = "bertpiece._core", name = "FullTokenizer")]
 struct PyFullTokenizer {
     inner: Arc<FullTokenizer>,
+}
+
+impl PyFullTokenizer {
+    /// The texts of a batch (when `check`: every item must be a str).
+    fn text_args<'py>(&self, texts: &Bound<'py, PyAny>, check: bool) -> PyResult<Vec<TextArg<'py>>> {
+        if !check {
+            return Ok(Vec::new());
+        }
+        let reference = self.inner.basic().options().reference;
+        let mut args = Vec::new();
+        for (k, item) in texts.try_iter()?.enumerate() {
+            let item = item?;
+            if !item.is_instance_of::<PyString>() {
+                let ty = item.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+                return Err(PyTypeError::new_err(format!("texts[{k}] must be str, not {ty}")));
+            }
+            args.push(TextArg::for_reference(&item, reference)?);
+        }
+        Ok(args)
+    }
 }
 
 #[pymethods]
@@ -249,10 +335,14 @@ impl PyFullTokenizer {
     }
 
     /// Encodes a batch of texts on `num_threads` threads (default: all cores)
-    /// without the GIL. Returns little-endian buffers: ids (int32), row
-    /// splits (int64, one more than rows) and, if asked, offsets (int32 pairs).
-    #[pyo3(signature = (texts, *, special=None, max_length=None, return_offsets=false, num_threads=None))]
-    #[allow(clippy::type_complexity)]
+    /// without the GIL. `texts` is a sequence of str, or `arrow`: Arrow string
+    /// chunks read in place (see `arrow_texts`). Returns little-endian
+    /// buffers: ids (int32), row splits (int64, one more than rows) and, if
+    /// asked, offsets (int32 pairs); then the rows that hold one of the
+    /// `added` strings (added tokens: the caller encodes those rows itself).
+    #[pyo3(signature = (texts, *, special=None, max_length=None, return_offsets=false, num_threads=None, arrow=None,
+        added=None))]
+    #[allow(clippy::type_complexity, clippy::too_many_arguments)]
     fn encode_batch<'py>(
         &self,
         py: Python<'py>,
@@ -261,50 +351,88 @@ impl PyFullTokenizer {
         max_length: Option<usize>,
         return_offsets: bool,
         num_threads: Option<i64>,
-    ) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>, Option<Bound<'py, PyByteArray>>)> {
-        let threads = match num_threads {
-            Some(n) if n <= 0 => return Err(Error::BadThreadCount(n).into()),
-            Some(n) => Some(n as usize),
-            None => None,
+        arrow: Option<Vec<ArrowChunk>>,
+        added: Option<Vec<String>>,
+    ) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>, Option<Bound<'py, PyByteArray>>, Vec<u64>)> {
+        let threads = thread_count(num_threads)?;
+        let args = self.text_args(texts, arrow.is_none())?;
+        let bytes = match &arrow {
+            Some(chunks) => arrow_texts(chunks)?,
+            None => args.iter().map(|a| a.bytes()).collect::<PyResult<Vec<&[u8]>>>()?,
         };
-        let reference = self.inner.basic().options().reference;
-        let mut args = Vec::new();
-        for (k, item) in texts.try_iter()?.enumerate() {
-            let item = item?;
-            if !item.is_instance_of::<PyString>() {
-                let ty = item.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
-                return Err(PyTypeError::new_err(format!("texts[{k}] must be str, not {ty}")));
-            }
-            args.push(TextArg::for_reference(&item, reference)?);
-        }
-        let bytes = args.iter().map(|a| a.bytes()).collect::<PyResult<Vec<&[u8]>>>()?;
         let opts = BatchOptions { special, max_length, offsets: return_offsets };
         let inner = &self.inner;
-        let batch = py.detach(|| encode_batch(inner, &bytes, opts, threads))?;
-        let ids = PyByteArray::new_with(py, batch.ids.len() * 4, |buf| {
-            for (dst, id) in buf.chunks_exact_mut(4).zip(&batch.ids) {
-                dst.copy_from_slice(&id.to_le_bytes());
-            }
-            Ok(())
+        let needles: Vec<&[u8]> = added.iter().flatten().map(|a| a.as_bytes()).collect();
+        let (batch, flagged) = py.detach(|| -> PyResult<_> {
+            Ok((encode_batch(inner, &bytes, opts, threads)?, rows_containing(&bytes, &needles, threads)?))
         })?;
-        let splits = PyByteArray::new_with(py, batch.row_splits.len() * 8, |buf| {
-            for (dst, s) in buf.chunks_exact_mut(8).zip(&batch.row_splits) {
-                dst.copy_from_slice(&s.to_le_bytes());
-            }
-            Ok(())
-        })?;
+        let ids = le_bytes(py, &batch.ids, |v| v.to_le_bytes())?;
+        let splits = le_bytes(py, &batch.row_splits, |v| v.to_le_bytes())?;
         let offsets = if return_offsets {
-            Some(PyByteArray::new_with(py, batch.offsets.len() * 8, |buf| {
-                for (dst, &(a, b)) in buf.chunks_exact_mut(8).zip(&batch.offsets) {
-                    dst[..4].copy_from_slice(&a.to_le_bytes());
-                    dst[4..].copy_from_slice(&b.to_le_bytes());
-                }
-                Ok(())
+            Some(le_bytes(py, &batch.offsets, |&(a, b)| {
+                let mut out = [0u8; 8];
+                out[..4].copy_from_slice(&a.to_le_bytes());
+                out[4..].copy_from_slice(&b.to_le_bytes());
+                out
             })?)
         } else {
             None
         };
-        Ok((ids, splits, offsets))
+        Ok((ids, splits, offsets, flagged))
+    }
+
+    /// Like `encode_batch`, then padded into rectangles (transformers'
+    /// `padding`): returns `(width, ids, attention_mask, offsets or None,
+    /// lengths)`, each an int64 little-endian buffer (`rows x width`, offsets
+    /// `rows x width x 2`, lengths one per row, before padding), and the rows
+    /// that hold one of the `added` strings (for the caller to redo).
+    #[pyo3(signature = (texts, *, special=None, max_length=None, pad_to=None, pad_to_multiple_of=None, pad_id=0,
+        padding_left=false, return_offsets=false, num_threads=None, arrow=None, added=None))]
+    #[allow(clippy::type_complexity, clippy::too_many_arguments)]
+    fn encode_padded<'py>(
+        &self,
+        py: Python<'py>,
+        texts: &Bound<'py, PyAny>,
+        special: Option<(u32, u32)>,
+        max_length: Option<usize>,
+        pad_to: Option<usize>,
+        pad_to_multiple_of: Option<usize>,
+        pad_id: u32,
+        padding_left: bool,
+        return_offsets: bool,
+        num_threads: Option<i64>,
+        arrow: Option<Vec<ArrowChunk>>,
+        added: Option<Vec<String>>,
+    ) -> PyResult<PaddedBuffers<'py>> {
+        let threads = thread_count(num_threads)?;
+        let args = self.text_args(texts, arrow.is_none())?;
+        let bytes = match &arrow {
+            Some(chunks) => arrow_texts(chunks)?,
+            None => args.iter().map(|a| a.bytes()).collect::<PyResult<Vec<&[u8]>>>()?,
+        };
+        let opts = BatchOptions { special, max_length, offsets: return_offsets };
+        let padding = Padding { to: pad_to, multiple_of: pad_to_multiple_of, pad_id, left: padding_left };
+        let inner = &self.inner;
+        let needles: Vec<&[u8]> = added.iter().flatten().map(|a| a.as_bytes()).collect();
+        let (batch, padded, flagged) = py.detach(|| -> PyResult<_> {
+            let batch = encode_batch(inner, &bytes, opts, threads)?;
+            let padded = thread_pool_install(threads, || batch.pad(&padding))?;
+            Ok((batch, padded, rows_containing(&bytes, &needles, threads)?))
+        })?;
+        let lengths: Vec<i64> = batch.row_splits.windows(2).map(|w| (w[1] - w[0]) as i64).collect();
+        let ids = le_bytes(py, &padded.ids, |v| v.to_le_bytes())?;
+        let mask = le_bytes(py, &padded.attention_mask, |v| v.to_le_bytes())?;
+        let offsets = if return_offsets {
+            Some(le_bytes(py, &padded.offsets, |&[a, b]| {
+                let mut out = [0u8; 16];
+                out[..8].copy_from_slice(&a.to_le_bytes());
+                out[8..].copy_from_slice(&b.to_le_bytes());
+                out
+            })?)
+        } else {
+            None
+        };
+        Ok((padded.width, ids, mask, offsets, le_bytes(py, &lengths, |v| v.to_le_bytes())?, flagged))
     }
 
     /// A tokenizer over an in-memory vocabulary of `(token, id)` pairs (for tokenizer.json).

@@ -161,8 +161,6 @@ pub struct FullTokenizer {
     wordpiece: WordPiece,
     unk_token: Vec<u8>,
     unk_id: u32,
-    /// Id of each vocabulary entry, by index (what WordPiece pieces are).
-    ids: Vec<u32>,
     /// The one-pass path; `None` when protected tokens need whole-token lookups.
     encoder: Option<Encoder>,
 }
@@ -202,7 +200,8 @@ impl FullTokenizer {
             .max_input_chars_per_word
             .unwrap_or(opts.basic.reference.max_input_chars_per_word() as i64);
         let tokens: Vec<&[u8]> = vocab.entries().iter().map(|e| &*e.0).collect();
-        let wordpiece = WordPiece::new(&tokens, max);
+        let ids: Vec<u32> = vocab.entries().iter().map(|e| e.1).collect();
+        let wordpiece = WordPiece::with_ids(&tokens, ids, max);
         let mut basic = BasicTokenizer::new(opts.basic)?;
         if opts.preserve_unused_tokens {
             if basic.options().reference == Reference::Tokenizers {
@@ -213,8 +212,7 @@ impl FullTokenizer {
         let o = basic.options();
         let encoder = (basic.never_split.is_empty() && basic.preserved.is_empty())
             .then(|| Encoder::new(o.reference, basic.case, o.tokenize_chinese_chars, o.do_split_on_punc));
-        let ids = vocab.entries().iter().map(|e| e.1).collect();
-        Ok(FullTokenizer { vocab, basic, wordpiece, unk_token: opts.unk_token.into_bytes(), unk_id, ids, encoder })
+        Ok(FullTokenizer { vocab, basic, wordpiece, unk_token: opts.unk_token.into_bytes(), unk_id, encoder })
     }
 
     pub fn vocab(&self) -> &Vocab {
@@ -273,7 +271,7 @@ impl FullTokenizer {
     #[inline]
     fn push_word(&self, word: &[u8], chars: usize, out: &mut Vec<u32>) {
         let mark = out.len();
-        if !self.wordpiece.encode_word(word, chars, |t| out.push(self.ids[t as usize])) {
+        if !self.wordpiece.encode_word(word, chars, |id| out.push(id)) {
             out.truncate(mark);
             out.push(self.unk_id);
         }

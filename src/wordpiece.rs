@@ -13,23 +13,32 @@ use crate::unicode::encode_into;
 
 const NO_TOKEN: u32 = u32::MAX;
 
-/// A byte trie in compressed-row form: node `n`'s children are
-/// `edge_bytes/edge_next[first[n]..first[n + 1]]`, sorted by byte. Nodes
-/// with many children (the roots, early letters) also get a dense 256-entry
-/// row, so the hot lookups are one load; the rest scan a few bytes.
+/// A byte trie. Each node is one 16-byte record (where its children are,
+/// its failure link, the token ending there), so a step of LinMaxMatch
+/// touches the node and one row of edges. Children are `edges[first..first +
+/// count]`, sorted by byte; nodes with many children (the roots, early
+/// letters) also get a dense 256-entry row, making the hot steps one load.
 #[derive(Clone, Debug)]
 struct Trie {
-    first: Vec<u32>,
-    edge_bytes: Vec<u8>,
-    edge_next: Vec<u32>,
-    /// Row in `dense` of each node, or NO_NODE.
-    dense_of: Vec<u32>,
+    nodes: Vec<Node>,
+    edges: Vec<(u8, u32)>,
     dense: Vec<u32>,
-    token: Vec<u32>, // token index ending at each node, or NO_TOKEN
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    first: u32,
+    /// Number of children, or `DENSE | row` when they are in `dense`.
+    meta: u32,
+    /// LinMaxMatch failure link (set by `Failure::build`), or NO_NODE.
+    link: u32,
+    /// Token index ending here, or NO_TOKEN.
+    token: u32,
 }
 
 /// Nodes with more children than this get a dense row.
 const DENSE_MIN: usize = 8;
+const DENSE: u32 = 1 << 31;
 
 impl Trie {
     /// `tokens[i]` gets index `i`; for a repeated token the first index is kept.
@@ -57,50 +66,55 @@ impl Trie {
                 token[node] = i as u32;
             }
         }
-        let mut trie = Trie {
-            first: Vec::with_capacity(children.len() + 1),
-            edge_bytes: Vec::new(),
-            edge_next: Vec::new(),
-            dense_of: vec![NO_NODE; children.len()],
-            dense: Vec::new(),
-            token,
-        };
-        for (n, c) in children.iter().enumerate() {
-            trie.first.push(trie.edge_bytes.len() as u32);
-            trie.edge_bytes.extend(c.iter().map(|e| e.0));
-            trie.edge_next.extend(c.iter().map(|e| e.1));
-            if c.len() > DENSE_MIN {
-                trie.dense_of[n] = (trie.dense.len() / 256) as u32;
+        let mut trie = Trie { nodes: Vec::with_capacity(children.len()), edges: Vec::new(), dense: Vec::new() };
+        for (c, &token) in children.iter().zip(&token) {
+            let first = trie.edges.len() as u32;
+            trie.edges.extend_from_slice(c);
+            let meta = if c.len() > DENSE_MIN {
                 let row = trie.dense.len();
                 trie.dense.resize(row + 256, NO_NODE);
                 for &(b, child) in c {
                     trie.dense[row + b as usize] = child;
                 }
-            }
+                DENSE | (row / 256) as u32
+            } else {
+                c.len() as u32
+            };
+            trie.nodes.push(Node { first, meta, link: NO_NODE, token });
         }
-        trie.first.push(trie.edge_bytes.len() as u32);
         trie
     }
 
     #[inline(always)]
     fn child(&self, node: u32, byte: u8) -> Option<u32> {
-        let d = self.dense_of[node as usize];
-        if d != NO_NODE {
-            let next = self.dense[d as usize * 256 + byte as usize];
+        let n = &self.nodes[node as usize];
+        if n.meta & DENSE != 0 {
+            let next = self.dense[(n.meta & !DENSE) as usize * 256 + byte as usize];
             return (next != NO_NODE).then_some(next);
         }
-        let (a, b) = (self.first[node as usize] as usize, self.first[node as usize + 1] as usize);
-        let k = self.edge_bytes[a..b].iter().position(|&e| e == byte)?;
-        Some(self.edge_next[a + k])
+        let edges = &self.edges[n.first as usize..(n.first + n.meta) as usize];
+        edges.iter().find(|e| e.0 == byte).map(|e| e.1)
     }
 
-    fn nodes(&self) -> usize {
-        self.token.len()
+    #[inline]
+    fn token(&self, node: u32) -> u32 {
+        self.nodes[node as usize].token
     }
 
+    #[inline]
+    fn link(&self, node: u32) -> u32 {
+        self.nodes[node as usize].link
+    }
+
+    fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Sorted children (dense nodes keep their edges too): up to the next node's first edge.
     fn children(&self, node: u32) -> impl Iterator<Item = (u8, u32)> + '_ {
-        let (a, b) = (self.first[node as usize] as usize, self.first[node as usize + 1] as usize);
-        self.edge_bytes[a..b].iter().copied().zip(self.edge_next[a..b].iter().copied())
+        let first = self.nodes[node as usize].first as usize;
+        let end = self.nodes.get(node as usize + 1).map_or(self.edges.len(), |n| n.first as usize);
+        self.edges[first..end].iter().copied()
     }
 
     fn walk(&self, mut node: u32, bytes: &[u8]) -> Option<u32> {
@@ -111,11 +125,11 @@ impl Trie {
     }
 }
 
-/// LinMaxMatch tables: per trie node, the failure link and the range of
-/// `pops` (token indexes) emitted when following it.
+/// LinMaxMatch tables: per trie node, the range of `pop_tokens` (token
+/// indexes) emitted when following its failure link (the links themselves
+/// live in the trie's nodes).
 #[derive(Clone, Debug)]
 struct Failure {
-    link: Vec<u32>,
     pops: Vec<(u32, u32)>,
     pop_tokens: Vec<u32>,
 }
@@ -127,8 +141,8 @@ impl Failure {
     /// fails to the continuation root after emitting itself; any other node
     /// fails where its parent's failure chain can take the same byte,
     /// emitting what that chain emitted on the way.
-    fn build(trie: &Trie, continuation_root: u32) -> Self {
-        let n = trie.nodes();
+    fn build(trie: &mut Trie, continuation_root: u32) -> Self {
+        let n = trie.len();
         let mut link = vec![NO_NODE; n];
         let mut pops = vec![(0u32, 0u32); n];
         let mut pop_tokens: Vec<u32> = Vec::new();
@@ -140,7 +154,7 @@ impl Failure {
                 if v == continuation_root {
                     continue; // the paper's r#: no failure link, nothing to pop
                 }
-                let t = trie.token[v as usize];
+                let t = trie.token(v);
                 let start = pop_tokens.len() as u32;
                 if t != NO_TOKEN {
                     link[v as usize] = continuation_root;
@@ -163,51 +177,46 @@ impl Failure {
                 pops[v as usize] = (start, pop_tokens.len() as u32);
             }
         }
-        Failure { link, pops, pop_tokens }
+        for (node, link) in trie.nodes.iter_mut().zip(link) {
+            node.link = link;
+        }
+        Failure { pops, pop_tokens }
     }
 }
 
-/// Exact-match table of the vocabulary: most words are one token, and one
-/// hash probe finds them faster than a walk down the trie. Open addressing
-/// over a power-of-two table; keys live in one arena.
+/// Exact-match table of the vocabulary's word-initial tokens: most words
+/// are one token, and one hash probe finds them faster than a walk down the
+/// trie. Open addressing over a power-of-two table of `(hash tag, entry)`;
+/// each entry is a `u32` (length << 24 | id) then the bytes, in one
+/// arena, so a probe touches two compact arrays and allocates nothing.
 #[derive(Clone, Debug)]
 struct WholeWords {
-    /// `(hash tag, token index)`; empty slots hold NO_TOKEN. The tag skips
-    /// most key comparisons without touching the arena.
-    slots: Vec<(u32, u32)>,
+    slots: Vec<(u32, u32)>, // (tag, arena offset); NO_TOKEN offset = empty
     arena: Vec<u8>,
-    spans: Vec<(u32, u32)>, // each token's bytes in `arena`
 }
 
 impl WholeWords {
-    fn build(tokens: &[&[u8]]) -> Self {
-        let size = (tokens.len() * 2).next_power_of_two().max(16);
-        let mut w = WholeWords { slots: vec![(0, NO_TOKEN); size], arena: Vec::new(), spans: Vec::with_capacity(tokens.len()) };
-        for t in tokens {
-            w.spans.push((w.arena.len() as u32, (w.arena.len() + t.len()) as u32));
-            w.arena.extend_from_slice(t);
-        }
+    /// Tokens starting with "##" are left out: a word spelled like one goes
+    /// through the greedy loop, which handles it.
+    fn build(tokens: &[&[u8]], ids: &[u32]) -> Self {
+        let n = tokens.iter().filter(|t| !t.starts_with(b"##")).count();
+        let size = (n + n / 4).next_power_of_two().max(16);
+        let mut w = WholeWords { slots: vec![(0, NO_TOKEN); size], arena: Vec::new() };
         for (i, t) in tokens.iter().enumerate() {
+            // Long tokens and huge vocabularies do not fit the entry header; the trie has them.
+            if t.starts_with(b"##") || t.is_empty() || t.len() > 255 || ids[i] >= 1 << 24 || w.get(t).is_some() {
+                continue; // (a repeated token keeps its first index)
+            }
             let h = hash(t);
             let mut k = h as usize & (size - 1);
-            loop {
-                match w.slots[k] {
-                    (_, NO_TOKEN) => {
-                        w.slots[k] = ((h >> 32) as u32, i as u32);
-                        break;
-                    }
-                    (_, j) if w.key(j) == *t => break, // a repeated token keeps its first index
-                    _ => k = (k + 1) & (size - 1),
-                }
+            while w.slots[k].1 != NO_TOKEN {
+                k = (k + 1) & (size - 1);
             }
+            w.slots[k] = ((h >> 32) as u32, w.arena.len() as u32);
+            w.arena.extend_from_slice(&((t.len() as u32) << 24 | ids[i]).to_le_bytes());
+            w.arena.extend_from_slice(t);
         }
         w
-    }
-
-    #[inline]
-    fn key(&self, token: u32) -> &[u8] {
-        let (a, b) = self.spans[token as usize];
-        &self.arena[a as usize..b as usize]
     }
 
     #[inline]
@@ -217,11 +226,20 @@ impl WholeWords {
         let tag = (h >> 32) as u32;
         let mut k = h as usize & mask;
         loop {
-            match self.slots[k] {
-                (_, NO_TOKEN) => return None,
-                (g, t) if g == tag && self.key(t) == word => return Some(t),
-                _ => k = (k + 1) & mask,
+            let (g, at) = self.slots[k];
+            if at == NO_TOKEN {
+                return None;
             }
+            if g == tag {
+                let at = at as usize;
+                let head = self.arena.get(at..at + 4)?;
+                let head = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
+                let len = (head >> 24) as usize;
+                if len == word.len() && self.arena.get(at + 4..at + 4 + len) == Some(word) {
+                    return Some(head & 0xFF_FFFF);
+                }
+            }
+            k = (k + 1) & mask;
         }
     }
 }
@@ -230,18 +248,15 @@ impl WholeWords {
 #[inline]
 fn hash(bytes: &[u8]) -> u64 {
     const K: u64 = 0x517C_C1B7_2722_0A95;
+    let mix = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
     let mut h = bytes.len() as u64;
     let mut chunks = bytes.chunks_exact(8);
     for c in &mut chunks {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+        h = mix(h, c.iter().rev().fold(0, |w, &b| (w << 8) | b as u64));
     }
     let rest = chunks.remainder();
     if !rest.is_empty() {
-        let mut w = [0u8; 8];
-        w[..rest.len()].copy_from_slice(rest);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+        h = mix(h, rest.iter().rev().fold(0, |w, &b| (w << 8) | b as u64));
     }
     h ^ (h >> 29)
 }
@@ -255,20 +270,28 @@ pub struct WordPiece {
     failure: Option<Failure>,
     /// Code points of each token's text (for the pieces' end positions).
     token_chars: Vec<u32>,
+    /// The id of each token (what `encode_word` emits).
+    ids: Vec<u32>,
     max_input_chars_per_word: i64,
 }
 
 impl WordPiece {
+    /// A matcher whose ids are the tokens' indexes.
     pub fn new(tokens: &[&[u8]], max_input_chars_per_word: i64) -> Self {
-        let trie = Trie::build(tokens);
+        Self::with_ids(tokens, (0..tokens.len() as u32).collect(), max_input_chars_per_word)
+    }
+
+    /// A matcher emitting `ids[i]` for `tokens[i]`.
+    pub fn with_ids(tokens: &[&[u8]], ids: Vec<u32>, max_input_chars_per_word: i64) -> Self {
+        let mut trie = Trie::build(tokens);
         let continuation_root = trie.walk(0, b"##");
-        let failure = continuation_root.map(|r| Failure::build(&trie, r));
+        let failure = continuation_root.map(|r| Failure::build(&mut trie, r));
         let token_chars = tokens
             .iter()
             .map(|t| t.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u32)
             .collect();
-        let whole = WholeWords::build(tokens);
-        WordPiece { trie, whole, continuation_root, failure, token_chars, max_input_chars_per_word }
+        let whole = WholeWords::build(tokens, &ids);
+        WordPiece { trie, whole, continuation_root, failure, token_chars, ids, max_input_chars_per_word }
     }
 
     /// Splits `word` (code points), appending `(token index, end)` per piece
@@ -276,11 +299,14 @@ impl WordPiece {
     /// `out` as it was, when the whole word is the unknown token: some
     /// remainder has no matching prefix, or the word is too long.
     pub fn tokenize_word(&self, word: &[u32], out: &mut Vec<(u32, u32)>) -> bool {
+        if word.len() as i64 > self.max_input_chars_per_word {
+            return false;
+        }
         let mut bytes = Vec::with_capacity(word.len());
         encode_into(word, &mut bytes);
         let mark = out.len();
         let mut end = 0u32; // code points emitted so far
-        let ok = self.encode_word(&bytes, word.len(), |t| {
+        let ok = self.pieces(&bytes, |t| {
             // The first piece is read whole; the later ones after their "##".
             end += self.token_chars[t as usize] - if out.len() > mark { 2 } else { 0 };
             out.push((t, end));
@@ -291,22 +317,28 @@ impl WordPiece {
         ok
     }
 
-    /// Splits `word` (UTF-8 of `chars` code points), calling `emit` with each
-    /// piece's token index. False when the whole word is the unknown token;
-    /// pieces emitted before that are then the caller's to discard.
+    /// The ids of the pieces of `word` (UTF-8 of `chars` code points), passed
+    /// to `emit`. False when the whole word is the unknown token; ids emitted
+    /// before that are then the caller's to discard.
     #[inline]
     pub fn encode_word(&self, word: &[u8], chars: usize, mut emit: impl FnMut(u32)) -> bool {
         if chars as i64 > self.max_input_chars_per_word {
             return false;
         }
         // A word that is a token is its own longest match (an empty word has no pieces).
-        if let Some(t) = self.whole.get(word).filter(|_| !word.is_empty()) {
-            emit(t);
+        if let Some(id) = self.whole.get(word).filter(|_| !word.is_empty()) {
+            emit(id);
             return true;
         }
+        self.pieces(word, |t| emit(self.ids[t as usize]))
+    }
+
+    /// The token indexes of the pieces of `word`, by LinMaxMatch or, for a
+    /// word starting with "##" (which could match through the continuation
+    /// root itself, outside LinMaxMatch's automaton), the greedy loop.
+    #[inline]
+    fn pieces(&self, word: &[u8], emit: impl FnMut(u32)) -> bool {
         match (&self.failure, self.continuation_root) {
-            // A word starting with "##" could match through the continuation
-            // root itself, which LinMaxMatch keeps out of its automaton.
             (Some(f), Some(r)) if !word.starts_with(b"##") => self.linear(f, r, word, emit),
             _ => self.greedy(word, emit),
         }
@@ -327,7 +359,7 @@ impl WordPiece {
                     node = next;
                     break;
                 }
-                let link = f.link[node as usize];
+                let link = self.trie.link(node);
                 if link == NO_NODE {
                     return false;
                 }
@@ -336,7 +368,7 @@ impl WordPiece {
             }
         }
         while node != continuation_root && !(node == 0 && word.is_empty()) {
-            let link = f.link[node as usize];
+            let link = self.trie.link(node);
             if link == NO_NODE {
                 return false;
             }
@@ -359,7 +391,7 @@ impl WordPiece {
             for (k, &byte) in word[start..].iter().enumerate() {
                 let Some(next) = self.trie.child(node, byte) else { break };
                 node = next;
-                let t = self.trie.token[node as usize];
+                let t = self.trie.token(node);
                 if t != NO_TOKEN {
                     best = Some((start + k + 1, t));
                 }

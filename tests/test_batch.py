@@ -1,6 +1,7 @@
 """BertTokenizer.encode_batch: the parallel NumPy path gives exactly the rows of
-the transformers-style __call__ (itself tested against transformers), from
-every accepted input type, from many threads at once, and after fork()."""
+the transformers-style __call__ on each text alone (the general path, itself
+tested against transformers), from every accepted input type (pyarrow read in
+place), from many threads at once, and after fork()."""
 
 import os
 import subprocess
@@ -23,11 +24,16 @@ def tok(request):
     return bertpiece.BertTokenizer.from_pretrained("bert-base-multilingual-cased", reference=request.param)
 
 
+def one_by_one(tok, texts, **kwargs):
+    """Each text alone: the general path (a batch of one text does not take the batch path)."""
+    return [tok(t, **kwargs)["input_ids"] for t in texts]
+
+
 def test_rows_equal_call(tok):
-    assert tok.encode_batch(LINES).tolist() == tok(LINES)["input_ids"]
-    assert tok.encode_batch(LINES, add_special_tokens=False).tolist() == tok(LINES, add_special_tokens=False)["input_ids"]
+    assert tok.encode_batch(LINES).tolist() == one_by_one(tok, LINES)
+    assert tok.encode_batch(LINES, add_special_tokens=False).tolist() == one_by_one(tok, LINES, add_special_tokens=False)
     for max_length in (2, 7, 32):
-        want = tok(LINES, truncation=True, max_length=max_length)["input_ids"]
+        want = one_by_one(tok, LINES, truncation=True, max_length=max_length)
         assert tok.encode_batch(LINES, truncation=True, max_length=max_length).tolist() == want
 
 
@@ -44,8 +50,23 @@ def test_offsets_equal_offset_mapping(name):
 def test_input_types(tok):
     want = tok.encode_batch(LINES).tolist()
     for texts in (tuple(LINES), np.array(LINES), np.array(LINES, dtype=object), pa.array(LINES),
-                  pa.chunked_array([LINES[:3], LINES[3:]])):
+                  pa.chunked_array([LINES[:3], LINES[3:]]), pa.array(LINES, type=pa.large_string()),
+                  pa.chunked_array([pa.array(LINES[:5], pa.large_string()), pa.array(LINES[5:], pa.large_string())])):
         assert tok.encode_batch(texts).tolist() == want, type(texts)
+    # Slices of Arrow arrays start inside the buffers (a non-zero offset): read in place all the same.
+    sliced = pa.array(["skip me"] + LINES + ["and me"]).slice(1, len(LINES))
+    assert tok.encode_batch(sliced).tolist() == want
+    assert tok.encode_batch(pa.array(LINES)[4:9]).tolist() == want[4:9]
+    assert tok.encode_batch(pa.array([], pa.string())).tolist() == []
+
+
+def test_arrow_bad_input(tok):
+    with pytest.raises(TypeError, match=r"texts\[2\] must be str, not None"):
+        tok.encode_batch(pa.array(["a", "b", None]))
+    with pytest.raises(TypeError, match=r"texts\[3\] must be str, not None"):
+        tok.encode_batch(pa.chunked_array([["a", "b"], ["c", None]]))
+    with pytest.raises(TypeError, match="pyarrow string array, not int64"):
+        tok.encode_batch(pa.array([1, 2]))
 
 
 def test_bad_input(tok, monkeypatch):

@@ -3,6 +3,9 @@
 from os import PathLike
 from typing import Iterable, Optional, Sequence, Union, final
 
+# (data address, data size, offsets address, offset width, first row, rows): see bertpiece.batch.
+_ArrowChunk = tuple[int, int, int, int, int, int]
+
 _Text = Union[str, bytes]
 _Path = Union[str, PathLike[str]]
 
@@ -46,7 +49,24 @@ class FullTokenizer:
         max_length: Optional[int] = None,
         return_offsets: bool = False,
         num_threads: Optional[int] = None,
-    ) -> tuple[bytearray, bytearray, Optional[bytearray]]: ...
+        arrow: Optional[list[_ArrowChunk]] = None,
+        added: Optional[list[str]] = None,
+    ) -> tuple[bytearray, bytearray, Optional[bytearray], list[int]]: ...
+    def encode_padded(
+        self,
+        texts: Iterable[str],
+        *,
+        special: Optional[tuple[int, int]] = None,
+        max_length: Optional[int] = None,
+        pad_to: Optional[int] = None,
+        pad_to_multiple_of: Optional[int] = None,
+        pad_id: int = 0,
+        padding_left: bool = False,
+        return_offsets: bool = False,
+        num_threads: Optional[int] = None,
+        arrow: Optional[list[_ArrowChunk]] = None,
+        added: Optional[list[str]] = None,
+    ) -> tuple[int, bytearray, bytearray, Optional[bytearray], bytearray, list[int]]: ...
     @staticmethod
     def from_entries(
         entries: Sequence[tuple[_Text, int]],

@@ -42,9 +42,41 @@ class EncodedBatch:
         return f"EncodedBatch(rows={len(self)}, ids={len(self.ids)}, offsets={self.offsets is not None})"
 
 
+def _arrow_chunks(texts):
+    """Zero-copy view of a pyarrow string array (or chunked array) for the core:
+    one `(data address, data size, offsets address, offset width, first row,
+    rows)` tuple per chunk. None if `texts` is not a pyarrow array."""
+    chunks = getattr(texts, "chunks", None)
+    if chunks is None:
+        if not hasattr(texts, "buffers") or not hasattr(texts, "type"):
+            return None
+        chunks = [texts]
+    import pyarrow as pa
+
+    out, row = [], 0
+    for chunk in chunks:
+        if pa.types.is_string(chunk.type):
+            width = 4
+        elif pa.types.is_large_string(chunk.type):
+            width = 8
+        else:
+            raise TypeError(f"texts must be a pyarrow string array, not {chunk.type}")
+        if chunk.null_count:
+            k = row + chunk.is_null().index(True).as_py()
+            raise TypeError(f"texts[{k}] must be str, not None (a null in the pyarrow array)")
+        _, offsets, data = chunk.buffers()
+        n = len(chunk)
+        if n and offsets.size < (chunk.offset + n + 1) * width:
+            raise ValueError("malformed pyarrow string array: offsets buffer too small")
+        out.append((data.address if data is not None else 0, data.size if data is not None else 0,
+                    offsets.address if offsets is not None else 0, width, chunk.offset, n))
+        row += n
+    return out
+
+
 def _texts(texts):
     """A list-like of str: lists, tuples, NumPy string arrays, pyarrow string arrays."""
-    if hasattr(texts, "to_pylist"):  # pyarrow Array / ChunkedArray
+    if hasattr(texts, "to_pylist"):  # pyarrow Array / ChunkedArray (only when not read in place)
         return texts.to_pylist()
     if isinstance(texts, np.ndarray):
         if texts.ndim != 1:
@@ -53,6 +85,15 @@ def _texts(texts):
     if isinstance(texts, (str, bytes)):
         raise TypeError("texts must be a sequence of str, not a single str (wrap it in a list)")
     return texts
+
+
+def core_texts(texts):
+    """`(texts, arrow)` arguments for the core's batch methods: pyarrow string
+    arrays are read in place, anything else goes through `_texts`."""
+    arrow = _arrow_chunks(texts)
+    if arrow is not None:
+        return (), arrow
+    return _texts(texts), None
 
 
 def _num_threads(num_threads):
@@ -71,7 +112,8 @@ def _num_threads(num_threads):
 def encode_batch(tokenizer, texts, *, add_special_tokens=True, max_length=None, truncation=False,
                  return_offsets=False, num_threads=None):
     """See `BertTokenizer.encode_batch`."""
-    texts = _texts(texts)
+    arrow_source = texts
+    texts, arrow = core_texts(texts)
     num_threads = _num_threads(num_threads)
     if truncation and max_length is None and tokenizer.model_max_length < int(1e20):
         max_length = tokenizer.model_max_length
@@ -80,14 +122,16 @@ def encode_batch(tokenizer, texts, *, add_special_tokens=True, max_length=None, 
     if limit is not None and add_special_tokens and limit < 2:
         raise ValueError(f"max_length={limit} is smaller than the 2 special tokens added to each sequence; "
                          "use a larger max_length or add_special_tokens=False")
-    ids, splits, offsets = tokenizer._core.encode_batch(texts, special=special, max_length=limit,
-                                                        return_offsets=return_offsets, num_threads=num_threads)
+    ids, splits, offsets, redo = tokenizer._core.encode_batch(
+        texts, special=special, max_length=limit, return_offsets=return_offsets, num_threads=num_threads,
+        arrow=arrow, added=list(tokenizer._added))
     batch = EncodedBatch(np.frombuffer(ids, dtype="<i4"), np.frombuffer(splits, dtype="<i8"),
                          np.frombuffer(offsets, dtype="<i4").reshape(-1, 2) if offsets is not None else None)
     # Texts holding added/special tokens ("[MASK]" in the text) take the
     # general path, which matches those tokens in the raw text first.
-    redo = [k for k, t in enumerate(texts) if tokenizer._has_added_token(t)]
     if redo:
+        if arrow is not None:
+            texts = arrow_source.to_pylist()
         batch = _patch_rows(tokenizer, batch, [texts[k] for k in redo], redo, add_special_tokens,
                             max_length if truncation else None, return_offsets)
     return batch

@@ -20,6 +20,7 @@ import warnings
 from . import _core
 from .added_tokens import SPECIAL_TOKEN_NAMES, AddedToken
 from .batch import encode_batch as _encode_batch
+from .batch_call import call_batch
 from .bert_files import TOKENIZER_FILE, VOCAB_FILE, TokenizerFiles
 from .bert_legacy import LegacyEncoding
 from .encoding import BatchEncoding, _Row
@@ -552,7 +553,20 @@ class BertTokenizer(TokenizerFiles, LegacyEncoding):
     def _call_fast(self, batched, items, *, add_special_tokens, padding_strategy, truncation_strategy, max_length,
                    stride, is_split_into_words, pad_to_multiple_of, padding_side, return_tensors,
                    return_token_type_ids, return_attention_mask, return_overflowing_tokens,
-                   return_special_tokens_mask, return_offsets_mapping, return_length, split_special):
+                   return_special_tokens_mask, return_offsets_mapping, return_length, split_special, pad_to=None):
+        if batched and not is_split_into_words and pad_to is None:
+            # Batches of single texts: the core's batch path (all cores, NumPy, no object per token).
+            out = call_batch(self, items, add_special_tokens=add_special_tokens, padding_strategy=padding_strategy,
+                             truncation_strategy=truncation_strategy, max_length=max_length,
+                             pad_to_multiple_of=pad_to_multiple_of, padding_side=padding_side,
+                             return_tensors=return_tensors, return_token_type_ids=return_token_type_ids,
+                             return_attention_mask=return_attention_mask,
+                             return_overflowing_tokens=return_overflowing_tokens,
+                             return_special_tokens_mask=return_special_tokens_mask,
+                             return_offsets_mapping=return_offsets_mapping, return_length=return_length,
+                             split_special=split_special)
+            if out is not None:
+                return out
         saved, self.split_special_tokens = self.split_special_tokens, split_special
         try:
             encoded = [(self._encode_one(a, is_split_into_words),
@@ -604,8 +618,12 @@ class BertTokenizer(TokenizerFiles, LegacyEncoding):
             all_rows.append(rows)
         if padding_strategy != "do_not_pad":
             # tokenizers' pad_encodings: the target comes from the main rows; overflow rows pad to it too
-            target = max_length if padding_strategy == "max_length" else max((len(r[0][0]) for r in all_rows),
-                                                                               default=0)
+            if pad_to is not None:  # the batch path's lazy rows: the width the batch was padded to
+                target = pad_to
+            elif padding_strategy == "max_length":
+                target = max_length
+            else:
+                target = max((len(r[0][0]) for r in all_rows), default=0)
             if pad_to_multiple_of and target % pad_to_multiple_of:
                 target += pad_to_multiple_of - target % pad_to_multiple_of
             fills = (self.pad_token_id, self.pad_token_type_id, 1, (0, 0), None, None, 0)

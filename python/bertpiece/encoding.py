@@ -144,6 +144,12 @@ class BatchEncoding(collections.UserDict):
             import numpy as np
 
             def as_tensor(value):
+                # transformers: ragged rows become an object array of 1-D arrays
+                if isinstance(value, (list, tuple)) and value and isinstance(value[0], (list, tuple, np.ndarray)):
+                    if len({len(v) for v in value}) > 1:
+                        out = np.empty(len(value), dtype=object)
+                        out[:] = [np.asarray(v) for v in value]
+                        return out
                 return np.asarray(value)
         else:
             raise ValueError(f"Unsupported return_tensors {tensor_type!r}: expected None, 'np' or 'pt'")

@@ -1,0 +1,207 @@
+"""`BertTokenizer.__call__` on a batch of single texts through the core's batch
+path: all texts encoded on all cores without the GIL, padded by the core into
+NumPy arrays, and no Python object per token unless lists are asked for.
+
+The general path (`BertTokenizer._call_fast`) stays the definition: this
+module only takes the cases whose output it computes the same way, returns
+None for the rest, and hands rows holding added/special tokens back to the
+general path. Token-level metadata (`tokens()`, `word_ids()`, ...) is
+computed per row on first use, by the general path.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .batch import _num_threads, core_texts
+from .encoding import BatchEncoding
+
+# Options the batch path reproduces; anything else takes the general path.
+_TRUNCATIONS = ("do_not_truncate", "longest_first", "only_first")
+
+
+def call_batch(tok, items, *, add_special_tokens, padding_strategy, truncation_strategy, max_length,
+               pad_to_multiple_of, padding_side, return_tensors, return_token_type_ids, return_attention_mask,
+               return_overflowing_tokens, return_special_tokens_mask, return_offsets_mapping, return_length,
+               split_special):
+    """The BatchEncoding for `items` (all `(text, None)`), or None when the batch path does not apply."""
+    if (not items or not tok.do_basic_tokenize or return_overflowing_tokens
+            or truncation_strategy not in _TRUNCATIONS or tok.truncation_side != "right"
+            or any(b is not None for _, b in items)):
+        return None
+    texts = [a for a, _ in items]
+    special = (tok.cls_token_id, tok.sep_token_id) if add_special_tokens else None
+    if special is not None and None in special:
+        return None
+    limit = max_length if truncation_strategy != "do_not_truncate" else None
+    padded = padding_strategy != "do_not_pad"
+    args, arrow = core_texts(texts)
+    common = dict(special=special, max_length=limit, return_offsets=return_offsets_mapping,
+                  num_threads=_num_threads(None), arrow=arrow, added=list(tok._added))
+    if padded:
+        pad_to = max_length if padding_strategy == "max_length" else None
+        width, ids, mask, offsets, lengths, redo = tok._core.encode_padded(
+            args, pad_to=pad_to, pad_to_multiple_of=pad_to_multiple_of or None, pad_id=tok.pad_token_id,
+            padding_left=padding_side == "left", **common)
+        n = len(texts)
+        ids = np.frombuffer(ids, dtype="<i8").reshape(n, width)
+        mask = np.frombuffer(mask, dtype="<i8").reshape(n, width)
+        offsets = np.frombuffer(offsets, dtype="<i8").reshape(n, width, 2) if offsets is not None else None
+        lengths = np.frombuffer(lengths, dtype="<i8")
+        if pad_to is not None and int(lengths.max(initial=0)) > pad_to:
+            return None  # a row longer than max_length stays longer in transformers: the general path says how
+        special_mask = _special_mask_padded(mask, lengths, add_special_tokens, padding_side) \
+            if return_special_tokens_mask else None
+        if redo:
+            ids, mask, offsets = (a.copy() if a is not None else None for a in (ids, mask, offsets))
+            if not _redo_padded(tok, texts, redo, ids, mask, offsets, special_mask, add_special_tokens,
+                                truncation_strategy, max_length, padding_side, split_special):
+                return None
+        data = {"input_ids": ids}
+        if return_token_type_ids is not False:
+            data["token_type_ids"] = np.where(mask == 1, 0, tok.pad_token_type_id).astype("<i8")
+        if return_attention_mask is not False:
+            data["attention_mask"] = mask
+        if special_mask is not None:
+            data["special_tokens_mask"] = special_mask
+        if offsets is not None:
+            data["offset_mapping"] = offsets
+        if return_length:
+            data["length"] = np.full(n, width, dtype="<i8")
+        rows = _LazyRows(tok, texts, add_special_tokens, truncation_strategy, max_length, padding_side, width,
+                         split_special)
+        return _finish(data, rows, return_tensors)
+    ids, splits, offsets, redo = tok._core.encode_batch(args, **common)
+    ids, splits = np.frombuffer(ids, dtype="<i4"), np.frombuffer(splits, dtype="<i8")
+    offsets = np.frombuffer(offsets, dtype="<i4").reshape(-1, 2) if offsets is not None else None
+    rows_ids = [ids[splits[i]:splits[i + 1]].tolist() for i in range(len(texts))]
+    rows_offs = ([list(map(tuple, offsets[splits[i]:splits[i + 1]].tolist())) for i in range(len(texts))]
+                 if offsets is not None else None)
+    rows_special = [([1] + [0] * (len(r) - 2) + [1]) if add_special_tokens else [0] * len(r) for r in rows_ids] \
+        if return_special_tokens_mask else None
+    for k, enc in zip(redo, _general(tok, [texts[k] for k in redo], add_special_tokens, truncation_strategy,
+                                     max_length, split_special)):
+        rows_ids[k] = enc[0]
+        if rows_offs is not None:
+            rows_offs[k] = enc[1]
+        if rows_special is not None:
+            rows_special[k] = enc[2]
+    data = {"input_ids": rows_ids}
+    if return_token_type_ids is not False:
+        data["token_type_ids"] = [[0] * len(r) for r in rows_ids]
+    if return_attention_mask is not False:
+        data["attention_mask"] = [[1] * len(r) for r in rows_ids]
+    if rows_special is not None:
+        data["special_tokens_mask"] = rows_special
+    if rows_offs is not None:
+        data["offset_mapping"] = rows_offs
+    if return_length:
+        data["length"] = [len(r) for r in rows_ids]
+    rows = _LazyRows(tok, texts, add_special_tokens, truncation_strategy, max_length, padding_side, None,
+                     split_special)
+    return BatchEncoding(data, rows, tensor_type=return_tensors)
+
+
+def _finish(data, rows, return_tensors):
+    """NumPy columns as the caller asked: arrays, torch tensors, or lists."""
+    tensor_type = getattr(return_tensors, "value", return_tensors)
+    if tensor_type == "np":
+        return BatchEncoding(data, rows)
+    if tensor_type is None:
+        out = {}
+        for key, value in data.items():
+            if key == "offset_mapping":
+                out[key] = [list(map(tuple, row)) for row in value.tolist()]
+            else:
+                out[key] = value.tolist()
+        return BatchEncoding(out, rows)
+    return BatchEncoding(data, rows, tensor_type=return_tensors)
+
+
+def _special_mask_padded(mask, lengths, add_special_tokens, padding_side):
+    """transformers' special_tokens_mask: 1 for padding and for [CLS]/[SEP] around each row."""
+    special = 1 - mask
+    if add_special_tokens and len(lengths):
+        rows = np.arange(len(lengths))
+        width = mask.shape[1]
+        first = width - lengths if padding_side == "left" else np.zeros_like(lengths)
+        special[rows, first] = 1
+        special[rows, first + lengths - 1] = 1
+    return special
+
+
+def _general(tok, texts, add_special_tokens, truncation_strategy, max_length, split_special):
+    """(ids, offsets, special tokens mask) of each text by the general path, unpadded."""
+    enc = tok._call_fast(True, [(t, None) for t in texts], add_special_tokens=add_special_tokens,
+                         padding_strategy="do_not_pad", truncation_strategy=truncation_strategy,
+                         max_length=max_length, stride=0, is_split_into_words=False, pad_to_multiple_of=None,
+                         padding_side="right", return_tensors=None, return_token_type_ids=False,
+                         return_attention_mask=False, return_overflowing_tokens=False,
+                         return_special_tokens_mask=True, return_offsets_mapping=True, return_length=False,
+                         split_special=split_special, pad_to=-1)
+    return list(zip(enc["input_ids"], enc["offset_mapping"], enc["special_tokens_mask"]))
+
+
+def _redo_padded(tok, texts, redo, ids, mask, offsets, special_mask, add_special_tokens, truncation_strategy,
+                 max_length, padding_side, split_special):
+    """Rows with added tokens, by the general path, written into the padded arrays.
+    False when one no longer fits the width (the caller then takes the general path)."""
+    width = ids.shape[1]
+    redone = _general(tok, [texts[k] for k in redo], add_special_tokens, truncation_strategy, max_length,
+                      split_special)
+    if any(len(r[0]) > width for r in redone):
+        return False
+    for k, (row, offs, special) in zip(redo, redone):
+        n = len(row)
+        cells = slice(width - n, width) if padding_side == "left" else slice(0, n)
+        ids[k, :] = tok.pad_token_id
+        ids[k, cells] = row
+        mask[k, :] = 0
+        mask[k, cells] = 1
+        if special_mask is not None:
+            special_mask[k, :] = 1
+            special_mask[k, cells] = special
+        if offsets is not None:
+            offsets[k] = 0
+            if n:
+                offsets[k, cells] = offs
+    return True
+
+
+class _LazyRows:
+    """`BatchEncoding`'s per-row metadata (tokens, word ids, sequence ids,
+    offsets), computed by the general path when a row is first asked for."""
+
+    def __init__(self, tok, texts, add_special_tokens, truncation_strategy, max_length, padding_side, width,
+                 split_special):
+        self._tok, self._texts, self._cache = tok, texts, {}
+        self._opts = dict(add_special_tokens=add_special_tokens, truncation_strategy=truncation_strategy,
+                          max_length=max_length, padding_side=padding_side, split_special=split_special)
+        self._width = width
+
+    def __len__(self):
+        return len(self._texts)
+
+    def __getitem__(self, i):
+        if not -len(self) <= i < len(self):
+            raise IndexError(f"batch index {i} out of range for a batch of {len(self)}")
+        i %= len(self)
+        if i not in self._cache:
+            o = self._opts
+            enc = self._tok._call_fast(
+                True, [(self._texts[i], None)], add_special_tokens=o["add_special_tokens"],
+                padding_strategy="max_length" if self._width is not None else "do_not_pad",
+                truncation_strategy=o["truncation_strategy"], max_length=o["max_length"], stride=0,
+                is_split_into_words=False, pad_to_multiple_of=None, padding_side=o["padding_side"],
+                return_tensors=None, return_token_type_ids=False, return_attention_mask=False,
+                return_overflowing_tokens=False, return_special_tokens_mask=False, return_offsets_mapping=False,
+                return_length=False, split_special=o["split_special"],
+                pad_to=self._width if self._width is not None else -1)
+            self._cache[i] = enc._rows[0]
+        return self._cache[i]
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __reduce__(self):  # a pickled BatchEncoding carries plain rows, not the tokenizer
+        return list, (list(self),)

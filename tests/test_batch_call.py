@@ -1,0 +1,90 @@
+"""`BertTokenizer.__call__` on batches goes through the core's batch path
+(bertpiece/batch_call.py): its output must equal the real transformers 5
+`BertTokenizer` (HF tokenizers) key by key, row metadata included, for every
+padding and truncation mode it takes, with added/special tokens in the text
+(rows handed back to the general path), and when it declines."""
+
+import os
+import pickle
+import shutil
+import warnings
+
+import numpy as np
+import pytest
+
+import bertpiece
+from bertpiece import batch_call
+from google_reference import data_files, read_lines
+
+warnings.filterwarnings("ignore")
+import transformers  # noqa: E402
+transformers.logging.set_verbosity_error()
+
+LINES = [line for f in data_files() for line in read_lines(f)[::90]] + [
+    "", "Héllo [MASK] world [SEP] again", "[CLS]", "a" * 150, "x " * 70, "ΟΔΟΣ İstanbul 中文 ﬁ"]
+MODEL = "bert-base-multilingual-cased"
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory):
+    path = tmp_path_factory.mktemp("mbert")
+    shutil.copy(bertpiece.vocab_path(MODEL), os.path.join(path, "vocab.txt"))
+    theirs = transformers.BertTokenizer.from_pretrained(str(path), do_lower_case=False)
+    return bertpiece.BertTokenizer.from_pretrained(MODEL), theirs
+
+
+def plain(value):
+    return value.tolist() if isinstance(value, np.ndarray) else value
+
+
+OPTIONS = [
+    dict(),
+    dict(padding=True),
+    dict(padding=True, padding_side="left", return_offsets_mapping=True),
+    dict(padding="max_length", max_length=24, truncation=True, return_special_tokens_mask=True),
+    dict(padding="longest", pad_to_multiple_of=8, return_length=True, return_special_tokens_mask=True,
+         padding_side="left"),
+    dict(truncation=True, max_length=10, return_offsets_mapping=True, return_special_tokens_mask=True),
+    dict(add_special_tokens=False, padding=True, return_special_tokens_mask=True),
+    dict(padding=True, return_tensors="np", return_offsets_mapping=True, return_length=True),
+    dict(padding="max_length", max_length=40, truncation="only_first", return_tensors="np"),
+]
+
+
+@pytest.mark.parametrize("opts", OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
+def test_batch_path_equals_transformers(pair, opts, monkeypatch):
+    ours, theirs = pair
+    taken = []
+    real = batch_call.call_batch
+    monkeypatch.setattr("bertpiece.bert.call_batch", lambda *a, **k: taken.append(1) or real(*a, **k))
+    got, want = ours(LINES, **opts), theirs(LINES, **opts)
+    assert taken, "the batch path was not tried"
+    assert list(got.keys()) == list(want.keys())
+    for key in want:
+        assert type(got[key]) is type(want[key]), key
+        if isinstance(want[key], np.ndarray):
+            assert got[key].dtype == want[key].dtype and got[key].shape == want[key].shape, key
+        assert plain(got[key]) == plain(want[key]), key
+    for i in (0, 5, len(LINES) - 5, len(LINES) - 1):
+        assert got.tokens(i) == want.tokens(i)
+        assert got.word_ids(i) == want.word_ids(i)
+        assert got.sequence_ids(i) == want.sequence_ids(i)
+
+
+def test_rows_longer_than_max_length_without_truncation(pair):
+    # transformers leaves such rows unpadded (NumPy: an object array of rows): the general path decides.
+    ours, theirs = pair
+    opts = dict(padding="max_length", max_length=8)
+    assert ours(LINES, **opts)["input_ids"] == theirs(LINES, **opts)["input_ids"]
+    got, want = ours(LINES, return_tensors="np", **opts), theirs(LINES, return_tensors="np", **opts)
+    for key in want:
+        assert got[key].dtype == want[key].dtype == object, key
+        assert [r.tolist() for r in got[key]] == [r.tolist() for r in want[key]], key
+
+
+def test_pickled_batch_encoding_keeps_its_rows(pair):
+    ours, _ = pair
+    enc = ours(LINES[:6], padding=True)
+    back = pickle.loads(pickle.dumps(enc))
+    assert back.data == enc.data
+    assert [back.tokens(i) for i in range(6)] == [enc.tokens(i) for i in range(6)]
