@@ -12,6 +12,7 @@ pub mod aligned;
 pub mod batch;
 pub mod encoder;
 pub mod error;
+mod fxhash;
 #[rustfmt::skip]
 mod hf_tables;
 pub mod normalizer;

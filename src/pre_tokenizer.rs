@@ -29,13 +29,6 @@ pub fn split_on(text: &[u32], is_space: fn(u32) -> bool) -> impl Iterator<Item =
     })
 }
 
-/// `str.strip()`: the range of `text` without leading and trailing `isspace()`.
-pub fn strip(text: &[u32]) -> Range<usize> {
-    let start = text.iter().position(|&c| !is_python_space(c)).unwrap_or(text.len());
-    let end = text.iter().rposition(|&c| !is_python_space(c)).map_or(start, |e| e + 1);
-    start..end
-}
-
 /// `_is_punctuation`: ASCII 33–47, 58–64, 91–96, 123–126 and every P* category.
 #[inline]
 pub fn is_punctuation(cp: u32) -> bool {
@@ -96,8 +89,6 @@ mod tests {
         assert_eq!(pieces("  a b\u{2028}c\u{85}d\u{1F}e  ", ws), ["a", "b", "c", "d", "e"]);
         assert!(pieces(" \u{3000} ", ws).is_empty());
         assert!(pieces("", ws).is_empty());
-        assert_eq!(strip(&cps(" \u{2029}ab c\t")), 2..6);
-        assert_eq!(strip(&cps("   ")), 3..3);
     }
 
     #[test]

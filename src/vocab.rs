@@ -1,10 +1,9 @@
 //! Vocabulary: `vocab.txt` loading exactly as each reference's `load_vocab`.
 
+use crate::fxhash::{hash_bytes, FxHashMap};
 use crate::normalizer::Reference;
-use crate::pre_tokenizer::strip;
-use crate::unicode;
+use crate::unicode::is_python_space;
 use crate::{Error, Result};
-use std::collections::HashMap;
 use std::path::Path;
 
 /// Tokens in the order a Python `OrderedDict` would hold them, with their ids.
@@ -13,8 +12,52 @@ use std::path::Path;
 #[derive(Clone, Debug, Default)]
 pub struct Vocab {
     entries: Vec<(Box<[u8]>, u32)>,
-    by_token: HashMap<Box<[u8]>, u32>, // token -> index in `entries`
-    by_id: HashMap<u32, u32>,          // id -> index in `entries`
+    by_token: TokenIndex,       // token -> index in `entries`
+    by_id: FxHashMap<u32, u32>, // id -> index in `entries`
+}
+
+/// Token -> entry index, open addressing over entry indexes: the keys are the
+/// entries' own bytes, so loading a vocabulary allocates each token once.
+#[derive(Clone, Debug, Default)]
+struct TokenIndex {
+    slots: Vec<u32>, // entry index, or EMPTY
+    len: usize,
+}
+
+const EMPTY: u32 = u32::MAX;
+
+impl TokenIndex {
+    fn find(&self, entries: &[(Box<[u8]>, u32)], token: &[u8]) -> std::result::Result<u32, usize> {
+        if self.slots.is_empty() {
+            return Err(usize::MAX);
+        }
+        let mask = self.slots.len() - 1;
+        let mut k = hash_bytes(token) as usize & mask;
+        loop {
+            match self.slots[k] {
+                EMPTY => return Err(k),
+                i if *entries[i as usize].0 == *token => return Ok(i),
+                _ => k = (k + 1) & mask,
+            }
+        }
+    }
+
+    /// Adds entry `index` (not present yet), growing to keep the table at most half full.
+    fn insert(&mut self, entries: &[(Box<[u8]>, u32)], index: u32) {
+        if 2 * (self.len + 1) > self.slots.len() {
+            let size = (self.slots.len() * 2).max(64);
+            let old = std::mem::replace(&mut self.slots, vec![EMPTY; size]);
+            self.len = 0;
+            for i in old.into_iter().filter(|&i| i != EMPTY) {
+                self.insert(entries, i);
+            }
+        }
+        let token = &entries[index as usize].0;
+        if let Err(k) = self.find(entries, token) {
+            self.slots[k] = index;
+            self.len += 1;
+        }
+    }
 }
 
 impl Vocab {
@@ -30,11 +73,11 @@ impl Vocab {
     }
 
     fn insert(&mut self, token: Box<[u8]>, id: u32) {
-        match self.by_token.get(&token) {
-            Some(&i) => self.entries[i as usize].1 = id,
-            None => {
-                self.by_token.insert(token.clone(), self.entries.len() as u32);
+        match self.by_token.find(&self.entries, &token) {
+            Ok(i) => self.entries[i as usize].1 = id,
+            Err(_) => {
                 self.entries.push((token, id));
+                self.by_token.insert(&self.entries, self.entries.len() as u32 - 1);
             }
         }
     }
@@ -69,15 +112,12 @@ impl Vocab {
         let mut v = Vocab::default();
         match reference {
             Reference::Google => {
-                let mut cps = Vec::new();
                 for line in text.split_inclusive('\n') {
-                    cps.clear();
-                    cps.extend(line.chars().map(|c| c as u32));
-                    let mut token = Vec::with_capacity(line.len());
-                    unicode::encode_into(&cps[strip(&cps)], &mut token);
-                    if !v.by_token.contains_key(token.as_slice()) {
+                    // `str.strip()`: isspace() code points off both ends.
+                    let token = line.trim_matches(|c| is_python_space(c as u32)).as_bytes();
+                    if v.by_token.find(&v.entries, token).is_err() {
                         let id = v.entries.len() as u32;
-                        v.insert(token.into_boxed_slice(), id);
+                        v.insert(token.into(), id);
                     }
                 }
             }
@@ -120,7 +160,7 @@ impl Vocab {
     }
 
     pub fn id(&self, token: &[u8]) -> Option<u32> {
-        self.by_token.get(token).map(|&i| self.entries[i as usize].1)
+        self.by_token.find(&self.entries, token).ok().map(|i| self.entries[i as usize].1)
     }
 
     pub fn token(&self, id: u32) -> Option<&[u8]> {

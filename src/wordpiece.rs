@@ -9,6 +9,7 @@
 //! by breadth-first search, so no byte of a word is read twice. The plain
 //! greedy loop stays as the reference the fast path is tested against.
 
+use crate::fxhash::hash_bytes as hash;
 use crate::unicode::encode_into;
 
 const NO_TOKEN: u32 = u32::MAX;
@@ -42,45 +43,66 @@ const DENSE: u32 = 1 << 31;
 
 impl Trie {
     /// `tokens[i]` gets index `i`; for a repeated token the first index is kept.
+    /// Built breadth-first from the sorted tokens: each node's tokens are a
+    /// run of the sorted list, and its children are the sub-runs sharing the
+    /// next byte, so nodes come out numbered level by level with their
+    /// children's edges side by side, and nothing is hashed or allocated per node.
     fn build(tokens: &[&[u8]]) -> Self {
-        let mut order: Vec<usize> = (0..tokens.len()).collect();
-        order.sort_by(|&a, &b| tokens[a].cmp(tokens[b]).then(a.cmp(&b)));
-        // Inserting in sorted order appends each node's children in byte order.
-        let mut children: Vec<Vec<(u8, u32)>> = vec![Vec::new()];
-        let mut token = vec![NO_TOKEN];
-        for &i in &order {
-            let mut node = 0usize;
-            for &b in tokens[i] {
-                node = match children[node].last() {
-                    Some(&(last, child)) if last == b => child as usize,
-                    _ => {
-                        let child = children.len();
-                        children[node].push((b, child as u32));
-                        children.push(Vec::new());
-                        token.push(NO_TOKEN);
-                        child
-                    }
-                };
-            }
-            if token[node] == NO_TOKEN {
-                token[node] = i as u32;
-            }
+        // Sort by (bytes, index): an 8-byte big-endian prefix settles most comparisons.
+        let prefix = |t: &[u8]| t.iter().take(8).enumerate().fold(0u64, |k, (i, &b)| k | (b as u64) << (56 - 8 * i));
+        let mut order: Vec<(u64, u32)> = tokens.iter().enumerate().map(|(i, t)| (prefix(t), i as u32)).collect();
+        order.sort_unstable_by(|a, b| {
+            a.0.cmp(&b.0).then_with(|| tokens[a.1 as usize].cmp(tokens[b.1 as usize])).then(a.1.cmp(&b.1))
+        });
+        // The sorted tokens side by side in one arena, so the scans below read memory in order.
+        let mut arena = Vec::with_capacity(tokens.iter().map(|t| t.len()).sum());
+        let mut spans = Vec::with_capacity(order.len());
+        for &(_, i) in &order {
+            let t = tokens[i as usize];
+            spans.push((arena.len(), t.len()));
+            arena.extend_from_slice(t);
         }
-        let mut trie = Trie { nodes: Vec::with_capacity(children.len()), edges: Vec::new(), dense: Vec::new() };
-        for (c, &token) in children.iter().zip(&token) {
-            let first = trie.edges.len() as u32;
-            trie.edges.extend_from_slice(c);
-            let meta = if c.len() > DENSE_MIN {
+        let len = |k: usize| spans[k].1;
+        let byte = |k: usize, depth: usize| arena[spans[k].0 + depth];
+        let mut trie = Trie { nodes: Vec::new(), edges: Vec::new(), dense: Vec::new() };
+        trie.nodes.push(Node { first: 0, meta: 0, link: NO_NODE, token: NO_TOKEN });
+        // (node, run of `order`, depth): the run's tokens all start with the node's `depth` bytes.
+        let mut queue = std::collections::VecDeque::from([(0u32, 0usize, order.len(), 0usize)]);
+        while let Some((node, mut lo, hi, depth)) = queue.pop_front() {
+            // Tokens ending here sort first; the first of them has the smallest index.
+            if lo < hi && len(lo) == depth {
+                trie.nodes[node as usize].token = order[lo].1;
+                while lo < hi && len(lo) == depth {
+                    lo += 1;
+                }
+            }
+            let first = trie.edges.len();
+            while lo < hi {
+                let b = byte(lo, depth);
+                let mut end = lo + 1;
+                while end < hi && byte(end, depth) == b {
+                    end += 1;
+                }
+                let child = trie.nodes.len() as u32;
+                trie.nodes.push(Node { first: 0, meta: 0, link: NO_NODE, token: NO_TOKEN });
+                trie.edges.push((b, child));
+                queue.push_back((child, lo, end, depth + 1));
+                lo = end;
+            }
+            let count = trie.edges.len() - first;
+            let meta = if count > DENSE_MIN {
                 let row = trie.dense.len();
                 trie.dense.resize(row + 256, NO_NODE);
-                for &(b, child) in c {
+                for &(b, child) in &trie.edges[first..] {
                     trie.dense[row + b as usize] = child;
                 }
                 DENSE | (row / 256) as u32
             } else {
-                c.len() as u32
+                count as u32
             };
-            trie.nodes.push(Node { first, meta, link: NO_NODE, token });
+            let n = &mut trie.nodes[node as usize];
+            n.first = first as u32;
+            n.meta = meta;
         }
         trie
     }
@@ -242,23 +264,6 @@ impl WholeWords {
             k = (k + 1) & mask;
         }
     }
-}
-
-/// FxHash-style multiplicative hash, eight bytes at a time.
-#[inline]
-fn hash(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x517C_C1B7_2722_0A95;
-    let mix = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
-    let mut h = bytes.len() as u64;
-    let mut chunks = bytes.chunks_exact(8);
-    for c in &mut chunks {
-        h = mix(h, c.iter().rev().fold(0, |w, &b| (w << 8) | b as u64));
-    }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        h = mix(h, rest.iter().rev().fold(0, |w, &b| (w << 8) | b as u64));
-    }
-    h ^ (h >> 29)
 }
 
 /// Greedy longest-match-first WordPiece over a fixed token list.
