@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import info, tokenize
+from . import encode, info, parity, tokenize
 
-COMMANDS = [tokenize, info]
+COMMANDS = [tokenize, encode, info, parity]
 
 
 class UserError(Exception):

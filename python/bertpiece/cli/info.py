@@ -1,11 +1,13 @@
-"""`bertpiece info`: version, Unicode version, bundled models, threads available."""
+"""`bertpiece info`: version, Unicode version, bundled models, threads available, reference libraries."""
 
 from __future__ import annotations
 
 import json
 import os
+import unicodedata
+from importlib import metadata
 
-from .. import PRETRAINED, UNICODE_VERSION, __version__, vocab_path
+from .. import PRETRAINED, UNICODE_VERSION, __version__, references, vocab_path
 from ..batch import THREADS_ENV
 
 
@@ -15,23 +17,58 @@ def add_parser(sub):
     p.set_defaults(run=run)
 
 
-def run(args) -> int:
+def _installed(package):
+    """The installed version of `package`, or None (no import: cheap and side-effect free)."""
+    if package is None:
+        return __version__
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def collect() -> dict:
+    """Everything `info` reports, as plain data."""
     threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    info = {
+    return {
         "version": __version__,
         "unicode_version": UNICODE_VERSION,
-        "models": {name: {"vocab": str(vocab_path(name)), "do_lower_case": p.hf_do_lower_case}
+        "interpreter_unicode_version": unicodedata.unidata_version,
+        "models": {name: {"vocab": str(vocab_path(name)),
+                          # FullTokenizer.from_pretrained (Google's checkpoint setting)
+                          "do_lower_case": p.do_lower_case,
+                          # BertTokenizer.from_pretrained (the Hugging Face hub config)
+                          "hf_do_lower_case": p.hf_do_lower_case}
                    for name, p in PRETRAINED.items()},
         "threads_available": threads,
         THREADS_ENV: os.environ.get(THREADS_ENV),
+        "references": {name: {"package": pkg, "version": _installed(pkg)}
+                       for name, pkg in references.REFERENCES.items()},
     }
+
+
+def _casing(lower: bool) -> str:
+    return "uncased" if lower else "cased"
+
+
+def run(args) -> int:
+    info = collect()
     if args.json:
         print(json.dumps(info, indent=2))
         return 0
+    env = info[THREADS_ENV]
     print(f"bertpiece {info['version']}")
-    print(f"Unicode {info['unicode_version']} (pinned; the same on every Python)")
-    print(f"threads available: {threads}" + (f" ({THREADS_ENV}={info[THREADS_ENV]})" if info[THREADS_ENV] else ""))
-    print("bundled models:")
+    print(f"Unicode {info['unicode_version']} (pinned; the same on every Python; "
+          f"this Python's unicodedata: {info['interpreter_unicode_version']})")
+    print(f"threads available: {info['threads_available']}" + (f" ({THREADS_ENV}={env})" if env else ""))
+    print("bundled models (casing: FullTokenizer / BertTokenizer):")
     for name, m in info["models"].items():
-        print(f"  {name:<32} {'uncased' if m['do_lower_case'] else 'cased'}")
+        casing = _casing(m["do_lower_case"])
+        if m["hf_do_lower_case"] != m["do_lower_case"]:
+            casing += f" / {_casing(m['hf_do_lower_case'])}"
+        print(f"  {name:<30} {casing}")
+    print("parity references:")
+    for name, r in info["references"].items():
+        where = r["version"] and f"{r['package'] or 'bertpiece'} {r['version']}"
+        print(f"  {name:<14} {where or 'not installed (pip install ' + r['package'] + ')'}")
     return 0

@@ -1,36 +1,91 @@
-"""`bertpiece tokenize [TEXT]`: tokens, ids and offsets of a text (or of each stdin line)."""
+"""`bertpiece tokenize [TEXT ...]`: tokens, ids and offsets of each text (or of each stdin line).
+
+One row per token: the token, its id, its code-point offsets start:end into
+the original text and the original substring they cover. Colour on a terminal
+(not with --no-color or the NO_COLOR environment variable). --json prints one
+JSON object per text instead.
+"""
 
 from __future__ import annotations
 
-import sys
+import argparse
+import json
+import os
+from typing import List, Tuple
 
-from .. import DEFAULT_MODEL, PRETRAINED, FullTokenizer
+from .. import DEFAULT_MODEL, PRETRAINED, REFERENCES, FullTokenizer
+from ._input import read_lines
+from ._text import paint, pad, use_color, visible, width
 
 
 def add_parser(sub):
-    p = sub.add_parser("tokenize", help=__doc__.split(": ", 1)[1], description=__doc__)
+    summary = __doc__.split("\n")[0].split(": ", 1)[1]
+    p = sub.add_parser("tokenize", help=summary, description=__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("text", nargs="*", help="texts to tokenize (default: one per stdin line)")
     src = p.add_mutually_exclusive_group()
-    src.add_argument("--model", default=DEFAULT_MODEL, choices=list(PRETRAINED), help="bundled vocabulary")
-    src.add_argument("--vocab", help="a vocab.txt file instead of a bundled vocabulary")
-    p.add_argument("--cased", action="store_true", help="do not lowercase (with --vocab)")
-    p.add_argument("--reference", default="google", choices=["google", "transformers", "tokenizers"])
+    src.add_argument("--model", default=DEFAULT_MODEL, choices=list(PRETRAINED),
+                     help=f"bundled vocabulary (default {DEFAULT_MODEL})")
+    src.add_argument("--vocab", metavar="FILE", help="a vocab.txt file instead of a bundled vocabulary")
+    p.add_argument("--lowercase", action=argparse.BooleanOptionalAction, default=None,
+                   help="lowercase and strip accents (default: the model's casing; with --vocab: yes)")
+    p.add_argument("--reference", default="google", choices=list(REFERENCES),
+                   help="whose semantics to reproduce (default google)")
+    p.add_argument("--json", action="store_true", help="one JSON object per text: text, tokens, ids, offsets")
+    p.add_argument("--no-color", action="store_true", help="no colour (also: NO_COLOR environment variable)")
     p.set_defaults(run=run)
 
 
-def run(args) -> int:
+def _tokenizer(args) -> FullTokenizer:
     from . import UserError
 
     try:
         if args.vocab:
-            tok = FullTokenizer(args.vocab, not args.cased, reference=args.reference)
-        else:
-            tok = FullTokenizer.from_pretrained(args.model, reference=args.reference)
+            if not os.path.isfile(args.vocab):
+                raise UserError(f"vocabulary file not found: {args.vocab}")
+            lower = True if args.lowercase is None else args.lowercase
+            return FullTokenizer(args.vocab, lower, reference=args.reference)
+        return FullTokenizer.from_pretrained(args.model, do_lower_case=args.lowercase, reference=args.reference)
     except (OSError, ValueError) as e:
-        raise UserError(str(e)) from None
-    texts = args.text or (line.rstrip("\n") for line in sys.stdin)
+        raise UserError(f"cannot load {args.vocab or args.model}: {e}") from None
+
+
+def encode(tok: FullTokenizer, text: str) -> Tuple[List[str], List[int], List[Tuple[int, int]]]:
+    """Tokens, ids and code-point offsets of `text`, computed once by the core."""
+    ids, offsets, _words = tok._core.encode_offsets(text)
+    # Every id the core returns is a vocabulary id, so this lookup is exact.
+    return tok.convert_ids_to_tokens(ids), list(ids), [tuple(o) for o in offsets]
+
+
+def run(args) -> int:
+    tok = _tokenizer(args)
+    color = not args.json and use_color(args.no_color)
+    texts = args.text if args.text else read_lines("-")
+    first = True
     for text in texts:
-        tokens = tok.tokenize(text)
-        print(" ".join(tokens))
-        print(" ".join(map(str, tok.convert_tokens_to_ids(tokens))))
+        tokens, ids, offsets = encode(tok, text)
+        if args.json:
+            print(json.dumps({"text": text, "tokens": tokens, "ids": ids, "offsets": [list(o) for o in offsets]},
+                             ensure_ascii=False))
+            continue
+        if not first:
+            print()
+        first = False
+        print(render(text, tokens, ids, offsets, color))
     return 0
+
+
+def render(text: str, tokens: List[str], ids: List[int], offsets: List[Tuple[int, int]], color: bool) -> str:
+    """The text, then one aligned row per token: token, id, start:end, original substring."""
+    rows = [(visible(t), str(i), f"{s}:{e}", visible(text[s:e])) for t, i, (s, e) in zip(tokens, ids, offsets)]
+    head = paint(visible(text), "bold", color) + paint(f"  ({len(tokens)} token{'' if len(tokens) == 1 else 's'})", "dim", color)
+    if not rows:
+        return head
+    w_tok = max(width(r[0]) for r in rows)
+    w_id = max(len(r[1]) for r in rows)
+    w_off = max(len(r[2]) for r in rows)
+    out = [head]
+    for tok_, id_, off, sub in rows:
+        out.append("  " + paint(pad(tok_, w_tok), "cyan", color) + "  " + paint(id_.rjust(w_id), "yellow", color)
+                   + "  " + paint(off.ljust(w_off), "dim", color) + "  " + sub)
+    return "\n".join(out)

@@ -1,0 +1,388 @@
+"""encode: stream a corpus (.txt/.jsonl/.parquet, .gz/.zst, or -) into token ids (.parquet, .npy or .bin).
+
+Memory stays bounded whatever the corpus size: the input is read, encoded
+(`BertTokenizer.encode_batch`, all cores, no Python object per token) and
+written batch by batch. Output goes to `OUTPUT.partial/` and is renamed into
+place when complete; `--resume` continues an interrupted run and produces the
+same bytes as an uninterrupted one. See docs/cli-encode.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import contextlib
+import errno
+import itertools
+import json
+import os
+import queue
+import sys
+import threading
+import time
+
+import numpy as np
+
+from .. import DEFAULT_MODEL, PRETRAINED, __version__
+from .outputs import EncodedRows, read_bin, read_bin_index
+
+__all__ = ["add_parser", "run", "encode_rows", "read_bin", "read_bin_index"]
+
+OUTPUT_FORMATS = {".parquet": "parquet", ".npy": "npy", ".bin": "bin"}
+
+
+def add_parser(sub):
+    p = sub.add_parser("encode", help=__doc__.split(": ", 1)[1].split("\n")[0], description=__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("input", help="input file (.txt, .jsonl, .parquet, optionally .gz/.zst) or - for stdin lines")
+    p.add_argument("-o", "--output", required=True, help="output file: .parquet, .npy or .bin")
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--model", default=DEFAULT_MODEL, choices=list(PRETRAINED), help="bundled vocabulary")
+    src.add_argument("--vocab", help="a vocab.txt file instead of a bundled vocabulary")
+    p.add_argument("--reference", default="tokenizers", choices=["google", "transformers", "tokenizers"],
+                   help="semantics to reproduce (default: tokenizers = BertTokenizer.from_pretrained)")
+    p.add_argument("--lowercase", action=argparse.BooleanOptionalAction, default=None,
+                   help="lowercase (default: the model's setting; True with --vocab)")
+    p.add_argument("--strip-accents", action=argparse.BooleanOptionalAction, default=None,
+                   help="strip accents (default: when lowercasing)")
+    p.add_argument("--no-special-tokens", action="store_true", help="do not add [CLS] and [SEP]")
+    p.add_argument("--field", default="text", help="jsonl field holding the text (default: text)")
+    p.add_argument("--column", default="text", help="Parquet column holding the text (default: text)")
+    p.add_argument("--max-length", type=int, help="truncate rows to this many tokens (implies --truncation)")
+    p.add_argument("--truncation", action="store_true", help="truncate to --max-length")
+    p.add_argument("--stride", type=int, help="keep the overflow as extra rows (windows overlapping by STRIDE "
+                                              "tokens, with a source_row); needs --max-length")
+    p.add_argument("--attention-mask", action="store_true", help="Parquet: add an attention_mask column")
+    p.add_argument("--token-type-ids", action="store_true", help="Parquet: add a token_type_ids column")
+    p.add_argument("--offsets", action="store_true", help="Parquet: add offset_mapping (code point offsets)")
+    p.add_argument("--threads", type=int, help="encoding threads (default: all cores)")
+    p.add_argument("--batch-size", type=int, default=10_000, help="input rows per encode call (default 10000)")
+    p.add_argument("--checkpoint-every", type=int, default=20, metavar="BATCHES",
+                   help="save a resume point every this many batches (default 20)")
+    p.add_argument("--resume", action="store_true", help="continue an interrupted run of the same command")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing output (or partial run)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no summary (errors still shown)")
+    p.add_argument("--summary-json", metavar="FILE", help="also write the summary as JSON to FILE")
+    p.set_defaults(run=run)
+
+
+# ------------------------------------------------------------------ options
+def _check_options(args):
+    from . import UserError
+
+    for name in ("batch_size", "checkpoint_every", "threads"):
+        value = getattr(args, name)
+        if value is not None and value < 1:
+            raise UserError(f"--{name.replace('_', '-')} must be at least 1, got {value}")
+    if args.stride is not None and args.stride < 0:
+        raise UserError(f"--stride must be >= 0, got {args.stride}")
+    if (args.truncation or args.stride is not None) and args.max_length is None:
+        raise UserError("--truncation and --stride need --max-length")
+    if args.max_length is not None:
+        least = 0 if args.no_special_tokens else 2
+        if args.max_length < max(least, 1):
+            raise UserError(f"--max-length must be at least {max(least, 1)} (room for [CLS] and [SEP]), "
+                            f"got {args.max_length}")
+        if args.stride is not None and args.stride >= args.max_length - least:
+            raise UserError(f"--stride must be smaller than --max-length minus the special tokens "
+                            f"({args.max_length - least}), got {args.stride}")
+    ext = os.path.splitext(args.output)[1].lower()
+    if ext not in OUTPUT_FORMATS:
+        raise UserError(f"{args.output}: unknown output type; expected .parquet, .npy or .bin")
+    fmt = OUTPUT_FORMATS[ext]
+    if fmt != "parquet" and (args.attention_mask or args.token_type_ids or args.offsets):
+        raise UserError("--attention-mask, --token-type-ids and --offsets need a .parquet output")
+    if args.resume and args.input == "-":
+        raise UserError("--resume needs an input file (stdin cannot be read again)")
+    return fmt
+
+
+def _tokenizer(args):
+    from .. import BertTokenizer
+    from . import UserError
+
+    kwargs = {}
+    if args.lowercase is not None:
+        kwargs["do_lower_case"] = args.lowercase
+    if args.strip_accents is not None:
+        kwargs["strip_accents"] = args.strip_accents
+    try:
+        if args.vocab:
+            return BertTokenizer(args.vocab, reference=args.reference, **kwargs)
+        return BertTokenizer.from_pretrained(args.model, reference=args.reference, **kwargs)
+    except (OSError, ValueError) as e:
+        raise UserError(f"cannot load the vocabulary: {e}") from None
+
+
+def _fingerprint(args, fmt, source):
+    """Everything the output bytes depend on; --resume refuses when it changed."""
+    def file_id(path):
+        st = os.stat(path)
+        return [os.path.abspath(path), st.st_size, st.st_mtime_ns]
+
+    keys = ("model", "reference", "lowercase", "strip_accents", "no_special_tokens", "field", "column",
+            "max_length", "truncation", "stride", "attention_mask", "token_type_ids", "offsets", "batch_size",
+            "checkpoint_every")
+    return {"bertpiece": __version__, "format": fmt, "input": file_id(args.input),
+            "vocab": file_id(args.vocab) if args.vocab else None, **{k: getattr(args, k) for k in keys}}
+
+
+# ----------------------------------------------------------------- encoding
+def encode_rows(tok, texts, *, special=True, max_length=None, stride=None, offsets=False, threads=None, row0=0):
+    """One batch of texts -> (EncodedRows, Counters). Ids equal
+    `tok(texts, add_special_tokens=special, truncation=..., max_length=...)`;
+    with `stride`, the `return_overflowing_tokens=True` windows."""
+    from .progress import Counters
+
+    c = Counters(rows_in=len(texts))
+    if stride is not None:  # overflow windows: the general (slower) path
+        enc = tok(texts, add_special_tokens=special, truncation=True, max_length=max_length, stride=stride,
+                  return_overflowing_tokens=True, return_offsets_mapping=offsets,
+                  return_token_type_ids=False, return_attention_mask=False)
+        ids_rows = enc["input_ids"]
+        mapping = np.asarray(enc["overflow_to_sample_mapping"], dtype=np.int64)
+        splits = np.zeros(len(ids_rows) + 1, np.int64)
+        np.cumsum(np.fromiter(map(len, ids_rows), np.int64, len(ids_rows)), out=splits[1:])
+        ids = np.fromiter(itertools.chain.from_iterable(ids_rows), np.int32, int(splits[-1]))
+        offs = None
+        if offsets:
+            offs = np.asarray(list(itertools.chain.from_iterable(enc["offset_mapping"])), np.int32).reshape(-1, 2)
+        c.truncated_rows = int(np.count_nonzero(np.bincount(mapping, minlength=len(texts)) > 1))
+        rows = EncodedRows(ids, splits, offs, source_row=mapping + row0, batch_row=mapping)
+    else:
+        eb = tok.encode_batch(texts, add_special_tokens=special, return_offsets=offsets, num_threads=threads)
+        rows = EncodedRows(eb.ids, eb.row_splits, eb.offsets)
+        if max_length is not None:
+            rows, c.truncated_rows = _truncate(rows, max_length, tok.sep_token_id if special else None)
+    c.rows_out = len(rows)
+    c.tokens = len(rows.ids)
+    c.content_tokens = c.tokens - (2 * c.rows_out if special else 0)
+    c.unk_tokens = int(np.count_nonzero(rows.ids == tok.unk_token_id)) if tok.unk_token_id is not None else 0
+    return rows, c
+
+
+def _truncate(rows, max_length, sep_id):
+    """Right truncation to `max_length` tokens, vectorized: a truncated row keeps
+    its first max_length - 1 tokens and ends with [SEP] (when special tokens
+    are added), like transformers' `truncation=True`. Returns (rows, count)."""
+    lengths = np.diff(rows.row_splits)
+    over = lengths > max_length
+    n_over = int(np.count_nonzero(over))
+    if not n_over:
+        return rows, 0
+    new_len = np.minimum(lengths, max_length)
+    splits = np.zeros_like(rows.row_splits)
+    np.cumsum(new_len, out=splits[1:])
+    take = np.arange(splits[-1], dtype=np.int64) + np.repeat(rows.row_splits[:-1] - splits[:-1], new_len)
+    ids = rows.ids[take]
+    offs = rows.offsets[take] if rows.offsets is not None else None
+    if sep_id is not None:
+        last = splits[1:][over] - 1
+        ids[last] = sep_id
+        if offs is not None:
+            offs[last] = 0
+    return EncodedRows(ids, splits, offs), n_over
+
+
+def _prefetch(iterator, depth=2):
+    """Runs `iterator` (reading and decoding input) in a thread, `depth` batches
+    ahead, so reading overlaps encoding and writing. Errors re-raise here."""
+    q = queue.Queue(depth)
+    stop = threading.Event()
+
+    def put(item):
+        while not stop.is_set():
+            try:
+                q.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def work():
+        try:
+            for x in iterator:
+                if not put(("item", x)):
+                    return
+            put(("end", None))
+        except BaseException as e:  # noqa: BLE001  (handed to the consumer)
+            put(("error", e))
+
+    threading.Thread(target=work, daemon=True, name="bertpiece-reader").start()
+    try:
+        while True:
+            kind, x = q.get()
+            if kind == "item":
+                yield x
+            elif kind == "end":
+                return
+            else:
+                raise x
+    finally:
+        stop.set()
+
+
+# --------------------------------------------------------------------- run
+def run(args) -> int:
+    from . import UserError
+    from .io_formats import Source, need_pyarrow
+    from .outputs import output_files
+    from .workdir import WorkDir
+
+    fmt = _check_options(args)
+    if fmt == "parquet":
+        need_pyarrow("writing Parquet")
+    output = args.output
+    overflow = args.stride is not None
+    finals = output_files(output, fmt, overflow)
+    existing = [p for p in finals if os.path.lexists(p)]
+    if existing and not args.overwrite:
+        raise UserError(f"{existing[-1]} already exists (use --overwrite to replace it)")
+    out_dir = os.path.dirname(os.path.abspath(output))
+    if not os.path.isdir(out_dir):
+        raise UserError(f"cannot write {output}: directory {out_dir} does not exist")
+    work = WorkDir(output)
+    source = Source(args.input, field=args.field, column=args.column, workdir_for_temp=work.path,
+                    want_extra=fmt == "parquet")
+    tok = _tokenizer(args)
+    fingerprint = _fingerprint(args, fmt, source) if args.input != "-" else None
+
+    state = None
+    if work.exists():
+        if args.resume:
+            state = work.load_state()
+            if state is not None and state.get("fingerprint") != json.loads(json.dumps(fingerprint)):
+                raise UserError(f"cannot resume: the input or the options differ from the interrupted run in "
+                                f"{work.path} (rerun the same command, or use --overwrite to start over)")
+            if state is None:
+                work.remove()  # died before its first checkpoint: nothing to keep
+        elif args.overwrite:
+            work.remove()
+        else:
+            raise UserError(f"{work.path} holds an interrupted run: use --resume to continue it "
+                            "or --overwrite to start over")
+    try:
+        if state is None:
+            work.create()
+    except OSError as e:
+        raise UserError(f"cannot write to {out_dir}: {e.strerror or e}") from None
+
+    try:
+        summary = _encode_all(args, fmt, source, tok, work, state, fingerprint, overflow)
+    except KeyboardInterrupt:
+        if fingerprint is not None:
+            print("bertpiece: interrupted; rerun the same command with --resume to continue", file=sys.stderr)
+        else:
+            work.remove()
+        raise
+    except UserError:
+        work.remove()
+        raise
+    except OSError as e:
+        work.remove()
+        where = e.filename or output
+        reason = "disk full" if e.errno == errno.ENOSPC else (e.strerror or str(e))
+        raise UserError(f"cannot write {output}: {reason} ({where})") from None
+    except ImportError as e:
+        work.remove()
+        raise UserError(f"missing dependency ({e}): pip install \"bertpiece[cli]\"") from None
+    finally:
+        source.close()
+    if not args.quiet:
+        print(summary.text(), file=sys.stderr)
+    if args.summary_json:
+        try:
+            with open(args.summary_json, "w", encoding="utf-8") as f:
+                json.dump(summary.as_dict(), f, indent=2)
+                f.write("\n")
+        except OSError as e:
+            raise UserError(f"cannot write {args.summary_json}: {e.strerror or e}") from None
+    return 0
+
+
+def _make_writer(args, fmt, tok, work, overflow, writer_state):
+    from .outputs import FlatWriter, ParquetPartsWriter
+
+    if fmt == "parquet":
+        columns = ["input_ids"] + [name for flag, name in ((args.attention_mask, "attention_mask"),
+                                                            (args.token_type_ids, "token_type_ids"),
+                                                            (args.offsets, "offset_mapping")) if flag]
+        return ParquetPartsWriter(work.path, args.output, columns=columns, state=writer_state)
+    itemsize = 2 if max(tok.get_vocab().values()) < 1 << 16 else 4
+    return FlatWriter(work.path, args.output, fmt, with_source_row=overflow, bin_itemsize=itemsize,
+                      state=writer_state)
+
+
+def _encode_all(args, fmt, source, tok, work, state, fingerprint, overflow):
+    from . import UserError
+    from .progress import Counters, Progress, Summary
+
+    start = time.monotonic()
+    counters = Counters(**state["counters"]) if state else Counters()
+    resumed_from = counters.rows_in
+    resumed_bytes = state.get("input_bytes", 0) if state else 0  # approximate (read-ahead): for MB/s only
+    if state and state.get("schema"):
+        import pyarrow as pa
+
+        source.set_schema(pa.ipc.read_schema(pa.py_buffer(base64.b64decode(state["schema"]))))
+    writer = _make_writer(args, fmt, tok, work, overflow, state["writer"] if state else None)
+    progress = Progress(source.total_bytes, enabled=False if args.quiet else None)
+    options = dict(special=not args.no_special_tokens, max_length=args.max_length, stride=args.stride,
+                   offsets=args.offsets, threads=args.threads)
+    since_checkpoint = 0
+    try:
+        batches = contextlib.closing(_prefetch(source.batches(args.batch_size, skip_rows=counters.rows_in)))
+        with batches as batches:
+            for batch in batches:
+                try:
+                    rows, c = encode_rows(tok, batch.texts, row0=counters.rows_in, **options)
+                except ValueError as e:  # the tokenizer refusing an option combination
+                    raise UserError(f"cannot encode rows {counters.rows_in + 1}-{counters.rows_in + len(batch.texts)}: "
+                                    f"{e}") from None
+                c.invalid_utf8_lines = batch.invalid_utf8
+                writer.write(rows, batch.extra)
+                counters.add(c)
+                since_checkpoint += 1
+                if since_checkpoint == args.checkpoint_every and fingerprint is not None:
+                    _checkpoint(work, writer, counters, source, fingerprint)
+                    since_checkpoint = 0
+                progress.update(counters.rows_in, source.bytes_read())
+        progress.update(counters.rows_in, source.bytes_read(), force=True)
+        if fmt == "parquet":
+            empty = EncodedRows(np.zeros(0, np.int32), np.zeros(1, np.int64),
+                                np.zeros((0, 2), np.int32) if args.offsets else None,
+                                np.zeros(0, np.int64) if overflow else None, np.zeros(0, np.int64) if overflow else None)
+            schema = source.schema
+            extra = schema.empty_table() if schema is not None and len(schema) else None
+            writer.finalize(empty_schema=writer.to_table(empty, extra).schema)
+        else:
+            writer.finalize()
+        _remove_stale_siblings(args, fmt, overflow)
+    finally:
+        writer.close()
+        progress.close()
+    work.remove()
+    from .outputs import output_files
+
+    return Summary(counters, time.monotonic() - start, max(source.bytes_read() - resumed_bytes, 0), resumed_from,
+                   output_files(args.output, fmt, overflow))
+
+
+def _checkpoint(work, writer, counters, source, fingerprint):
+    from dataclasses import asdict
+
+    schema = source.schema  # jsonl passthrough types, fixed by the first batch: needed to resume mid-file
+    encoded = base64.b64encode(schema.serialize().to_pybytes()).decode() if schema is not None else None
+    work.save_state({"fingerprint": fingerprint, "counters": asdict(counters), "writer": writer.checkpoint(),
+                     "schema": encoded, "input_bytes": source.bytes_read()})
+
+
+def _remove_stale_siblings(args, fmt, overflow):
+    """With --overwrite, a .source_row.npy left by an earlier overflow run would
+    no longer match the new output."""
+    from .outputs import sibling
+
+    if fmt == "npy" and not overflow and args.overwrite:
+        stale = sibling(args.output, "source_row")
+        if os.path.lexists(stale):
+            os.remove(stale)
