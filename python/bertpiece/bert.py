@@ -777,3 +777,8 @@ class BertTokenizer(TokenizerFiles, LegacyEncoding):
                 f"vocab_size={self.vocab_size}, do_lower_case={self.do_lower_case!r}, "
                 f"model_max_length={self.model_max_length}, padding_side={self.padding_side!r}, "
                 f"truncation_side={self.truncation_side!r}, special_tokens={self.special_tokens_map})")
+
+    def __reduce__(self):
+        # Pickles the vocabulary entries and instance state; the Rust core is rebuilt (see _pickle.py).
+        from ._pickle import reduce_bert_tokenizer
+        return reduce_bert_tokenizer(self)

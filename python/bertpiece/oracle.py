@@ -270,6 +270,12 @@ class BasicTokenizer:
         # mark vanishes): split again.
         return whitespace_tokenize(" ".join(split_tokens))
 
+    def __reduce__(self):
+        # Deterministic pickles (never_split is a set, pickled sorted); the
+        # helper module is imported only when pickling.
+        from ._pickle import reduce_oracle_part
+        return reduce_oracle_part(self)
+
 
 class WordpieceTokenizer:
     """Greedy longest-match-first WordPiece (identical in both references)."""
@@ -314,6 +320,10 @@ class WordpieceTokenizer:
         for word in whitespace_tokenize(text):
             output.extend(self._tokenize_word(word))
         return output
+
+    def __reduce__(self):
+        from ._pickle import reduce_oracle_part
+        return reduce_oracle_part(self)
 
 
 def load_vocab(vocab_file, reference="google"):
@@ -387,3 +397,8 @@ class FullTokenizer:
 
     def convert_ids_to_tokens(self, ids):
         return [self.inv_vocab[i] for i in ids]
+
+    def __reduce__(self):
+        # One copy of the vocabulary, not vocab + inv_vocab (see _pickle.py).
+        from ._pickle import reduce_oracle_full_tokenizer
+        return reduce_oracle_full_tokenizer(self)

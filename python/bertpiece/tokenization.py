@@ -15,7 +15,7 @@ import re
 from functools import cached_property
 from typing import Iterable, Optional
 
-from . import _core
+from . import _core, _pickle
 from .pretrained import pretrained, vocab_path
 
 REFERENCES = ("google", "transformers", "tokenizers")
@@ -159,6 +159,10 @@ class FullTokenizer:
         return (f"FullTokenizer(vocab_file={self.vocab_file!r}, do_lower_case={self.do_lower_case!r}, "
                 f"reference={self.reference!r}, vocab_size={len(self)})")
 
+    def __reduce__(self):
+        # Pickles the vocabulary entries and settings; the Rust core is rebuilt (see _pickle.py).
+        return _pickle.reduce_full_tokenizer(self)
+
 
 class BasicTokenizer:
     """Cleaning, CJK spacing, lowercasing/accent stripping and punctuation splitting.
@@ -178,6 +182,7 @@ class BasicTokenizer:
         self.strip_accents = strip_accents
         self.do_split_on_punc = do_split_on_punc
         self.reference = reference
+        self.preserve_unused_tokens = preserve_unused_tokens  # kept for pickling
         preserve = [t for t in vocab if isinstance(t, str)] if preserve_unused_tokens else None
         self._core = _core.BasicTokenizer(
             do_lower_case, reference=reference, never_split=list(self.never_split),
@@ -187,6 +192,9 @@ class BasicTokenizer:
     def tokenize(self, text, never_split=None):
         """Basic tokens of `text`; `never_split` adds tokens to keep whole for this call."""
         return self._core.tokenize(text, list(never_split) if never_split else None)
+
+    def __reduce__(self):
+        return _pickle.reduce_basic_tokenizer(self)
 
 
 class WordpieceTokenizer:
@@ -204,3 +212,6 @@ class WordpieceTokenizer:
     def tokenize(self, text):
         """WordPiece tokens of each whitespace-separated word of `text`."""
         return self._core.tokenize(text)
+
+    def __reduce__(self):
+        return _pickle.reduce_wordpiece_tokenizer(self)

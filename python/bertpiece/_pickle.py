@@ -1,0 +1,227 @@
+"""Pickling support for the tokenizers (`pickle`, `copy`, `multiprocessing`,
+`datasets` fingerprints, Ray).
+
+The Rust `_core` objects cannot be pickled; they are rebuilt on unpickle from
+the vocabulary entries with `_core.FullTokenizer.from_entries`, so a pickle
+holds only the vocabulary and the settings. The pickled form is deterministic
+(no set order, object identity or hash seed in it): the same tokenizer gives the
+same bytes in every process, which keeps `datasets` cache fingerprints stable.
+
+Every class's `__reduce__` delegates here; the `_restore_*` functions are the
+module-level constructors the pickles name.
+"""
+
+from __future__ import annotations
+
+import collections
+import io
+import pickle
+
+import numpy as np
+
+_SEP = "\n"
+
+# Attributes of the wrappers that are derived from the others and rebuilt on unpickle.
+_FULL_DERIVED = frozenset({"_core", "vocab", "inv_vocab", "basic_tokenizer", "wordpiece_tokenizer"})
+_BERT_DERIVED = frozenset({"_core", "_vocab", "_ids_to_tokens", "_wordpiece", "_matcher", "_special_matcher",
+                           "_special_contents", "_added_by_id"})
+
+
+# ---------------------------------------------------------------- vocabulary
+def pack_entries(entries) -> tuple:
+    """(token, id) pairs as a compact, deterministic value.
+
+    The tokens become one "\\n"-joined string (a pickle about the size of
+    vocab.txt) unless a token holds a newline; the ids are omitted when they
+    are 0, 1, 2, ... in order (every vocab.txt read the Google way), else
+    stored as little-endian int64 bytes.
+    """
+    tokens = [t for t, _ in entries]
+    ids = np.fromiter((i for _, i in entries), dtype="<i8", count=len(tokens))
+    dense = bool(np.array_equal(ids, np.arange(len(tokens), dtype="<i8")))
+    packed_ids = None if dense else ids.tobytes()
+    if any(_SEP in t for t in tokens):
+        return ("list", len(tokens), tuple(tokens), packed_ids)
+    return ("joined", len(tokens), _SEP.join(tokens), packed_ids)
+
+
+def unpack_entries(packed) -> list:
+    """The (token, id) pairs `pack_entries` packed, in the same order."""
+    kind, n, tokens, packed_ids = packed
+    if kind == "joined":
+        tokens = tokens.split(_SEP) if n else []  # n tells [] from [""]
+    elif kind != "list":
+        raise ValueError(f"corrupt bertpiece pickle: unknown vocabulary encoding {kind!r}")
+    ids = range(len(tokens)) if packed_ids is None else np.frombuffer(packed_ids, dtype="<i8").tolist()
+    if not len(ids) == len(tokens) == n:
+        raise ValueError("corrupt bertpiece pickle: vocabulary tokens and ids differ in length")
+    return list(zip(tokens, ids))
+
+
+def _pack_vocab(vocab):
+    """A wrapper's `vocab` argument: str -> int mappings packed, anything else frozen as is."""
+    if isinstance(vocab, dict) and all(isinstance(t, str) and type(i) is int for t, i in vocab.items()):
+        return ("mapping", type(vocab), pack_entries(list(vocab.items())))
+    return ("raw", _freeze(vocab))
+
+
+def _unpack_vocab(packed):
+    if packed[0] == "mapping":
+        return packed[1](unpack_entries(packed[2]))
+    return pickle.loads(packed[1])
+
+
+def _sorted_set(values):
+    """A set's items in a hash-seed independent order (type-name first, so mixed types sort)."""
+    return tuple(sorted(values, key=lambda v: (type(v).__name__, repr(v))))
+
+
+def _freeze(value) -> bytes:
+    """`value` pickled without the memo ("fast" mode): the bytes then depend only
+    on the values, not on which equal strings happen to be one object (interned
+    names, strings shared by the constructor), so they are the same in every
+    process and after any number of round trips."""
+    buf = io.BytesIO()
+    pickler = pickle.Pickler(buf, protocol=4)
+    pickler.fast = True
+    pickler.dump(value)
+    return buf.getvalue()
+
+
+def _attrs(obj, derived) -> bytes:
+    """Instance attributes except the derived ones, sorted by name, frozen."""
+    return _freeze(tuple(sorted((k, v) for k, v in vars(obj).items() if k not in derived)))
+
+
+def _new(cls, frozen_attrs):
+    obj = cls.__new__(cls)
+    obj.__dict__.update(pickle.loads(frozen_attrs))  # bypasses BertTokenizer.__setattr__, as unpickling should
+    return obj
+
+
+# --------------------------------------------------- tokenization.py wrappers
+def reduce_full_tokenizer(tok):
+    """`bertpiece.FullTokenizer.__reduce__`: vocabulary entries + constructor settings."""
+    return (_restore_full_tokenizer,
+            (type(tok), pack_entries(tok._core.vocab_entries()), _attrs(tok, _FULL_DERIVED)))
+
+
+def _restore_full_tokenizer(cls, packed_entries, attrs):
+    from . import _core  # lazily: the oracle pickles through this module and never needs the core
+
+    tok = _new(cls, attrs)
+    # The same arguments FullTokenizer.__init__ gives _core.FullTokenizer.
+    tok._core = _core.FullTokenizer.from_entries(
+        unpack_entries(packed_entries), tok.do_lower_case, reference=tok.reference,
+        max_input_chars_per_word=tok.max_input_chars_per_word, unk_token=tok.unk_token, **tok._options)
+    return tok
+
+
+def reduce_basic_tokenizer(tok):
+    """`bertpiece.BasicTokenizer.__reduce__`: its constructor arguments."""
+    kwargs = (("never_split", _sorted_set(tok.never_split)), ("tokenize_chinese_chars", tok.tokenize_chinese_chars),
+              ("strip_accents", tok.strip_accents), ("do_split_on_punc", tok.do_split_on_punc),
+              ("preserve_unused_tokens", tok.preserve_unused_tokens), ("reference", tok.reference))
+    return (_restore_basic_tokenizer, (type(tok), tok.do_lower_case, _pack_vocab(tok.vocab), kwargs))
+
+
+def _restore_basic_tokenizer(cls, do_lower_case, packed_vocab, kwargs):
+    return cls(do_lower_case, _unpack_vocab(packed_vocab), **dict(kwargs))
+
+
+def reduce_wordpiece_tokenizer(tok):
+    """`bertpiece.WordpieceTokenizer.__reduce__`: its constructor arguments."""
+    return (_restore_wordpiece_tokenizer,
+            (type(tok), _pack_vocab(tok.vocab), tok.unk_token, tok.max_input_chars_per_word))
+
+
+def _restore_wordpiece_tokenizer(cls, packed_vocab, unk_token, max_input_chars_per_word):
+    return cls(_unpack_vocab(packed_vocab), unk_token, max_input_chars_per_word)
+
+
+# ------------------------------------------------------------ BertTokenizer
+def reduce_bert_tokenizer(tok):
+    """`bertpiece.BertTokenizer.__reduce__`.
+
+    All instance state (settings, added and special tokens, model_max_length,
+    padding/truncation side, reference, init_kwargs, user attributes) is kept
+    as is; only the Rust core and the lookup tables derived from the
+    vocabulary are rebuilt. This is exact where a save_pretrained /
+    from_pretrained round trip is not (name_or_path, split_special_tokens,
+    ids of added tokens read from a tokenizer.json).
+    """
+    # _added_by_id holds the same AddedToken objects as _added (add_tokens
+    # mutates them in place): store it as id -> content and re-link on unpickle.
+    by_id = tuple((i, t.content, None if tok._added.get(t.content, (None, None))[1] is t else t)
+                  for i, t in tok._added_by_id.items())
+    return (_restore_bert_tokenizer, (type(tok), pack_entries(tok._core.vocab_entries()), tok._core.unk_token,
+                                      _attrs(tok, _BERT_DERIVED), _freeze(by_id)))
+
+
+def _restore_bert_tokenizer(cls, packed_entries, core_unk_token, attrs, frozen_by_id):
+    from . import _core, bert  # lazily (see above; bert also imports tokenization, which imports us)
+
+    tok = _new(cls, attrs)
+    tok._added_by_id = {i: tok._added[content][1] if token is None else token
+                        for i, content, token in pickle.loads(frozen_by_id)}
+    # The core settings BertTokenizer.__init__ uses; the unknown token is the
+    # core's own (setting `tok.unk_token` later does not change the core).
+    kwargs = dict(reference=tok.reference, tokenize_chinese_chars=tok.tokenize_chinese_chars,
+                  strip_accents=tok.strip_accents, max_input_chars_per_word=tok.max_input_chars_per_word,
+                  unk_token=core_unk_token)
+    if tok.legacy and tok.never_split:
+        kwargs["never_split"] = tok.never_split
+    tok._core = bert._new_core(None, unpack_entries(packed_entries), tok.do_lower_case, **kwargs)
+    tok._vocab = dict(tok._core.vocab_entries())
+    tok._ids_to_tokens = {}
+    for token, i in tok._vocab.items():
+        tok._ids_to_tokens.setdefault(i, token)
+    tok._wordpiece = None
+    if tok.legacy and not tok.do_basic_tokenize:
+        tok._wordpiece = _core.WordpieceTokenizer(list(tok._vocab), core_unk_token, tok.max_input_chars_per_word)
+    tok._refresh_matcher()
+    return tok
+
+
+# ------------------------------------------------------------------ oracle
+def reduce_oracle_full_tokenizer(tok):
+    """`bertpiece.oracle.FullTokenizer.__reduce__`: one copy of the vocabulary
+    (not vocab + inv_vocab + the parts' references to it) and the parts' settings."""
+    basic = _oracle_attrs(tok.basic_tokenizer)
+    wordpiece = _oracle_attrs(tok.wordpiece_tokenizer)
+    rest = _attrs(tok, {"vocab", "inv_vocab", "basic_tokenizer", "wordpiece_tokenizer"})
+    return (_restore_oracle_full_tokenizer,
+            (type(tok), pack_entries(list(tok.vocab.items())), rest,
+             type(tok.basic_tokenizer), basic, type(tok.wordpiece_tokenizer), wordpiece))
+
+
+def _oracle_attrs(part) -> bytes:
+    """A part's attributes without its vocabulary, sets in sorted order, frozen."""
+    return _freeze(tuple((k, ("set", _sorted_set(v)) if isinstance(v, (set, frozenset)) else ("value", v))
+                         for k, v in sorted(vars(part).items()) if k != "vocab"))
+
+
+def _restore_oracle_attrs(obj, attrs, vocab):
+    obj.vocab = vocab
+    for k, (kind, v) in pickle.loads(attrs):
+        setattr(obj, k, set(v) if kind == "set" else v)
+    return obj
+
+
+def _restore_oracle_full_tokenizer(cls, packed_entries, rest, basic_cls, basic, wp_cls, wordpiece):
+    tok = _new(cls, rest)
+    tok.vocab = collections.OrderedDict(unpack_entries(packed_entries))
+    tok.inv_vocab = {v: k for k, v in tok.vocab.items()}
+    tok.basic_tokenizer = _restore_oracle_attrs(basic_cls.__new__(basic_cls), basic, tok.vocab)
+    tok.wordpiece_tokenizer = _restore_oracle_attrs(wp_cls.__new__(wp_cls), wordpiece, tok.vocab)
+    return tok
+
+
+def reduce_oracle_part(part):
+    """`bertpiece.oracle.BasicTokenizer` / `WordpieceTokenizer.__reduce__`."""
+    return (_restore_oracle_part, (type(part), _pack_vocab(part.vocab), _oracle_attrs(part)))
+
+
+def _restore_oracle_part(cls, packed_vocab, attrs):
+    return _restore_oracle_attrs(cls.__new__(cls), attrs, _unpack_vocab(packed_vocab))
+

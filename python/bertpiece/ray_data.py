@@ -1,0 +1,77 @@
+"""Ray Data helper: tokenize a text column of a `ray.data.Dataset` on a cluster.
+
+    import ray, bertpiece.ray_data
+    ds = ray.data.read_parquet("s3://bucket/corpus/")
+    ds = bertpiece.ray_data.tokenize_dataset(ds, column="text", model="bert-base-uncased", concurrency=8)
+    ds.write_parquet("s3://bucket/tokenized/")
+
+`BertpieceMapper` is the callable class behind it, for use with
+`Dataset.map_batches(..., batch_format="pyarrow")` directly: each Ray actor
+builds its tokenizer once (from a bundled model name, a vocab.txt path or a
+pickled tokenizer, which pickles at about the vocabulary's size) and turns
+Arrow batches into Arrow batches with an `input_ids` `list<int32>` column
+(see `bertpiece.arrow.encode_arrow`). Needs `ray[data]` and `pyarrow`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import pyarrow as pa
+
+from .arrow import encode_arrow
+from .bert import BertTokenizer
+from .pretrained import DEFAULT_MODEL
+
+__all__ = ["BertpieceMapper", "tokenize_dataset"]
+
+
+class BertpieceMapper:
+    """`map_batches` callable: an Arrow batch in, the batch plus `input_ids`
+    (and optionally `attention_mask`, `token_type_ids`) out.
+
+    The tokenizer is `tokenizer` when given (a `BertTokenizer`; Ray pickles it
+    into each actor), else `BertTokenizer.from_pretrained(model,
+    **tokenizer_kwargs)` where `model` is a bundled name or a local path that
+    exists on every worker. `num_threads` is the tokenizer's thread count per
+    actor: give it the `num_cpus` the actor reserves (None: all cores of the
+    node, or BERTPIECE_NUM_THREADS). `drop_text=True` drops the text column
+    from the output.
+    """
+
+    def __init__(self, model: str = DEFAULT_MODEL, *, column: str = "text", tokenizer: Optional[BertTokenizer] = None,
+                 tokenizer_kwargs: Optional[dict[str, Any]] = None, add_special_tokens: bool = True,
+                 max_length: Optional[int] = None, truncation: bool = False, return_attention_mask: bool = False,
+                 return_token_type_ids: bool = False, num_threads: Optional[int] = None, drop_text: bool = False):
+        if tokenizer is not None and tokenizer_kwargs:
+            raise ValueError("BertpieceMapper: pass either tokenizer= or tokenizer_kwargs=, not both")
+        self.tokenizer = tokenizer if tokenizer is not None else BertTokenizer.from_pretrained(
+            model, **(tokenizer_kwargs or {}))
+        self.column = column
+        self.drop_text = drop_text
+        self.options: dict[str, Any] = dict(
+            add_special_tokens=add_special_tokens, max_length=max_length, truncation=truncation,
+            return_attention_mask=return_attention_mask, return_token_type_ids=return_token_type_ids,
+            num_threads=num_threads)
+
+    def __call__(self, batch: pa.Table) -> pa.Table:
+        if not isinstance(batch, pa.Table):
+            raise TypeError(f"BertpieceMapper takes pyarrow.Table batches (map_batches(..., batch_format='pyarrow')), "
+                            f"got {type(batch).__name__}")
+        out = encode_arrow(self.tokenizer, batch, column=self.column, **self.options)
+        return out.drop_columns([self.column]) if self.drop_text else out
+
+
+def tokenize_dataset(ds, *, column: str = "text", model: str = DEFAULT_MODEL,
+                     tokenizer: Optional[BertTokenizer] = None, tokenizer_kwargs: Optional[dict[str, Any]] = None,
+                     concurrency: int = 1, num_cpus: int = 1, batch_size: Optional[int] = 4096,
+                     drop_text: bool = False, **encode_options):
+    """`ds.map_batches` with a `BertpieceMapper` on `concurrency` Ray actors of
+    `num_cpus` CPUs each (the tokenizer uses that many threads). Extra keyword
+    arguments (`max_length`, `truncation`, `return_attention_mask`, ...) go to
+    `bertpiece.arrow.encode_arrow`. Returns the new (lazy) `ray.data.Dataset`."""
+    encode_options.setdefault("num_threads", num_cpus)
+    return ds.map_batches(
+        BertpieceMapper, batch_format="pyarrow", batch_size=batch_size, concurrency=concurrency, num_cpus=num_cpus,
+        fn_constructor_kwargs=dict(model=model, column=column, tokenizer=tokenizer, tokenizer_kwargs=tokenizer_kwargs,
+                                   drop_text=drop_text, **encode_options))
