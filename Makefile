@@ -2,7 +2,7 @@
 PYTHON ?= python3
 PYTEST_WORKERS ?= 2
 
-.PHONY: install install-test fetch-ucd tables hf-tables cargo-test pytest test clean
+.PHONY: install install-test fetch-ucd tables hf-tables cargo-test pytest test bench clean
 
 install:  ## build the extension (release profile) and install the package
 	$(PYTHON) -m pip install -q .
@@ -27,6 +27,10 @@ pytest:
 	$(PYTHON) -m pytest -n $(PYTEST_WORKERS)
 
 test: install-test cargo-test pytest  ## everything CI runs
+
+bench:  ## speed against the peers (docs/benchmarks.md); needs ../shared/data/corpus
+	$(PYTHON) benches/bench.py --markdown
+	cargo bench -p bertpiece-bench-stages
 
 clean:
 	rm -rf target .cache dist .pytest_cache .hypothesis

@@ -14,39 +14,46 @@ use crate::unicode::encode_into;
 
 const NO_TOKEN: u32 = u32::MAX;
 
-/// A byte trie. Each node is one 16-byte record (where its children are,
-/// its failure link, the token ending there), so a step of LinMaxMatch
-/// touches the node and one row of edges. Children are `edges[first..first +
-/// count]`, sorted by byte; nodes with many children (the roots, early
-/// letters) also get a dense 256-entry row, making the hot steps one load.
+/// A byte trie laid out for LinMaxMatch's hot loop: each node is one 16-byte
+/// record, so a step touches the node and at most one row of edges.
+/// - one child (most nodes deep in a word): the byte is in `meta`, the child
+///   in `next`; nodes are numbered depth-first, so such chains sit side by
+///   side in memory;
+/// - up to DENSE_MIN children: `edges[first..first + count]`, sorted by byte;
+/// - more (the roots, early letters): a dense 256-entry row, one load.
+///
+/// Every node keeps its sorted edges too (the failure-link BFS walks them).
 #[derive(Clone, Debug)]
 struct Trie {
     nodes: Vec<Node>,
     edges: Vec<(u8, u32)>,
     dense: Vec<u32>,
+    /// Token index ending at each node, or NO_TOKEN (off the hot path).
+    token: Vec<u32>,
 }
 
 #[derive(Clone, Copy, Debug)]
 struct Node {
     first: u32,
-    /// Number of children, or `DENSE | row` when they are in `dense`.
+    /// Bits 0..9: number of children; 9..17: the byte of a single child; ONE, DENSE flags.
     meta: u32,
+    /// The single child, or the dense row.
+    next: u32,
     /// LinMaxMatch failure link (set by `Failure::build`), or NO_NODE.
     link: u32,
-    /// Token index ending here, or NO_TOKEN.
-    token: u32,
 }
 
 /// Nodes with more children than this get a dense row.
 const DENSE_MIN: usize = 8;
 const DENSE: u32 = 1 << 31;
+const ONE: u32 = 1 << 30;
+const COUNT: u32 = 0x1FF;
 
 impl Trie {
     /// `tokens[i]` gets index `i`; for a repeated token the first index is kept.
-    /// Built breadth-first from the sorted tokens: each node's tokens are a
-    /// run of the sorted list, and its children are the sub-runs sharing the
-    /// next byte, so nodes come out numbered level by level with their
-    /// children's edges side by side, and nothing is hashed or allocated per node.
+    /// Built depth-first from the sorted tokens: each node's tokens are a run
+    /// of the sorted list, and its children are the sub-runs sharing the next
+    /// byte; nothing is hashed or allocated per node.
     fn build(tokens: &[&[u8]]) -> Self {
         // Sort by (bytes, index): an 8-byte big-endian prefix settles most comparisons.
         let prefix = |t: &[u8]| t.iter().take(8).enumerate().fold(0u64, |k, (i, &b)| k | (b as u64) << (56 - 8 * i));
@@ -64,19 +71,21 @@ impl Trie {
         }
         let len = |k: usize| spans[k].1;
         let byte = |k: usize, depth: usize| arena[spans[k].0 + depth];
-        let mut trie = Trie { nodes: Vec::new(), edges: Vec::new(), dense: Vec::new() };
-        trie.nodes.push(Node { first: 0, meta: 0, link: NO_NODE, token: NO_TOKEN });
+        let empty = Node { first: 0, meta: 0, next: NO_NODE, link: NO_NODE };
+        let mut trie = Trie { nodes: vec![empty], edges: Vec::new(), dense: Vec::new(), token: vec![NO_TOKEN] };
         // (node, run of `order`, depth): the run's tokens all start with the node's `depth` bytes.
-        let mut queue = std::collections::VecDeque::from([(0u32, 0usize, order.len(), 0usize)]);
-        while let Some((node, mut lo, hi, depth)) = queue.pop_front() {
+        let mut stack = vec![(0u32, 0usize, order.len(), 0usize)];
+        let mut runs = Vec::new();
+        while let Some((node, mut lo, hi, depth)) = stack.pop() {
             // Tokens ending here sort first; the first of them has the smallest index.
             if lo < hi && len(lo) == depth {
-                trie.nodes[node as usize].token = order[lo].1;
+                trie.token[node as usize] = order[lo].1;
                 while lo < hi && len(lo) == depth {
                     lo += 1;
                 }
             }
             let first = trie.edges.len();
+            runs.clear();
             while lo < hi {
                 let b = byte(lo, depth);
                 let mut end = lo + 1;
@@ -84,25 +93,32 @@ impl Trie {
                     end += 1;
                 }
                 let child = trie.nodes.len() as u32;
-                trie.nodes.push(Node { first: 0, meta: 0, link: NO_NODE, token: NO_TOKEN });
+                trie.nodes.push(empty);
+                trie.token.push(NO_TOKEN);
                 trie.edges.push((b, child));
-                queue.push_back((child, lo, end, depth + 1));
+                runs.push((child, lo, end, depth + 1));
                 lo = end;
             }
-            let count = trie.edges.len() - first;
-            let meta = if count > DENSE_MIN {
+            // Last child first onto the stack: the first child is numbered next and visited next.
+            stack.extend(runs.iter().rev().copied());
+            let children = &trie.edges[first..];
+            let count = children.len() as u32;
+            let (meta, next) = if children.len() > DENSE_MIN {
                 let row = trie.dense.len();
                 trie.dense.resize(row + 256, NO_NODE);
-                for &(b, child) in &trie.edges[first..] {
+                for &(b, child) in children {
                     trie.dense[row + b as usize] = child;
                 }
-                DENSE | (row / 256) as u32
+                (DENSE | count, (row / 256) as u32)
+            } else if let [(b, child)] = children {
+                (ONE | (*b as u32) << 9 | count, *child)
             } else {
-                count as u32
+                (count, NO_NODE)
             };
             let n = &mut trie.nodes[node as usize];
             n.first = first as u32;
             n.meta = meta;
+            n.next = next;
         }
         trie
     }
@@ -110,17 +126,20 @@ impl Trie {
     #[inline(always)]
     fn child(&self, node: u32, byte: u8) -> Option<u32> {
         let n = &self.nodes[node as usize];
+        if n.meta & ONE != 0 {
+            return ((n.meta >> 9) as u8 == byte).then_some(n.next);
+        }
         if n.meta & DENSE != 0 {
-            let next = self.dense[(n.meta & !DENSE) as usize * 256 + byte as usize];
+            let next = self.dense[n.next as usize * 256 + byte as usize];
             return (next != NO_NODE).then_some(next);
         }
-        let edges = &self.edges[n.first as usize..(n.first + n.meta) as usize];
+        let edges = &self.edges[n.first as usize..(n.first + (n.meta & COUNT)) as usize];
         edges.iter().find(|e| e.0 == byte).map(|e| e.1)
     }
 
     #[inline]
     fn token(&self, node: u32) -> u32 {
-        self.nodes[node as usize].token
+        self.token[node as usize]
     }
 
     #[inline]
@@ -132,11 +151,10 @@ impl Trie {
         self.nodes.len()
     }
 
-    /// Sorted children (dense nodes keep their edges too): up to the next node's first edge.
+    /// Sorted children.
     fn children(&self, node: u32) -> impl Iterator<Item = (u8, u32)> + '_ {
-        let first = self.nodes[node as usize].first as usize;
-        let end = self.nodes.get(node as usize + 1).map_or(self.edges.len(), |n| n.first as usize);
-        self.edges[first..end].iter().copied()
+        let n = &self.nodes[node as usize];
+        self.edges[n.first as usize..(n.first + (n.meta & COUNT)) as usize].iter().copied()
     }
 
     fn walk(&self, mut node: u32, bytes: &[u8]) -> Option<u32> {

@@ -59,7 +59,8 @@ def call_batch(tok, items, *, add_special_tokens, padding_strategy, truncation_s
                 return None
         data = {"input_ids": ids}
         if return_token_type_ids is not False:
-            data["token_type_ids"] = np.where(mask == 1, 0, tok.pad_token_type_id).astype("<i8")
+            data["token_type_ids"] = (np.zeros_like(mask) if tok.pad_token_type_id == 0
+                                      else np.where(mask == 1, 0, tok.pad_token_type_id).astype("<i8"))
         if return_attention_mask is not False:
             data["attention_mask"] = mask
         if special_mask is not None:

@@ -526,6 +526,8 @@ class BertTokenizer(TokenizerFiles, LegacyEncoding):
             if text_pair is not None:
                 self._check_text(text_pair, "text_pair", is_split_into_words)
             return False, [(text, text_pair)]
+        if text_pair is None and not is_split_into_words and all(type(t) is str for t in text):
+            return True, [(t, None) for t in text]  # the common case, checked in one pass
         if isinstance(text_pair, str):
             raise InputTypeError("when tokenizing batches of text, `text_pair` must be a list or tuple with the same "
                                  "length as `text`.")

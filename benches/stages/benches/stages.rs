@@ -1,7 +1,7 @@
 //! Criterion benches of the Rust core, in bytes of input per second:
 //! each pipeline stage on its own, and the one-pass encoder that fuses them.
 //!
-//!     cargo bench --bench stages
+//!     cargo bench -p bertpiece-bench-stages
 //!
 //! Input: the first 4 MB of `../shared/data/corpus/en-large.txt` and one
 //! UD file per script (override with BERTPIECE_BENCH_CORPUS); vocabularies
@@ -16,8 +16,9 @@ use std::path::{Path, PathBuf};
 
 const LIMIT: usize = 4 << 20;
 
+/// The repository root (this crate lives in benches/stages).
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 fn corpus(name: &str) -> Option<Vec<u8>> {
