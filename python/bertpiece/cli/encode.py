@@ -57,8 +57,8 @@ def add_parser(sub):
     p.add_argument("--offsets", action="store_true", help="Parquet: add offset_mapping (code point offsets)")
     p.add_argument("--threads", type=int, help="encoding threads (default: all cores)")
     p.add_argument("--batch-size", type=int, default=10_000, help="input rows per encode call (default 10000)")
-    p.add_argument("--checkpoint-every", type=int, default=20, metavar="BATCHES",
-                   help="save a resume point every this many batches (default 20)")
+    p.add_argument("--checkpoint-every", type=int, default=5, metavar="BATCHES",
+                   help="save a resume point every this many batches (default 5)")
     p.add_argument("--resume", action="store_true", help="continue an interrupted run of the same command")
     p.add_argument("--overwrite", action="store_true", help="replace an existing output (or partial run)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no summary (errors still shown)")
