@@ -3,7 +3,7 @@
 //! Classes are frozen and hold an `Arc` of an immutable core object, so one
 //! instance is shared across threads without locks.
 
-use crate::batch::{encode_batch, rows_containing, thread_pool_install, BatchOptions, Padding};
+use crate::batch::{encode_batch, rows_containing, thread_pool_install, Batch, BatchOptions, Padded, Padding};
 use crate::encoder::Scratch;
 use crate::normalizer::Reference;
 use crate::pre_tokenizer::split_whitespace;
@@ -222,6 +222,38 @@ struct PyFullTokenizer {
 }
 
 impl PyFullTokenizer {
+    /// What `encode_batch` and `encode_padded` share: the texts (or Arrow
+    /// chunks) encoded without the GIL, padded when asked, and the rows that
+    /// hold one of the `added` strings.
+    #[allow(clippy::too_many_arguments)]
+    fn run_batch(
+        &self,
+        py: Python<'_>,
+        texts: &Bound<'_, PyAny>,
+        opts: BatchOptions,
+        num_threads: Option<i64>,
+        arrow: Option<Vec<ArrowChunk>>,
+        added: Option<Vec<String>>,
+        padding: Option<Padding>,
+    ) -> PyResult<(Batch, Option<Padded>, Vec<u64>)> {
+        let threads = thread_count(num_threads)?;
+        let args = self.text_args(texts, arrow.is_none())?;
+        let bytes = match &arrow {
+            Some(chunks) => arrow_texts(chunks)?,
+            None => args.iter().map(|a| a.bytes()).collect::<PyResult<Vec<&[u8]>>>()?,
+        };
+        let needles: Vec<&[u8]> = added.iter().flatten().map(|a| a.as_bytes()).collect();
+        let inner = &self.inner;
+        py.detach(|| -> PyResult<_> {
+            let batch = encode_batch(inner, &bytes, opts, threads)?;
+            let padded = match padding {
+                Some(p) => Some(thread_pool_install(threads, || batch.pad(&p))?),
+                None => None,
+            };
+            Ok((batch, padded, rows_containing(&bytes, &needles, threads)?))
+        })
+    }
+
     /// The texts of a batch (when `check`: every item must be a str).
     fn text_args<'py>(&self, texts: &Bound<'py, PyAny>, check: bool) -> PyResult<Vec<TextArg<'py>>> {
         if !check {
@@ -354,18 +386,8 @@ impl PyFullTokenizer {
         arrow: Option<Vec<ArrowChunk>>,
         added: Option<Vec<String>>,
     ) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>, Option<Bound<'py, PyByteArray>>, Vec<u64>)> {
-        let threads = thread_count(num_threads)?;
-        let args = self.text_args(texts, arrow.is_none())?;
-        let bytes = match &arrow {
-            Some(chunks) => arrow_texts(chunks)?,
-            None => args.iter().map(|a| a.bytes()).collect::<PyResult<Vec<&[u8]>>>()?,
-        };
-        let opts = BatchOptions { special, max_length, offsets: return_offsets };
-        let inner = &self.inner;
-        let needles: Vec<&[u8]> = added.iter().flatten().map(|a| a.as_bytes()).collect();
-        let (batch, flagged) = py.detach(|| -> PyResult<_> {
-            Ok((encode_batch(inner, &bytes, opts, threads)?, rows_containing(&bytes, &needles, threads)?))
-        })?;
+        let (batch, _, flagged) =
+            self.run_batch(py, texts, BatchOptions { special, max_length, offsets: return_offsets }, num_threads, arrow, added, None)?;
         let ids = le_bytes(py, &batch.ids, |v| v.to_le_bytes())?;
         let splits = le_bytes(py, &batch.row_splits, |v| v.to_le_bytes())?;
         let offsets = if return_offsets {
@@ -404,21 +426,10 @@ impl PyFullTokenizer {
         arrow: Option<Vec<ArrowChunk>>,
         added: Option<Vec<String>>,
     ) -> PyResult<PaddedBuffers<'py>> {
-        let threads = thread_count(num_threads)?;
-        let args = self.text_args(texts, arrow.is_none())?;
-        let bytes = match &arrow {
-            Some(chunks) => arrow_texts(chunks)?,
-            None => args.iter().map(|a| a.bytes()).collect::<PyResult<Vec<&[u8]>>>()?,
-        };
         let opts = BatchOptions { special, max_length, offsets: return_offsets };
         let padding = Padding { to: pad_to, multiple_of: pad_to_multiple_of, pad_id, left: padding_left };
-        let inner = &self.inner;
-        let needles: Vec<&[u8]> = added.iter().flatten().map(|a| a.as_bytes()).collect();
-        let (batch, padded, flagged) = py.detach(|| -> PyResult<_> {
-            let batch = encode_batch(inner, &bytes, opts, threads)?;
-            let padded = thread_pool_install(threads, || batch.pad(&padding))?;
-            Ok((batch, padded, rows_containing(&bytes, &needles, threads)?))
-        })?;
+        let (batch, padded, flagged) = self.run_batch(py, texts, opts, num_threads, arrow, added, Some(padding))?;
+        let padded = padded.unwrap_or_default();
         let lengths: Vec<i64> = batch.row_splits.windows(2).map(|w| (w[1] - w[0]) as i64).collect();
         let ids = le_bytes(py, &padded.ids, |v| v.to_le_bytes())?;
         let mask = le_bytes(py, &padded.attention_mask, |v| v.to_le_bytes())?;

@@ -54,6 +54,15 @@ def data_files():
     return sorted(f for f in os.listdir(DATA_DIR) if f.startswith("ud-") and f.endswith(".txt"))
 
 
+def sample_lines(n_per_file):
+    """About `n_per_file` evenly spaced non-empty lines of every UD file."""
+    lines = []
+    for name in data_files():
+        text = [line for line in read_lines(name) if line.strip()]
+        lines.extend(text[:: max(1, len(text) // n_per_file)][:n_per_file])
+    return lines
+
+
 def read_lines(filename):
     """Lines of a corpus file (split on "\\n" only, like the corpora were written)."""
     with open(os.path.join(DATA_DIR, filename), encoding="utf-8", newline="\n") as f:

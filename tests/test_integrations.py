@@ -21,21 +21,9 @@ import pytest
 import bertpiece
 from bertpiece import BertTokenizer
 from bertpiece.arrow import encode_arrow, to_arrow
+from google_reference import sample_lines
 
-DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
-
-
-def _lines(n_per_file=3):
-    lines = []
-    for name in sorted(os.listdir(DATA_DIR)):
-        if name.startswith("ud-") and name.endswith(".txt"):
-            with open(os.path.join(DATA_DIR, name), encoding="utf-8", newline="\n") as f:
-                text = [line.rstrip("\n") for line in f if line.strip()]
-            lines.extend(text[:: max(1, len(text) // n_per_file)][:n_per_file])
-    return lines
-
-
-LINES = _lines() + ["", "  ", "naïve café [MASK] with an added token", "x" * 120]
+LINES = sample_lines(3) + ["", "  ", "naïve café [MASK] with an added token", "x" * 120]
 
 
 @pytest.fixture(scope="module")

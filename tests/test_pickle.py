@@ -22,22 +22,11 @@ from hypothesis import strategies as st
 import bertpiece
 from bertpiece import BertTokenizer, FullTokenizer, _pickle, oracle
 from bertpiece.tokenization import BasicTokenizer, WordpieceTokenizer
+from google_reference import sample_lines
 
-DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 UNCASED, CASED, MULTI = "bert-base-uncased", "bert-base-cased", "bert-base-multilingual-cased"
 
-
-def _sample(n_per_file=4):
-    lines = []
-    for name in sorted(os.listdir(DATA_DIR)):
-        if name.startswith("ud-") and name.endswith(".txt"):
-            with open(os.path.join(DATA_DIR, name), encoding="utf-8", newline="\n") as f:
-                text = [line.rstrip("\n") for line in f if line.strip()]
-            lines.extend(text[:: max(1, len(text) // n_per_file)][:n_per_file])
-    return lines
-
-
-LINES = _sample() + ["Ünïcödé ACCENTS [MASK] [unused3] naïve café", "x" * 150 + " short",
+LINES = sample_lines(4) + ["Ünïcödé ACCENTS [MASK] [unused3] naïve café", "x" * 150 + " short",
                      "don't [SEP]stop\u00a0now"]
 PROTOCOLS = list(range(2, pickle.HIGHEST_PROTOCOL + 1))
 

@@ -19,6 +19,17 @@ class UserError(Exception):
     """A mistake on the command line or in the input: reported in one line, exit status 2."""
 
 
+def add_vocab_options(p, lowercase_help):
+    """`--model NAME | --vocab FILE` and `--lowercase/--no-lowercase`, the same in every subcommand."""
+    from .. import DEFAULT_MODEL, PRETRAINED
+
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--model", default=DEFAULT_MODEL, choices=list(PRETRAINED),
+                     help=f"bundled vocabulary (default {DEFAULT_MODEL})")
+    src.add_argument("--vocab", metavar="FILE", help="a vocab.txt file instead of a bundled vocabulary")
+    p.add_argument("--lowercase", action=argparse.BooleanOptionalAction, default=None, help=lowercase_help)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="bertpiece", description="Exact BERT WordPiece tokenization.")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)

@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from .. import DEFAULT_MODEL, PRETRAINED, __version__
+from .. import __version__
 from .outputs import EncodedRows, read_bin, read_bin_index
 
 __all__ = ["add_parser", "run", "encode_rows", "read_bin", "read_bin_index"]
@@ -32,17 +32,15 @@ OUTPUT_FORMATS = {".parquet": "parquet", ".npy": "npy", ".bin": "bin"}
 
 
 def add_parser(sub):
+    from . import add_vocab_options
+
     p = sub.add_parser("encode", help=__doc__.split(": ", 1)[1].split("\n")[0], description=__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", help="input file (.txt, .jsonl, .parquet, optionally .gz/.zst) or - for stdin lines")
     p.add_argument("-o", "--output", required=True, help="output file: .parquet, .npy or .bin")
-    src = p.add_mutually_exclusive_group()
-    src.add_argument("--model", default=DEFAULT_MODEL, choices=list(PRETRAINED), help="bundled vocabulary")
-    src.add_argument("--vocab", help="a vocab.txt file instead of a bundled vocabulary")
+    add_vocab_options(p, "lowercase (default: the model's setting; True with --vocab)")
     p.add_argument("--reference", default="tokenizers", choices=["google", "transformers", "tokenizers"],
                    help="semantics to reproduce (default: tokenizers = BertTokenizer.from_pretrained)")
-    p.add_argument("--lowercase", action=argparse.BooleanOptionalAction, default=None,
-                   help="lowercase (default: the model's setting; True with --vocab)")
     p.add_argument("--strip-accents", action=argparse.BooleanOptionalAction, default=None,
                    help="strip accents (default: when lowercasing)")
     p.add_argument("--no-special-tokens", action="store_true", help="do not add [CLS] and [SEP]")

@@ -12,7 +12,7 @@ import argparse
 import json
 import os
 
-from .. import DEFAULT_MODEL, PRETRAINED, references, vocab_path
+from .. import PRETRAINED, references, vocab_path
 from ..parity_html import render_html
 from ..parity_report import KIND_LABELS, KINDS, UNEXPLAINED, Difference, ParityResult, compare
 from ._input import read_lines
@@ -23,6 +23,8 @@ CONTEXT_BEFORE, CONTEXT_AFTER = 2, 5  # token rows shown around the first differ
 
 
 def add_parser(sub):
+    from . import add_vocab_options
+
     summary = __doc__.split("\n")[0].split(": ", 1)[1]
     p = sub.add_parser("parity", help=summary, description=__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -30,12 +32,7 @@ def add_parser(sub):
     p.add_argument("--reference", required=True, choices=list(references.REFERENCES),
                    help="google: bert-tensorflow; transformers: BertTokenizerLegacy; "
                         "tokenizers: HF tokenizers; oracle: bertpiece.oracle")
-    src = p.add_mutually_exclusive_group()
-    src.add_argument("--model", default=DEFAULT_MODEL, choices=list(PRETRAINED),
-                     help=f"bundled vocabulary (default {DEFAULT_MODEL})")
-    src.add_argument("--vocab", metavar="FILE", help="a vocab.txt file instead of a bundled vocabulary")
-    p.add_argument("--lowercase", action=argparse.BooleanOptionalAction, default=None,
-                   help="lowercase and strip accents (default: the model's casing; with --vocab: yes)")
+    add_vocab_options(p, "lowercase and strip accents (default: the model's casing; with --vocab: yes)")
     p.add_argument("--show", type=_count, default=10, metavar="N", help="differing lines to show (default 10)")
     p.add_argument("--html", metavar="REPORT", help="also write a self-contained HTML report to this file")
     p.add_argument("--json", action="store_true", help="print a machine-readable summary instead of the report")

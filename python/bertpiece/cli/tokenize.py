@@ -13,22 +13,19 @@ import json
 import os
 from typing import List, Tuple
 
-from .. import DEFAULT_MODEL, PRETRAINED, REFERENCES, FullTokenizer
+from .. import REFERENCES, FullTokenizer
 from ._input import read_lines
 from ._text import paint, pad, use_color, visible, width
 
 
 def add_parser(sub):
+    from . import add_vocab_options
+
     summary = __doc__.split("\n")[0].split(": ", 1)[1]
     p = sub.add_parser("tokenize", help=summary, description=__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("text", nargs="*", help="texts to tokenize (default: one per stdin line)")
-    src = p.add_mutually_exclusive_group()
-    src.add_argument("--model", default=DEFAULT_MODEL, choices=list(PRETRAINED),
-                     help=f"bundled vocabulary (default {DEFAULT_MODEL})")
-    src.add_argument("--vocab", metavar="FILE", help="a vocab.txt file instead of a bundled vocabulary")
-    p.add_argument("--lowercase", action=argparse.BooleanOptionalAction, default=None,
-                   help="lowercase and strip accents (default: the model's casing; with --vocab: yes)")
+    add_vocab_options(p, "lowercase and strip accents (default: the model's casing; with --vocab: yes)")
     p.add_argument("--reference", default="google", choices=list(REFERENCES),
                    help="whose semantics to reproduce (default google)")
     p.add_argument("--json", action="store_true", help="one JSON object per text: text, tokens, ids, offsets")
