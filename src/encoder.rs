@@ -7,8 +7,8 @@
 //! looks across ASCII whitespace (it splits words, it is a starter for NFC
 //! and NFD, and Final_Sigma is decided within a whitespace token), so each
 //! chunk is encoded on its own:
-//! - ASCII bytes go through a 128-entry class table built from the same
-//!   predicates as the general path;
+//! - bytes go through a 256-entry class table (ASCII decided by the same
+//!   predicates as the general path);
 //! - other code points are mapped one at a time with the generated tables,
 //!   which is exact as long as nothing in the chunk depends on its
 //!   neighbours. A chunk where something might (capital sigma when
@@ -16,9 +16,8 @@
 //!   in transformers mode) is handed to the general path instead, so
 //!   exactness never rests on this file's shortcuts.
 
-use crate::normalizer::{is_bert_whitespace, is_cjk, is_cjk_hf, is_control, is_hf_whitespace, Reference, WordCase};
-use crate::pre_tokenizer::{is_hf_punctuation, is_punctuation};
-use crate::unicode::{self, is_python_space, push_utf8, Tables, CAPITAL_SIGMA, HF, PYTHON};
+use crate::normalizer::{is_control, Reference, WordCase};
+use crate::unicode::{self, push_utf8, Tables, CAPITAL_SIGMA, HF, PYTHON};
 use crate::unicode_tables as t;
 use crate::{Error, Result};
 
@@ -59,9 +58,9 @@ impl Encoder {
             let cp = b as u32;
             class[b as usize] = if cp == 0 || is_control(cp, reference) {
                 DROP
-            } else if Self::is_space_in(reference, cp) {
+            } else if Self::ends_word(reference, cp) {
                 SPACE
-            } else if split_punc && Self::is_punct_in(reference, cp) {
+            } else if split_punc && reference.is_punctuation(cp) {
                 PUNCT
             } else {
                 WORD
@@ -80,22 +79,12 @@ impl Encoder {
         }
     }
 
-    /// Whitespace at the text level: BERT's (mapped to " ") or what
-    /// `str.split()` splits on; HF's `char::is_whitespace`.
+    /// An input code point that ends a word: whitespace that cleaning turns
+    /// into " ", or that the pre-tokenizer splits on (for Google this is
+    /// wider: U+2028 survives cleaning but `str.split()` splits on it).
     #[inline]
-    fn is_space_in(reference: Reference, cp: u32) -> bool {
-        match reference {
-            Reference::Tokenizers => is_hf_whitespace(cp),
-            _ => is_bert_whitespace(cp) || is_python_space(cp),
-        }
-    }
-
-    #[inline]
-    fn is_punct_in(reference: Reference, cp: u32) -> bool {
-        match reference {
-            Reference::Tokenizers => is_hf_punctuation(cp),
-            _ => is_punctuation(cp),
-        }
+    fn ends_word(reference: Reference, cp: u32) -> bool {
+        reference.is_text_space(cp) || reference.is_split_space(cp)
     }
 
     /// Whether `b` (ASCII) separates chunks.
@@ -187,14 +176,14 @@ impl Encoder {
         if cp == 0xFFFD || is_control(cp, r) {
             return true;
         }
-        if Self::is_space_in(r, cp) {
+        if Self::ends_word(r, cp) {
             flush(s, word);
             return true;
         }
         if r == Reference::Transformers && !unicode::is_nfc_inert(cp) {
             return false;
         }
-        let cjk = self.chinese && if r == Reference::Tokenizers { is_cjk_hf(cp) } else { is_cjk(cp) };
+        let cjk = self.chinese && r.is_cjk(cp);
         if cjk {
             flush(s, word);
         }
@@ -203,9 +192,9 @@ impl Encoder {
         }
         for k in 0..s.mapped.len() {
             let c = s.mapped[k];
-            if self.is_output_space(c) {
+            if r.is_split_space(c) {
                 flush(s, word);
-            } else if self.split_punc && Self::is_punct_in(r, c) {
+            } else if self.split_punc && r.is_punctuation(c) {
                 flush(s, word);
                 let mark = s.word.len();
                 push_utf8(c, &mut s.word);
@@ -220,17 +209,6 @@ impl Encoder {
             flush(s, word);
         }
         true
-    }
-
-    /// Whitespace among the normalized code points: Python's `str.split()`
-    /// (Google and transformers re-split after their transforms), HF's
-    /// pre-tokenizer whitespace.
-    #[inline]
-    fn is_output_space(&self, cp: u32) -> bool {
-        match self.reference {
-            Reference::Tokenizers => is_hf_whitespace(cp),
-            _ => is_python_space(cp),
-        }
     }
 
     /// `cp` lowercased and/or stripped of accents, into `s.mapped`, in the

@@ -4,6 +4,7 @@
 //! here; everything else follows Google's `BasicTokenizer`.
 
 use crate::aligned::{Aligned, Span};
+use crate::pre_tokenizer::is_hf_space;
 use crate::unicode::{self, has, HF};
 use crate::unicode_tables as t;
 
@@ -56,7 +57,7 @@ pub(crate) fn is_control(cp: u32, reference: Reference) -> bool {
 
 /// `_is_whitespace`: the four ASCII blanks and Zs (not the wider str.isspace()).
 #[inline]
-pub(crate) fn is_bert_whitespace(cp: u32) -> bool {
+fn is_bert_whitespace(cp: u32) -> bool {
     matches!(cp, 0x20 | 0x09 | 0x0A | 0x0D) || has(cp, t::ZS)
 }
 
@@ -70,14 +71,29 @@ pub fn is_cjk(cp: u32) -> bool {
 
 /// HF tokenizers' copy of the ranges: Ext. E starts at U+2B920, so U+2B820..U+2B91F are not spaced.
 #[inline]
-pub(crate) fn is_cjk_hf(cp: u32) -> bool {
+fn is_cjk_hf(cp: u32) -> bool {
     is_cjk(cp) && !(0x2B820..0x2B920).contains(&cp)
 }
 
-/// HF's whitespace: `\t\n\r` or Rust's `char::is_whitespace`.
-#[inline]
-pub(crate) fn is_hf_whitespace(cp: u32) -> bool {
-    HF.has(cp, t::SPACE)
+impl Reference {
+    /// Whitespace as cleaning sees it (it becomes " "): BERT's `_is_whitespace`,
+    /// or HF's (`\t\n\r` or Rust's `char::is_whitespace`).
+    #[inline]
+    pub(crate) fn is_text_space(self, cp: u32) -> bool {
+        match self {
+            Reference::Tokenizers => is_hf_space(cp),
+            _ => is_bert_whitespace(cp),
+        }
+    }
+
+    /// The code points `_tokenize_chinese_chars` surrounds with spaces.
+    #[inline]
+    pub(crate) fn is_cjk(self, cp: u32) -> bool {
+        match self {
+            Reference::Tokenizers => is_cjk_hf(cp),
+            _ => is_cjk(cp),
+        }
+    }
 }
 
 /// `_clean_text` then (optionally) `_tokenize_chinese_chars`, then NFC for
@@ -85,11 +101,6 @@ pub(crate) fn is_hf_whitespace(cp: u32) -> bool {
 /// original span; an inserted CJK space takes the span of the code point
 /// kept before it (as HF aligns insertions).
 pub fn normalize_text(text: &[u32], reference: Reference, tokenize_chinese_chars: bool) -> Aligned {
-    type Class = fn(u32) -> bool;
-    let (is_space, is_cjk): (Class, Class) = match reference {
-        Reference::Tokenizers => (is_hf_whitespace, is_cjk_hf),
-        _ => (is_bert_whitespace, is_cjk),
-    };
     let mut out = Aligned::with_capacity(text.len() + 8);
     let mut last: Span = (0, 0);
     for (i, &cp) in text.iter().enumerate() {
@@ -97,9 +108,9 @@ pub fn normalize_text(text: &[u32], reference: Reference, tokenize_chinese_chars
             continue;
         }
         let span = (i as u32, i as u32 + 1);
-        if is_space(cp) {
+        if reference.is_text_space(cp) {
             out.push(0x20, span);
-        } else if tokenize_chinese_chars && is_cjk(cp) {
+        } else if tokenize_chinese_chars && reference.is_cjk(cp) {
             out.push(0x20, last);
             out.push(cp, span);
             out.push(0x20, span);

@@ -1,6 +1,7 @@
 //! Pre-tokenizer: Python `str.split()` on whitespace, then BERT's punctuation
 //! split. Both work on ranges of the caller's buffer, so nothing is copied.
 
+use crate::normalizer::Reference;
 use crate::unicode::{has, is_python_space, HF};
 use crate::unicode_tables as t;
 use std::ops::Range;
@@ -43,6 +44,27 @@ pub fn is_hf_space(cp: u32) -> bool {
 /// HF BertPreTokenizer's punctuation: ASCII punctuation or P* in unicode_categories' 2016 tables.
 pub fn is_hf_punctuation(cp: u32) -> bool {
     HF.has(cp, t::PUNCT)
+}
+
+impl Reference {
+    /// What words are split on: `str.split()`'s whitespace (Google and
+    /// transformers, also after their transforms), HF's whitespace.
+    #[inline]
+    pub(crate) fn is_split_space(self, cp: u32) -> bool {
+        match self {
+            Reference::Tokenizers => is_hf_space(cp),
+            _ => is_python_space(cp),
+        }
+    }
+
+    /// What `_run_split_on_punc` / BertPreTokenizer isolate.
+    #[inline]
+    pub(crate) fn is_punctuation(self, cp: u32) -> bool {
+        match self {
+            Reference::Tokenizers => is_hf_punctuation(cp),
+            _ => is_punctuation(cp),
+        }
+    }
 }
 
 /// `_run_split_on_punc`: each punctuation code point becomes its own piece;
