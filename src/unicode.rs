@@ -291,10 +291,12 @@ pub fn is_nfc_inert(cp: u32) -> bool {
 }
 
 /// Code points that NFC changes even on their own (singletons, composition
-/// exclusions, non-starter decompositions), found once from the tables.
+/// exclusions, non-starter decompositions), found once from the
+/// decomposition table (sorted by code point; Hangul syllables, which are not
+/// in it, recompose to themselves).
 fn nfc_changes_alone() -> &'static [u32] {
     static SET: std::sync::OnceLock<Vec<u32>> = std::sync::OnceLock::new();
-    SET.get_or_init(|| (0..0x11_0000).filter(|&c| has(c, t::DECOMPOSES) && nfc(&[c]) != [c]).collect())
+    SET.get_or_init(|| t::DECOMP.iter().map(|e| e.0).filter(|&c| nfc(&[c]) != [c]).collect())
 }
 
 /// Decodes generalized UTF-8 (UTF-8 that may also encode lone surrogates, as
@@ -406,6 +408,12 @@ mod tests {
         for cp in [0x301, 0x1161, 0x11A8, 0x212B, 0x0958, 0x0CD5] {
             assert!(!is_nfc_inert(cp), "{cp:X}");
         }
+    }
+
+    #[test]
+    fn nfc_changes_alone_is_every_such_code_point() {
+        let scan: Vec<u32> = (0..0x11_0000).filter(|&c| has(c, t::DECOMPOSES) && nfc(&[c]) != [c]).collect();
+        assert_eq!(nfc_changes_alone(), scan);
     }
 
     #[test]
