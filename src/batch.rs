@@ -38,26 +38,40 @@ struct Row {
     offsets: Vec<Span>,
 }
 
+/// Starts a row at `row.len()`: [CLS] (or its `(0, 0)` offset) when asked.
+fn open_row<T>(opts: &BatchOptions, row: &mut Vec<T>, cls: impl FnOnce(u32) -> T) -> usize {
+    let start = row.len();
+    if let Some((id, _)) = opts.special {
+        row.push(cls(id));
+    }
+    start
+}
+
+/// Ends the row begun at `start`: cut to `max_length` (special tokens
+/// included, [CLS] always kept), then [SEP] when asked.
+fn close_row<T>(opts: &BatchOptions, row: &mut Vec<T>, start: usize, sep: impl FnOnce(u32) -> T) {
+    let n_special = if opts.special.is_some() { 2 } else { 0 };
+    if let Some(max) = opts.max_length {
+        row.truncate(start + n_special / 2 + max.saturating_sub(n_special));
+    }
+    if let Some((_, id)) = opts.special {
+        row.push(sep(id));
+    }
+}
+
 /// The general path, for offsets: one row at a time.
 fn encode_row_offsets(tok: &FullTokenizer, text: &[u8], opts: &BatchOptions) -> Result<Row> {
     let cps = unicode::decode(text).ok_or(Error::InvalidText)?;
     let mut row = Row::default();
+    open_row(opts, &mut row.ids, |id| id);
+    open_row(opts, &mut row.offsets, |_| (0, 0));
     let mut raw = Vec::new();
     tok.tokenize(&cps, |t| {
         row.ids.push(tok.piece_id(t.piece, &mut raw).unwrap_or(tok.unk_id()));
         row.offsets.push(t.span);
     });
-    if let Some(max) = opts.max_length {
-        let keep = max.saturating_sub(if opts.special.is_some() { 2 } else { 0 });
-        row.ids.truncate(keep);
-        row.offsets.truncate(keep);
-    }
-    if let Some((cls, sep)) = opts.special {
-        row.ids.insert(0, cls);
-        row.ids.push(sep);
-        row.offsets.insert(0, (0, 0));
-        row.offsets.push((0, 0));
-    }
+    close_row(opts, &mut row.ids, 0, |id| id);
+    close_row(opts, &mut row.offsets, 0, |_| (0, 0));
     Ok(row)
 }
 
@@ -66,19 +80,9 @@ fn encode_row_offsets(tok: &FullTokenizer, text: &[u8], opts: &BatchOptions) -> 
 fn encode_rows(tok: &FullTokenizer, texts: &[&[u8]], opts: &BatchOptions, ids: &mut Vec<u32>, lens: &mut Vec<u64>) -> Result<()> {
     let mut scratch = Scratch::default();
     for text in texts {
-        let start = ids.len();
-        if let Some((cls, _)) = opts.special {
-            ids.push(cls);
-        }
+        let start = open_row(opts, ids, |id| id);
         tok.encode_into(text, ids, &mut scratch)?;
-        if let Some((_, sep)) = opts.special {
-            if let Some(max) = opts.max_length {
-                ids.truncate(start + max.saturating_sub(1).max(1));
-            }
-            ids.push(sep);
-        } else if let Some(max) = opts.max_length {
-            ids.truncate(start + max);
-        }
+        close_row(opts, ids, start, |id| id);
         lens.push((ids.len() - start) as u64);
     }
     Ok(())
