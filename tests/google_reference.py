@@ -7,6 +7,7 @@ the oracle, and the test corpora in tests/data.
 import importlib
 import os
 import sys
+import threading
 import types
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -52,6 +53,24 @@ def vocab_path(name):
 
 def data_files():
     return sorted(f for f in os.listdir(DATA_DIR) if f.startswith("ud-") and f.endswith(".txt"))
+
+
+def errors_in_threads(work, n=8):
+    """Runs `work` on `n` threads at once; returns what they raised."""
+    errors = []
+
+    def run():
+        try:
+            work()
+        except Exception as e:  # reported by the caller
+            errors.append(e)
+
+    threads = [threading.Thread(target=run) for _ in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return errors
 
 
 def sample_lines(n_per_file):

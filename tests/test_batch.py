@@ -6,14 +6,13 @@ place), from many threads at once, and after fork()."""
 import os
 import subprocess
 import sys
-import threading
 
 import numpy as np
 import pyarrow as pa
 import pytest
 
 import bertpiece
-from google_reference import data_files, read_lines
+from google_reference import data_files, errors_in_threads, read_lines
 
 LINES = [line for f in data_files() for line in read_lines(f)[::40]] + [
     "", "   ", "Héllo [MASK] world [SEP]", "a" * 150, "\u2028x\u00a0y", "ΟΔΟΣ İstanbul 中文"]
@@ -91,20 +90,13 @@ def test_bad_input(tok, monkeypatch):
 
 def test_one_tokenizer_from_eight_threads(tok):
     want = tok.encode_batch(LINES).tolist()
-    errors, results = [], []
+    results = []
 
     def work():
-        try:
-            for n in (1, 2, None):
-                results.append(tok.encode_batch(LINES, num_threads=n).tolist() == want)
-        except Exception as e:  # reported below
-            errors.append(e)
+        for n in (1, 2, None):
+            results.append(tok.encode_batch(LINES, num_threads=n).tolist() == want)
 
-    threads = [threading.Thread(target=work) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    errors = errors_in_threads(work)
     assert not errors and len(results) == 24 and all(results)
 
 
