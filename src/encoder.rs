@@ -19,7 +19,9 @@
 use crate::normalizer::{is_control, Reference, WordCase};
 use crate::unicode::{self, push_utf8, Tables, CAPITAL_SIGMA, HF, PYTHON};
 use crate::unicode_tables as t;
+use crate::word_cache::WordCache;
 use crate::{Error, Result};
+use std::cell::RefCell;
 
 /// What a byte does (the `class` table): ASCII bytes are decided by the
 /// same predicates as the general path; bytes >= 0x80 start a multi-byte
@@ -27,24 +29,60 @@ use crate::{Error, Result};
 const DROP: u8 = 0; // removed by cleaning (controls, NUL)
 const SPACE: u8 = 1; // whitespace: ends the chunk
 const PUNCT: u8 = 2; // a word of its own
-const WORD: u8 = 3; // part of a word, as `lower[byte]`
+const WORD: u8 = 3; // part of a word (lowercased when asked)
 const MULTI: u8 = 4; // a non-ASCII code point starts here
 
 /// The per-tokenizer settings of the one-pass path.
 #[derive(Clone, Debug)]
 pub struct Encoder {
     class: [u8; 256],
-    /// What a WORD byte becomes (lowercased when asked).
-    lower: [u8; 256],
+    /// WORD bytes are exactly [0-9A-Za-z], so runs can be found eight bytes at a time.
+    alnum_words: bool,
     reference: Reference,
     case: WordCase,
     chinese: bool,
     split_punc: bool,
 }
 
-/// Reusable working space (one per thread), so encoding allocates nothing per word.
+/// Reusable working space (one per thread), so encoding allocates nothing
+/// per word: the encoder's buffers and the word memo.
 #[derive(Default)]
 pub struct Scratch {
+    pub(crate) buffers: Buffers,
+    pub(crate) cache: WordCache,
+}
+
+impl Scratch {
+    /// Working space with the word memo on from the start (for many texts;
+    /// otherwise it is turned on only for a long text).
+    pub fn with_cache() -> Self {
+        let mut s = Scratch::default();
+        s.cache.enable();
+        s
+    }
+
+    /// Turns the word memo on (it stays on).
+    pub fn enable_cache(&mut self) {
+        self.cache.enable();
+    }
+}
+
+thread_local! {
+    static THREAD_SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Runs `f` with this thread's scratch space, so the word memo stays warm
+/// from one call (or batch block) to the next on the same thread.
+pub fn with_thread_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+    THREAD_SCRATCH.with(|s| match s.try_borrow_mut() {
+        Ok(mut s) => f(&mut s),
+        Err(_) => f(&mut Scratch::default()), // re-entered: a fresh one
+    })
+}
+
+/// The encoder's own buffers: the word being built and a code point's mapping.
+#[derive(Default)]
+pub(crate) struct Buffers {
     word: Vec<u8>,
     chars: usize,
     mapped: Vec<u32>,
@@ -53,7 +91,7 @@ pub struct Scratch {
 
 impl Encoder {
     pub fn new(reference: Reference, case: WordCase, chinese: bool, split_punc: bool) -> Self {
-        let (mut class, mut lower) = ([MULTI; 256], [0u8; 256]);
+        let mut class = [MULTI; 256];
         for b in 0..128u8 {
             let cp = b as u32;
             class[b as usize] = if cp == 0 || is_control(cp, reference) {
@@ -65,9 +103,9 @@ impl Encoder {
             } else {
                 WORD
             };
-            lower[b as usize] = if case.lowercase { b.to_ascii_lowercase() } else { b };
         }
-        Encoder { class, lower, reference, case, chinese, split_punc }
+        let alnum_words = (0..128u8).all(|b| (class[b as usize] == WORD) == b.is_ascii_alphanumeric());
+        Encoder { class, alnum_words, reference, case, chinese, split_punc }
     }
 
     #[inline]
@@ -87,6 +125,53 @@ impl Encoder {
         reference.is_text_space(cp) || reference.is_split_space(cp)
     }
 
+    /// The end of the run of WORD bytes from `i`: eight bytes at a time when
+    /// WORD bytes are exactly the ASCII letters and digits (every reference
+    /// that splits on punctuation), else byte by byte.
+    #[inline]
+    fn word_run_end(&self, text: &[u8], mut i: usize) -> usize {
+        if self.alnum_words {
+            while let Some(chunk) = text.get(i..i + 8) {
+                let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+                let stop = not_alnum(w);
+                if stop != 0 {
+                    return i + (stop.trailing_zeros() / 8) as usize;
+                }
+                i += 8;
+            }
+        }
+        while i < text.len() && self.class[text[i] as usize] == WORD {
+            i += 1;
+        }
+        i
+    }
+
+    /// [`word_run_end`](Self::word_run_end), appending the run lowercased to `dst`.
+    #[inline]
+    fn lowercase_run(&self, text: &[u8], mut i: usize, dst: &mut Vec<u8>) -> usize {
+        // The first byte is a WORD byte: taking it first guarantees progress.
+        dst.push(text[i].to_ascii_lowercase());
+        i += 1;
+        if self.alnum_words {
+            while let Some(chunk) = text.get(i..i + 8) {
+                let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+                dst.extend_from_slice(&(w | ascii_upper(w) >> 2).to_le_bytes());
+                let stop = not_alnum(w);
+                if stop != 0 {
+                    let k = (stop.trailing_zeros() / 8) as usize;
+                    dst.truncate(dst.len() - 8 + k);
+                    return i + k;
+                }
+                i += 8;
+            }
+        }
+        while i < text.len() && self.class[text[i] as usize] == WORD {
+            dst.push(text[i].to_ascii_lowercase());
+            i += 1;
+        }
+        i
+    }
+
     /// Whether `b` (ASCII) separates chunks.
     #[inline]
     fn is_chunk_separator(&self, b: u8) -> bool {
@@ -101,9 +186,9 @@ impl Encoder {
     pub(crate) fn encode(
         &self,
         text: &[u8],
-        s: &mut Scratch,
+        s: &mut Buffers,
         out: &mut Vec<u32>,
-        word: impl Fn(&[u8], usize, &mut Vec<u32>),
+        mut word: impl FnMut(&[u8], usize, &mut Vec<u32>),
         general: impl Fn(&[u8], &mut Vec<u32>) -> Result<()>,
     ) -> Result<()> {
         s.word.clear();
@@ -118,20 +203,23 @@ impl Encoder {
                     // whole word (the common case), it goes out without a copy
                     // unless it has to be lowercased.
                     let start = i;
-                    i += 1;
-                    while i < n && self.class[text[i] as usize] == WORD {
-                        i += 1;
-                    }
-                    let run = &text[start..i];
-                    let ends = i == n || matches!(self.class[text[i] as usize], SPACE | PUNCT);
-                    if s.word.is_empty() && ends && !self.case.lowercase {
-                        word(run, run.len(), out);
+                    if self.case.lowercase {
+                        i = self.lowercase_run(text, i, &mut s.word);
                     } else {
-                        s.word.extend(run.iter().map(|&b| self.lower[b as usize]));
-                        s.chars += run.len();
-                        if ends {
-                            flush(s, &mut |w, n| word(w, n, out));
+                        i = self.word_run_end(text, i + 1);
+                    }
+                    let ends = i == n || matches!(self.class[text[i] as usize], SPACE | PUNCT);
+                    if !self.case.lowercase {
+                        let run = &text[start..i];
+                        if s.word.is_empty() && ends {
+                            word(run, run.len(), out);
+                            continue;
                         }
+                        s.word.extend_from_slice(run);
+                    }
+                    s.chars += i - start;
+                    if ends {
+                        flush(s, &mut |w, n| word(w, n, out));
                     }
                     continue;
                 }
@@ -171,7 +259,7 @@ impl Encoder {
 
     /// One non-ASCII code point of a chunk; false when the chunk needs the general path.
     #[inline]
-    fn code_point(&self, cp: u32, s: &mut Scratch, word: &mut impl FnMut(&[u8], usize)) -> bool {
+    fn code_point(&self, cp: u32, s: &mut Buffers, word: &mut impl FnMut(&[u8], usize)) -> bool {
         let r = self.reference;
         if cp == 0xFFFD || is_control(cp, r) {
             return true;
@@ -217,7 +305,7 @@ impl Encoder {
     /// (Final_Sigma), or a combining mark NFD would keep, whose order among
     /// its neighbours' marks canonical reordering decides.
     #[inline]
-    fn map(&self, cp: u32, s: &mut Scratch) -> bool {
+    fn map(&self, cp: u32, s: &mut Buffers) -> bool {
         s.mapped.clear();
         let tables = self.tables();
         let hf = self.reference == Reference::Tokenizers;
@@ -255,8 +343,33 @@ impl Encoder {
     }
 }
 
+/// The high bit of each byte of `w` that is not an ASCII letter or digit
+/// (SWAR: per-byte range tests whose sums never carry into the next byte).
 #[inline]
-fn flush(s: &mut Scratch, word: &mut impl FnMut(&[u8], usize)) {
+fn not_alnum(w: u64) -> u64 {
+    let x = w & !HIGH;
+    let digit = within(x, b'0', b'9');
+    let letter = within(x | (0x20 * ONES), b'a', b'z');
+    (!(digit | letter) & HIGH) | (w & HIGH)
+}
+
+/// The high bit of each byte of `w` that is an ASCII capital letter.
+#[inline]
+fn ascii_upper(w: u64) -> u64 {
+    within(w & !HIGH, b'A', b'Z') & !w
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `x` (all bytes < 0x80) in `lo..=hi`.
+#[inline]
+fn within(x: u64, lo: u8, hi: u8) -> u64 {
+    (x + (0x80 - lo as u64) * ONES) & !(x + (0x7F - hi as u64) * ONES) & HIGH
+}
+
+#[inline]
+fn flush(s: &mut Buffers, word: &mut impl FnMut(&[u8], usize)) {
     if !s.word.is_empty() {
         word(&s.word, s.chars);
         s.word.clear();
@@ -323,7 +436,8 @@ mod tests {
         for basic in options() {
             let tok = FullTokenizer::new(vocab(&mut seed), FullOptions { basic: basic.clone(), max_input_chars_per_word: Some(6), ..Default::default() }).unwrap();
             assert!(tok.is_one_pass());
-            let mut scratch = Scratch::default();
+            // Without and with the word memo (one scratch space for all texts, so the memo hits).
+            let (mut scratch, mut memo) = (Scratch::default(), Scratch::with_cache());
             for _ in 0..3000 {
                 let len = rng(&mut seed) % 10;
                 let text: Vec<u32> = (0..len).map(|_| TRICKY[(rng(&mut seed) % TRICKY.len() as u64) as usize]).collect();
@@ -335,6 +449,75 @@ mod tests {
                 let mut got = Vec::new();
                 tok.encode_into(&bytes, &mut got, &mut scratch).unwrap();
                 assert_eq!(got, want, "{basic:?} text {text:X?}");
+                got.clear();
+                tok.encode_into(&bytes, &mut got, &mut memo).unwrap();
+                assert_eq!(got, want, "memo, {basic:?} text {text:X?}");
+            }
+        }
+    }
+
+    /// Long ASCII-heavy texts, so that the eight-bytes-at-a-time scans run
+    /// (runs longer than eight bytes, every ASCII byte, lead bytes), with and
+    /// without lowercasing and punctuation splitting.
+    #[test]
+    fn word_runs_eight_bytes_at_a_time_equal_the_general_path() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut lines = vec!["[UNK]".to_string()];
+        for w in ["ab", "abc", "abcdefgh", "abcdefghij", "a1", "z9z", "the", "a-b", "x", "y"] {
+            lines.push(w.into());
+            lines.push(format!("##{w}"));
+        }
+        let vocab = Vocab::parse(&(lines.join("\n") + "\n"), Reference::Google);
+        let alphabet: Vec<u32> = (0..128).chain([0xE9, 0xC9, 0x3A3, 0x4E2D, 0x2028]).collect();
+        for (do_lower_case, do_split_on_punc) in [(true, true), (false, true), (true, false)] {
+            let basic = BasicOptions { do_lower_case, do_split_on_punc, ..Default::default() };
+            let tok = FullTokenizer::new(vocab.clone(), FullOptions { basic, ..Default::default() }).unwrap();
+            let mut memo = Scratch::with_cache();
+            for _ in 0..2000 {
+                let len = rng(&mut seed) % 60;
+                let text: Vec<u32> = (0..len)
+                    .map(|_| match rng(&mut seed) % 4 {
+                        0 => alphabet[(rng(&mut seed) % alphabet.len() as u64) as usize],
+                        1 => b"ABCDEFGHIJabcdefghij"[(rng(&mut seed) % 20) as usize] as u32,
+                        _ => b"abcdefghij0123456789XYZ"[(rng(&mut seed) % 23) as usize] as u32,
+                    })
+                    .collect();
+                let mut bytes = Vec::new();
+                encode_into(&text, &mut bytes);
+                let (mut want, mut raw) = (Vec::new(), Vec::new());
+                tok.tokenize(&text, |t| want.push(tok.piece_id(t.piece, &mut raw).unwrap()));
+                let mut got = Vec::new();
+                tok.encode_into(&bytes, &mut got, &mut memo).unwrap();
+                assert_eq!(got, want, "lower {do_lower_case} punc {do_split_on_punc} text {text:X?}");
+            }
+        }
+    }
+
+    #[test]
+    fn swar_tests_match_the_byte_predicates() {
+        use super::{ascii_upper, not_alnum, HIGH};
+        let mut seed = 7u64;
+        for _ in 0..20_000 {
+            let w = rng(&mut seed) & if rng(&mut seed) % 2 == 0 { !HIGH } else { !0 };
+            let bytes = w.to_le_bytes();
+            for (k, &b) in bytes.iter().enumerate() {
+                assert_eq!(not_alnum(w) >> (8 * k) & 0x80 != 0, !b.is_ascii_alphanumeric(), "{b:#x}");
+                assert_eq!(ascii_upper(w) >> (8 * k) & 0x80 != 0, b.is_ascii_uppercase(), "{b:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn one_scratch_space_serves_several_tokenizers() {
+        // The word memo belongs to one tokenizer: another one's ids are never served from it.
+        let a = FullTokenizer::new(Vocab::parse("[UNK]\nword\nother\n", Reference::Google), FullOptions::default()).unwrap();
+        let b = FullTokenizer::new(Vocab::parse("[UNK]\nother\nword\n", Reference::Google), FullOptions::default()).unwrap();
+        let mut memo = Scratch::with_cache();
+        for _ in 0..3 {
+            for (tok, want) in [(&a, [1, 2]), (&b, [2, 1])] {
+                let mut got = Vec::new();
+                tok.encode_into(b"word other", &mut got, &mut memo).unwrap();
+                assert_eq!(got, want);
             }
         }
     }

@@ -22,6 +22,7 @@ pub mod unicode;
 #[rustfmt::skip]
 mod unicode_tables;
 pub mod vocab;
+pub mod word_cache;
 pub mod wordpiece;
 
 #[cfg(feature = "python")]

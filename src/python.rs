@@ -4,7 +4,7 @@
 //! instance is shared across threads without locks.
 
 use crate::batch::{encode_batch, rows_containing, thread_pool_install, Batch, BatchOptions, Padded, Padding};
-use crate::encoder::Scratch;
+use crate::encoder::with_thread_scratch;
 use crate::normalizer::Reference;
 use crate::pre_tokenizer::split_whitespace;
 use crate::tokenizer::{BasicOptions, BasicTokenizer, FullOptions, FullTokenizer, TokenSet};
@@ -324,7 +324,7 @@ impl PyFullTokenizer {
         let result = py.detach(|| -> PyResult<Result<Vec<u32>, Vec<u8>>> {
             if inner.is_one_pass() {
                 let mut ids = Vec::with_capacity(bytes.len() / 4 + 1);
-                inner.encode_into(bytes, &mut ids, &mut Scratch::default())?;
+                with_thread_scratch(|s| inner.encode_into(bytes, &mut ids, s))?;
                 return Ok(Ok(ids));
             }
             let cps = code_points(bytes)?;

@@ -3,6 +3,7 @@
 
 use crate::aligned::{Aligned, Span};
 use crate::encoder::{Encoder, Scratch};
+use crate::word_cache::{Key, WordCache, MAX_BYTES};
 use crate::normalizer::{hf_case, normalize_text, Reference, WordCase};
 use crate::pre_tokenizer::{is_hf_punctuation, is_hf_space, is_punctuation, split_on, split_punctuation_by, split_whitespace};
 use crate::unicode::{self, has};
@@ -12,6 +13,7 @@ use crate::wordpiece::WordPiece;
 use crate::{Error, Result};
 use std::collections::HashSet;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// transformers' `BasicTokenizer` options; the defaults are Google's behaviour.
 #[derive(Clone, Debug)]
@@ -163,7 +165,16 @@ pub struct FullTokenizer {
     unk_id: u32,
     /// The one-pass path; `None` when protected tokens need whole-token lookups.
     encoder: Option<Encoder>,
+    /// Which tokenizer a `Scratch`'s word memo belongs to (clones share it:
+    /// they give the same ids).
+    identity: u64,
 }
+
+/// Hands out tokenizer identities.
+static IDENTITIES: AtomicU64 = AtomicU64::new(1);
+
+/// A single text at least this long turns the word memo on.
+const MEMO_MIN_TEXT: usize = 1 << 16;
 
 /// `FullTokenizer` settings beyond the basic options.
 #[derive(Clone, Debug)]
@@ -212,7 +223,8 @@ impl FullTokenizer {
         let o = basic.options();
         let encoder = (basic.never_split.is_empty() && basic.preserved.is_empty())
             .then(|| Encoder::new(o.reference, basic.case, o.tokenize_chinese_chars, o.do_split_on_punc));
-        Ok(FullTokenizer { vocab, basic, wordpiece, unk_token: opts.unk_token.into_bytes(), unk_id, encoder })
+        let identity = IDENTITIES.fetch_add(1, Ordering::Relaxed);
+        Ok(FullTokenizer { vocab, basic, wordpiece, unk_token: opts.unk_token.into_bytes(), unk_id, encoder, identity })
     }
 
     pub fn vocab(&self) -> &Vocab {
@@ -261,10 +273,36 @@ impl FullTokenizer {
     /// protected token missing from the vocabulary. One pass over the bytes
     /// (see `encoder.rs`); `scratch` is reused between calls.
     pub fn encode_into(&self, text: &[u8], out: &mut Vec<u32>, scratch: &mut Scratch) -> Result<()> {
-        match &self.encoder {
-            Some(enc) => enc.encode(text, scratch, out, |w, n, out| self.push_word(w, n, out), |t, out| self.encode_general(t, out)),
-            None => self.encode_general(text, out),
+        let Some(enc) = &self.encoder else {
+            return self.encode_general(text, out);
+        };
+        let Scratch { buffers, cache } = scratch;
+        if text.len() >= MEMO_MIN_TEXT {
+            cache.enable();
         }
+        cache.belong_to(self.identity);
+        if !cache.is_enabled() {
+            return enc.encode(text, buffers, out, |w, n, out| self.push_word(w, n, out), |t, out| self.encode_general(t, out));
+        }
+        enc.encode(text, buffers, out, |w, n, out| self.push_word_memo(w, n, out, cache), |t, out| self.encode_general(t, out))
+    }
+
+    /// [`push_word`](Self::push_word) through the memo of recent words.
+    #[inline]
+    fn push_word_memo(&self, word: &[u8], chars: usize, out: &mut Vec<u32>, cache: &mut WordCache) {
+        if word.is_empty() || word.len() > MAX_BYTES {
+            return self.push_word(word, chars, out);
+        }
+        let key = Key::new(word);
+        if let Some(ids) = cache.get(&key) {
+            for &id in ids {
+                out.push(id);
+            }
+            return;
+        }
+        let mark = out.len();
+        self.push_word(word, chars, out);
+        cache.put(&key, &out[mark..]);
     }
 
     /// WordPiece ids of one normalized word, or the unknown id.
