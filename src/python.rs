@@ -493,6 +493,12 @@ impl PyFullTokenizer {
     fn __len__(&self) -> usize {
         self.inner.vocab().len()
     }
+
+    /// The id of a vocabulary token (exact match), or None.
+    fn token_to_id(&self, token: &Bound<'_, PyString>) -> PyResult<Option<u32>> {
+        let arg = TextArg::extract(token.as_any(), "token")?;
+        Ok(self.inner.vocab().id(arg.bytes()?))
+    }
 }
 
 /// Google's `BasicTokenizer` with transformers' options.

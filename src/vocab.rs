@@ -12,8 +12,22 @@ use std::path::Path;
 #[derive(Clone, Debug, Default)]
 pub struct Vocab {
     entries: Vec<(Box<[u8]>, u32)>,
-    by_token: TokenIndex,       // token -> index in `entries`
-    by_id: FxHashMap<u32, u32>, // id -> index in `entries`
+    by_token: TokenIndex, // token -> index in `entries`
+    by_id: ById,          // id -> index in `entries`
+}
+
+/// Id -> entry index: a plain array when ids are line numbers (dense, the
+/// usual case), a hash map for arbitrary ids given from Python.
+#[derive(Clone, Debug)]
+enum ById {
+    Dense(Vec<u32>), // EMPTY where no entry has the id
+    Sparse(FxHashMap<u32, u32>),
+}
+
+impl Default for ById {
+    fn default() -> Self {
+        ById::Dense(Vec::new())
+    }
 }
 
 /// Token -> entry index, open addressing over entry indexes: the keys are the
@@ -42,15 +56,36 @@ impl TokenIndex {
         }
     }
 
+    /// Room for `n` entries without growing.
+    fn reserve(&mut self, n: usize) {
+        if 2 * n > self.slots.len() {
+            self.grow((2 * n).next_power_of_two(), &[]);
+        }
+    }
+
+    fn grow(&mut self, size: usize, entries: &[(Box<[u8]>, u32)]) {
+        let old = std::mem::replace(&mut self.slots, vec![EMPTY; size]);
+        self.len = 0;
+        for i in old.into_iter().filter(|&i| i != EMPTY) {
+            self.insert(entries, i);
+        }
+    }
+
+    /// Puts entry `index` in the empty slot `k` that `find` returned, if the
+    /// table stays at most half full; false if it must grow first.
+    fn put(&mut self, k: usize, index: u32) -> bool {
+        if k >= self.slots.len() || 2 * (self.len + 1) > self.slots.len() {
+            return false;
+        }
+        self.slots[k] = index;
+        self.len += 1;
+        true
+    }
+
     /// Adds entry `index` (not present yet), growing to keep the table at most half full.
     fn insert(&mut self, entries: &[(Box<[u8]>, u32)], index: u32) {
         if 2 * (self.len + 1) > self.slots.len() {
-            let size = (self.slots.len() * 2).max(64);
-            let old = std::mem::replace(&mut self.slots, vec![EMPTY; size]);
-            self.len = 0;
-            for i in old.into_iter().filter(|&i| i != EMPTY) {
-                self.insert(entries, i);
-            }
+            self.grow((self.slots.len() * 2).max(64), entries);
         }
         let token = &entries[index as usize].0;
         if let Err(k) = self.find(entries, token) {
@@ -75,16 +110,31 @@ impl Vocab {
     fn insert(&mut self, token: Box<[u8]>, id: u32) {
         match self.by_token.find(&self.entries, &token) {
             Ok(i) => self.entries[i as usize].1 = id,
-            Err(_) => {
-                self.entries.push((token, id));
-                self.by_token.insert(&self.entries, self.entries.len() as u32 - 1);
-            }
+            Err(k) => self.push(k, token, id),
+        }
+    }
+
+    /// Appends a token that `find` did not find (`k`: the slot it returned).
+    fn push(&mut self, k: usize, token: Box<[u8]>, id: u32) {
+        self.entries.push((token, id));
+        let index = self.entries.len() as u32 - 1;
+        if !self.by_token.put(k, index) {
+            self.by_token.insert(&self.entries, index);
         }
     }
 
     fn rebuild_ids(&mut self) {
         // Like `{v: k for k, v in vocab.items()}`: a later entry wins an id.
-        self.by_id = self.entries.iter().enumerate().map(|(i, e)| (e.1, i as u32)).collect();
+        let max = self.entries.iter().map(|e| e.1 as usize + 1).max().unwrap_or(0);
+        self.by_id = if max <= 2 * self.entries.len() + 1024 {
+            let mut dense = vec![EMPTY; max];
+            for (i, e) in self.entries.iter().enumerate() {
+                dense[e.1 as usize] = i as u32;
+            }
+            ById::Dense(dense)
+        } else {
+            ById::Sparse(self.entries.iter().enumerate().map(|(i, e)| (e.1, i as u32)).collect())
+        };
     }
 
     /// Reads `path` as `reference`'s `load_vocab` does:
@@ -110,14 +160,18 @@ impl Vocab {
     /// The parsing half of [`Vocab::from_file`].
     pub fn parse(text: &str, reference: Reference) -> Self {
         let mut v = Vocab::default();
+        // At most one token per line (plus one for "\r" line ends): no regrowth.
+        let lines = text.bytes().filter(|&b| b == b'\n' || b == b'\r').count() + 1;
+        v.by_token.reserve(lines);
+        v.entries.reserve(lines);
         match reference {
             Reference::Google => {
                 for line in text.split_inclusive('\n') {
                     // `str.strip()`: isspace() code points off both ends.
                     let token = line.trim_matches(|c| is_python_space(c as u32)).as_bytes();
-                    if v.by_token.find(&v.entries, token).is_err() {
+                    if let Err(k) = v.by_token.find(&v.entries, token) {
                         let id = v.entries.len() as u32;
-                        v.insert(token.into(), id);
+                        v.push(k, token.into(), id);
                     }
                 }
             }
@@ -164,7 +218,11 @@ impl Vocab {
     }
 
     pub fn token(&self, id: u32) -> Option<&[u8]> {
-        self.by_id.get(&id).map(|&i| &*self.entries[i as usize].0)
+        let i = match &self.by_id {
+            ById::Dense(v) => *v.get(id as usize).filter(|&&i| i != EMPTY)?,
+            ById::Sparse(m) => *m.get(&id)?,
+        };
+        Some(&*self.entries[i as usize].0)
     }
 }
 
@@ -198,6 +256,17 @@ mod tests {
         let v = Vocab::parse(" a \r\nb\u{2028}\n a\n", Reference::Tokenizers);
         let want = [(" a", 2), ("b", 1)];
         assert_eq!(tokens(&v), want.map(|(t, i)| (t.to_string(), i)));
+    }
+
+    #[test]
+    fn ids_far_apart_and_missing_ids() {
+        let v = Vocab::from_pairs([(b"a".to_vec(), 4_000_000_000), (b"b".to_vec(), 1), (b"a".to_vec(), 7)]);
+        assert_eq!((v.token(7), v.token(1), v.token(4_000_000_000), v.token(0)), (Some(&b"a"[..]), Some(&b"b"[..]), None, None));
+        let v = Vocab::from_pairs([(b"a".to_vec(), 4_000_000_000), (b"b".to_vec(), 1)]);
+        assert_eq!((v.token(4_000_000_000), v.token(1), v.token(2)), (Some(&b"a"[..]), Some(&b"b"[..]), None));
+        // Many tokens: the index grows past its first size and finds all of them.
+        let v = Vocab::from_pairs((0..5000u32).map(|i| (format!("t{i}").into_bytes(), i)));
+        assert!((0..5000u32).all(|i| v.id(format!("t{i}").as_bytes()) == Some(i)));
     }
 
     #[test]

@@ -244,13 +244,19 @@ impl WholeWords {
         let mut w = WholeWords { slots: vec![(0, NO_TOKEN); size], arena: Vec::new() };
         for (i, t) in tokens.iter().enumerate() {
             // Long tokens and huge vocabularies do not fit the entry header; the trie has them.
-            if t.starts_with(b"##") || t.is_empty() || t.len() > 255 || ids[i] >= 1 << 24 || w.get(t).is_some() {
-                continue; // (a repeated token keeps its first index)
+            if t.starts_with(b"##") || t.is_empty() || t.len() > 255 || ids[i] >= 1 << 24 {
+                continue;
             }
             let h = hash(t);
             let mut k = h as usize & (size - 1);
             while w.slots[k].1 != NO_TOKEN {
+                if w.entry_at(w.slots[k], (h >> 32) as u32, t).is_some() {
+                    break; // a repeated token keeps its first index
+                }
                 k = (k + 1) & (size - 1);
+            }
+            if w.slots[k].1 != NO_TOKEN {
+                continue;
             }
             w.slots[k] = ((h >> 32) as u32, w.arena.len() as u32);
             w.arena.extend_from_slice(&((t.len() as u32) << 24 | ids[i]).to_le_bytes());
@@ -266,21 +272,28 @@ impl WholeWords {
         let tag = (h >> 32) as u32;
         let mut k = h as usize & mask;
         loop {
-            let (g, at) = self.slots[k];
-            if at == NO_TOKEN {
+            let slot = self.slots[k];
+            if slot.1 == NO_TOKEN {
                 return None;
             }
-            if g == tag {
-                let at = at as usize;
-                let head = self.arena.get(at..at + 4)?;
-                let head = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
-                let len = (head >> 24) as usize;
-                if len == word.len() && self.arena.get(at + 4..at + 4 + len) == Some(word) {
-                    return Some(head & 0xFF_FFFF);
-                }
+            if let Some(id) = self.entry_at(slot, tag, word) {
+                return Some(id);
             }
             k = (k + 1) & mask;
         }
+    }
+
+    /// The id in the occupied slot `(tag, offset)` if its entry is `word` (with hash tag `tag`).
+    #[inline]
+    fn entry_at(&self, (g, at): (u32, u32), tag: u32, word: &[u8]) -> Option<u32> {
+        if g != tag {
+            return None;
+        }
+        let at = at as usize;
+        let head = self.arena.get(at..at + 4)?;
+        let head = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
+        let len = (head >> 24) as usize;
+        (len == word.len() && self.arena.get(at + 4..at + 4 + len) == Some(word)).then_some(head & 0xFF_FFFF)
     }
 }
 
@@ -306,14 +319,29 @@ impl WordPiece {
 
     /// A matcher emitting `ids[i]` for `tokens[i]`.
     pub fn with_ids(tokens: &[&[u8]], ids: Vec<u32>, max_input_chars_per_word: i64) -> Self {
-        let mut trie = Trie::build(tokens);
-        let continuation_root = trie.walk(0, b"##");
-        let failure = continuation_root.map(|r| Failure::build(&mut trie, r));
-        let token_chars = tokens
-            .iter()
-            .map(|t| t.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u32)
-            .collect();
-        let whole = WholeWords::build(tokens, &ids);
+        // The trie (then its failure links) and the whole-word table are
+        // independent: build them on two threads (a scoped thread rather than
+        // a pool, so nothing outlives the call to trouble a later fork; on one
+        // thread if the OS will not start another).
+        let side = || {
+            let chars = tokens.iter().map(|t| t.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u32).collect::<Vec<_>>();
+            (WholeWords::build(tokens, &ids), chars)
+        };
+        let main = || {
+            let mut trie = Trie::build(tokens);
+            let root = trie.walk(0, b"##");
+            let failure = root.map(|r| Failure::build(&mut trie, r));
+            (trie, root, failure)
+        };
+        let ((trie, continuation_root, failure), (whole, token_chars)) = std::thread::scope(|scope| {
+            match std::thread::Builder::new().spawn_scoped(scope, side) {
+                Ok(handle) => {
+                    let built = main();
+                    (built, handle.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                }
+                Err(_) => (main(), side()),
+            }
+        });
         WordPiece { trie, whole, continuation_root, failure, token_chars, ids, max_input_chars_per_word }
     }
 

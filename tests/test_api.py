@@ -214,3 +214,24 @@ def test_stubs_match_the_extension():
 
     r = subprocess.run([sys.executable, "-m", "mypy.stubtest", "bertpiece._core"], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("name", ["bert-base-uncased", "bert-base-multilingual-cased"])
+def test_token_to_id_agrees_with_the_vocab_entries(name):
+    # BertTokenizer builds its vocab dicts lazily and asks the core for single tokens.
+    from bertpiece import BertTokenizer
+
+    tok = BertTokenizer.from_pretrained(name)
+    entries = dict(tok._core.vocab_entries())
+    assert all(tok._core.token_to_id(t) == i for t, i in entries.items())
+    assert len(tok._core) == len(entries) == tok.vocab_size
+    for missing in ["", "not-a-token-anywhere", "\ud800", "[unk]"]:
+        assert tok._core.token_to_id(missing) is None
+    assert tok.convert_tokens_to_ids(list(entries)[:500]) == list(entries.values())[:500]
+    with pytest.raises(TypeError):
+        tok._core.token_to_id(b"[UNK]")
+
+
+def test_token_to_id_finds_a_surrogate_token():
+    core = bertpiece._core.FullTokenizer.from_entries([("[UNK]", 0), ("a\ud800b", 1)], True)
+    assert core.token_to_id("a\ud800b") == dict(core.vocab_entries())["a\ud800b"] == 1

@@ -172,11 +172,7 @@ def _restore_bert_tokenizer(cls, packed_entries, core_unk_token, attrs, frozen_b
     if tok.legacy and tok.never_split:
         kwargs["never_split"] = tok.never_split
     tok._core = bert._new_core(None, unpack_entries(packed_entries), tok.do_lower_case, **kwargs)
-    tok._vocab = dict(tok._core.vocab_entries())
-    tok._ids_to_tokens = {}
-    for token, i in tok._vocab.items():
-        tok._ids_to_tokens.setdefault(i, token)
-    tok._wordpiece = None
+    tok._wordpiece = None  # (`_vocab` and `_ids_to_tokens` are rebuilt on first use)
     if tok.legacy and not tok.do_basic_tokenize:
         tok._wordpiece = _core.WordpieceTokenizer(list(tok._vocab), core_unk_token, tok.max_input_chars_per_word)
     tok._refresh_matcher()

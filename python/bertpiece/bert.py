@@ -13,6 +13,7 @@ Names, signatures and defaults follow transformers. See docs/bert_tokenizer.md.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import warnings
@@ -115,10 +116,6 @@ class BertTokenizer(TokenizerFiles, LegacyEncoding):
         if self.legacy and self.never_split:
             core_kwargs["never_split"] = self.never_split
         self._core = _new_core(self.vocab_file, entries, do_lower_case, **core_kwargs)
-        self._vocab = dict(self._core.vocab_entries())
-        self._ids_to_tokens = {}
-        for tok, i in self._vocab.items():
-            self._ids_to_tokens.setdefault(i, tok)
         self._wordpiece = None
         if self.legacy and not do_basic_tokenize:
             self._wordpiece = _core.WordpieceTokenizer(list(self._vocab), str(unk_token), max_input_chars_per_word)
@@ -142,9 +139,22 @@ class BertTokenizer(TokenizerFiles, LegacyEncoding):
                          special_tokens=True)
         self.init_kwargs = {"do_lower_case": do_lower_case, **kwargs}
 
+    # The vocabulary as Python dicts, built on first use: loading stays the
+    # core's work (a 119k-entry dict would double the load time).
+    @functools.cached_property
+    def _vocab(self):
+        return dict(self._core.vocab_entries())
+
+    @functools.cached_property
+    def _ids_to_tokens(self):
+        out = {}
+        for tok, i in self._vocab.items():
+            out.setdefault(i, tok)
+        return out
+
     # ------------------------------------------------------------ added tokens
     def _next_id(self):
-        size = len(self._vocab)
+        size = len(self._core)
         ids = [i for i, _ in self._added.values()]
         top = max(ids) if ids else None
         if top is None:
@@ -161,7 +171,7 @@ class BertTokenizer(TokenizerFiles, LegacyEncoding):
             if special and not old.special:
                 old.special = True
             return 0
-        tid = self._vocab.get(token.content)
+        tid = self._core.token_to_id(token.content)
         if tid is None:
             tid = self._next_id()
         self._added[token.content] = (tid, token)
@@ -282,7 +292,7 @@ class BertTokenizer(TokenizerFiles, LegacyEncoding):
     # ---------------------------------------------------------------- vocab
     @property
     def vocab_size(self):
-        return len(self._vocab)
+        return len(self._core)
 
     @property
     def vocab(self):
@@ -302,7 +312,7 @@ class BertTokenizer(TokenizerFiles, LegacyEncoding):
     def _token_to_id(self, token):
         if token in self._added:
             return self._added[token][0]
-        return self._vocab.get(token)
+        return self._core.token_to_id(token) if isinstance(token, str) else self._vocab.get(token)
 
     def _id_to_token(self, index):
         t = self._added_by_id.get(index)
