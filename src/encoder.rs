@@ -16,6 +16,7 @@
 //!   in transformers mode) is handed to the general path instead, so
 //!   exactness never rests on this file's shortcuts.
 
+use crate::code_point_classes::{self as cpc, Block, CodePointClasses, Effect, Entry};
 use crate::normalizer::{is_control, Reference, WordCase};
 use crate::unicode::{self, push_utf8, Tables, CAPITAL_SIGMA, HF, PYTHON};
 use crate::unicode_tables as t;
@@ -42,6 +43,8 @@ pub struct Encoder {
     case: WordCase,
     chinese: bool,
     split_punc: bool,
+    /// Which shared table of BMP code point classes these options use.
+    classes_key: usize,
 }
 
 /// Reusable working space (one per thread), so encoding allocates nothing
@@ -105,7 +108,50 @@ impl Encoder {
             };
         }
         let alnum_words = (0..128u8).all(|b| (class[b as usize] == WORD) == b.is_ascii_alphanumeric());
-        Encoder { class, alnum_words, reference, case, chinese, split_punc }
+        let r = [Reference::Google, Reference::Transformers, Reference::Tokenizers].iter().position(|&x| x == reference);
+        let flags = [case.lowercase, case.strip_accents, chinese, split_punc].iter().fold(0, |k, &f| 2 * k + f as usize);
+        let classes_key = r.unwrap_or(0) * 16 + flags;
+        Encoder { class, alnum_words, reference, case, chinese, split_punc, classes_key }
+    }
+
+    /// The table entry of `cp` (and its block): `SLOW` outside the BMP.
+    #[inline(always)]
+    fn bmp_entry(&self, classes: &'static CodePointClasses, cp: u32) -> (Option<&'static Block>, Entry) {
+        if cp > 0xFFFF {
+            return (None, Entry::SLOW);
+        }
+        let block = classes.block(cp, |c| self.classify(c));
+        (Some(block), block.get(cp))
+    }
+
+    /// What [`code_point`](Self::code_point) does with `cp`, found by running
+    /// it after a one-byte word (a sentinel, to see whether the word is
+    /// flushed) and recording the words it emits and what it leaves behind.
+    pub(crate) fn classify(&self, cp: u32) -> Effect {
+        let mut s = Buffers::default();
+        s.word.push(b'x');
+        s.chars = 1;
+        let mut emitted: Vec<(Vec<u8>, usize)> = Vec::new();
+        if !self.code_point(cp, &mut s, &mut |w, n| emitted.push((w.to_vec(), n))) {
+            return Effect::Slow;
+        }
+        let mut own = Vec::new();
+        push_utf8(cp, &mut own);
+        let sentinel = |e: &(Vec<u8>, usize)| e.0 == b"x" && e.1 == 1;
+        match emitted.as_slice() {
+            [] if s.word.first() == Some(&b'x') => {
+                let (added, chars) = (&s.word[1..], s.chars - 1);
+                match (added.is_empty(), chars) {
+                    (true, 0) => Effect::Drop,
+                    (false, 1) if added == own => Effect::Word,
+                    (false, n) if n > 0 => Effect::Mapped(added.to_vec(), n),
+                    _ => Effect::Slow,
+                }
+            }
+            [x] if sentinel(x) && s.word.is_empty() => Effect::Space,
+            [x, (w, 1)] if sentinel(x) && *w == own && s.word.is_empty() => Effect::Own,
+            _ => Effect::Slow,
+        }
     }
 
     #[inline]
@@ -193,6 +239,7 @@ impl Encoder {
     ) -> Result<()> {
         s.word.clear();
         s.chars = 0;
+        let classes = CodePointClasses::shared(self.classes_key);
         let (mut chunk_start, mut mark) = (0, out.len());
         let (mut i, n) = (0, text.len());
         while i < n {
@@ -241,17 +288,60 @@ impl Encoder {
                 }
                 _ => {}
             }
-            let (cp, n) = unicode::decode_one(&text[i..]).ok_or(Error::InvalidText)?;
-            if self.code_point(cp, s, &mut |w, n| word(w, n, out)) {
-                i += n;
-                continue;
+            // (`let else`, not `ok_or`: that would build and drop an Error per code point.)
+            let Some((cp, len)) = unicode::decode_one(&text[i..]) else {
+                return Err(Error::InvalidText);
+            };
+            // Most non-ASCII code points: one load says what to do.
+            let (table, e) = self.bmp_entry(classes, cp);
+            match (e.class(), table) {
+                (cpc::WORD, _) => {
+                    // The whole run of unchanged word code points, then one copy
+                    // (none when the run is the whole word).
+                    let start = i;
+                    i += len;
+                    s.chars += 1;
+                    while i < n && text[i] >= 0x80 {
+                        match unicode::decode_one(&text[i..]) {
+                            Some((c, l)) if self.bmp_entry(classes, c).1.class() == cpc::WORD => {
+                                i += l;
+                                s.chars += 1;
+                            }
+                            _ => break,
+                        }
+                    }
+                    if s.word.is_empty() && (i == n || matches!(self.class[text[i] as usize], SPACE | PUNCT)) {
+                        word(&text[start..i], s.chars, out);
+                        s.chars = 0;
+                    } else {
+                        s.word.extend_from_slice(&text[start..i]);
+                    }
+                    continue;
+                }
+                (cpc::MAPPED, Some(table)) => {
+                    s.word.extend_from_slice(table.replacement(e));
+                    s.chars += e.chars();
+                }
+                (cpc::OWN, _) => {
+                    flush(s, &mut |w, n| word(w, n, out));
+                    word(&text[i..i + len], 1, out);
+                }
+                (cpc::SPACE, _) => flush(s, &mut |w, n| word(w, n, out)),
+                (cpc::DROP, _) => {}
+                _ => {
+                    if !self.code_point(cp, s, &mut |w, n| word(w, n, out)) {
+                        // This chunk needs the general path: take back what it emitted.
+                        out.truncate(mark);
+                        s.word.clear();
+                        s.chars = 0;
+                        let end = text[i..].iter().position(|&b| self.is_chunk_separator(b)).map_or(text.len(), |k| i + k);
+                        general(&text[chunk_start..end], out)?;
+                        i = end;
+                        continue;
+                    }
+                }
             }
-            out.truncate(mark);
-            s.word.clear();
-            s.chars = 0;
-            let end = text[i..].iter().position(|&b| self.is_chunk_separator(b)).map_or(text.len(), |k| i + k);
-            general(&text[chunk_start..end], out)?;
-            i = end;
+            i += len;
         }
         flush(s, &mut |w, n| word(w, n, out));
         Ok(())
@@ -520,6 +610,31 @@ mod tests {
                 assert_eq!(got, want);
             }
         }
+    }
+
+    #[test]
+    fn code_point_classes_record_what_the_per_code_point_path_does() {
+        use crate::code_point_classes::Effect::{self, *};
+        use crate::normalizer::WordCase;
+        let check = |r, lower, cases: &[(u32, Effect)]| {
+            let enc = super::Encoder::new(r, WordCase::new(lower, None), true, true);
+            for (cp, want) in cases {
+                assert_eq!(&enc.classify(*cp), want, "U+{cp:04X} {r:?} lower {lower}");
+            }
+        };
+        let mapped = |s: &str| Mapped(s.as_bytes().to_vec(), s.chars().count());
+        check(Reference::Google, true, &[
+            (0xE9, mapped("e")),      // é: lowercase, NFD, drop the accent
+            (0x416, mapped("ж")),     // Ж
+            (0x130, mapped("i")),     // İ: str.lower() gives i + U+0307, which is stripped
+            (0x3A3, Slow),            // Σ: final sigma depends on the next letters
+            (0x4E2D, Own),            // 中: spaced as a CJK ideograph
+            (0xFF0C, Own),            // fullwidth comma: punctuation
+            (0x3000, Space),          // ideographic space (Zs)
+            (0x200B, Drop),           // zero width space (Cf)
+            (0x301, Drop),            // a combining accent on its own is stripped
+        ]);
+        check(Reference::Google, false, &[(0x416, Word), (0xE9, Word), (0x301, Word), (0x3A3, Word)]);
     }
 
     #[test]

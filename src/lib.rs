@@ -10,6 +10,7 @@
 
 pub mod aligned;
 pub mod batch;
+mod code_point_classes;
 pub mod encoder;
 pub mod error;
 mod fxhash;
