@@ -14,40 +14,46 @@ use crate::unicode::encode_into;
 
 const NO_TOKEN: u32 = u32::MAX;
 
-/// A byte trie laid out for LinMaxMatch's hot loop: each node is one 16-byte
-/// record, so a step touches the node and at most one row of edges.
-/// - one child (most nodes deep in a word): the byte is in `meta`, the child
-///   in `next`; nodes are numbered depth-first, so such chains sit side by
-///   side in memory;
-/// - up to DENSE_MIN children: `edges[first..first + count]`, sorted by byte;
+/// A byte trie laid out for LinMaxMatch's hot loop. A node is 8 bytes
+/// (its first child and `meta`), and a node's children are numbered
+/// consecutively, so an edge needs no record of its own: `label[child]` is
+/// the byte leading into `child`, and the labels of a node's children sit
+/// side by side (a 300K-node trie has 300 KB of labels, which stay in cache
+/// while the nodes do not). A step is:
+/// - one child (most nodes deep in a word): the byte is in `meta`;
+/// - up to DENSE_MIN children: the children's labels, searched eight at a time;
 /// - more (the roots, early letters): a dense 256-entry row, one load.
 ///
-/// Every node keeps its sorted edges too (the failure-link BFS walks them).
+/// Nodes are numbered depth-first, so single-child chains sit side by side.
 #[derive(Clone, Debug)]
 struct Trie {
     nodes: Vec<Node>,
-    edges: Vec<(u8, u32)>,
+    /// The byte on the edge into each node (plus eight bytes of padding, so
+    /// the search may load eight labels from any child).
+    label: Vec<u8>,
     dense: Vec<u32>,
+    /// The dense row of each node that has one (off the hot path otherwise).
+    dense_row: Vec<u32>,
     /// Token index ending at each node, or NO_TOKEN (off the hot path).
     token: Vec<u32>,
+    /// LinMaxMatch failure link of each node (set by `Failure::build`), or NO_NODE.
+    link: Vec<u32>,
 }
 
 #[derive(Clone, Copy, Debug)]
 struct Node {
+    /// The first child (children are `first .. first + count`).
     first: u32,
     /// Bits 0..9: number of children; 9..17: the byte of a single child; ONE, DENSE flags.
     meta: u32,
-    /// The single child, or the dense row.
-    next: u32,
-    /// LinMaxMatch failure link (set by `Failure::build`), or NO_NODE.
-    link: u32,
 }
 
 /// Nodes with more children than this get a dense row.
-const DENSE_MIN: usize = 8;
+const DENSE_MIN: usize = 24;
 const DENSE: u32 = 1 << 31;
 const ONE: u32 = 1 << 30;
 const COUNT: u32 = 0x1FF;
+const ONES: u64 = 0x0101_0101_0101_0101;
 
 impl Trie {
     /// `tokens[i]` gets index `i`; for a repeated token the first index is kept.
@@ -71,8 +77,15 @@ impl Trie {
         }
         let len = |k: usize| spans[k].1;
         let byte = |k: usize, depth: usize| arena[spans[k].0 + depth];
-        let empty = Node { first: 0, meta: 0, next: NO_NODE, link: NO_NODE };
-        let mut trie = Trie { nodes: vec![empty], edges: Vec::new(), dense: Vec::new(), token: vec![NO_TOKEN] };
+        let empty = Node { first: NO_NODE, meta: 0 };
+        let mut trie = Trie {
+            nodes: vec![empty],
+            label: vec![0],
+            dense: Vec::new(),
+            dense_row: vec![NO_NODE],
+            token: vec![NO_TOKEN],
+            link: Vec::new(),
+        };
         // (node, run of `order`, depth): the run's tokens all start with the node's `depth` bytes.
         let mut stack = vec![(0u32, 0usize, order.len(), 0usize)];
         let mut runs = Vec::new();
@@ -84,7 +97,7 @@ impl Trie {
                     lo += 1;
                 }
             }
-            let first = trie.edges.len();
+            let first = trie.nodes.len() as u32;
             runs.clear();
             while lo < hi {
                 let b = byte(lo, depth);
@@ -94,47 +107,60 @@ impl Trie {
                 }
                 let child = trie.nodes.len() as u32;
                 trie.nodes.push(empty);
+                trie.label.push(b);
+                trie.dense_row.push(NO_NODE);
                 trie.token.push(NO_TOKEN);
-                trie.edges.push((b, child));
                 runs.push((child, lo, end, depth + 1));
                 lo = end;
             }
             // Last child first onto the stack: the first child is numbered next and visited next.
             stack.extend(runs.iter().rev().copied());
-            let children = &trie.edges[first..];
-            let count = children.len() as u32;
-            let (meta, next) = if children.len() > DENSE_MIN {
+            let count = runs.len();
+            let meta = if count > DENSE_MIN {
                 let row = trie.dense.len();
                 trie.dense.resize(row + 256, NO_NODE);
-                for &(b, child) in children {
-                    trie.dense[row + b as usize] = child;
+                for &(child, ..) in &runs {
+                    trie.dense[row + trie.label[child as usize] as usize] = child;
                 }
-                (DENSE | count, (row / 256) as u32)
-            } else if let [(b, child)] = children {
-                (ONE | (*b as u32) << 9 | count, *child)
+                trie.dense_row[node as usize] = (row / 256) as u32;
+                DENSE | count as u32
+            } else if count == 1 {
+                ONE | (trie.label[first as usize] as u32) << 9 | 1
             } else {
-                (count, NO_NODE)
+                count as u32
             };
-            let n = &mut trie.nodes[node as usize];
-            n.first = first as u32;
-            n.meta = meta;
-            n.next = next;
+            trie.nodes[node as usize] = Node { first: if count > 0 { first } else { NO_NODE }, meta };
         }
+        trie.label.extend_from_slice(&[0; 8]);
         trie
     }
 
     #[inline(always)]
     fn child(&self, node: u32, byte: u8) -> Option<u32> {
-        let n = &self.nodes[node as usize];
+        let n = self.nodes[node as usize];
         if n.meta & ONE != 0 {
-            return ((n.meta >> 9) as u8 == byte).then_some(n.next);
+            return ((n.meta >> 9) as u8 == byte).then_some(n.first);
         }
         if n.meta & DENSE != 0 {
-            let next = self.dense[n.next as usize * 256 + byte as usize];
+            let next = self.dense[self.dense_row[node as usize] as usize * 256 + byte as usize];
             return (next != NO_NODE).then_some(next);
         }
-        let edges = &self.edges[n.first as usize..(n.first + (n.meta & COUNT)) as usize];
-        edges.iter().find(|e| e.0 == byte).map(|e| e.1)
+        // The children's labels, eight at a time: a zero byte of `x` is a match
+        // (the lowest one is exact: borrows only run upwards).
+        let (first, count) = (n.first as usize, (n.meta & COUNT) as usize);
+        let mut k = 0;
+        while k < count {
+            let at = first + k;
+            let w = u64::from_le_bytes(self.label.get(at..at + 8)?.try_into().unwrap_or([0; 8]));
+            let x = w ^ (byte as u64 * ONES);
+            let hits = x.wrapping_sub(ONES) & !x & (ONES << 7);
+            if hits != 0 {
+                let j = k + (hits.trailing_zeros() / 8) as usize;
+                return (j < count).then_some((first + j) as u32);
+            }
+            k += 8;
+        }
+        None
     }
 
     #[inline]
@@ -144,7 +170,7 @@ impl Trie {
 
     #[inline]
     fn link(&self, node: u32) -> u32 {
-        self.nodes[node as usize].link
+        self.link[node as usize]
     }
 
     fn len(&self) -> usize {
@@ -153,8 +179,9 @@ impl Trie {
 
     /// Sorted children.
     fn children(&self, node: u32) -> impl Iterator<Item = (u8, u32)> + '_ {
-        let n = &self.nodes[node as usize];
-        self.edges[n.first as usize..(n.first + (n.meta & COUNT)) as usize].iter().copied()
+        let n = self.nodes[node as usize];
+        let count = if n.first == NO_NODE { 0 } else { n.meta & COUNT };
+        (n.first..n.first.wrapping_add(count)).map(|c| (self.label[c as usize], c))
     }
 
     fn walk(&self, mut node: u32, bytes: &[u8]) -> Option<u32> {
@@ -217,9 +244,7 @@ impl Failure {
                 pops[v as usize] = (start, pop_tokens.len() as u32);
             }
         }
-        for (node, link) in trie.nodes.iter_mut().zip(link) {
-            node.link = link;
-        }
+        trie.link = link;
         Failure { pops, pop_tokens }
     }
 }
