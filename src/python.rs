@@ -656,6 +656,12 @@ fn _normalize<'py>(py: Python<'py>, form: &str, text: &Bound<'py, PyAny>) -> PyR
     py_str(py, &bytes)
 }
 
+/// Every thread's word memo forgets its words (benchmarks time unseen text with it).
+#[pyfunction]
+fn _forget_words() {
+    crate::word_cache::forget_all();
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("UNICODE_VERSION", unicode::UNICODE_VERSION)?;
@@ -666,5 +672,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load_vocab, m)?)?;
     m.add_function(wrap_pyfunction!(whitespace_tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(_normalize, m)?)?;
+    m.add_function(wrap_pyfunction!(_forget_words, m)?)?;
     Ok(())
 }

@@ -9,6 +9,17 @@
 //! them), so a hit is exact: the key is the whole word, compared in full.
 //! Direct-mapped, newest wins: no bookkeeping on the hot path.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Bumped by [`forget_all`]: a memo from an older generation starts empty.
+static GENERATION: AtomicU64 = AtomicU64::new(0);
+
+/// Makes every thread's memo forget its words before its next use (so a
+/// benchmark can time text the memos have not seen; never needed for exactness).
+pub fn forget_all() {
+    GENERATION.fetch_add(1, Ordering::Relaxed);
+}
+
 /// Longest word kept (bytes) and most ids per word kept.
 pub const MAX_BYTES: usize = 16;
 const MAX_IDS: usize = 3;
@@ -32,6 +43,8 @@ pub struct WordCache {
     entries: Vec<Entry>,
     /// The tokenizer whose words these are (0: none yet).
     owner: u64,
+    /// The [`GENERATION`] the words are from.
+    generation: u64,
 }
 
 /// A word packed for the memo: its bytes in two little-endian words (zero
@@ -91,12 +104,15 @@ impl WordCache {
     }
 
     /// Makes this the memo of tokenizer `owner`, forgetting another's words
-    /// (one scratch space may serve several tokenizers in turn).
+    /// (one scratch space may serve several tokenizers in turn) and words
+    /// from before a [`forget_all`].
     #[inline]
     pub fn belong_to(&mut self, owner: u64) {
-        if self.owner != owner {
+        let generation = GENERATION.load(Ordering::Relaxed);
+        if self.owner != owner || self.generation != generation {
             self.clear();
             self.owner = owner;
+            self.generation = generation;
         }
     }
 
