@@ -3,7 +3,7 @@
 
 use crate::aligned::{Aligned, Span};
 use crate::encoder::{Encoder, Scratch};
-use crate::word_cache::{Key, WordCache, MAX_BYTES};
+use crate::word_cache::WordCache;
 use crate::normalizer::{hf_case, normalize_text, Reference, WordCase};
 use crate::pre_tokenizer::{is_hf_punctuation, is_hf_space, is_punctuation, split_on, split_punctuation_by, split_whitespace};
 use crate::unicode::{self, has};
@@ -290,19 +290,7 @@ impl FullTokenizer {
     /// [`push_word`](Self::push_word) through the memo of recent words.
     #[inline]
     fn push_word_memo(&self, word: &[u8], chars: usize, out: &mut Vec<u32>, cache: &mut WordCache) {
-        if word.is_empty() || word.len() > MAX_BYTES {
-            return self.push_word(word, chars, out);
-        }
-        let key = Key::new(word);
-        if let Some(ids) = cache.get(&key) {
-            for &id in ids {
-                out.push(id);
-            }
-            return;
-        }
-        let mark = out.len();
-        self.push_word(word, chars, out);
-        cache.put(&key, &out[mark..]);
+        cache.ids(word, out, |out| self.push_word(word, chars, out));
     }
 
     /// WordPiece ids of one normalized word, or the unknown id.
