@@ -30,6 +30,9 @@ pub struct Batch {
     pub row_splits: Vec<u64>,
     /// `(start, end)` in code points per id, when asked.
     pub offsets: Vec<Span>,
+    /// The rows whose text holds one of the needles (added tokens, which the
+    /// caller encodes another way), in order.
+    pub flagged: Vec<u64>,
 }
 
 #[derive(Default)]
@@ -75,30 +78,48 @@ fn encode_row_offsets(tok: &FullTokenizer, text: &[u8], opts: &BatchOptions) -> 
     Ok(row)
 }
 
-/// Ids only: each row's ids appended to `ids` and its length to `lens`,
-/// through the one-pass encoder, with the thread's scratch space (and word memo).
-fn encode_rows(tok: &FullTokenizer, texts: &[&[u8]], opts: &BatchOptions, ids: &mut Vec<u32>, lens: &mut Vec<u64>) -> Result<()> {
+/// Ids only: each row's ids appended to `ids`, its length to `lens`, and
+/// its index (from `first`) to `flagged` if it holds a needle. Through the
+/// one-pass encoder, with the thread's scratch space (and word memo); the
+/// needle search reads each text just before the encoder does, so the text
+/// is read from memory once.
+fn encode_rows(tok: &FullTokenizer, texts: &[&[u8]], opts: &BatchOptions, needles: &Needles, first: usize, out: &mut Part) -> Result<()> {
     with_thread_scratch(|scratch| {
-        // The memo costs 512 KiB once per thread: worth it from a few pages of text on.
-        if texts.iter().map(|t| t.len()).sum::<usize>() >= MEMO_MIN_BATCH {
+        // The memo costs 768 KiB once per thread: worth it from a few pages of text on.
+        let bytes = texts.iter().map(|t| t.len()).sum::<usize>();
+        if bytes >= MEMO_MIN_BATCH {
             scratch.enable_cache();
         }
-        for text in texts {
-            let start = open_row(opts, ids, |id| id);
-            tok.encode_into(text, ids, scratch)?;
-            close_row(opts, ids, start, |id| id);
-            lens.push((ids.len() - start) as u64);
+        out.ids.reserve(bytes / 4 + 2 * texts.len());
+        for (k, text) in texts.iter().enumerate() {
+            if needles.found_in(text) {
+                out.flagged.push((first + k) as u64);
+            }
+            let start = open_row(opts, &mut out.ids, |id| id);
+            tok.encode_into(text, &mut out.ids, scratch)?;
+            close_row(opts, &mut out.ids, start, |id| id);
+            out.lens.push((out.ids.len() - start) as u64);
         }
         Ok(())
     })
 }
 
+/// What one block of rows gives.
+#[derive(Default)]
+struct Part {
+    ids: Vec<u32>,
+    lens: Vec<u64>,
+    flagged: Vec<u64>,
+}
+
 /// Text (bytes) from which a block of rows turns the thread's word memo on.
 const MEMO_MIN_BATCH: usize = 16 << 10;
 
-/// Encodes `texts` (generalized UTF-8) on `num_threads` threads (`None`: all cores).
-pub fn encode_batch(tok: &FullTokenizer, texts: &[&[u8]], opts: BatchOptions, num_threads: Option<usize>) -> Result<Batch> {
+/// Encodes `texts` (generalized UTF-8) on `num_threads` threads (`None`: all
+/// cores), noting the rows that hold one of `needles`.
+pub fn encode_batch(tok: &FullTokenizer, texts: &[&[u8]], opts: BatchOptions, needles: &[&[u8]], num_threads: Option<usize>) -> Result<Batch> {
     let pool = thread_pool(num_threads)?;
+    let needles = Needles::new(needles);
     let mut batch = Batch::default();
     if opts.offsets {
         let rows: Vec<Row> = pool.install(|| texts.par_iter().map(|t| encode_row_offsets(tok, t, &opts)).collect::<Result<_>>())?;
@@ -112,74 +133,110 @@ pub fn encode_batch(tok: &FullTokenizer, texts: &[&[u8]], opts: BatchOptions, nu
             lens.push(r.ids.len() as u64);
         }
         batch.row_splits = splits(&lens);
+        batch.flagged = pool.install(|| texts.par_iter().enumerate().filter(|(_, t)| needles.found_in(t)).map(|(i, _)| i as u64).collect());
         return Ok(batch);
     }
-    let mut lens = Vec::with_capacity(texts.len());
     if pool.current_num_threads() == 1 {
-        encode_rows(tok, texts, &opts, &mut batch.ids, &mut lens)?;
-    } else {
-        // Contiguous blocks, several per thread for balance, each into its own buffer.
-        let block = texts.len().div_ceil(pool.current_num_threads() * 16).max(1);
-        let parts: Vec<(Vec<u32>, Vec<u64>)> = pool.install(|| {
-            texts
-                .par_chunks(block)
-                .map(|part| {
-                    let (mut ids, mut lens) = (Vec::new(), Vec::with_capacity(part.len()));
-                    encode_rows(tok, part, &opts, &mut ids, &mut lens).map(|()| (ids, lens))
-                })
-                .collect::<Result<_>>()
-        })?;
-        batch.ids.reserve_exact(parts.iter().map(|p| p.0.len()).sum());
-        for (ids, part_lens) in parts {
-            batch.ids.extend_from_slice(&ids);
-            lens.extend_from_slice(&part_lens);
-        }
+        let mut part = Part { lens: Vec::with_capacity(texts.len()), ..Part::default() };
+        encode_rows(tok, texts, &opts, &needles, 0, &mut part)?;
+        batch.row_splits = splits(&part.lens);
+        (batch.ids, batch.flagged) = (part.ids, part.flagged);
+        return Ok(batch);
     }
-    batch.row_splits = splits(&lens);
+    // Contiguous blocks, several per thread for balance, each into its own
+    // buffer; then the buffers are copied into place in parallel.
+    let block = texts.len().div_ceil(pool.current_num_threads() * 16).max(1);
+    pool.install(|| -> Result<()> {
+        let parts: Vec<Part> = texts
+            .par_chunks(block)
+            .enumerate()
+            .map(|(k, rows)| {
+                let mut part = Part { lens: Vec::with_capacity(rows.len()), ..Part::default() };
+                encode_rows(tok, rows, &opts, &needles, k * block, &mut part).map(|()| part)
+            })
+            .collect::<Result<_>>()?;
+        // Zeroed memory comes from the OS untouched: its pages are first
+        // written (and faulted in) by the parallel copy below.
+        batch.ids = vec![0; parts.iter().map(|p| p.ids.len()).sum()];
+        let mut rest = &mut batch.ids[..];
+        let mut places = Vec::with_capacity(parts.len());
+        for p in &parts {
+            let (here, tail) = rest.split_at_mut(p.ids.len());
+            places.push(here);
+            rest = tail;
+        }
+        places.into_par_iter().zip(parts.par_iter()).for_each(|(dst, p)| dst.copy_from_slice(&p.ids));
+        let mut lens = Vec::with_capacity(texts.len());
+        for p in &parts {
+            lens.extend_from_slice(&p.lens);
+            batch.flagged.extend_from_slice(&p.flagged);
+        }
+        batch.row_splits = splits(&lens);
+        Ok(())
+    })?;
     Ok(batch)
 }
 
-/// Every position of `b` in `t` (and, rarely, a position just after one:
-/// callers check each). SWAR: a zero byte of `word ^ b` sets its high bit in
-/// `(x - 1) & !x`; a borrow can only add positions, never hide one.
-fn candidates(t: &[u8], b: u8) -> impl Iterator<Item = usize> + '_ {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let whole = t.len() / 8 * 8;
-    let words = t[..whole].chunks_exact(8).enumerate().flat_map(move |(k, c)| {
-        let x = u64::from_le_bytes(c.try_into().unwrap_or([0; 8])) ^ (b as u64 * ONES);
-        let mut hits = x.wrapping_sub(ONES) & !x & (ONES << 7);
-        std::iter::from_fn(move || {
-            (hits != 0).then(|| {
-                let i = k * 8 + (hits.trailing_zeros() / 8) as usize;
-                hits &= hits - 1;
-                i
-            })
-        })
-    });
-    words.chain((whole..t.len()).filter(move |&i| t[i] == b))
+/// The strings whose rows the caller encodes another way (added tokens).
+/// Searching UTF-8 for UTF-8 finds exactly the code-point matches.
+struct Needles<'a> {
+    needles: Vec<&'a [u8]>,
+    /// The first byte of every needle, when they share one (special tokens all start with "[").
+    first: Option<u8>,
+    starts: [bool; 256],
 }
 
-/// Indexes of the texts that contain any of `needles` (added tokens, which
-/// the caller encodes another way). Searching UTF-8 for UTF-8 finds exactly
-/// the code-point matches.
-pub fn rows_containing(texts: &[&[u8]], needles: &[&[u8]], num_threads: Option<usize>) -> Result<Vec<u64>> {
-    let needles: Vec<&[u8]> = needles.iter().copied().filter(|n| !n.is_empty()).collect();
-    if needles.is_empty() || texts.is_empty() {
-        return Ok(Vec::new());
+impl<'a> Needles<'a> {
+    fn new(needles: &[&'a [u8]]) -> Self {
+        let needles: Vec<&[u8]> = needles.iter().copied().filter(|n| !n.is_empty()).collect();
+        let mut starts = [false; 256];
+        for n in &needles {
+            starts[n[0] as usize] = true;
+        }
+        let first = needles.first().map(|n| n[0]).filter(|&b| needles.iter().all(|n| n[0] == b));
+        Needles { needles, first, starts }
     }
-    let mut first = [false; 256];
-    for n in &needles {
-        first[n[0] as usize] = true;
+
+    /// Whether `text` holds one of the needles.
+    fn found_in(&self, text: &[u8]) -> bool {
+        let at = |i: usize| self.needles.iter().any(|n| text[i..].starts_with(n));
+        match self.first {
+            _ if self.needles.is_empty() => false,
+            Some(b) => {
+                let mut from = 0;
+                while let Some(k) = find_byte(&text[from..], b) {
+                    if at(from + k) {
+                        return true;
+                    }
+                    from += k + 1;
+                }
+                false
+            }
+            None => (0..text.len()).any(|i| self.starts[text[i] as usize] && at(i)),
+        }
     }
-    let at = |t: &[u8], i: usize| needles.iter().any(|n| t[i..].starts_with(n));
-    // Special tokens all start with "[": then one byte is searched, eight at a time.
-    let only = (first.iter().filter(|&&f| f).count() == 1).then(|| needles[0][0]);
-    let hit = |t: &[u8]| match only {
-        Some(b) => candidates(t, b).any(|i| at(t, i)),
-        None => (0..t.len()).any(|i| first[t[i] as usize] && at(t, i)),
-    };
-    let pool = thread_pool(num_threads)?;
-    Ok(pool.install(|| texts.par_iter().enumerate().filter(|(_, t)| hit(t)).map(|(i, _)| i as u64).collect()))
+}
+
+/// The first position of `b` in `hay`, sixteen bytes at a time (SWAR: a zero
+/// byte of `word ^ b` sets its high bit in `(x - 1) & !x`; within one word
+/// the lowest such bit is exact, as borrows only run upwards).
+fn find_byte(hay: &[u8], b: u8) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let pattern = b as u64 * ONES;
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & (ONES << 7);
+    let mut chunks = hay.chunks_exact(16);
+    let mut i = 0;
+    for c in &mut chunks {
+        let (lo, hi) = c.split_at(8);
+        let x = u64::from_le_bytes(lo.try_into().unwrap_or([0; 8])) ^ pattern;
+        let y = u64::from_le_bytes(hi.try_into().unwrap_or([0; 8])) ^ pattern;
+        let (zx, zy) = (zero(x), zero(y));
+        if zx | zy != 0 {
+            return Some(i + if zx != 0 { zx.trailing_zeros() / 8 } else { 8 + zy.trailing_zeros() / 8 } as usize);
+        }
+        i += 16;
+    }
+    chunks.remainder().iter().position(|&c| c == b).map(|k| i + k)
 }
 
 /// Row lengths to `rows + 1` boundaries.
@@ -304,7 +361,7 @@ mod tests {
     fn rows_are_concatenated_with_splits() {
         let texts: [&[u8]; 3] = [b"hello worlds", b"", b"Hello, xyz"];
         let opts = BatchOptions { special: Some((2, 3)), max_length: None, offsets: true };
-        let b = encode_batch(&tok(), &texts, opts, Some(2)).unwrap();
+        let b = encode_batch(&tok(), &texts, opts, &[], Some(2)).unwrap();
         assert_eq!(b.ids, [2, 4, 5, 6, 3, 2, 3, 2, 4, 7, 1, 3]);
         assert_eq!(b.row_splits, [0, 5, 7, 12]);
         assert_eq!(b.offsets[..5], [(0, 0), (0, 5), (6, 11), (11, 12), (0, 0)]);
@@ -314,14 +371,14 @@ mod tests {
     fn truncation_keeps_room_for_special_tokens() {
         let texts: [&[u8]; 1] = [b"hello world hello world"];
         let opts = BatchOptions { special: Some((2, 3)), max_length: Some(4), offsets: false };
-        assert_eq!(encode_batch(&tok(), &texts, opts, None).unwrap().ids, [2, 4, 5, 3]);
+        assert_eq!(encode_batch(&tok(), &texts, opts, &[], None).unwrap().ids, [2, 4, 5, 3]);
     }
 
     #[test]
     fn padding_right_left_and_to_a_multiple() {
         let texts: [&[u8]; 2] = [b"hello worlds", b"hello"];
         let opts = BatchOptions { special: Some((2, 3)), max_length: None, offsets: false };
-        let b = encode_batch(&tok(), &texts, opts, Some(1)).unwrap();
+        let b = encode_batch(&tok(), &texts, opts, &[], Some(1)).unwrap();
         let right = b.pad(&Padding { to: None, multiple_of: Some(3), pad_id: 0, left: false });
         assert_eq!(right.width, 6);
         assert_eq!(right.ids, [2, 4, 5, 6, 3, 0, 2, 4, 3, 0, 0, 0]);
@@ -333,35 +390,41 @@ mod tests {
 
     #[test]
     fn rows_with_added_tokens_are_found() {
-        let texts: [&[u8]; 4] = [b"a [MASK] b", b"no", "é[é]".as_bytes(), b"[MAS"];
-        let needles: [&[u8]; 3] = [b"[MASK]", "é]".as_bytes(), b""];
-        assert_eq!(rows_containing(&texts, &needles, Some(2)).unwrap(), [0, 2]);
-        assert!(rows_containing(&texts, &[], None).unwrap().is_empty());
+        let texts: [&[u8]; 4] = [b"a [MASK] b", b"no", "\u{e9}[\u{e9}]".as_bytes(), b"[MAS"];
+        let needles: [&[u8]; 3] = [b"[MASK]", "\u{e9}]".as_bytes(), b""];
+        for offsets in [false, true] {
+            for threads in [1, 2] {
+                let opts = BatchOptions { special: None, max_length: None, offsets };
+                assert_eq!(encode_batch(&tok(), &texts, opts, &needles, Some(threads)).unwrap().flagged, [0, 2]);
+                assert!(encode_batch(&tok(), &texts, opts, &[], Some(threads)).unwrap().flagged.is_empty());
+            }
+        }
     }
 
     #[test]
-    fn the_eight_byte_search_finds_every_special_token() {
+    fn the_sixteen_byte_search_finds_every_special_token() {
         // One first byte ("[") takes the SWAR search: compare with a plain scan
         // at every position and length, with "[" runs that cause borrows.
         let needles: [&[u8]; 2] = [b"[SEP]", b"[CLS]"];
+        let search = Needles::new(&needles);
         let mut seed = 11u64;
-        for _ in 0..5000 {
+        for _ in 0..20_000 {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             let pieces: [&[u8]; 8] = [b"[", b"[SEP]", b"[CLS", b"x", b"\x00", b"[[", b"]", b"\x01"];
-            let text: Vec<u8> = (0..seed % 12).flat_map(|k| pieces[((seed >> (4 * k)) % 8) as usize].iter().copied()).collect();
+            let text: Vec<u8> = (0..seed % 14).flat_map(|k| pieces[((seed >> (4 * k)) % 8) as usize].iter().copied()).collect();
             let want = needles.iter().any(|n| text.windows(n.len()).any(|w| w == *n));
-            assert_eq!(rows_containing(&[&text], &needles, Some(1)).unwrap() == [0], want, "{text:?}");
-            let found: Vec<usize> = super::candidates(&text, b'[').filter(|&i| text[i] == b'[').collect();
-            let all: Vec<usize> = (0..text.len()).filter(|&i| text[i] == b'[').collect();
-            assert_eq!(found, all);
+            assert_eq!(search.found_in(&text), want, "{text:?}");
+            for b in [b'[', b'x', 0, 1] {
+                assert_eq!(super::find_byte(&text, b), text.iter().position(|&c| c == b), "{b} in {text:?}");
+            }
         }
     }
 
     #[test]
     fn zero_threads_is_an_error() {
         let opts = BatchOptions { special: None, max_length: None, offsets: false };
-        assert!(matches!(encode_batch(&tok(), &[], opts, Some(0)), Err(Error::BadThreadCount(0))));
+        assert!(matches!(encode_batch(&tok(), &[], opts, &[], Some(0)), Err(Error::BadThreadCount(0))));
     }
 }

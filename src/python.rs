@@ -3,7 +3,7 @@
 //! Classes are frozen and hold an `Arc` of an immutable core object, so one
 //! instance is shared across threads without locks.
 
-use crate::batch::{encode_batch, rows_containing, thread_pool_install, Batch, BatchOptions, Padded, Padding};
+use crate::batch::{encode_batch, thread_pool_install, Batch, BatchOptions, Padded, Padding};
 use crate::encoder::with_thread_scratch;
 use crate::normalizer::Reference;
 use crate::pre_tokenizer::split_whitespace;
@@ -14,7 +14,7 @@ use crate::wordpiece::WordPiece;
 use crate::Error;
 use pyo3::exceptions::{PyFileNotFoundError, PyKeyError, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -84,8 +84,123 @@ impl<'py> TextArg<'py> {
 }
 
 /// `encode_padded`'s result: width, ids, attention mask, offsets, lengths, rows holding added tokens.
-type PaddedBuffers<'py> =
-    (usize, Bound<'py, PyByteArray>, Bound<'py, PyByteArray>, Option<Bound<'py, PyByteArray>>, Bound<'py, PyByteArray>, Vec<u64>);
+type PaddedArrays = (usize, Array, Array, Option<Array>, Array, Vec<u64>);
+
+/// A batch's texts as UTF-8, each item read once. A str's UTF-8 is CPython's
+/// own, cached inside the object (held in `items`; strs are immutable); a str
+/// with lone surrogates is encoded into `owned` ("surrogatepass").
+struct BatchTexts<'py> {
+    items: Vec<Bound<'py, PyAny>>,
+    owned: Vec<Vec<u8>>,
+    spans: Vec<(*const u8, usize)>,
+}
+
+impl<'py> BatchTexts<'py> {
+    /// Every item must be a str (`TypeError` naming the first that is not).
+    /// HF tokenizers cannot take lone surrogates (its binding raises
+    /// UnicodeEncodeError), so for that reference neither do we.
+    fn read(texts: &Bound<'py, PyAny>, reference: Reference) -> PyResult<Self> {
+        let n = texts.len().unwrap_or(0);
+        let mut out = BatchTexts { items: Vec::with_capacity(n), owned: Vec::new(), spans: Vec::with_capacity(n) };
+        let mut add = |k: usize, item: Bound<'py, PyAny>| -> PyResult<()> {
+            let Ok(s) = item.cast::<PyString>() else {
+                let ty = item.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+                return Err(PyTypeError::new_err(format!("texts[{k}] must be str, not {ty}")));
+            };
+            match s.to_str() {
+                Ok(text) => out.spans.push((text.as_ptr(), text.len())),
+                Err(e) if reference == Reference::Tokenizers => return Err(e),
+                Err(_) => {
+                    let b = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
+                    out.owned.push(b.cast::<PyBytes>()?.as_bytes().to_vec());
+                    let b = &out.owned[out.owned.len() - 1];
+                    out.spans.push((b.as_ptr(), b.len())); // a Vec's heap buffer stays put as `owned` grows
+                }
+            }
+            out.items.push(item);
+            Ok(())
+        };
+        if let Ok(list) = texts.cast::<PyList>() {
+            for (k, item) in list.iter().enumerate() {
+                add(k, item)?;
+            }
+        } else if let Ok(tuple) = texts.cast::<PyTuple>() {
+            for (k, item) in tuple.iter().enumerate() {
+                add(k, item)?;
+            }
+        } else {
+            for (k, item) in texts.try_iter()?.enumerate() {
+                add(k, item?)?;
+            }
+        }
+        Ok(out)
+    }
+
+    fn slices(&self) -> Vec<&[u8]> {
+        let _ = (&self.items, &self.owned); // what the spans point into
+        // SAFETY: each span is a str's UTF-8 buffer or an `owned` buffer; both
+        // live (and stay unchanged) as long as `self`, and so do the slices.
+        self.spans.iter().map(|&(p, n)| if n == 0 { &[][..] } else { unsafe { std::slice::from_raw_parts(p, n) } }).collect()
+    }
+}
+
+/// Memory owned by Rust that NumPy adopts without a copy: `numpy.asarray`
+/// reads `__array_interface__` and keeps this object alive as the array's
+/// base. (A buffer-protocol class is not in Python 3.10's stable ABI.)
+#[pyclass(frozen, module = "bertpiece._core", name = "Array")]
+struct Array {
+    /// The `Vec` the address points into; never read again, only dropped.
+    _data: Box<dyn std::any::Any + Send + Sync>,
+    address: usize,
+    typestr: &'static str,
+    shape: Vec<usize>,
+}
+
+/// Element types of [`Array`]s, as NumPy type strings.
+trait Element: Send + Sync + 'static {
+    /// Scalars per element (a `[T; 2]` adds a last dimension of 2).
+    const WIDTH: usize = 1;
+    const TYPESTR: &'static str;
+}
+const LE: bool = cfg!(target_endian = "little");
+impl Element for u32 {
+    // ids: below 2^31 (vocabulary sizes), int32 as transformers' "np" tensors are not: see batch.py
+    const TYPESTR: &'static str = if LE { "<i4" } else { ">i4" };
+}
+impl Element for u64 {
+    const TYPESTR: &'static str = if LE { "<i8" } else { ">i8" };
+}
+impl Element for i64 {
+    const TYPESTR: &'static str = if LE { "<i8" } else { ">i8" };
+}
+impl<T: Element> Element for [T; 2] {
+    const WIDTH: usize = 2;
+    const TYPESTR: &'static str = T::TYPESTR;
+}
+
+impl Array {
+    /// `data` as an array of `shape` (`data.len()` elements in all).
+    fn new<T: Element>(mut data: Vec<T>, mut shape: Vec<usize>) -> Self {
+        debug_assert_eq!(shape.iter().product::<usize>(), data.len());
+        if T::WIDTH > 1 {
+            shape.push(T::WIDTH);
+        }
+        Array { address: data.as_mut_ptr() as usize, _data: Box::new(data), typestr: T::TYPESTR, shape }
+    }
+}
+
+#[pymethods]
+impl Array {
+    #[getter]
+    fn __array_interface__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("shape", PyTuple::new(py, &self.shape)?)?;
+        d.set_item("typestr", self.typestr)?;
+        d.set_item("data", (self.address, false))?;
+        d.set_item("version", 3)?;
+        Ok(d)
+    }
+}
 
 /// `num_threads` as given from Python: positive, or None for all cores.
 fn thread_count(num_threads: Option<i64>) -> PyResult<Option<usize>> {
@@ -94,16 +209,6 @@ fn thread_count(num_threads: Option<i64>) -> PyResult<Option<usize>> {
         Some(n) => Ok(Some(n as usize)),
         None => Ok(None),
     }
-}
-
-/// A Python bytearray of `items`, each written as little-endian bytes.
-fn le_bytes<'py, T, const N: usize>(py: Python<'py>, items: &[T], f: impl Fn(&T) -> [u8; N]) -> PyResult<Bound<'py, PyByteArray>> {
-    PyByteArray::new_with(py, items.len() * N, |buf| {
-        for (dst, item) in buf.chunks_exact_mut(N).zip(items) {
-            dst.copy_from_slice(&f(item));
-        }
-        Ok(())
-    })
 }
 
 /// One chunk of an Arrow string array, as `bertpiece.batch` describes it
@@ -235,41 +340,27 @@ impl PyFullTokenizer {
         arrow: Option<Vec<ArrowChunk>>,
         added: Option<Vec<String>>,
         padding: Option<Padding>,
-    ) -> PyResult<(Batch, Option<Padded>, Vec<u64>)> {
+    ) -> PyResult<(Batch, Option<Padded>)> {
         let threads = thread_count(num_threads)?;
-        let args = self.text_args(texts, arrow.is_none())?;
-        let bytes = match &arrow {
-            Some(chunks) => arrow_texts(chunks)?,
-            None => args.iter().map(|a| a.bytes()).collect::<PyResult<Vec<&[u8]>>>()?,
+        let read = match arrow {
+            None => Some(BatchTexts::read(texts, self.inner.basic().options().reference)?),
+            Some(_) => None,
+        };
+        let bytes = match (&arrow, &read) {
+            (Some(chunks), _) => arrow_texts(chunks)?,
+            (None, Some(read)) => read.slices(),
+            (None, None) => Vec::new(),
         };
         let needles: Vec<&[u8]> = added.iter().flatten().map(|a| a.as_bytes()).collect();
         let inner = &self.inner;
         py.detach(|| -> PyResult<_> {
-            let batch = encode_batch(inner, &bytes, opts, threads)?;
+            let batch = encode_batch(inner, &bytes, opts, &needles, threads)?;
             let padded = match padding {
                 Some(p) => Some(thread_pool_install(threads, || batch.pad(&p))?),
                 None => None,
             };
-            Ok((batch, padded, rows_containing(&bytes, &needles, threads)?))
+            Ok((batch, padded))
         })
-    }
-
-    /// The texts of a batch (when `check`: every item must be a str).
-    fn text_args<'py>(&self, texts: &Bound<'py, PyAny>, check: bool) -> PyResult<Vec<TextArg<'py>>> {
-        if !check {
-            return Ok(Vec::new());
-        }
-        let reference = self.inner.basic().options().reference;
-        let mut args = Vec::new();
-        for (k, item) in texts.try_iter()?.enumerate() {
-            let item = item?;
-            if !item.is_instance_of::<PyString>() {
-                let ty = item.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
-                return Err(PyTypeError::new_err(format!("texts[{k}] must be str, not {ty}")));
-            }
-            args.push(TextArg::for_reference(&item, reference)?);
-        }
-        Ok(args)
     }
 }
 
@@ -368,13 +459,14 @@ impl PyFullTokenizer {
 
     /// Encodes a batch of texts on `num_threads` threads (default: all cores)
     /// without the GIL. `texts` is a sequence of str, or `arrow`: Arrow string
-    /// chunks read in place (see `arrow_texts`). Returns little-endian
-    /// buffers: ids (int32), row splits (int64, one more than rows) and, if
-    /// asked, offsets (int32 pairs); then the rows that hold one of the
-    /// `added` strings (added tokens: the caller encodes those rows itself).
+    /// chunks read in place (see `arrow_texts`). Returns `Array`s (NumPy
+    /// adopts them without a copy): ids (int32), row splits (int64, one more
+    /// than rows) and, if asked, offsets (int32, `ids x 2`); then the rows
+    /// that hold one of the `added` strings (added tokens: the caller encodes
+    /// those rows itself).
     #[pyo3(signature = (texts, *, special=None, max_length=None, return_offsets=false, num_threads=None, arrow=None,
         added=None))]
-    #[allow(clippy::type_complexity, clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)]
     fn encode_batch<'py>(
         &self,
         py: Python<'py>,
@@ -385,32 +477,23 @@ impl PyFullTokenizer {
         num_threads: Option<i64>,
         arrow: Option<Vec<ArrowChunk>>,
         added: Option<Vec<String>>,
-    ) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>, Option<Bound<'py, PyByteArray>>, Vec<u64>)> {
-        let (batch, _, flagged) =
+    ) -> PyResult<(Array, Array, Option<Array>, Vec<u64>)> {
+        let (batch, _) =
             self.run_batch(py, texts, BatchOptions { special, max_length, offsets: return_offsets }, num_threads, arrow, added, None)?;
-        let ids = le_bytes(py, &batch.ids, |v| v.to_le_bytes())?;
-        let splits = le_bytes(py, &batch.row_splits, |v| v.to_le_bytes())?;
-        let offsets = if return_offsets {
-            Some(le_bytes(py, &batch.offsets, |&(a, b)| {
-                let mut out = [0u8; 8];
-                out[..4].copy_from_slice(&a.to_le_bytes());
-                out[4..].copy_from_slice(&b.to_le_bytes());
-                out
-            })?)
-        } else {
-            None
-        };
-        Ok((ids, splits, offsets, flagged))
+        let n = batch.ids.len();
+        let offsets = return_offsets.then(|| Array::new(batch.offsets.iter().map(|&(a, b)| [a, b]).collect::<Vec<[u32; 2]>>(), vec![n]));
+        let rows = batch.row_splits.len();
+        Ok((Array::new(batch.ids, vec![n]), Array::new(batch.row_splits, vec![rows]), offsets, batch.flagged))
     }
 
     /// Like `encode_batch`, then padded into rectangles (transformers'
     /// `padding`): returns `(width, ids, attention_mask, offsets or None,
-    /// lengths)`, each an int64 little-endian buffer (`rows x width`, offsets
-    /// `rows x width x 2`, lengths one per row, before padding), and the rows
-    /// that hold one of the `added` strings (for the caller to redo).
+    /// lengths)`, each an int64 `Array` (`rows x width`, offsets `rows x
+    /// width x 2`, lengths one per row, before padding), and the rows that
+    /// hold one of the `added` strings (for the caller to redo).
     #[pyo3(signature = (texts, *, special=None, max_length=None, pad_to=None, pad_to_multiple_of=None, pad_id=0,
         padding_left=false, return_offsets=false, num_threads=None, arrow=None, added=None))]
-    #[allow(clippy::type_complexity, clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)]
     fn encode_padded<'py>(
         &self,
         py: Python<'py>,
@@ -425,25 +508,22 @@ impl PyFullTokenizer {
         num_threads: Option<i64>,
         arrow: Option<Vec<ArrowChunk>>,
         added: Option<Vec<String>>,
-    ) -> PyResult<PaddedBuffers<'py>> {
+    ) -> PyResult<PaddedArrays> {
         let opts = BatchOptions { special, max_length, offsets: return_offsets };
         let padding = Padding { to: pad_to, multiple_of: pad_to_multiple_of, pad_id, left: padding_left };
-        let (batch, padded, flagged) = self.run_batch(py, texts, opts, num_threads, arrow, added, Some(padding))?;
+        let (batch, padded) = self.run_batch(py, texts, opts, num_threads, arrow, added, Some(padding))?;
         let padded = padded.unwrap_or_default();
         let lengths: Vec<i64> = batch.row_splits.windows(2).map(|w| (w[1] - w[0]) as i64).collect();
-        let ids = le_bytes(py, &padded.ids, |v| v.to_le_bytes())?;
-        let mask = le_bytes(py, &padded.attention_mask, |v| v.to_le_bytes())?;
-        let offsets = if return_offsets {
-            Some(le_bytes(py, &padded.offsets, |&[a, b]| {
-                let mut out = [0u8; 16];
-                out[..8].copy_from_slice(&a.to_le_bytes());
-                out[8..].copy_from_slice(&b.to_le_bytes());
-                out
-            })?)
-        } else {
-            None
-        };
-        Ok((padded.width, ids, mask, offsets, le_bytes(py, &lengths, |v| v.to_le_bytes())?, flagged))
+        let (rows, width) = (lengths.len(), padded.width);
+        let offsets = return_offsets.then(|| Array::new(padded.offsets, vec![rows, width]));
+        Ok((
+            width,
+            Array::new(padded.ids, vec![rows, width]),
+            Array::new(padded.attention_mask, vec![rows, width]),
+            offsets,
+            Array::new(lengths, vec![rows]),
+            batch.flagged,
+        ))
     }
 
     /// A tokenizer over an in-memory vocabulary of `(token, id)` pairs (for tokenizer.json).
@@ -669,6 +749,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyFullTokenizer>()?;
     m.add_class::<PyBasicTokenizer>()?;
     m.add_class::<PyWordpieceTokenizer>()?;
+    m.add_class::<Array>()?;
     m.add_function(wrap_pyfunction!(load_vocab, m)?)?;
     m.add_function(wrap_pyfunction!(whitespace_tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(_normalize, m)?)?;

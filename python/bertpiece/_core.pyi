@@ -1,7 +1,7 @@
 """Type stubs for the compiled extension (src/python.rs)."""
 
 from os import PathLike
-from typing import Iterable, Optional, Sequence, Union, final
+from typing import Any, Iterable, Optional, Sequence, Union, final
 
 # (data address, data size, offsets address, offset width, first row, rows): see bertpiece.batch.
 _ArrowChunk = tuple[int, int, int, int, int, int]
@@ -12,6 +12,7 @@ _Path = Union[str, PathLike[str]]
 UNICODE_VERSION: str
 __version__: str
 __all__ = [
+    "Array",
     "BasicTokenizer",
     "FullTokenizer",
     "UNICODE_VERSION",
@@ -22,6 +23,12 @@ __all__ = [
     "load_vocab",
     "whitespace_tokenize",
 ]
+
+@final
+class Array:
+    """Memory NumPy adopts without a copy (`numpy.asarray(array)`)."""
+    @property
+    def __array_interface__(self) -> dict[str, Any]: ...
 
 @final
 class FullTokenizer:
@@ -52,7 +59,7 @@ class FullTokenizer:
         num_threads: Optional[int] = None,
         arrow: Optional[list[_ArrowChunk]] = None,
         added: Optional[list[str]] = None,
-    ) -> tuple[bytearray, bytearray, Optional[bytearray], list[int]]: ...
+    ) -> tuple[Array, Array, Optional[Array], list[int]]: ...
     def encode_padded(
         self,
         texts: Iterable[str],
@@ -67,7 +74,7 @@ class FullTokenizer:
         num_threads: Optional[int] = None,
         arrow: Optional[list[_ArrowChunk]] = None,
         added: Optional[list[str]] = None,
-    ) -> tuple[int, bytearray, bytearray, Optional[bytearray], bytearray, list[int]]: ...
+    ) -> tuple[int, Array, Array, Optional[Array], Array, list[int]]: ...
     @staticmethod
     def from_entries(
         entries: Sequence[tuple[_Text, int]],

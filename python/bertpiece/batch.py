@@ -125,8 +125,8 @@ def encode_batch(tokenizer, texts, *, add_special_tokens=True, max_length=None, 
     ids, splits, offsets, redo = tokenizer._core.encode_batch(
         texts, special=special, max_length=limit, return_offsets=return_offsets, num_threads=num_threads,
         arrow=arrow, added=list(tokenizer._added))
-    batch = EncodedBatch(np.frombuffer(ids, dtype="<i4"), np.frombuffer(splits, dtype="<i8"),
-                         np.frombuffer(offsets, dtype="<i4").reshape(-1, 2) if offsets is not None else None)
+    # The core's arrays become NumPy arrays without a copy.
+    batch = EncodedBatch(np.asarray(ids), np.asarray(splits), np.asarray(offsets) if offsets is not None else None)
     # Texts holding added/special tokens ("[MASK]" in the text) take the
     # general path, which matches those tokens in the raw text first.
     if redo:

@@ -44,10 +44,8 @@ def call_batch(tok, items, *, add_special_tokens, padding_strategy, truncation_s
             args, pad_to=pad_to, pad_to_multiple_of=pad_to_multiple_of or None, pad_id=tok.pad_token_id,
             padding_left=padding_side == "left", **common)
         n = len(texts)
-        ids = np.frombuffer(ids, dtype="<i8").reshape(n, width)
-        mask = np.frombuffer(mask, dtype="<i8").reshape(n, width)
-        offsets = np.frombuffer(offsets, dtype="<i8").reshape(n, width, 2) if offsets is not None else None
-        lengths = np.frombuffer(lengths, dtype="<i8")
+        ids, mask, lengths = np.asarray(ids), np.asarray(mask), np.asarray(lengths)
+        offsets = np.asarray(offsets) if offsets is not None else None
         if pad_to is not None and int(lengths.max(initial=0)) > pad_to:
             return None  # a row longer than max_length stays longer in transformers: the general path says how
         special_mask = _special_mask_padded(mask, lengths, add_special_tokens, padding_side) \
@@ -73,8 +71,8 @@ def call_batch(tok, items, *, add_special_tokens, padding_strategy, truncation_s
                          split_special)
         return _finish(data, rows, return_tensors)
     ids, splits, offsets, redo = tok._core.encode_batch(args, **common)
-    ids, splits = np.frombuffer(ids, dtype="<i4"), np.frombuffer(splits, dtype="<i8")
-    offsets = np.frombuffer(offsets, dtype="<i4").reshape(-1, 2) if offsets is not None else None
+    ids, splits = np.asarray(ids), np.asarray(splits)
+    offsets = np.asarray(offsets) if offsets is not None else None
     rows_ids = [ids[splits[i]:splits[i + 1]].tolist() for i in range(len(texts))]
     rows_offs = ([list(map(tuple, offsets[splits[i]:splits[i + 1]].tolist())) for i in range(len(texts))]
                  if offsets is not None else None)
