@@ -83,14 +83,13 @@ fn encode_row_offsets(tok: &FullTokenizer, text: &[u8], opts: &BatchOptions) -> 
 /// one-pass encoder, with the thread's scratch space (and word memo); the
 /// needle search reads each text just before the encoder does, so the text
 /// is read from memory once.
-fn encode_rows(tok: &FullTokenizer, texts: &[&[u8]], opts: &BatchOptions, needles: &Needles, first: usize, out: &mut Part) -> Result<()> {
+#[allow(clippy::too_many_arguments)]
+fn encode_rows(tok: &FullTokenizer, texts: &[&[u8]], opts: &BatchOptions, needles: &Needles, memo: bool, first: usize, out: &mut Part) -> Result<()> {
     with_thread_scratch(|scratch| {
-        // The memo costs 768 KiB once per thread: worth it from a few pages of text on.
-        let bytes = texts.iter().map(|t| t.len()).sum::<usize>();
-        if bytes >= MEMO_MIN_BATCH {
+        if memo {
             scratch.enable_cache();
         }
-        out.ids.reserve(bytes / 4 + 2 * texts.len());
+        out.ids.reserve(texts.iter().map(|t| t.len()).sum::<usize>() / 4 + 2 * texts.len());
         for (k, text) in texts.iter().enumerate() {
             if needles.found_in(text) {
                 out.flagged.push((first + k) as u64);
@@ -112,7 +111,8 @@ struct Part {
     flagged: Vec<u64>,
 }
 
-/// Text (bytes) from which a block of rows turns the thread's word memo on.
+/// Text (bytes) from which a batch turns its threads' word memos on (768
+/// KiB once per thread: worth it from a few pages of text on).
 const MEMO_MIN_BATCH: usize = 16 << 10;
 
 /// Encodes `texts` (generalized UTF-8) on `num_threads` threads (`None`: all
@@ -120,6 +120,7 @@ const MEMO_MIN_BATCH: usize = 16 << 10;
 pub fn encode_batch(tok: &FullTokenizer, texts: &[&[u8]], opts: BatchOptions, needles: &[&[u8]], num_threads: Option<usize>) -> Result<Batch> {
     let pool = thread_pool(num_threads)?;
     let needles = Needles::new(needles);
+    let memo = texts.iter().map(|t| t.len()).sum::<usize>() >= MEMO_MIN_BATCH;
     let mut batch = Batch::default();
     if opts.offsets {
         let rows: Vec<Row> = pool.install(|| texts.par_iter().map(|t| encode_row_offsets(tok, t, &opts)).collect::<Result<_>>())?;
@@ -138,7 +139,7 @@ pub fn encode_batch(tok: &FullTokenizer, texts: &[&[u8]], opts: BatchOptions, ne
     }
     if pool.current_num_threads() == 1 {
         let mut part = Part { lens: Vec::with_capacity(texts.len()), ..Part::default() };
-        encode_rows(tok, texts, &opts, &needles, 0, &mut part)?;
+        encode_rows(tok, texts, &opts, &needles, memo, 0, &mut part)?;
         batch.row_splits = splits(&part.lens);
         (batch.ids, batch.flagged) = (part.ids, part.flagged);
         return Ok(batch);
@@ -152,7 +153,7 @@ pub fn encode_batch(tok: &FullTokenizer, texts: &[&[u8]], opts: BatchOptions, ne
             .enumerate()
             .map(|(k, rows)| {
                 let mut part = Part { lens: Vec::with_capacity(rows.len()), ..Part::default() };
-                encode_rows(tok, rows, &opts, &needles, k * block, &mut part).map(|()| part)
+                encode_rows(tok, rows, &opts, &needles, memo, k * block, &mut part).map(|()| part)
             })
             .collect::<Result<_>>()?;
         // Zeroed memory comes from the OS untouched: its pages are first
