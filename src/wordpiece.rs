@@ -20,8 +20,8 @@ const NO_TOKEN: u32 = u32::MAX;
 /// the byte leading into `child`, and the labels of a node's children sit
 /// side by side (a 300K-node trie has 300 KB of labels, which stay in cache
 /// while the nodes do not). A step is:
-/// - one child (most nodes deep in a word): the byte is in `meta`;
-/// - up to DENSE_MIN children: the children's labels, searched eight at a time;
+/// - up to DENSE_MIN children: the children's labels, searched eight at a
+///   time (one round for all but a few nodes, single children included);
 /// - more (the roots, early letters): a dense 256-entry row, one load.
 ///
 /// Nodes are numbered depth-first, so single-child chains sit side by side.
@@ -44,14 +44,13 @@ struct Trie {
 struct Node {
     /// The first child (children are `first .. first + count`).
     first: u32,
-    /// Bits 0..9: number of children; 9..17: the byte of a single child; ONE, DENSE flags.
+    /// Bits 0..9: number of children; the DENSE flag.
     meta: u32,
 }
 
 /// Nodes with more children than this get a dense row.
 const DENSE_MIN: usize = 24;
 const DENSE: u32 = 1 << 31;
-const ONE: u32 = 1 << 30;
 const COUNT: u32 = 0x1FF;
 const ONES: u64 = 0x0101_0101_0101_0101;
 
@@ -124,12 +123,10 @@ impl Trie {
                 }
                 trie.dense_row[node as usize] = (row / 256) as u32;
                 DENSE | count as u32
-            } else if count == 1 {
-                ONE | (trie.label[first as usize] as u32) << 9 | 1
             } else {
                 count as u32
             };
-            trie.nodes[node as usize] = Node { first: if count > 0 { first } else { NO_NODE }, meta };
+            trie.nodes[node as usize] = Node { first: if count > 0 { first } else { 0 }, meta };
         }
         trie.label.extend_from_slice(&[0; 8]);
         trie
@@ -138,29 +135,32 @@ impl Trie {
     #[inline(always)]
     fn child(&self, node: u32, byte: u8) -> Option<u32> {
         let n = self.nodes[node as usize];
-        if n.meta & ONE != 0 {
-            return ((n.meta >> 9) as u8 == byte).then_some(n.first);
-        }
         if n.meta & DENSE != 0 {
             let next = self.dense[self.dense_row[node as usize] as usize * 256 + byte as usize];
             return (next != NO_NODE).then_some(next);
         }
-        // The children's labels, eight at a time: a zero byte of `x` is a match
-        // (the lowest one is exact: borrows only run upwards).
+        // The children's labels, eight at a time: a zero byte of `x` is a
+        // match (the lowest one is exact: borrows only run upwards). One
+        // round for the most nodes (up to eight children, single ones
+        // included), so the walk has no branch on the kind of node.
         let (first, count) = (n.first as usize, (n.meta & COUNT) as usize);
+        let pattern = byte as u64 * ONES;
         let mut k = 0;
-        while k < count {
+        loop {
             let at = first + k;
             let w = u64::from_le_bytes(self.label.get(at..at + 8)?.try_into().unwrap_or([0; 8]));
-            let x = w ^ (byte as u64 * ONES);
-            let hits = x.wrapping_sub(ONES) & !x & (ONES << 7);
+            let x = w ^ pattern;
+            let left = count - k;
+            let mask = if left >= 8 { !0 } else { (1u64 << (8 * left)) - 1 };
+            let hits = x.wrapping_sub(ONES) & !x & (ONES << 7) & mask;
             if hits != 0 {
-                let j = k + (hits.trailing_zeros() / 8) as usize;
-                return (j < count).then_some((first + j) as u32);
+                return Some((at + (hits.trailing_zeros() / 8) as usize) as u32);
             }
             k += 8;
+            if k >= count {
+                return None;
+            }
         }
-        None
     }
 
     #[inline]
@@ -180,8 +180,7 @@ impl Trie {
     /// Sorted children.
     fn children(&self, node: u32) -> impl Iterator<Item = (u8, u32)> + '_ {
         let n = self.nodes[node as usize];
-        let count = if n.first == NO_NODE { 0 } else { n.meta & COUNT };
-        (n.first..n.first.wrapping_add(count)).map(|c| (self.label[c as usize], c))
+        (n.first..n.first + (n.meta & COUNT)).map(|c| (self.label[c as usize], c))
     }
 
     fn walk(&self, mut node: u32, bytes: &[u8]) -> Option<u32> {
