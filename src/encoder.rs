@@ -171,51 +171,32 @@ impl Encoder {
         reference.is_text_space(cp) || reference.is_split_space(cp)
     }
 
-    /// The end of the run of WORD bytes from `i`: eight bytes at a time when
-    /// WORD bytes are exactly the ASCII letters and digits (every reference
-    /// that splits on punctuation), else byte by byte.
+    /// The end of the run of WORD bytes from `i` (a WORD byte), and whether
+    /// the run holds a capital letter: eight bytes at a time when WORD bytes
+    /// are exactly the ASCII letters and digits (every reference that splits
+    /// on punctuation), else byte by byte.
     #[inline]
-    fn word_run_end(&self, text: &[u8], mut i: usize) -> usize {
+    fn word_run(&self, text: &[u8], mut i: usize) -> (usize, bool) {
+        let mut upper = 0u64;
         if self.alnum_words {
             while let Some(chunk) = text.get(i..i + 8) {
                 let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
                 let stop = not_alnum(w);
                 if stop != 0 {
-                    return i + (stop.trailing_zeros() / 8) as usize;
+                    let k = stop.trailing_zeros() / 8;
+                    let before = (1u64 << (8 * k)).wrapping_sub(1); // the bytes before the stop
+                    return (i + k as usize, upper | ascii_upper(w) & before != 0);
                 }
+                upper |= ascii_upper(w);
                 i += 8;
             }
         }
+        let mut up = upper != 0;
         while i < text.len() && self.class[text[i] as usize] == WORD {
+            up |= text[i].is_ascii_uppercase();
             i += 1;
         }
-        i
-    }
-
-    /// [`word_run_end`](Self::word_run_end), appending the run lowercased to `dst`.
-    #[inline]
-    fn lowercase_run(&self, text: &[u8], mut i: usize, dst: &mut Vec<u8>) -> usize {
-        // The first byte is a WORD byte: taking it first guarantees progress.
-        dst.push(text[i].to_ascii_lowercase());
-        i += 1;
-        if self.alnum_words {
-            while let Some(chunk) = text.get(i..i + 8) {
-                let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-                dst.extend_from_slice(&(w | ascii_upper(w) >> 2).to_le_bytes());
-                let stop = not_alnum(w);
-                if stop != 0 {
-                    let k = (stop.trailing_zeros() / 8) as usize;
-                    dst.truncate(dst.len() - 8 + k);
-                    return i + k;
-                }
-                i += 8;
-            }
-        }
-        while i < text.len() && self.class[text[i] as usize] == WORD {
-            dst.push(text[i].to_ascii_lowercase());
-            i += 1;
-        }
-        i
+        (i, up)
     }
 
     /// Whether `b` (ASCII) separates chunks.
@@ -247,24 +228,24 @@ impl Encoder {
             match self.class[b as usize] {
                 WORD => {
                     // A whole ASCII run of word bytes at once; when it is the
-                    // whole word (the common case), it goes out without a copy
-                    // unless it has to be lowercased.
+                    // whole word (the common case) and has nothing to
+                    // lowercase, it goes out without a copy.
                     let start = i;
-                    if self.case.lowercase {
-                        i = self.lowercase_run(text, i, &mut s.word);
-                    } else {
-                        i = self.word_run_end(text, i + 1);
-                    }
+                    let (end, upper) = self.word_run(text, i);
+                    i = end;
+                    let run = &text[start..i];
+                    let lower = self.case.lowercase && upper;
                     let ends = i == n || matches!(self.class[text[i] as usize], SPACE | PUNCT);
-                    if !self.case.lowercase {
-                        let run = &text[start..i];
-                        if s.word.is_empty() && ends {
-                            word(run, run.len(), out);
-                            continue;
-                        }
+                    if s.word.is_empty() && ends && !lower {
+                        word(run, run.len(), out);
+                        continue;
+                    }
+                    if lower {
+                        s.word.extend(run.iter().map(u8::to_ascii_lowercase));
+                    } else {
                         s.word.extend_from_slice(run);
                     }
-                    s.chars += i - start;
+                    s.chars += run.len();
                     if ends {
                         flush(s, &mut |w, n| word(w, n, out));
                     }

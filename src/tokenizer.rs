@@ -165,6 +165,8 @@ pub struct FullTokenizer {
     unk_id: u32,
     /// The one-pass path; `None` when protected tokens need whole-token lookups.
     encoder: Option<Encoder>,
+    /// The id of each one-byte ASCII word (punctuation, mostly), found once.
+    ascii_ids: [u32; 128],
     /// Which tokenizer a `Scratch`'s word memo belongs to (clones share it:
     /// they give the same ids).
     identity: u64,
@@ -224,7 +226,14 @@ impl FullTokenizer {
         let encoder = (basic.never_split.is_empty() && basic.preserved.is_empty())
             .then(|| Encoder::new(o.reference, basic.case, o.tokenize_chinese_chars, o.do_split_on_punc));
         let identity = IDENTITIES.fetch_add(1, Ordering::Relaxed);
-        Ok(FullTokenizer { vocab, basic, wordpiece, unk_token: opts.unk_token.into_bytes(), unk_id, encoder, identity })
+        let mut tok = FullTokenizer { vocab, basic, wordpiece, unk_token: opts.unk_token.into_bytes(), unk_id, encoder, ascii_ids: [0; 128], identity };
+        for b in 0..128u8 {
+            // A one-byte word is one piece or the unknown token: one id.
+            let mut ids = Vec::with_capacity(1);
+            tok.push_word(&[b], 1, &mut ids);
+            tok.ascii_ids[b as usize] = ids.first().copied().unwrap_or(tok.unk_id);
+        }
+        Ok(tok)
     }
 
     pub fn vocab(&self) -> &Vocab {
@@ -288,8 +297,12 @@ impl FullTokenizer {
     }
 
     /// [`push_word`](Self::push_word) through the memo of recent words.
-    #[inline]
+    #[inline(always)]
     fn push_word_memo(&self, word: &[u8], chars: usize, out: &mut Vec<u32>, cache: &mut WordCache) {
+        if let [b @ 0..0x80] = *word {
+            out.push(self.ascii_ids[b as usize]);
+            return;
+        }
         cache.ids(word, out, |out| self.push_word(word, chars, out));
     }
 
