@@ -76,13 +76,14 @@ impl<const W: usize> Key<W> {
     }
 
     /// The set of this key in a table of `sets` sets (a power of two): the
-    /// top bits of a multiply-mix of every word.
-    #[inline]
+    /// top bits of a sum of products, one odd multiplier per word (the top
+    /// bits of a product depend on all bits of the word).
+    #[inline(always)]
     fn set(&self, sets: usize) -> usize {
         const MUL: [u64; 4] = [0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0x27D4_EB2F_1656_67C5];
-        let mut h = self.len as u64;
+        let mut h = (self.len as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93);
         for (k, w) in self.words.iter().enumerate() {
-            h ^= (w ^ h.rotate_left(23)).wrapping_mul(MUL[k % 4]);
+            h = h.wrapping_add(w.wrapping_mul(MUL[k % 4]));
         }
         (h >> (64 - sets.trailing_zeros())) as usize
     }
@@ -119,6 +120,14 @@ struct Table<const W: usize, const I: usize> {
     sets: Vec<Set<Entry<W, I>>>,
 }
 
+impl<const W: usize, const I: usize> Entry<W, I> {
+    /// Whether this entry is `key`'s word (one branch: the differences OR-ed).
+    #[inline(always)]
+    fn holds(&self, key: &Key<W>) -> bool {
+        self.key.iter().zip(&key.words).fold((self.len ^ key.len) as u64, |d, (a, b)| d | (a ^ b)) == 0
+    }
+}
+
 impl<const W: usize, const I: usize> Table<W, I> {
     const EMPTY: Entry<W, I> = Entry { key: [0; W], len: 0, n: 0, ids: [0; I] };
 
@@ -130,21 +139,6 @@ impl<const W: usize, const I: usize> Table<W, I> {
 
     fn clear(&mut self) {
         self.sets.iter_mut().for_each(|s| s.0.iter_mut().for_each(|e| e.len = 0));
-    }
-
-    /// The ids of `key`'s word, if memoized (a hit in the older way becomes the newer).
-    #[inline]
-    fn get(&mut self, key: &Key<W>) -> Option<&[u32]> {
-        let n = self.sets.len();
-        let set = &mut self.sets.get_mut(key.set(n))?.0;
-        let hit = |e: &Entry<W, I>| e.len == key.len && e.key == key.words;
-        if !hit(&set[0]) {
-            if !hit(&set[1]) {
-                return None;
-            }
-            set.swap(0, 1);
-        }
-        Some(&set[0].ids[..set[0].n as usize])
     }
 
     /// Memoizes `ids` for `key`'s word (ignored when there are too many).
@@ -164,14 +158,33 @@ impl<const W: usize, const I: usize> Table<W, I> {
         }
     }
 
-    /// Appends the ids of `key`'s word to `out`: memoized, or from `compute`.
-    #[inline]
+    /// Appends the ids of `key`'s word to `out`: memoized (a hit in the
+    /// older way becomes the newer), or from `compute`.
+    #[inline(always)]
     fn ids(&mut self, key: Key<W>, out: &mut Vec<u32>, compute: impl FnOnce(&mut Vec<u32>)) {
-        if let Some(ids) = self.get(&key) {
-            for &id in ids {
-                out.push(id);
+        let sets = self.sets.len();
+        if let Some(Set(set)) = self.sets.get_mut(key.set(sets)) {
+            let hit = if set[0].holds(&key) {
+                true
+            } else if set[1].holds(&key) {
+                set.swap(0, 1);
+                true
+            } else {
+                false
+            };
+            if hit {
+                // All I slots written, n of them kept: no loop over the ids.
+                let e = &set[0];
+                out.reserve(I);
+                let len = out.len();
+                for (slot, &id) in out.spare_capacity_mut().iter_mut().zip(&e.ids) {
+                    slot.write(id);
+                }
+                // SAFETY: the capacity holds at least I more ids (reserved), the
+                // first I were just written, and `e.n <= I`.
+                unsafe { out.set_len(len + e.n as usize) };
+                return;
             }
-            return;
         }
         let mark = out.len();
         compute(out);
@@ -224,7 +237,7 @@ impl WordCache {
     /// Appends the ids of `word` to `out`: from the memo, or from `compute`
     /// (which appends them), then memoized. Empty words and words longer
     /// than [`MAX_BYTES`] are always computed.
-    #[inline]
+    #[inline(always)]
     pub fn ids(&mut self, word: &[u8], out: &mut Vec<u32>, compute: impl FnOnce(&mut Vec<u32>)) {
         match word.len() {
             1..=16 => self.short.ids(Key::new(word), out, compute),
