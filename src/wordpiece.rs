@@ -32,8 +32,6 @@ struct Trie {
     /// the search may load eight labels from any child).
     label: Vec<u8>,
     dense: Vec<u32>,
-    /// The dense row of each node that has one (off the hot path otherwise).
-    dense_row: Vec<u32>,
     /// Token index ending at each node, or NO_TOKEN (off the hot path).
     token: Vec<u32>,
     /// LinMaxMatch failure link of each node (set by `Failure::build`), or NO_NODE.
@@ -44,7 +42,7 @@ struct Trie {
 struct Node {
     /// The first child (children are `first .. first + count`).
     first: u32,
-    /// Bits 0..9: number of children; the DENSE flag.
+    /// Bits 0..9: number of children; bits 9..31: the dense row (if any); the DENSE flag.
     meta: u32,
 }
 
@@ -60,12 +58,23 @@ impl Trie {
     /// of the sorted list, and its children are the sub-runs sharing the next
     /// byte; nothing is hashed or allocated per node.
     fn build(tokens: &[&[u8]]) -> Self {
-        // Sort by (bytes, index): an 8-byte big-endian prefix settles most comparisons.
+        // Sort by (bytes, index): by (8-byte big-endian prefix, index) first,
+        // a plain integer sort; then the rare runs that share a prefix (long
+        // tokens, or a zero byte) by their whole bytes.
         let prefix = |t: &[u8]| t.iter().take(8).enumerate().fold(0u64, |k, (i, &b)| k | (b as u64) << (56 - 8 * i));
         let mut order: Vec<(u64, u32)> = tokens.iter().enumerate().map(|(i, t)| (prefix(t), i as u32)).collect();
-        order.sort_unstable_by(|a, b| {
-            a.0.cmp(&b.0).then_with(|| tokens[a.1 as usize].cmp(tokens[b.1 as usize])).then(a.1.cmp(&b.1))
-        });
+        order.sort_unstable();
+        let mut lo = 0;
+        while lo < order.len() {
+            let mut hi = lo + 1;
+            while hi < order.len() && order[hi].0 == order[lo].0 {
+                hi += 1;
+            }
+            if hi - lo > 1 {
+                order[lo..hi].sort_unstable_by(|a, b| tokens[a.1 as usize].cmp(tokens[b.1 as usize]).then(a.1.cmp(&b.1)));
+            }
+            lo = hi;
+        }
         // The sorted tokens side by side in one arena, so the scans below read memory in order.
         let mut arena = Vec::with_capacity(tokens.iter().map(|t| t.len()).sum());
         let mut spans = Vec::with_capacity(order.len());
@@ -77,14 +86,18 @@ impl Trie {
         let len = |k: usize| spans[k].1;
         let byte = |k: usize, depth: usize| arena[spans[k].0 + depth];
         let empty = Node { first: NO_NODE, meta: 0 };
+        // At most one node per byte of the tokens, plus the root.
+        let most = arena.len() + 1;
         let mut trie = Trie {
-            nodes: vec![empty],
-            label: vec![0],
+            nodes: Vec::with_capacity(most),
+            label: Vec::with_capacity(most + 8),
             dense: Vec::new(),
-            dense_row: vec![NO_NODE],
-            token: vec![NO_TOKEN],
+            token: Vec::with_capacity(most),
             link: Vec::new(),
         };
+        trie.nodes.push(empty);
+        trie.label.push(0);
+        trie.token.push(NO_TOKEN);
         // (node, run of `order`, depth): the run's tokens all start with the node's `depth` bytes.
         let mut stack = vec![(0u32, 0usize, order.len(), 0usize)];
         let mut runs = Vec::new();
@@ -107,7 +120,6 @@ impl Trie {
                 let child = trie.nodes.len() as u32;
                 trie.nodes.push(empty);
                 trie.label.push(b);
-                trie.dense_row.push(NO_NODE);
                 trie.token.push(NO_TOKEN);
                 runs.push((child, lo, end, depth + 1));
                 lo = end;
@@ -115,14 +127,13 @@ impl Trie {
             // Last child first onto the stack: the first child is numbered next and visited next.
             stack.extend(runs.iter().rev().copied());
             let count = runs.len();
-            let meta = if count > DENSE_MIN {
-                let row = trie.dense.len();
-                trie.dense.resize(row + 256, NO_NODE);
+            let row = trie.dense.len() / 256;
+            let meta = if count > DENSE_MIN && row < 1 << 22 {
+                trie.dense.resize(256 * (row + 1), NO_NODE);
                 for &(child, ..) in &runs {
-                    trie.dense[row + trie.label[child as usize] as usize] = child;
+                    trie.dense[256 * row + trie.label[child as usize] as usize] = child;
                 }
-                trie.dense_row[node as usize] = (row / 256) as u32;
-                DENSE | count as u32
+                DENSE | (row as u32) << 9 | count as u32
             } else {
                 count as u32
             };
@@ -136,7 +147,8 @@ impl Trie {
     fn child(&self, node: u32, byte: u8) -> Option<u32> {
         let n = self.nodes[node as usize];
         if n.meta & DENSE != 0 {
-            let next = self.dense[self.dense_row[node as usize] as usize * 256 + byte as usize];
+            let row = (n.meta & !DENSE) >> 9;
+            let next = self.dense[row as usize * 256 + byte as usize];
             return (next != NO_NODE).then_some(next);
         }
         // The children's labels, eight at a time: a zero byte of `x` is a
