@@ -208,9 +208,72 @@ impl Encoder {
     /// Encodes `text`, calling `word(utf8, code points, out)` for each
     /// normalized word in order, and `general(chunk, out)` for each chunk
     /// that needs the general path (after taking back what the chunk had
-    /// emitted). ASCII bytes take one table lookup each.
+    /// emitted).
+    ///
+    /// The common case first: while chunks are ASCII letter and digit runs
+    /// between single punctuation bytes, they are taken a run at a time and
+    /// their words go out straight from the text (or a small buffer when
+    /// lowercased), with one call site for `word` so it is inlined. A chunk
+    /// holding anything else (non-ASCII, controls) is taken back and handed
+    /// whole to [`encode_chunks`](Self::encode_chunks), which handles everything.
     #[inline]
     pub(crate) fn encode(
+        &self,
+        text: &[u8],
+        s: &mut Buffers,
+        out: &mut Vec<u32>,
+        mut word: impl FnMut(&[u8], usize, &mut Vec<u32>),
+        general: impl Fn(&[u8], &mut Vec<u32>) -> Result<()>,
+    ) -> Result<()> {
+        if !self.alnum_words {
+            return self.encode_chunks(text, s, out, word, general);
+        }
+        let n = text.len();
+        let (mut i, mut chunk_start, mut mark) = (0, 0, out.len());
+        let mut lowered = [0u8; 32];
+        while i < n {
+            // The end of the word starting at `i` and whether it has capitals
+            // to lowercase; None when the chunk needs the other path.
+            let simple = match self.class[text[i] as usize] {
+                WORD => {
+                    let (end, upper) = self.word_run(text, i);
+                    let next = text.get(end).map_or(SPACE, |&c| self.class[c as usize]);
+                    let lower = upper && self.case.lowercase;
+                    ((next == SPACE || next == PUNCT) && !(lower && end - i > lowered.len())).then_some((end, lower))
+                }
+                PUNCT => Some((i + 1, false)),
+                SPACE => {
+                    i += 1;
+                    (chunk_start, mark) = (i, out.len());
+                    continue;
+                }
+                _ => None,
+            };
+            let Some((end, lower)) = simple else {
+                // Take back the chunk's words and encode it whole the other way.
+                out.truncate(mark);
+                let end = text[i..].iter().position(|&c| self.is_chunk_separator(c)).map_or(n, |k| i + k);
+                self.encode_chunks(&text[chunk_start..end], s, out, &mut word, &general)?;
+                i = end;
+                continue;
+            };
+            let w = if lower {
+                for (d, c) in lowered.iter_mut().zip(&text[i..end]) {
+                    *d = c.to_ascii_lowercase();
+                }
+                &lowered[..end - i]
+            } else {
+                &text[i..end]
+            };
+            word(w, end - i, out);
+            i = end;
+        }
+        Ok(())
+    }
+
+    /// [`encode`](Self::encode) without the ASCII lane: every byte through
+    /// the class tables. ASCII bytes take one table lookup each.
+    fn encode_chunks(
         &self,
         text: &[u8],
         s: &mut Buffers,

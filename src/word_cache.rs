@@ -186,6 +186,13 @@ impl<const W: usize, const I: usize> Table<W, I> {
                 return;
             }
         }
+        self.miss(key, out, compute);
+    }
+
+    /// A word the memo does not have: computed and memoized, out of line so
+    /// that the hit path stays small enough to inline where words end.
+    #[inline(never)]
+    fn miss(&mut self, key: Key<W>, out: &mut Vec<u32>, compute: impl FnOnce(&mut Vec<u32>)) {
         let mark = out.len();
         compute(out);
         self.put(&key, &out[mark..]);
