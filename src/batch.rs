@@ -111,9 +111,10 @@ struct Part {
     flagged: Vec<u64>,
 }
 
-/// Text (bytes) from which a batch turns its threads' word memos on (768
-/// KiB once per thread: worth it from a few pages of text on).
-const MEMO_MIN_BATCH: usize = 16 << 10;
+/// Text (bytes) from which a batch turns its threads' word memos on (1.5
+/// MiB once per thread, kept for later batches: worth it from a few dozen
+/// pages of text on).
+const MEMO_MIN_BATCH: usize = 64 << 10;
 
 /// Encodes `texts` (generalized UTF-8) on `num_threads` threads (`None`: all
 /// cores), noting the rows that hold one of `needles`.

@@ -27,9 +27,10 @@ pub fn forget_all() {
 
 /// Longest word kept (bytes).
 pub const MAX_BYTES: usize = 32;
-/// Sets of each table (powers of two): 8192 × 64 B + 2048 × 128 B = 768 KiB.
-const SHORT_SETS: usize = 8192;
-const LONG_SETS: usize = 2048;
+/// Sets of each table (powers of two): 16384 × 64 B + 4096 × 128 B = 1.5 MiB
+/// (more than L2 here, but a miss costs over ten hits: measured best of 0.5 to 1.5 MiB).
+const SHORT_SETS: usize = 16384;
+const LONG_SETS: usize = 4096;
 
 /// One memoized word: its bytes in `W` little-endian words (zero padded),
 /// its length (0 = empty) and up to `I` ids.
