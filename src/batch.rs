@@ -1,10 +1,10 @@
-//! Batch encoding on all cores: many texts to ids (and offsets) in parallel,
-//! with the ids of each row laid out back to back (`row_splits` says where
-//! each row starts), ready to become NumPy arrays without a Python object per
-//! token.
+//! Batch encoding on all cores: many texts (or pairs of texts) to ids (and
+//! offsets, or token type ids) in parallel, with the ids of each row laid out
+//! back to back (`row_splits` says where each row starts), ready to become
+//! NumPy arrays without a Python object per token.
 
 use crate::aligned::Span;
-use crate::encoder::with_thread_scratch;
+use crate::encoder::{with_thread_scratch, Scratch};
 use crate::tokenizer::FullTokenizer;
 use crate::unicode;
 use crate::{Error, Result};
@@ -13,13 +13,52 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// What to add around and how to cut each row.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct BatchOptions {
     /// `(cls id, sep id)` to put around each row, if any.
     pub special: Option<(u32, u32)>,
     /// Keep at most this many ids per row, special tokens included (right truncation).
     pub max_length: Option<usize>,
     pub offsets: bool,
+    /// How a pair is cut to `max_length` (pairs only).
+    pub pair: PairTruncation,
+}
+
+/// HF tokenizers' truncation strategies for a pair (right side).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PairTruncation {
+    /// Cut the longer sequence first (HF's rule for how the two end up).
+    #[default]
+    LongestFirst,
+    OnlyFirst,
+    OnlySecond,
+}
+
+impl PairTruncation {
+    /// How many ids of each sequence a pair keeps within `limit` ids, as HF
+    /// tokenizers' `truncate_encodings` decides; `None` when the strategy
+    /// cannot fit (the sequence it may cut is too short).
+    pub fn keep(self, n1: usize, n2: usize, limit: usize) -> Option<(usize, usize)> {
+        if n1 + n2 <= limit {
+            return Some((n1, n2));
+        }
+        let remove = n1 + n2 - limit;
+        match self {
+            PairTruncation::LongestFirst => {
+                let swap = n1 > n2;
+                let mut short = n1.min(n2);
+                let mut long = if short > limit { short } else { short.max(limit - short) };
+                if short + long > limit {
+                    short = limit / 2;
+                    long = short + limit % 2;
+                }
+                let (k1, k2) = if swap { (long, short) } else { (short, long) };
+                Some((n1.min(k1), n2.min(k2)))
+            }
+            PairTruncation::OnlyFirst => (n1 > remove).then(|| (n1 - remove, n2)),
+            PairTruncation::OnlySecond => (n2 > remove).then(|| (n1, n2 - remove)),
+        }
+    }
 }
 
 /// The concatenated rows.
@@ -33,6 +72,11 @@ pub struct Batch {
     /// The rows whose text holds one of the needles (added tokens, which the
     /// caller encodes another way), in order.
     pub flagged: Vec<u64>,
+    /// Pairs: the token type id (0 or 1) of each id (`None` for single texts).
+    pub type_ids: Option<Vec<u8>>,
+    /// Pairs: some row cannot be cut to `max_length` by its strategy (the
+    /// caller's general path says what then happens).
+    pub too_short: bool,
 }
 
 #[derive(Default)]
@@ -82,25 +126,84 @@ fn encode_row_offsets(tok: &FullTokenizer, text: &[u8], opts: &BatchOptions) -> 
 /// its index (from `first`) to `flagged` if it holds a needle. Through the
 /// one-pass encoder, with the thread's scratch space (and word memo); the
 /// needle search reads each text just before the encoder does, so the text
-/// is read from memory once.
+/// is read from memory once. With `seconds`, row `k` is the pair
+/// `(texts[k], seconds[k])`.
 #[allow(clippy::too_many_arguments)]
-fn encode_rows(tok: &FullTokenizer, texts: &[&[u8]], opts: &BatchOptions, needles: &Needles, memo: bool, first: usize, out: &mut Part) -> Result<()> {
+fn encode_rows(
+    tok: &FullTokenizer,
+    texts: &[&[u8]],
+    seconds: Option<&[&[u8]]>,
+    opts: &BatchOptions,
+    needles: &Needles,
+    memo: bool,
+    first: usize,
+    out: &mut Part,
+) -> Result<()> {
     with_thread_scratch(|scratch| {
         if memo {
             scratch.enable_cache();
         }
-        out.ids.reserve(texts.iter().map(|t| t.len()).sum::<usize>() / 4 + 2 * texts.len());
+        let bytes = texts.iter().chain(seconds.unwrap_or_default()).map(|t| t.len()).sum::<usize>();
+        out.ids.reserve(bytes / 4 + 3 * texts.len());
         for (k, text) in texts.iter().enumerate() {
-            if needles.found_in(text) {
+            let second = seconds.and_then(|s| s.get(k));
+            if needles.found_in(text) || second.is_some_and(|b| needles.found_in(b)) {
                 out.flagged.push((first + k) as u64);
             }
-            let start = open_row(opts, &mut out.ids, |id| id);
-            tok.encode_into(text, &mut out.ids, scratch)?;
-            close_row(opts, &mut out.ids, start, |id| id);
+            let start = out.ids.len();
+            match second {
+                None => {
+                    open_row(opts, &mut out.ids, |id| id);
+                    tok.encode_into(text, &mut out.ids, scratch)?;
+                    close_row(opts, &mut out.ids, start, |id| id);
+                }
+                Some(b) => {
+                    let first_len = encode_pair(tok, text, b, opts, scratch, &mut out.ids, &mut out.too_short)?;
+                    let types = &mut out.types;
+                    types.extend(std::iter::repeat_n(0, first_len));
+                    types.extend(std::iter::repeat_n(1, out.ids.len() - start - first_len));
+                }
+            }
             out.lens.push((out.ids.len() - start) as u64);
         }
         Ok(())
     })
+}
+
+/// Appends the row of the pair `(a, b)` to `ids`: `[CLS] a [SEP] b [SEP]`
+/// (or `a b` without special tokens), the two cut to `max_length` as HF
+/// does. Returns how many ids have token type 0; sets `too_short` when the
+/// strategy cannot fit (the row is then left uncut).
+fn encode_pair(tok: &FullTokenizer, a: &[u8], b: &[u8], opts: &BatchOptions, scratch: &mut Scratch, ids: &mut Vec<u32>, too_short: &mut bool) -> Result<usize> {
+    let start = open_row(opts, ids, |id| id);
+    let a0 = ids.len();
+    tok.encode_into(a, ids, scratch)?;
+    let b0 = ids.len();
+    tok.encode_into(b, ids, scratch)?;
+    let (na, nb) = (b0 - a0, ids.len() - b0);
+    let n_special = if opts.special.is_some() { 3 } else { 0 };
+    // A max_length below the special tokens cuts nothing (HF's subtraction underflows).
+    let keep = match opts.max_length.and_then(|m| m.checked_sub(n_special)) {
+        Some(limit) => opts.pair.keep(na, nb, limit),
+        None => Some((na, nb)),
+    };
+    let (ka, kb) = keep.unwrap_or_else(|| {
+        *too_short = true;
+        (na, nb)
+    });
+    // In place: b's kept ids move to just after a's kept ids and a [SEP].
+    let sep = opts.special.map(|(_, sep)| sep);
+    let b_at = a0 + ka + sep.is_some() as usize;
+    if b_at > b0 {
+        ids.push(0); // room for the first [SEP] when nothing of `a` was cut
+    }
+    ids.copy_within(b0..b0 + kb, b_at);
+    ids.truncate(b_at + kb);
+    if let Some(sep) = sep {
+        ids[a0 + ka] = sep;
+        ids.push(sep);
+    }
+    Ok(b_at - start)
 }
 
 /// What one block of rows gives.
@@ -109,6 +212,8 @@ struct Part {
     ids: Vec<u32>,
     lens: Vec<u64>,
     flagged: Vec<u64>,
+    types: Vec<u8>,
+    too_short: bool,
 }
 
 /// Text (bytes) from which a batch turns its threads' word memos on (1.5
@@ -119,9 +224,34 @@ const MEMO_MIN_BATCH: usize = 64 << 10;
 /// Encodes `texts` (generalized UTF-8) on `num_threads` threads (`None`: all
 /// cores), noting the rows that hold one of `needles`.
 pub fn encode_batch(tok: &FullTokenizer, texts: &[&[u8]], opts: BatchOptions, needles: &[&[u8]], num_threads: Option<usize>) -> Result<Batch> {
+    encode(tok, texts, None, opts, needles, num_threads)
+}
+
+/// Encodes the pairs `(firsts[k], seconds[k])` (ids and token type ids; no
+/// offsets), as [`encode_batch`] does texts.
+pub fn encode_pairs(
+    tok: &FullTokenizer,
+    firsts: &[&[u8]],
+    seconds: &[&[u8]],
+    opts: BatchOptions,
+    needles: &[&[u8]],
+    num_threads: Option<usize>,
+) -> Result<Batch> {
+    let n = firsts.len().min(seconds.len());
+    encode(tok, &firsts[..n], Some(&seconds[..n]), BatchOptions { offsets: false, ..opts }, needles, num_threads)
+}
+
+fn encode(
+    tok: &FullTokenizer,
+    texts: &[&[u8]],
+    seconds: Option<&[&[u8]]>,
+    opts: BatchOptions,
+    needles: &[&[u8]],
+    num_threads: Option<usize>,
+) -> Result<Batch> {
     let pool = thread_pool(num_threads)?;
     let needles = Needles::new(needles);
-    let memo = texts.iter().map(|t| t.len()).sum::<usize>() >= MEMO_MIN_BATCH;
+    let memo = texts.iter().chain(seconds.unwrap_or_default()).map(|t| t.len()).sum::<usize>() >= MEMO_MIN_BATCH;
     let mut batch = Batch::default();
     if opts.offsets {
         let rows: Vec<Row> = pool.install(|| texts.par_iter().map(|t| encode_row_offsets(tok, t, &opts)).collect::<Result<_>>())?;
@@ -140,9 +270,10 @@ pub fn encode_batch(tok: &FullTokenizer, texts: &[&[u8]], opts: BatchOptions, ne
     }
     if pool.current_num_threads() == 1 {
         let mut part = Part { lens: Vec::with_capacity(texts.len()), ..Part::default() };
-        encode_rows(tok, texts, &opts, &needles, memo, 0, &mut part)?;
+        encode_rows(tok, texts, seconds, &opts, &needles, memo, 0, &mut part)?;
         batch.row_splits = splits(&part.lens);
-        (batch.ids, batch.flagged) = (part.ids, part.flagged);
+        (batch.ids, batch.flagged, batch.too_short) = (part.ids, part.flagged, part.too_short);
+        batch.type_ids = seconds.map(|_| part.types);
         return Ok(batch);
     }
     // Contiguous blocks, several per thread for balance, each into its own
@@ -154,29 +285,38 @@ pub fn encode_batch(tok: &FullTokenizer, texts: &[&[u8]], opts: BatchOptions, ne
             .enumerate()
             .map(|(k, rows)| {
                 let mut part = Part { lens: Vec::with_capacity(rows.len()), ..Part::default() };
-                encode_rows(tok, rows, &opts, &needles, memo, k * block, &mut part).map(|()| part)
+                let seconds = seconds.map(|s| &s[k * block..k * block + rows.len()]);
+                encode_rows(tok, rows, seconds, &opts, &needles, memo, k * block, &mut part).map(|()| part)
             })
             .collect::<Result<_>>()?;
-        // Zeroed memory comes from the OS untouched: its pages are first
-        // written (and faulted in) by the parallel copy below.
-        batch.ids = vec![0; parts.iter().map(|p| p.ids.len()).sum()];
-        let mut rest = &mut batch.ids[..];
-        let mut places = Vec::with_capacity(parts.len());
-        for p in &parts {
-            let (here, tail) = rest.split_at_mut(p.ids.len());
-            places.push(here);
-            rest = tail;
-        }
-        places.into_par_iter().zip(parts.par_iter()).for_each(|(dst, p)| dst.copy_from_slice(&p.ids));
+        batch.ids = gather(&parts, |p| &p.ids);
+        batch.type_ids = seconds.map(|_| gather(&parts, |p| &p.types));
         let mut lens = Vec::with_capacity(texts.len());
         for p in &parts {
             lens.extend_from_slice(&p.lens);
             batch.flagged.extend_from_slice(&p.flagged);
+            batch.too_short |= p.too_short;
         }
         batch.row_splits = splits(&lens);
         Ok(())
     })?;
     Ok(batch)
+}
+
+/// The parts' `field`s back to back, copied into place in parallel (zeroed
+/// memory comes from the OS untouched: its pages are first written, and
+/// faulted in, by the copy).
+fn gather<T: Copy + Default + Send + Sync>(parts: &[Part], field: impl Fn(&Part) -> &[T] + Sync) -> Vec<T> {
+    let mut all = vec![T::default(); parts.iter().map(|p| field(p).len()).sum()];
+    let mut rest = &mut all[..];
+    let mut places = Vec::with_capacity(parts.len());
+    for p in parts {
+        let (here, tail) = rest.split_at_mut(field(p).len());
+        places.push(here);
+        rest = tail;
+    }
+    places.into_par_iter().zip(parts.par_iter()).for_each(|(dst, p)| dst.copy_from_slice(field(p)));
+    all
 }
 
 /// The strings whose rows the caller encodes another way (added tokens).
@@ -259,6 +399,8 @@ pub struct Padding {
     /// Round the length up to a multiple of this.
     pub multiple_of: Option<usize>,
     pub pad_id: u32,
+    /// The token type id of padding (pairs).
+    pub pad_type_id: u32,
     /// Pads before the row instead of after it.
     pub left: bool,
 }
@@ -271,6 +413,8 @@ pub struct Padded {
     pub attention_mask: Vec<i64>,
     /// `(start, end)` per cell when the batch has offsets; `(0, 0)` in the padding.
     pub offsets: Vec<[i64; 2]>,
+    /// Token type ids per cell when the batch has them (pairs).
+    pub type_ids: Option<Vec<i64>>,
 }
 
 impl Batch {
@@ -290,6 +434,7 @@ impl Batch {
             ids: vec![p.pad_id as i64; rows * width],
             attention_mask: vec![0; rows * width],
             offsets: if with_offsets { vec![[0, 0]; rows * width] } else { Vec::new() },
+            type_ids: self.type_ids.as_ref().map(|_| vec![p.pad_type_id as i64; rows * width]),
         };
         if width == 0 {
             return out;
@@ -303,6 +448,15 @@ impl Batch {
             }
         };
         out.ids.par_chunks_mut(width).zip(out.attention_mask.par_chunks_mut(width)).enumerate().for_each(fill);
+        if let (Some(types), Some(cells)) = (&self.type_ids, &mut out.type_ids) {
+            cells.par_chunks_mut(width).enumerate().for_each(|(i, cells)| {
+                let (a, n) = (self.row_splits[i] as usize, len(i));
+                let start = if p.left { width - n } else { 0 };
+                for (k, &t) in types[a..a + n].iter().enumerate() {
+                    cells[start + k] = t as i64;
+                }
+            });
+        }
         if !self.offsets.is_empty() {
             out.offsets.par_chunks_mut(width).enumerate().for_each(|(i, cells)| {
                 let (a, n) = (self.row_splits[i] as usize, len(i));
@@ -362,7 +516,7 @@ mod tests {
     #[test]
     fn rows_are_concatenated_with_splits() {
         let texts: [&[u8]; 3] = [b"hello worlds", b"", b"Hello, xyz"];
-        let opts = BatchOptions { special: Some((2, 3)), max_length: None, offsets: true };
+        let opts = BatchOptions { special: Some((2, 3)), max_length: None, offsets: true, ..Default::default() };
         let b = encode_batch(&tok(), &texts, opts, &[], Some(2)).unwrap();
         assert_eq!(b.ids, [2, 4, 5, 6, 3, 2, 3, 2, 4, 7, 1, 3]);
         assert_eq!(b.row_splits, [0, 5, 7, 12]);
@@ -372,20 +526,20 @@ mod tests {
     #[test]
     fn truncation_keeps_room_for_special_tokens() {
         let texts: [&[u8]; 1] = [b"hello world hello world"];
-        let opts = BatchOptions { special: Some((2, 3)), max_length: Some(4), offsets: false };
+        let opts = BatchOptions { special: Some((2, 3)), max_length: Some(4), offsets: false, ..Default::default() };
         assert_eq!(encode_batch(&tok(), &texts, opts, &[], None).unwrap().ids, [2, 4, 5, 3]);
     }
 
     #[test]
     fn padding_right_left_and_to_a_multiple() {
         let texts: [&[u8]; 2] = [b"hello worlds", b"hello"];
-        let opts = BatchOptions { special: Some((2, 3)), max_length: None, offsets: false };
+        let opts = BatchOptions { special: Some((2, 3)), max_length: None, offsets: false, ..Default::default() };
         let b = encode_batch(&tok(), &texts, opts, &[], Some(1)).unwrap();
-        let right = b.pad(&Padding { to: None, multiple_of: Some(3), pad_id: 0, left: false });
+        let right = b.pad(&Padding { to: None, multiple_of: Some(3), pad_id: 0, pad_type_id: 0, left: false });
         assert_eq!(right.width, 6);
         assert_eq!(right.ids, [2, 4, 5, 6, 3, 0, 2, 4, 3, 0, 0, 0]);
         assert_eq!(right.attention_mask, [1, 1, 1, 1, 1, 0, 1, 1, 1, 0, 0, 0]);
-        let left = b.pad(&Padding { to: Some(4), multiple_of: None, pad_id: 0, left: true });
+        let left = b.pad(&Padding { to: Some(4), multiple_of: None, pad_id: 0, pad_type_id: 0, left: true });
         assert_eq!(left.width, 5); // never narrower than the longest row
         assert_eq!(left.ids[5..], [0, 0, 2, 4, 3]);
     }
@@ -396,7 +550,7 @@ mod tests {
         let needles: [&[u8]; 3] = [b"[MASK]", "\u{e9}]".as_bytes(), b""];
         for offsets in [false, true] {
             for threads in [1, 2] {
-                let opts = BatchOptions { special: None, max_length: None, offsets };
+                let opts = BatchOptions { special: None, max_length: None, offsets, ..Default::default() };
                 assert_eq!(encode_batch(&tok(), &texts, opts, &needles, Some(threads)).unwrap().flagged, [0, 2]);
                 assert!(encode_batch(&tok(), &texts, opts, &[], Some(threads)).unwrap().flagged.is_empty());
             }
@@ -425,8 +579,68 @@ mod tests {
     }
 
     #[test]
+    fn pairs_are_both_rows_framed_and_cut_as_the_strategy_says() {
+        let tok = tok();
+        let texts: [&[u8]; 6] = [b"hello", b"", b"hello worlds, hello", b"world", b"hello hello hello", b"worlds"];
+        let one = |t: &[u8]| encode_batch(&tok, &[t], BatchOptions::default(), &[], Some(1)).unwrap().ids;
+        for strategy in [PairTruncation::LongestFirst, PairTruncation::OnlyFirst, PairTruncation::OnlySecond] {
+            for special in [None, Some((2, 3))] {
+                for max_length in [None, Some(0), Some(2), Some(3), Some(4), Some(5), Some(7), Some(20)] {
+                    let opts = BatchOptions { special, max_length, pair: strategy, ..Default::default() };
+                    for threads in [1, 2] {
+                        let b = encode_pairs(&tok, &texts, &texts[1..], opts, &[], Some(threads)).unwrap();
+                        assert_eq!(b.row_splits.len(), 6);
+                        let mut too_short = false;
+                        for (k, (a, c)) in texts.iter().zip(&texts[1..]).enumerate() {
+                            let (ia, ic) = (one(a), one(c));
+                            let n_special = if special.is_some() { 3 } else { 0 };
+                            let (ka, kc) = match max_length.and_then(|m| m.checked_sub(n_special)) {
+                                Some(limit) => strategy.keep(ia.len(), ic.len(), limit).unwrap_or_else(|| {
+                                    too_short = true;
+                                    (ia.len(), ic.len())
+                                }),
+                                None => (ia.len(), ic.len()),
+                            };
+                            let (mut want, mut types) = (Vec::new(), Vec::new());
+                            want.extend(special.map(|s| s.0));
+                            want.extend_from_slice(&ia[..ka]);
+                            want.extend(special.map(|s| s.1));
+                            types.resize(want.len(), 0u8);
+                            want.extend_from_slice(&ic[..kc]);
+                            want.extend(special.map(|s| s.1));
+                            types.resize(want.len(), 1u8);
+                            let (s0, s1) = (b.row_splits[k] as usize, b.row_splits[k + 1] as usize);
+                            assert_eq!(b.ids[s0..s1], want, "{strategy:?} {special:?} {max_length:?} row {k}");
+                            assert_eq!(b.type_ids.as_ref().unwrap()[s0..s1], types);
+                        }
+                        assert_eq!(b.too_short, too_short);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn longest_first_keeps_what_hf_keeps() {
+        // HF's truncate_encodings: the shorter sequence keeps what it can up to
+        // half, the longer one the rest; a tie leaves the odd id to the second.
+        let keep = |a, b, limit| PairTruncation::LongestFirst.keep(a, b, limit).unwrap();
+        assert_eq!(keep(10, 3, 8), (5, 3));
+        assert_eq!(keep(3, 10, 8), (3, 5));
+        assert_eq!(keep(10, 10, 7), (3, 4));
+        assert_eq!(keep(10, 9, 7), (4, 3));
+        assert_eq!(keep(2, 2, 3), (1, 2));
+        assert_eq!(keep(4, 4, 8), (4, 4));
+        assert_eq!(keep(5, 0, 3), (3, 0));
+        assert_eq!(PairTruncation::OnlyFirst.keep(5, 4, 6), Some((2, 4)));
+        assert_eq!(PairTruncation::OnlyFirst.keep(2, 4, 3), None);
+        assert_eq!(PairTruncation::OnlySecond.keep(5, 4, 6), Some((5, 1)));
+        assert_eq!(PairTruncation::OnlySecond.keep(5, 1, 5), None);
+    }
+
+    #[test]
     fn zero_threads_is_an_error() {
-        let opts = BatchOptions { special: None, max_length: None, offsets: false };
+        let opts = BatchOptions { special: None, max_length: None, offsets: false, ..Default::default() };
         assert!(matches!(encode_batch(&tok(), &[], opts, &[], Some(0)), Err(Error::BadThreadCount(0))));
     }
 }

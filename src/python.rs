@@ -3,7 +3,7 @@
 //! Classes are frozen and hold an `Arc` of an immutable core object, so one
 //! instance is shared across threads without locks.
 
-use crate::batch::{encode_batch, thread_pool_install, Batch, BatchOptions, Padded, Padding};
+use crate::batch::{encode_batch, encode_pairs, thread_pool_install, Batch, BatchOptions, Padded, PairTruncation, Padding};
 use crate::encoder::with_thread_scratch;
 use crate::normalizer::Reference;
 use crate::pre_tokenizer::split_whitespace;
@@ -83,8 +83,13 @@ impl<'py> TextArg<'py> {
     }
 }
 
-/// `encode_padded`'s result: width, ids, attention mask, offsets, lengths, rows holding added tokens.
-type PaddedArrays = (usize, Array, Array, Option<Array>, Array, Vec<u64>);
+/// `encode_batch`'s result: ids, row splits, offsets, rows holding added
+/// tokens, token type ids (pairs), whether a pair could not be cut.
+type BatchArrays = (Array, Array, Option<Array>, Vec<u64>, Option<Array>, bool);
+
+/// `encode_padded`'s result: width, ids, attention mask, offsets, lengths,
+/// rows holding added tokens, token type ids (pairs), whether a pair could not be cut.
+type PaddedArrays = (usize, Array, Array, Option<Array>, Array, Vec<u64>, Option<Array>, bool);
 
 /// A batch's texts as UTF-8, each item read once. A str's UTF-8 is CPython's
 /// own, cached inside the object (held in `items`; strs are immutable); a str
@@ -96,16 +101,16 @@ struct BatchTexts<'py> {
 }
 
 impl<'py> BatchTexts<'py> {
-    /// Every item must be a str (`TypeError` naming the first that is not).
-    /// HF tokenizers cannot take lone surrogates (its binding raises
-    /// UnicodeEncodeError), so for that reference neither do we.
-    fn read(texts: &Bound<'py, PyAny>, reference: Reference) -> PyResult<Self> {
+    /// Every item must be a str (`TypeError` naming the first that is not,
+    /// as `what[k]`). HF tokenizers cannot take lone surrogates (its binding
+    /// raises UnicodeEncodeError), so for that reference neither do we.
+    fn read(texts: &Bound<'py, PyAny>, reference: Reference, what: &str) -> PyResult<Self> {
         let n = texts.len().unwrap_or(0);
         let mut out = BatchTexts { items: Vec::with_capacity(n), owned: Vec::new(), spans: Vec::with_capacity(n) };
         let mut add = |k: usize, item: Bound<'py, PyAny>| -> PyResult<()> {
             let Ok(s) = item.cast::<PyString>() else {
                 let ty = item.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
-                return Err(PyTypeError::new_err(format!("texts[{k}] must be str, not {ty}")));
+                return Err(PyTypeError::new_err(format!("{what}[{k}] must be str, not {ty}")));
             };
             match s.to_str() {
                 Ok(text) => out.spans.push((text.as_ptr(), text.len())),
@@ -163,6 +168,9 @@ trait Element: Send + Sync + 'static {
     const TYPESTR: &'static str;
 }
 const LE: bool = cfg!(target_endian = "little");
+impl Element for u8 {
+    const TYPESTR: &'static str = "|u1";
+}
 impl Element for u32 {
     // ids: below 2^31 (vocabulary sizes), int32 as transformers' "np" tensors are not: see batch.py
     const TYPESTR: &'static str = if LE { "<i4" } else { ">i4" };
@@ -179,13 +187,16 @@ impl<T: Element> Element for [T; 2] {
 }
 
 impl Array {
-    /// `data` as an array of `shape` (`data.len()` elements in all).
-    fn new<T: Element>(mut data: Vec<T>, mut shape: Vec<usize>) -> Self {
-        debug_assert_eq!(shape.iter().product::<usize>(), data.len());
+    /// `data` as an array of `shape`, which must hold `data.len()` elements
+    /// (checked: NumPy would read past the data otherwise).
+    fn new<T: Element>(mut data: Vec<T>, mut shape: Vec<usize>) -> PyResult<Self> {
+        if shape.iter().product::<usize>() != data.len() {
+            return Err(PyRuntimeError::new_err(format!("internal error: {} elements for shape {shape:?}", data.len())));
+        }
         if T::WIDTH > 1 {
             shape.push(T::WIDTH);
         }
-        Array { address: data.as_mut_ptr() as usize, _data: Box::new(data), typestr: T::TYPESTR, shape }
+        Ok(Array { address: data.as_mut_ptr() as usize, _data: Box::new(data), typestr: T::TYPESTR, shape })
     }
 }
 
@@ -328,13 +339,14 @@ struct PyFullTokenizer {
 
 impl PyFullTokenizer {
     /// What `encode_batch` and `encode_padded` share: the texts (or Arrow
-    /// chunks) encoded without the GIL, padded when asked, and the rows that
-    /// hold one of the `added` strings.
+    /// chunks, or pairs of texts) encoded without the GIL, padded when asked,
+    /// and the rows that hold one of the `added` strings.
     #[allow(clippy::too_many_arguments)]
     fn run_batch(
         &self,
         py: Python<'_>,
         texts: &Bound<'_, PyAny>,
+        pairs: Option<&Bound<'_, PyAny>>,
         opts: BatchOptions,
         num_threads: Option<i64>,
         arrow: Option<Vec<ArrowChunk>>,
@@ -342,8 +354,9 @@ impl PyFullTokenizer {
         padding: Option<Padding>,
     ) -> PyResult<(Batch, Option<Padded>)> {
         let threads = thread_count(num_threads)?;
+        let reference = self.inner.basic().options().reference;
         let read = match arrow {
-            None => Some(BatchTexts::read(texts, self.inner.basic().options().reference)?),
+            None => Some(BatchTexts::read(texts, reference, "texts")?),
             Some(_) => None,
         };
         let bytes = match (&arrow, &read) {
@@ -351,16 +364,41 @@ impl PyFullTokenizer {
             (None, Some(read)) => read.slices(),
             (None, None) => Vec::new(),
         };
+        if pairs.is_some() && opts.offsets {
+            return Err(PyValueError::new_err("offsets of pairs are not computed by the batch path"));
+        }
+        let seconds = pairs.map(|p| BatchTexts::read(p, reference, "text_pair")).transpose()?;
+        let second_bytes = seconds.as_ref().map(|s| s.slices());
+        if let Some(b) = &second_bytes {
+            if b.len() != bytes.len() {
+                return Err(PyValueError::new_err(format!("{} texts but {} text pairs", bytes.len(), b.len())));
+            }
+        }
         let needles: Vec<&[u8]> = added.iter().flatten().map(|a| a.as_bytes()).collect();
         let inner = &self.inner;
         py.detach(|| -> PyResult<_> {
-            let batch = encode_batch(inner, &bytes, opts, &needles, threads)?;
+            let batch = match &second_bytes {
+                None => encode_batch(inner, &bytes, opts, &needles, threads)?,
+                Some(b) => encode_pairs(inner, &bytes, b, opts, &needles, threads)?,
+            };
             let padded = match padding {
                 Some(p) => Some(thread_pool_install(threads, || batch.pad(&p))?),
                 None => None,
             };
             Ok((batch, padded))
         })
+    }
+}
+
+/// A pair truncation strategy by transformers' name.
+fn pair_truncation(name: &str) -> PyResult<PairTruncation> {
+    match name {
+        "longest_first" => Ok(PairTruncation::LongestFirst),
+        "only_first" => Ok(PairTruncation::OnlyFirst),
+        "only_second" => Ok(PairTruncation::OnlySecond),
+        other => Err(PyValueError::new_err(format!(
+            "unknown truncation strategy {other:?}: expected \"longest_first\", \"only_first\" or \"only_second\""
+        ))),
     }
 }
 
@@ -459,13 +497,16 @@ impl PyFullTokenizer {
 
     /// Encodes a batch of texts on `num_threads` threads (default: all cores)
     /// without the GIL. `texts` is a sequence of str, or `arrow`: Arrow string
-    /// chunks read in place (see `arrow_texts`). Returns `Array`s (NumPy
-    /// adopts them without a copy): ids (int32), row splits (int64, one more
-    /// than rows) and, if asked, offsets (int32, `ids x 2`); then the rows
-    /// that hold one of the `added` strings (added tokens: the caller encodes
-    /// those rows itself).
+    /// chunks read in place (see `arrow_texts`); with `pairs` (a sequence of
+    /// str as long as `texts`), row `k` is the pair `(texts[k], pairs[k])`,
+    /// cut by `pair_truncation`. Returns `Array`s (NumPy adopts them without a
+    /// copy): ids (int32), row splits (int64, one more than rows) and, if
+    /// asked, offsets (int32, `ids x 2`); the rows that hold one of the
+    /// `added` strings (added tokens: the caller encodes those rows itself);
+    /// for pairs the token type ids (uint8) and whether some pair could not
+    /// be cut to `max_length` by its strategy.
     #[pyo3(signature = (texts, *, special=None, max_length=None, return_offsets=false, num_threads=None, arrow=None,
-        added=None))]
+        added=None, pairs=None, pair_truncation="longest_first"))]
     #[allow(clippy::too_many_arguments)]
     fn encode_batch<'py>(
         &self,
@@ -477,22 +518,31 @@ impl PyFullTokenizer {
         num_threads: Option<i64>,
         arrow: Option<Vec<ArrowChunk>>,
         added: Option<Vec<String>>,
-    ) -> PyResult<(Array, Array, Option<Array>, Vec<u64>)> {
-        let (batch, _) =
-            self.run_batch(py, texts, BatchOptions { special, max_length, offsets: return_offsets }, num_threads, arrow, added, None)?;
+        pairs: Option<Bound<'py, PyAny>>,
+        pair_truncation: &str,
+    ) -> PyResult<BatchArrays> {
+        let opts = BatchOptions { special, max_length, offsets: return_offsets, pair: self::pair_truncation(pair_truncation)? };
+        let (batch, _) = self.run_batch(py, texts, pairs.as_ref(), opts, num_threads, arrow, added, None)?;
         let n = batch.ids.len();
-        let offsets = return_offsets.then(|| Array::new(batch.offsets.iter().map(|&(a, b)| [a, b]).collect::<Vec<[u32; 2]>>(), vec![n]));
+        let offsets = match return_offsets {
+            true => Some(Array::new(batch.offsets.iter().map(|&(a, b)| [a, b]).collect::<Vec<[u32; 2]>>(), vec![n])?),
+            false => None,
+        };
+        let types = batch.type_ids.map(|t| Array::new(t, vec![n])).transpose()?;
         let rows = batch.row_splits.len();
-        Ok((Array::new(batch.ids, vec![n]), Array::new(batch.row_splits, vec![rows]), offsets, batch.flagged))
+        Ok((Array::new(batch.ids, vec![n])?, Array::new(batch.row_splits, vec![rows])?, offsets, batch.flagged, types, batch.too_short))
     }
 
     /// Like `encode_batch`, then padded into rectangles (transformers'
     /// `padding`): returns `(width, ids, attention_mask, offsets or None,
     /// lengths)`, each an int64 `Array` (`rows x width`, offsets `rows x
-    /// width x 2`, lengths one per row, before padding), and the rows that
-    /// hold one of the `added` strings (for the caller to redo).
+    /// width x 2`, lengths one per row, before padding), the rows that hold
+    /// one of the `added` strings (for the caller to redo), and for pairs the
+    /// token type ids (int64, `rows x width`, `pad_type_id` in the padding)
+    /// and whether some pair could not be cut.
     #[pyo3(signature = (texts, *, special=None, max_length=None, pad_to=None, pad_to_multiple_of=None, pad_id=0,
-        padding_left=false, return_offsets=false, num_threads=None, arrow=None, added=None))]
+        padding_left=false, return_offsets=false, num_threads=None, arrow=None, added=None, pairs=None,
+        pair_truncation="longest_first", pad_type_id=0))]
     #[allow(clippy::too_many_arguments)]
     fn encode_padded<'py>(
         &self,
@@ -508,21 +558,30 @@ impl PyFullTokenizer {
         num_threads: Option<i64>,
         arrow: Option<Vec<ArrowChunk>>,
         added: Option<Vec<String>>,
+        pairs: Option<Bound<'py, PyAny>>,
+        pair_truncation: &str,
+        pad_type_id: u32,
     ) -> PyResult<PaddedArrays> {
-        let opts = BatchOptions { special, max_length, offsets: return_offsets };
-        let padding = Padding { to: pad_to, multiple_of: pad_to_multiple_of, pad_id, left: padding_left };
-        let (batch, padded) = self.run_batch(py, texts, opts, num_threads, arrow, added, Some(padding))?;
+        let opts = BatchOptions { special, max_length, offsets: return_offsets, pair: self::pair_truncation(pair_truncation)? };
+        let padding = Padding { to: pad_to, multiple_of: pad_to_multiple_of, pad_id, pad_type_id, left: padding_left };
+        let (batch, padded) = self.run_batch(py, texts, pairs.as_ref(), opts, num_threads, arrow, added, Some(padding))?;
         let padded = padded.unwrap_or_default();
         let lengths: Vec<i64> = batch.row_splits.windows(2).map(|w| (w[1] - w[0]) as i64).collect();
         let (rows, width) = (lengths.len(), padded.width);
-        let offsets = return_offsets.then(|| Array::new(padded.offsets, vec![rows, width]));
+        let offsets = match return_offsets {
+            true => Some(Array::new(padded.offsets, vec![rows, width])?),
+            false => None,
+        };
+        let types = padded.type_ids.map(|t| Array::new(t, vec![rows, width])).transpose()?;
         Ok((
             width,
-            Array::new(padded.ids, vec![rows, width]),
-            Array::new(padded.attention_mask, vec![rows, width]),
+            Array::new(padded.ids, vec![rows, width])?,
+            Array::new(padded.attention_mask, vec![rows, width])?,
             offsets,
-            Array::new(lengths, vec![rows]),
+            Array::new(lengths, vec![rows])?,
             batch.flagged,
+            types,
+            batch.too_short,
         ))
     }
 

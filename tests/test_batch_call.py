@@ -88,3 +88,75 @@ def test_pickled_batch_encoding_keeps_its_rows(pair):
     back = pickle.loads(pickle.dumps(enc))
     assert back.data == enc.data
     assert [back.tokens(i) for i in range(6)] == [enc.tokens(i) for i in range(6)]
+
+
+SECONDS = LINES[3:] + LINES[:3]
+LONG = [line + " and then a good deal more text" * 8 for line in LINES]  # every one long enough to cut
+SHORT = [" ".join(line.split()[:3])[:12] for line in SECONDS]  # at most 12 tokens
+PAIR_OPTIONS = [
+    dict(),
+    dict(padding=True),
+    dict(padding="max_length", max_length=32, truncation=True),
+    dict(truncation=True, max_length=7, padding=True, return_tensors="np"),
+    dict(truncation="only_first", max_length=24, padding=True),  # some first texts are too short: both refuse
+    dict(truncation="longest_first", max_length=11, padding_side="left", pad_to_multiple_of=8, return_length=True),
+    dict(add_special_tokens=False, truncation=True, max_length=9, padding=True, return_tensors="np"),
+]
+# (firsts, seconds, options) where the one-sided strategies can always cut.
+ONE_SIDED = [
+    ("long-short", dict(truncation="only_first", max_length=40, padding=True, return_tensors="np")),
+    ("short-long", dict(truncation="only_second", max_length=40, padding="longest")),
+    ("short-long", dict(truncation="only_second", max_length=30, padding="max_length", padding_side="left")),
+]
+
+
+def taken_and_kept(monkeypatch):
+    """Records whether the batch path computed the result (rather than declining)."""
+    kept = []
+    real = batch_call.call_batch
+    monkeypatch.setattr("bertpiece.bert.call_batch", lambda *a, **k: kept.append(real(*a, **k)) or kept[-1])
+    return kept
+
+
+CASES = [("lines", o) for o in PAIR_OPTIONS] + ONE_SIDED
+DATA = {"lines": (LINES, SECONDS), "long-short": (LONG, SHORT), "short-long": (SHORT, LONG)}
+
+
+@pytest.mark.parametrize("data,opts", CASES,
+                         ids=lambda v: v if isinstance(v, str) else ",".join(f"{k}={x}" for k, x in v.items()) or "default")
+def test_batches_of_pairs_equal_transformers(pair, data, opts, monkeypatch):
+    ours, theirs = pair
+    firsts, seconds = DATA[data]
+    kept = taken_and_kept(monkeypatch)
+    try:
+        want = theirs(firsts, seconds, **opts)
+    except Exception as e:  # a strategy that cannot cut some pair: both must refuse
+        assert "Truncation error" in str(e) and opts["truncation"] == "only_first", e
+        with pytest.raises(ValueError, match="too short"):
+            ours(firsts, seconds, **opts)
+        return
+    got = ours(firsts, seconds, **opts)
+    assert kept and kept[0] is not None, "the batch path declined"
+    assert list(got.keys()) == list(want.keys())
+    for key in want:
+        assert type(got[key]) is type(want[key]), key
+        if isinstance(want[key], np.ndarray):
+            assert got[key].dtype == want[key].dtype and got[key].shape == want[key].shape, key
+        assert plain(got[key]) == plain(want[key]), key
+    for i in (0, 5, 10, len(firsts) - 4, len(firsts) - 1):
+        assert got.tokens(i) == want.tokens(i)
+        assert got.word_ids(i) == want.word_ids(i)
+        assert got.sequence_ids(i) == want.sequence_ids(i)
+
+
+def test_pairs_with_an_uncuttable_row_take_the_general_path(pair, monkeypatch):
+    # only_first cannot cut a first text shorter than what must go: the batch
+    # path hands the whole batch to the general path, which refuses as HF does.
+    ours, theirs = pair
+    kept = taken_and_kept(monkeypatch)
+    firsts, seconds = ["a b", "Hello world"], ["one two three four five six seven", "x"]
+    with pytest.raises(Exception):
+        theirs(firsts, seconds, truncation="only_first", max_length=8)
+    with pytest.raises(ValueError, match="too short"):
+        ours(firsts, seconds, truncation="only_first", max_length=8)
+    assert kept == [None]

@@ -46,7 +46,7 @@ def texts():
 def test_one_pass_equals_general_path_for_every_bmp_code_point(options, texts):
     tok = _core.FullTokenizer.from_entries(VOCAB, max_input_chars_per_word=1000, **options)
     vocab = dict(tok.vocab_entries())
-    batch_ids, splits, _, _ = tok.encode_batch(texts, num_threads=1)
+    batch_ids, splits, *_ = tok.encode_batch(texts, num_threads=1)
     batch_ids, splits = np.asarray(batch_ids), np.asarray(splits)
     for row, text in enumerate(texts):
         want = [vocab[t] for t in tok.tokenize(text)]

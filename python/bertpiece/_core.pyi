@@ -59,7 +59,9 @@ class FullTokenizer:
         num_threads: Optional[int] = None,
         arrow: Optional[list[_ArrowChunk]] = None,
         added: Optional[list[str]] = None,
-    ) -> tuple[Array, Array, Optional[Array], list[int]]: ...
+        pairs: Optional[Iterable[str]] = None,
+        pair_truncation: str = "longest_first",
+    ) -> tuple[Array, Array, Optional[Array], list[int], Optional[Array], bool]: ...
     def encode_padded(
         self,
         texts: Iterable[str],
@@ -74,7 +76,10 @@ class FullTokenizer:
         num_threads: Optional[int] = None,
         arrow: Optional[list[_ArrowChunk]] = None,
         added: Optional[list[str]] = None,
-    ) -> tuple[int, Array, Array, Optional[Array], Array, list[int]]: ...
+        pairs: Optional[Iterable[str]] = None,
+        pair_truncation: str = "longest_first",
+        pad_type_id: int = 0,
+    ) -> tuple[int, Array, Array, Optional[Array], Array, list[int], Optional[Array], bool]: ...
     @staticmethod
     def from_entries(
         entries: Sequence[tuple[_Text, int]],

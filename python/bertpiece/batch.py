@@ -122,7 +122,7 @@ def encode_batch(tokenizer, texts, *, add_special_tokens=True, max_length=None, 
     if limit is not None and add_special_tokens and limit < 2:
         raise ValueError(f"max_length={limit} is smaller than the 2 special tokens added to each sequence; "
                          "use a larger max_length or add_special_tokens=False")
-    ids, splits, offsets, redo = tokenizer._core.encode_batch(
+    ids, splits, offsets, redo, _, _ = tokenizer._core.encode_batch(
         texts, special=special, max_length=limit, return_offsets=return_offsets, num_threads=num_threads,
         arrow=arrow, added=list(tokenizer._added))
     # The core's arrays become NumPy arrays without a copy.

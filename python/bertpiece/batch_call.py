@@ -1,6 +1,7 @@
-"""`BertTokenizer.__call__` on a batch of single texts through the core's batch
-path: all texts encoded on all cores without the GIL, padded by the core into
-NumPy arrays, and no Python object per token unless lists are asked for.
+"""`BertTokenizer.__call__` on a batch of single texts or of pairs through the
+core's batch path: all texts encoded on all cores without the GIL, padded by
+the core into NumPy arrays, and no Python object per token unless lists are
+asked for.
 
 The general path (`BertTokenizer._call_fast`) stays the definition: this
 module only takes the cases whose output it computes the same way, returns
@@ -18,17 +19,25 @@ from .encoding import BatchEncoding
 
 # Options the batch path reproduces; anything else takes the general path.
 _TRUNCATIONS = ("do_not_truncate", "longest_first", "only_first")
+_PAIR_TRUNCATIONS = ("do_not_truncate", "longest_first", "only_first", "only_second")
 
 
 def call_batch(tok, items, *, add_special_tokens, padding_strategy, truncation_strategy, max_length,
                pad_to_multiple_of, padding_side, return_tensors, return_token_type_ids, return_attention_mask,
                return_overflowing_tokens, return_special_tokens_mask, return_offsets_mapping, return_length,
                split_special):
-    """The BatchEncoding for `items` (all `(text, None)`), or None when the batch path does not apply."""
-    if (not items or not tok.do_basic_tokenize or return_overflowing_tokens
-            or truncation_strategy not in _TRUNCATIONS or tok.truncation_side != "right"
-            or any(b is not None for _, b in items)):
+    """The BatchEncoding for `items` (all `(text, None)`, or all `(text, pair)`), or None when the batch
+    path does not apply."""
+    if not items or not tok.do_basic_tokenize or return_overflowing_tokens or tok.truncation_side != "right":
         return None
+    pairs = [b for _, b in items]
+    if all(b is None for b in pairs):
+        pairs = None
+        if truncation_strategy not in _TRUNCATIONS:
+            return None
+    elif (any(b is None for b in pairs) or truncation_strategy not in _PAIR_TRUNCATIONS
+          or return_offsets_mapping or return_special_tokens_mask):
+        return None  # the general path computes these for pairs
     texts = [a for a, _ in items]
     special = (tok.cls_token_id, tok.sep_token_id) if add_special_tokens else None
     if special is not None and None in special:
@@ -37,28 +46,34 @@ def call_batch(tok, items, *, add_special_tokens, padding_strategy, truncation_s
     padded = padding_strategy != "do_not_pad"
     args, arrow = core_texts(texts)
     common = dict(special=special, max_length=limit, return_offsets=return_offsets_mapping,
-                  num_threads=_num_threads(None), arrow=arrow, added=list(tok._added))
+                  num_threads=_num_threads(None), arrow=arrow, added=list(tok._added), pairs=pairs,
+                  pair_truncation=truncation_strategy if limit is not None else "longest_first")
     if padded:
         pad_to = max_length if padding_strategy == "max_length" else None
-        width, ids, mask, offsets, lengths, redo = tok._core.encode_padded(
+        width, ids, mask, offsets, lengths, redo, type_ids, too_short = tok._core.encode_padded(
             args, pad_to=pad_to, pad_to_multiple_of=pad_to_multiple_of or None, pad_id=tok.pad_token_id,
-            padding_left=padding_side == "left", **common)
+            padding_left=padding_side == "left", pad_type_id=tok.pad_token_type_id, **common)
+        if too_short:
+            return None  # a pair the strategy cannot cut: the general path says what happens
         n = len(texts)
         ids, mask, lengths = np.asarray(ids), np.asarray(mask), np.asarray(lengths)
         offsets = np.asarray(offsets) if offsets is not None else None
+        type_ids = np.asarray(type_ids) if type_ids is not None else None
         if pad_to is not None and int(lengths.max(initial=0)) > pad_to:
             return None  # a row longer than max_length stays longer in transformers: the general path says how
         special_mask = _special_mask_padded(mask, lengths, add_special_tokens, padding_side) \
             if return_special_tokens_mask else None
         if redo:
-            ids, mask, offsets = (a.copy() if a is not None else None for a in (ids, mask, offsets))
-            if not _redo_padded(tok, texts, redo, ids, mask, offsets, special_mask, add_special_tokens,
+            ids, mask, offsets, type_ids = (a.copy() if a is not None else None for a in (ids, mask, offsets, type_ids))
+            if not _redo_padded(tok, items, redo, ids, mask, offsets, type_ids, special_mask, add_special_tokens,
                                 truncation_strategy, max_length, padding_side, split_special):
                 return None
         data = {"input_ids": ids}
         if return_token_type_ids is not False:
-            data["token_type_ids"] = (np.zeros_like(mask) if tok.pad_token_type_id == 0
-                                      else np.where(mask == 1, 0, tok.pad_token_type_id).astype("<i8"))
+            if type_ids is None:
+                type_ids = (np.zeros_like(mask) if tok.pad_token_type_id == 0
+                            else np.where(mask == 1, 0, tok.pad_token_type_id).astype("<i8"))
+            data["token_type_ids"] = type_ids
         if return_attention_mask is not False:
             data["attention_mask"] = mask
         if special_mask is not None:
@@ -67,27 +82,31 @@ def call_batch(tok, items, *, add_special_tokens, padding_strategy, truncation_s
             data["offset_mapping"] = offsets
         if return_length:
             data["length"] = np.full(n, width, dtype="<i8")
-        rows = _LazyRows(tok, texts, add_special_tokens, truncation_strategy, max_length, padding_side, width,
+        rows = _LazyRows(tok, items, add_special_tokens, truncation_strategy, max_length, padding_side, width,
                          split_special)
         return _finish(data, rows, return_tensors)
-    ids, splits, offsets, redo = tok._core.encode_batch(args, **common)
+    ids, splits, offsets, redo, type_ids, too_short = tok._core.encode_batch(args, **common)
+    if too_short:
+        return None
     ids, splits = np.asarray(ids), np.asarray(splits)
     offsets = np.asarray(offsets) if offsets is not None else None
     rows_ids = [ids[splits[i]:splits[i + 1]].tolist() for i in range(len(texts))]
+    rows_types = ([np.asarray(type_ids)[splits[i]:splits[i + 1]].tolist() for i in range(len(texts))]
+                  if type_ids is not None else [[0] * len(r) for r in rows_ids])
     rows_offs = ([list(map(tuple, offsets[splits[i]:splits[i + 1]].tolist())) for i in range(len(texts))]
                  if offsets is not None else None)
     rows_special = [([1] + [0] * (len(r) - 2) + [1]) if add_special_tokens else [0] * len(r) for r in rows_ids] \
         if return_special_tokens_mask else None
-    for k, enc in zip(redo, _general(tok, [texts[k] for k in redo], add_special_tokens, truncation_strategy,
+    for k, enc in zip(redo, _general(tok, [items[k] for k in redo], add_special_tokens, truncation_strategy,
                                      max_length, split_special)):
-        rows_ids[k] = enc[0]
+        rows_ids[k], rows_types[k] = enc[0], enc[3]
         if rows_offs is not None:
             rows_offs[k] = enc[1]
         if rows_special is not None:
             rows_special[k] = enc[2]
     data = {"input_ids": rows_ids}
     if return_token_type_ids is not False:
-        data["token_type_ids"] = [[0] * len(r) for r in rows_ids]
+        data["token_type_ids"] = rows_types
     if return_attention_mask is not False:
         data["attention_mask"] = [[1] * len(r) for r in rows_ids]
     if rows_special is not None:
@@ -96,7 +115,7 @@ def call_batch(tok, items, *, add_special_tokens, padding_strategy, truncation_s
         data["offset_mapping"] = rows_offs
     if return_length:
         data["length"] = [len(r) for r in rows_ids]
-    rows = _LazyRows(tok, texts, add_special_tokens, truncation_strategy, max_length, padding_side, None,
+    rows = _LazyRows(tok, items, add_special_tokens, truncation_strategy, max_length, padding_side, None,
                      split_special)
     return BatchEncoding(data, rows, tensor_type=return_tensors)
 
@@ -129,34 +148,41 @@ def _special_mask_padded(mask, lengths, add_special_tokens, padding_side):
     return special
 
 
-def _general(tok, texts, add_special_tokens, truncation_strategy, max_length, split_special):
-    """(ids, offsets, special tokens mask) of each text by the general path, unpadded."""
-    enc = tok._call_fast(True, [(t, None) for t in texts], add_special_tokens=add_special_tokens,
+def _general(tok, items, add_special_tokens, truncation_strategy, max_length, split_special):
+    """(ids, offsets, special tokens mask, token type ids) of each `(text, pair or None)` item by the
+    general path, unpadded."""
+    pairs = any(b is not None for _, b in items)
+    enc = tok._call_fast(True, list(items), add_special_tokens=add_special_tokens,
                          padding_strategy="do_not_pad", truncation_strategy=truncation_strategy,
                          max_length=max_length, stride=0, is_split_into_words=False, pad_to_multiple_of=None,
-                         padding_side="right", return_tensors=None, return_token_type_ids=False,
+                         padding_side="right", return_tensors=None, return_token_type_ids=True,
                          return_attention_mask=False, return_overflowing_tokens=False,
-                         return_special_tokens_mask=True, return_offsets_mapping=True, return_length=False,
-                         split_special=split_special, pad_to=-1)
-    return list(zip(enc["input_ids"], enc["offset_mapping"], enc["special_tokens_mask"]))
+                         return_special_tokens_mask=not pairs, return_offsets_mapping=not pairs,
+                         return_length=False, split_special=split_special, pad_to=-1)
+    n = len(items)
+    return list(zip(enc["input_ids"], enc.get("offset_mapping", [None] * n),
+                    enc.get("special_tokens_mask", [None] * n), enc["token_type_ids"]))
 
 
-def _redo_padded(tok, texts, redo, ids, mask, offsets, special_mask, add_special_tokens, truncation_strategy,
-                 max_length, padding_side, split_special):
+def _redo_padded(tok, items, redo, ids, mask, offsets, type_ids, special_mask, add_special_tokens,
+                 truncation_strategy, max_length, padding_side, split_special):
     """Rows with added tokens, by the general path, written into the padded arrays.
     False when one no longer fits the width (the caller then takes the general path)."""
     width = ids.shape[1]
-    redone = _general(tok, [texts[k] for k in redo], add_special_tokens, truncation_strategy, max_length,
+    redone = _general(tok, [items[k] for k in redo], add_special_tokens, truncation_strategy, max_length,
                       split_special)
     if any(len(r[0]) > width for r in redone):
         return False
-    for k, (row, offs, special) in zip(redo, redone):
+    for k, (row, offs, special, types) in zip(redo, redone):
         n = len(row)
         cells = slice(width - n, width) if padding_side == "left" else slice(0, n)
         ids[k, :] = tok.pad_token_id
         ids[k, cells] = row
         mask[k, :] = 0
         mask[k, cells] = 1
+        if type_ids is not None:
+            type_ids[k, :] = tok.pad_token_type_id
+            type_ids[k, cells] = types
         if special_mask is not None:
             special_mask[k, :] = 1
             special_mask[k, cells] = special
@@ -171,15 +197,15 @@ class _LazyRows:
     """`BatchEncoding`'s per-row metadata (tokens, word ids, sequence ids,
     offsets), computed by the general path when a row is first asked for."""
 
-    def __init__(self, tok, texts, add_special_tokens, truncation_strategy, max_length, padding_side, width,
+    def __init__(self, tok, items, add_special_tokens, truncation_strategy, max_length, padding_side, width,
                  split_special):
-        self._tok, self._texts, self._cache = tok, texts, {}
+        self._tok, self._items, self._cache = tok, items, {}
         self._opts = dict(add_special_tokens=add_special_tokens, truncation_strategy=truncation_strategy,
                           max_length=max_length, padding_side=padding_side, split_special=split_special)
         self._width = width
 
     def __len__(self):
-        return len(self._texts)
+        return len(self._items)
 
     def __getitem__(self, i):
         if not -len(self) <= i < len(self):
@@ -188,7 +214,7 @@ class _LazyRows:
         if i not in self._cache:
             o = self._opts
             enc = self._tok._call_fast(
-                True, [(self._texts[i], None)], add_special_tokens=o["add_special_tokens"],
+                True, [self._items[i]], add_special_tokens=o["add_special_tokens"],
                 padding_strategy="max_length" if self._width is not None else "do_not_pad",
                 truncation_strategy=o["truncation_strategy"], max_length=o["max_length"], stride=0,
                 is_split_into_words=False, pad_to_multiple_of=None, padding_side=o["padding_side"],
