@@ -3,7 +3,9 @@ the transformers-style __call__ on each text alone (the general path, itself
 tested against transformers), from every accepted input type (pyarrow read in
 place), from many threads at once, and after fork()."""
 
+import gc
 import os
+import pickle
 import subprocess
 import sys
 
@@ -86,6 +88,43 @@ def test_bad_input(tok, monkeypatch):
     empty = tok.encode_batch([], return_offsets=tok.reference != "transformers")
     assert len(empty) == 0 and empty.ids.shape == (0,) and empty.ids.dtype == np.int32
     assert empty.row_splits.tolist() == [0]
+
+
+def test_arrays_are_the_cores_memory_handed_over():
+    # The arrays are the core's buffers adopted by NumPy (no copy): they outlive
+    # the batch and the tokenizer, are writable, pickle, and are freed with the
+    # last array that uses them.
+    tok = bertpiece.BertTokenizer.from_pretrained("bert-base-uncased")
+    want = tok(LINES, return_offsets_mapping=True)
+    batch = tok.encode_batch(LINES, return_offsets=True)
+    ids, splits, offsets = batch.ids, batch.row_splits, batch.offsets
+    del batch, tok
+    gc.collect()
+    assert [ids[splits[i]:splits[i + 1]].tolist() for i in range(len(LINES))] == want["input_ids"]
+    assert [tuple(o) for o in offsets.tolist()] == [tuple(o) for row in want["offset_mapping"] for o in row]
+    assert ids.flags.writeable and ids.flags.c_contiguous and offsets.shape == (len(ids), 2)
+    assert (pickle.loads(pickle.dumps(ids)) == ids).all()
+    ids[:] = 0
+    assert not ids.any()
+
+
+def test_arrays_are_freed():
+    tok = bertpiece.BertTokenizer.from_pretrained("bert-base-uncased")
+    texts = LINES * 50  # about 2 MB of ids a batch
+
+    def rss_mb():
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+    for _ in range(5):
+        tok.encode_batch(texts)
+    before = rss_mb()
+    for _ in range(100):
+        batch = tok.encode_batch(texts)
+        tok(texts[:500], padding=True, return_tensors="np")
+    del batch
+    gc.collect()
+    assert rss_mb() - before < 50, "100 batches' arrays were not freed"
 
 
 def test_one_tokenizer_from_eight_threads(tok):
