@@ -5,9 +5,10 @@ same inputs.
 Each (tokenizer, corpus, threads) case runs in a fresh interpreter, so load
 time and peak RSS are its own; a corpus that encodes in under a second is
 encoded again until a second has passed, and the median run counts. The whole
-sweep is repeated `--rounds` times (default 3), one case after another, and
-each case reports its median round: a slow spell of a shared machine then
-lands on one round of a few cases instead of on all runs of one case.
+sweep is repeated `--rounds` times (default 3; the slow pure-Python references
+run in the first only), one case after another, and each case reports its
+median round: a slow spell of a shared machine then lands on one round of a
+few cases instead of on all runs of one case.
 bertpiece's per-thread word memo is emptied before every timed pass
 (`_core._forget_words()`), so no pass is served words the memo learnt from the
 same text in an earlier pass: each pass times text it has not seen. Reported:
@@ -297,6 +298,8 @@ def main():
                 plan.append((file, model, threads, case))
     for r in range(args.rounds):
         for file, model, threads, case in plan:
+            if case in SLOW and r > 0:
+                continue  # a hundred times slower than the rest: one round says enough
             cap = args.slow_bytes if case in SLOW else 0
             res = run_case(case, file, model, threads, cap, args.tf_python)
             runs.setdefault((file.name, model, threads, case), []).append(res)
