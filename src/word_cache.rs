@@ -260,6 +260,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn forget_all_empties_every_memo_before_its_next_use() {
+        let mut c = WordCache::default();
+        c.enable();
+        c.belong_to(7);
+        let mut computed = 0;
+        lookup(&mut c, b"word", &[1], &mut computed);
+        lookup(&mut c, b"word", &[1], &mut computed);
+        assert_eq!(computed, 1);
+        forget_all();
+        c.belong_to(7); // what every text's encoding starts with
+        lookup(&mut c, b"word", &[1], &mut computed);
+        assert_eq!(computed, 2);
+        // Another tokenizer's words are forgotten too.
+        c.belong_to(8);
+        lookup(&mut c, b"word", &[1], &mut computed);
+        assert_eq!(computed, 3);
+    }
+
+    #[test]
     fn keys_are_the_words() {
         // Every length, and words differing in one byte at every position, pack differently.
         let mut seen = std::collections::HashSet::new();
