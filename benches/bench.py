@@ -14,10 +14,11 @@ bertpiece's per-thread word memo is emptied before every timed pass
 same text in an earlier pass: each pass times text it has not seen. Reported:
 MB/s (UTF-8 bytes of input per second of encoding), tokens/s, load time, peak RSS (and the RSS growth while
 encoding, next to the size of the output arrays), and each case's time
-relative to bertpiece's on the same corpus and thread count. Then three
+relative to bertpiece's on the same corpus and thread count. Then four
 bertpiece-only checks: load time of each bundled vocabulary, one 100 MB
-string (no quadratic behaviour), and 10,000 UD sentences -> padded NumPy
-arrays (max_length 128) against transformers' `BertTokenizer`.
+string (no quadratic behaviour), 1 against all threads on en-large taking
+turns in one process, and 10,000 UD sentences -> padded NumPy arrays
+(max_length 128) against transformers' `BertTokenizer`.
 
     python benches/bench.py --markdown                   # all corpora in ../shared/data/corpus
     python benches/bench.py --corpus ../shared/data/corpus/en-large.txt --markdown
@@ -218,6 +219,24 @@ elif kind == "big-string":
     t = time.perf_counter(); b = tok.encode_batch([big], num_threads=1); dt = time.perf_counter() - t
     out = {"bytes": len(big.encode()), "encode_s": dt, "tokens": len(b.ids),
            "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "rss_before_mb": rss0}
+elif kind == "scaling":
+    # 1 and all threads on en-large, taking turns in one process (a slow spell
+    # then hits both): the median of the per-turn ratios.
+    lines = (corpus_dir / "en-large.txt").read_text(encoding="utf-8").split(chr(10))
+    tok = bertpiece.BertTokenizer.from_pretrained("bert-base-uncased")
+    threads = os.cpu_count() or 1
+    tok.encode_batch(lines[:50], add_special_tokens=False)
+    def timed(n):
+        _core._forget_words()
+        t = time.perf_counter(); tok.encode_batch(lines, add_special_tokens=False, num_threads=n)
+        return time.perf_counter() - t
+    ratios, one, many = [], [], []
+    for _ in range(7):
+        a, b = timed(1), timed(threads)
+        one.append(a); many.append(b); ratios.append(a / b)
+    nbytes = sum(len(l.encode()) + 1 for l in lines)
+    out = {"threads": threads, "ratio": sorted(ratios)[3], "one_mbs": nbytes / sorted(one)[3] / 1e6,
+           "all_mbs": nbytes / sorted(many)[3] / 1e6}
 elif kind.startswith("ud10k"):
     lines = [l for f in sorted(corpus_dir.glob("ud-*.txt")) for l in f.read_text(encoding="utf-8").split(chr(10)) if l]
     random.Random(0).shuffle(lines)
@@ -321,7 +340,7 @@ def main():
     checks = {}
     if not args.no_checks:
         corpus_dir = args.corpus[0].parent if args.corpus else ROOT.parent / "shared" / "data" / "corpus"
-        for kind in ("load", "big-string"):
+        for kind in ("load", "big-string", "scaling"):
             checks[kind] = run_check(kind, corpus_dir)
             print(json.dumps({kind: checks[kind]}), file=sys.stderr)
         # The two sides of the padded-arrays check take turns, `--rounds` times.
@@ -377,6 +396,10 @@ def print_markdown(rows, checks):
             print("|---|---|---|")
             for name, v in load.items():
                 print(f"| {name} | {v['core_ms']:.1f} | {v['bert_tokenizer_ms']:.1f} |")
+        sc = checks.get("scaling", {})
+        if "error" not in sc and sc:
+            print(f"\nen-large, 1 and {sc['threads']} threads taking turns in one process (7 turns, medians): "
+                  f"{sc['one_mbs']:.1f} and {sc['all_mbs']:.1f} MB/s, {sc['ratio']:.2f}× per turn.")
         big = checks.get("big-string", {})
         if "error" not in big and big:
             print(f"\nOne 100 MB string (en-large repeated), 1 thread: {big['bytes'] / big['encode_s'] / 1e6:.1f} MB/s, "
