@@ -34,8 +34,6 @@ struct Trie {
     dense: Vec<u32>,
     /// Token index ending at each node, or NO_TOKEN (off the hot path).
     token: Vec<u32>,
-    /// LinMaxMatch failure link of each node (set by `Failure::build`), or NO_NODE.
-    link: Vec<u32>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -93,7 +91,6 @@ impl Trie {
             label: Vec::with_capacity(most + 8),
             dense: Vec::new(),
             token: Vec::with_capacity(most),
-            link: Vec::new(),
         };
         trie.nodes.push(empty);
         trie.label.push(0);
@@ -180,11 +177,6 @@ impl Trie {
         self.token[node as usize]
     }
 
-    #[inline]
-    fn link(&self, node: u32) -> u32 {
-        self.link[node as usize]
-    }
-
     fn len(&self) -> usize {
         self.nodes.len()
     }
@@ -203,23 +195,27 @@ impl Trie {
     }
 }
 
-/// LinMaxMatch tables: per trie node, the range of `pop_tokens` (token
-/// indexes) emitted when following its failure link (the links themselves
-/// live in the trie's nodes).
+/// LinMaxMatch tables. Following a failure link is one load: per trie
+/// node, one `u64` holds the link (low half) and what to emit on the way
+/// (high half) — nothing (NO_POP), one token index (most nodes), or, with
+/// the MANY bit, where a longer list starts in `lists` (its length, then its
+/// token indexes).
 #[derive(Clone, Debug)]
 struct Failure {
-    pops: Vec<(u32, u32)>,
-    pop_tokens: Vec<u32>,
+    steps: Vec<u64>,
+    lists: Vec<u32>,
 }
 
 const NO_NODE: u32 = u32::MAX;
+const NO_POP: u32 = u32::MAX;
+const MANY: u32 = 1 << 31;
 
 impl Failure {
     /// Breadth-first over the trie (the paper's Algorithm 1): a token node
     /// fails to the continuation root after emitting itself; any other node
     /// fails where its parent's failure chain can take the same byte,
     /// emitting what that chain emitted on the way.
-    fn build(trie: &mut Trie, continuation_root: u32) -> Self {
+    fn build(trie: &Trie, continuation_root: u32) -> Self {
         let n = trie.len();
         let mut link = vec![NO_NODE; n];
         let mut pops = vec![(0u32, 0u32); n];
@@ -255,8 +251,44 @@ impl Failure {
                 pops[v as usize] = (start, pop_tokens.len() as u32);
             }
         }
-        trie.link = link;
-        Failure { pops, pop_tokens }
+        let mut lists = Vec::new();
+        let steps = link
+            .iter()
+            .zip(&pops)
+            .map(|(&l, &(a, b))| {
+                let popped = &pop_tokens[a as usize..b as usize];
+                let pop = match *popped {
+                    [] => NO_POP,
+                    [t] if t & MANY == 0 => t,
+                    _ => {
+                        let at = lists.len() as u32;
+                        lists.push(popped.len() as u32);
+                        lists.extend_from_slice(popped);
+                        MANY | at
+                    }
+                };
+                (pop as u64) << 32 | l as u64
+            })
+            .collect();
+        Failure { steps, lists }
+    }
+
+    /// Follows `node`'s failure link, emitting its pops; None when it has no link.
+    #[inline(always)]
+    fn follow(&self, node: u32, emit: &mut impl FnMut(u32)) -> Option<u32> {
+        let step = self.steps[node as usize];
+        let (link, pop) = (step as u32, (step >> 32) as u32);
+        if link == NO_NODE {
+            return None;
+        }
+        if pop & MANY == 0 {
+            emit(pop);
+        } else if pop != NO_POP {
+            let at = (pop & !MANY) as usize;
+            let len = self.lists.get(at).copied().unwrap_or(0) as usize;
+            self.lists.get(at + 1..at + 1 + len).unwrap_or(&[]).iter().for_each(|&t| emit(t));
+        }
+        Some(link)
     }
 }
 
@@ -344,6 +376,8 @@ pub struct WordPiece {
     token_chars: Vec<u32>,
     /// The id of each token (what `encode_word` emits).
     ids: Vec<u32>,
+    /// Whether `ids[i] == i` for every token, so pieces need no id lookup.
+    identity: bool,
     max_input_chars_per_word: i64,
 }
 
@@ -364,9 +398,9 @@ impl WordPiece {
             (WholeWords::build(tokens, &ids), chars)
         };
         let main = || {
-            let mut trie = Trie::build(tokens);
+            let trie = Trie::build(tokens);
             let root = trie.walk(0, b"##");
-            let failure = root.map(|r| Failure::build(&mut trie, r));
+            let failure = root.map(|r| Failure::build(&trie, r));
             (trie, root, failure)
         };
         let ((trie, continuation_root, failure), (whole, token_chars)) = std::thread::scope(|scope| {
@@ -378,7 +412,8 @@ impl WordPiece {
                 Err(_) => (main(), side()),
             }
         });
-        WordPiece { trie, whole, continuation_root, failure, token_chars, ids, max_input_chars_per_word }
+        let identity = ids.iter().enumerate().all(|(i, &id)| id == i as u32);
+        WordPiece { trie, whole, continuation_root, failure, token_chars, ids, identity, max_input_chars_per_word }
     }
 
     /// Splits `word` (code points), appending `(token index, end)` per piece
@@ -417,7 +452,11 @@ impl WordPiece {
             emit(id);
             return true;
         }
-        self.pieces(word, |t| emit(self.ids[t as usize]))
+        if self.identity {
+            self.pieces(word, emit)
+        } else {
+            self.pieces(word, |t| emit(self.ids[t as usize]))
+        }
     }
 
     /// The token indexes of the pieces of `word`, by LinMaxMatch or, for a
@@ -436,30 +475,18 @@ impl WordPiece {
     /// fail back to the continuation root.
     fn linear(&self, f: &Failure, continuation_root: u32, word: &[u8], mut emit: impl FnMut(u32)) -> bool {
         let mut node = 0u32;
-        let mut pop = |node: u32| {
-            let (a, b) = f.pops[node as usize];
-            f.pop_tokens[a as usize..b as usize].iter().for_each(|&t| emit(t));
-        };
         for &byte in word {
             loop {
                 if let Some(next) = self.trie.child(node, byte) {
                     node = next;
                     break;
                 }
-                let link = self.trie.link(node);
-                if link == NO_NODE {
-                    return false;
-                }
-                pop(node);
+                let Some(link) = f.follow(node, &mut emit) else { return false };
                 node = link;
             }
         }
         while node != continuation_root && !(node == 0 && word.is_empty()) {
-            let link = self.trie.link(node);
-            if link == NO_NODE {
-                return false;
-            }
-            pop(node);
+            let Some(link) = f.follow(node, &mut emit) else { return false };
             node = link;
         }
         true
