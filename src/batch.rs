@@ -359,26 +359,10 @@ impl<'a> Needles<'a> {
     }
 }
 
-/// The first position of `b` in `hay`, sixteen bytes at a time (SWAR: a zero
-/// byte of `word ^ b` sets its high bit in `(x - 1) & !x`; within one word
-/// the lowest such bit is exact, as borrows only run upwards).
+/// The first position of `b` in `hay` (SIMD, via `memchr`: every row of a
+/// batch is scanned for added tokens, so this runs over all the text).
 fn find_byte(hay: &[u8], b: u8) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let pattern = b as u64 * ONES;
-    let zero = |x: u64| x.wrapping_sub(ONES) & !x & (ONES << 7);
-    let mut chunks = hay.chunks_exact(16);
-    let mut i = 0;
-    for c in &mut chunks {
-        let (lo, hi) = c.split_at(8);
-        let x = u64::from_le_bytes(lo.try_into().unwrap_or([0; 8])) ^ pattern;
-        let y = u64::from_le_bytes(hi.try_into().unwrap_or([0; 8])) ^ pattern;
-        let (zx, zy) = (zero(x), zero(y));
-        if zx | zy != 0 {
-            return Some(i + if zx != 0 { zx.trailing_zeros() / 8 } else { 8 + zy.trailing_zeros() / 8 } as usize);
-        }
-        i += 16;
-    }
-    chunks.remainder().iter().position(|&c| c == b).map(|k| i + k)
+    memchr::memchr(b, hay)
 }
 
 /// Row lengths to `rows + 1` boundaries.
