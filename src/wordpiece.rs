@@ -620,6 +620,29 @@ mod tests {
     }
 
     #[test]
+    fn pieces_come_out_as_ids_when_ids_are_not_the_indexes() {
+        // Ids as a vocabulary with repeated lines gives them (transformers keeps the last).
+        let tokens = ["[UNK]", "un", "##aff", "##able", "una", "##ff", "a", "##a", "##"];
+        let bytes: Vec<&[u8]> = tokens.iter().map(|t| t.as_bytes()).collect();
+        let ids: Vec<u32> = (0..tokens.len() as u32).map(|i| 100 + 7 * i).collect();
+        let w = WordPiece::with_ids(&bytes, ids.clone(), 200);
+        assert!(!w.identity);
+        for word in ["unaffable", "aaa", "una", "a", "unx"] {
+            let mut want = Vec::new();
+            let greedy = w.greedy(word.as_bytes(), |t| want.push(ids[t as usize]));
+            let mut got = Vec::new();
+            let fast = w.encode_word(word.as_bytes(), word.chars().count(), |id| got.push(id));
+            assert_eq!(fast, greedy, "{word}");
+            if greedy {
+                assert_eq!(got, want, "{word}");
+            }
+        }
+        let mut got = Vec::new();
+        assert!(w.encode_word(b"unaffable", 9, |id| got.push(id)));
+        assert_eq!(got, [ids[4], ids[5], ids[3]]);
+    }
+
+    #[test]
     fn bare_prefix_is_not_a_piece() {
         // "##" itself never matches an empty continuation.
         let w = wp(&["a", "##"], 200);
