@@ -51,24 +51,35 @@ OPTIONS = [
 ]
 
 
-@pytest.mark.parametrize("opts", OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
-def test_batch_path_equals_transformers(pair, opts, monkeypatch):
-    ours, theirs = pair
-    taken = []
+def taken_and_kept(monkeypatch):
+    """Records what the batch path returned each time it was tried (None: it declined)."""
+    kept = []
     real = batch_call.call_batch
-    monkeypatch.setattr("bertpiece.bert.call_batch", lambda *a, **k: taken.append(1) or real(*a, **k))
-    got, want = ours(LINES, **opts), theirs(LINES, **opts)
-    assert taken, "the batch path was not tried"
+    monkeypatch.setattr("bertpiece.bert.call_batch", lambda *a, **k: kept.append(real(*a, **k)) or kept[-1])
+    return kept
+
+
+def assert_same_encoding(got, want, rows):
+    """Key by key (type, dtype, shape, values), then the row metadata of `rows`."""
     assert list(got.keys()) == list(want.keys())
     for key in want:
         assert type(got[key]) is type(want[key]), key
         if isinstance(want[key], np.ndarray):
             assert got[key].dtype == want[key].dtype and got[key].shape == want[key].shape, key
         assert plain(got[key]) == plain(want[key]), key
-    for i in (0, 5, len(LINES) - 5, len(LINES) - 1):
+    for i in rows:
         assert got.tokens(i) == want.tokens(i)
         assert got.word_ids(i) == want.word_ids(i)
         assert got.sequence_ids(i) == want.sequence_ids(i)
+
+
+@pytest.mark.parametrize("opts", OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
+def test_batch_path_equals_transformers(pair, opts, monkeypatch):
+    ours, theirs = pair
+    taken = taken_and_kept(monkeypatch)
+    got, want = ours(LINES, **opts), theirs(LINES, **opts)
+    assert taken, "the batch path was not tried"
+    assert_same_encoding(got, want, (0, 5, len(LINES) - 5, len(LINES) - 1))
 
 
 def test_rows_longer_than_max_length_without_truncation(pair):
@@ -110,14 +121,6 @@ ONE_SIDED = [
 ]
 
 
-def taken_and_kept(monkeypatch):
-    """Records whether the batch path computed the result (rather than declining)."""
-    kept = []
-    real = batch_call.call_batch
-    monkeypatch.setattr("bertpiece.bert.call_batch", lambda *a, **k: kept.append(real(*a, **k)) or kept[-1])
-    return kept
-
-
 CASES = [("lines", o) for o in PAIR_OPTIONS] + ONE_SIDED
 DATA = {"lines": (LINES, SECONDS), "long-short": (LONG, SHORT), "short-long": (SHORT, LONG)}
 
@@ -137,16 +140,7 @@ def test_batches_of_pairs_equal_transformers(pair, data, opts, monkeypatch):
         return
     got = ours(firsts, seconds, **opts)
     assert kept and kept[0] is not None, "the batch path declined"
-    assert list(got.keys()) == list(want.keys())
-    for key in want:
-        assert type(got[key]) is type(want[key]), key
-        if isinstance(want[key], np.ndarray):
-            assert got[key].dtype == want[key].dtype and got[key].shape == want[key].shape, key
-        assert plain(got[key]) == plain(want[key]), key
-    for i in (0, 5, 10, len(firsts) - 4, len(firsts) - 1):
-        assert got.tokens(i) == want.tokens(i)
-        assert got.word_ids(i) == want.word_ids(i)
-        assert got.sequence_ids(i) == want.sequence_ids(i)
+    assert_same_encoding(got, want, (0, 5, 10, len(firsts) - 4, len(firsts) - 1))
 
 
 def test_pairs_with_an_uncuttable_row_take_the_general_path(pair, monkeypatch):
