@@ -90,8 +90,9 @@ def call_batch(tok, items, *, add_special_tokens, padding_strategy, truncation_s
         return None
     ids, splits = np.asarray(ids), np.asarray(splits)
     offsets = np.asarray(offsets) if offsets is not None else None
+    type_ids = np.asarray(type_ids) if type_ids is not None else None
     rows_ids = [ids[splits[i]:splits[i + 1]].tolist() for i in range(len(texts))]
-    rows_types = ([np.asarray(type_ids)[splits[i]:splits[i + 1]].tolist() for i in range(len(texts))]
+    rows_types = ([type_ids[splits[i]:splits[i + 1]].tolist() for i in range(len(texts))]
                   if type_ids is not None else [[0] * len(r) for r in rows_ids])
     rows_offs = ([list(map(tuple, offsets[splits[i]:splits[i + 1]].tolist())) for i in range(len(texts))]
                  if offsets is not None else None)
