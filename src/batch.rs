@@ -423,30 +423,32 @@ impl Batch {
         if width == 0 {
             return out;
         }
-        let fill = |(i, (ids, mask)): (usize, (&mut [i64], &mut [i64]))| {
+        // Row i's values (`a..a + n` of the concatenation) and where they go in its cells.
+        let place = |i: usize| {
             let (a, n) = (self.row_splits[i] as usize, len(i));
-            let start = if p.left { width - n } else { 0 };
-            for (k, &id) in self.ids[a..a + n].iter().enumerate() {
-                ids[start + k] = id as i64;
-                mask[start + k] = 1;
+            (a..a + n, if p.left { width - n..width } else { 0..n })
+        };
+        let fill = |(i, (ids, mask)): (usize, (&mut [i64], &mut [i64]))| {
+            let (from, to) = place(i);
+            for (cell, &id) in ids[to.clone()].iter_mut().zip(&self.ids[from]) {
+                *cell = id as i64;
             }
+            mask[to].fill(1);
         };
         out.ids.par_chunks_mut(width).zip(out.attention_mask.par_chunks_mut(width)).enumerate().for_each(fill);
         if let (Some(types), Some(cells)) = (&self.type_ids, &mut out.type_ids) {
             cells.par_chunks_mut(width).enumerate().for_each(|(i, cells)| {
-                let (a, n) = (self.row_splits[i] as usize, len(i));
-                let start = if p.left { width - n } else { 0 };
-                for (k, &t) in types[a..a + n].iter().enumerate() {
-                    cells[start + k] = t as i64;
+                let (from, to) = place(i);
+                for (cell, &t) in cells[to].iter_mut().zip(&types[from]) {
+                    *cell = t as i64;
                 }
             });
         }
         if !self.offsets.is_empty() {
             out.offsets.par_chunks_mut(width).enumerate().for_each(|(i, cells)| {
-                let (a, n) = (self.row_splits[i] as usize, len(i));
-                let start = if p.left { width - n } else { 0 };
-                for (k, &(s, e)) in self.offsets[a..a + n].iter().enumerate() {
-                    cells[start + k] = [s as i64, e as i64];
+                let (from, to) = place(i);
+                for (cell, &(s, e)) in cells[to].iter_mut().zip(&self.offsets[from]) {
+                    *cell = [s as i64, e as i64];
                 }
             });
         }
