@@ -269,6 +269,12 @@ def run_check(kind, corpus_dir):
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
+def median_run(results, key):
+    """The median by `key` of the runs that did not fail (the last failure if all did)."""
+    ok = sorted((x for x in results if "error" not in x), key=key)
+    return ok[len(ok) // 2] if ok else results[-1]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", nargs="*", type=Path, default=DEFAULT_CORPORA)
@@ -326,9 +332,9 @@ def main():
     rows = []
     base = {}
     for (corpus, model, threads, case), results in runs.items():
-        ok = sorted((x for x in results if "error" not in x), key=lambda x: x["bytes"] / x["encode_s"])
-        res = ok[len(ok) // 2] if ok else results[-1]
-        row = {"corpus": corpus, "model": model, "threads": threads, "case": case, "rounds": len(ok), **res}
+        res = median_run(results, key=lambda x: x["bytes"] / x["encode_s"])
+        rounds = sum("error" not in x for x in results)
+        row = {"corpus": corpus, "model": model, "threads": threads, "case": case, "rounds": rounds, **res}
         if case == "bertpiece":
             base[(corpus, threads)] = res
         rows.append(row)
@@ -351,8 +357,7 @@ def main():
                 checks[kind].append(run_check(kind, corpus_dir))
                 print(json.dumps({kind: checks[kind][-1]}), file=sys.stderr)
         for kind in ("ud10k-bertpiece", "ud10k-transformers"):
-            ok = sorted((c for c in checks[kind] if "error" not in c), key=lambda c: c["encode_s"])
-            checks[kind] = ok[len(ok) // 2] if ok else checks[kind][-1]
+            checks[kind] = median_run(checks[kind], key=lambda c: c["encode_s"])
     if args.markdown:
         print_markdown(rows, checks)
 
