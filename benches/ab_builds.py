@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Two builds of bertpiece, A and B, taking turns on the same corpora: the
+check behind a "kept / not kept" decision in docs/benchmarks.md. On a shared
+machine a slow spell then hits both builds alike.
+
+Each build is a directory holding a `bertpiece` package (for instance a copy
+of `python/` with the build's `_core.abi3.so` in it). Every turn runs one
+fresh interpreter per build and corpus; it encodes the corpus with
+`encode_batch(lines, add_special_tokens=False, num_threads=1)` `--passes`
+times, the word memo emptied before each pass, and reports its best pass.
+
+    python benches/ab_builds.py /tmp/build-a /tmp/build-b --turns 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "data" / "corpus"
+CASES = [("ud-ru.txt", "bert-base-multilingual-cased", 30), ("ud-ko.txt", "bert-base-multilingual-cased", 30),
+         ("ud-de.txt", "bert-base-multilingual-cased", 30), ("en-large.txt", "bert-base-uncased", 6)]
+
+WORKER = r"""
+import sys, time
+sys.path.insert(0, sys.argv[1])
+import bertpiece
+from bertpiece import _core
+path, model, passes = sys.argv[2], sys.argv[3], int(sys.argv[4])
+lines = open(path, encoding="utf-8").read().splitlines()
+tok = bertpiece.BertTokenizer.from_pretrained(model)
+tok.encode_batch(lines[:50], add_special_tokens=False, num_threads=1)
+best = float("inf")
+for _ in range(passes):
+    _core._forget_words()
+    t = time.perf_counter()
+    tok.encode_batch(lines, add_special_tokens=False, num_threads=1)
+    best = min(best, time.perf_counter() - t)
+print(sum(len(l.encode()) for l in lines) / best / 1e6)
+"""
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("a", type=Path, help="directory holding build A's bertpiece package")
+    ap.add_argument("b", type=Path, help="directory holding build B's bertpiece package")
+    ap.add_argument("--turns", type=int, default=2)
+    ap.add_argument("--corpus-dir", type=Path, default=CORPUS)
+    args = ap.parse_args()
+    for build in (args.a, args.b):
+        if not (build / "bertpiece" / "__init__.py").is_file():
+            sys.exit(f"ab_builds: {build} holds no bertpiece package")
+    print("| turn | build | corpus | best pass MB/s |\n|---|---|---|---|")
+    for turn in range(1, args.turns + 1):
+        for name, build in (("A", args.a), ("B", args.b)):
+            for corpus, model, passes in CASES:
+                r = subprocess.run([sys.executable, "-c", WORKER, str(build), str(args.corpus_dir / corpus), model,
+                                    str(passes)], capture_output=True, text=True, check=True)
+                print(f"| {turn} | {name} | {corpus} | {float(r.stdout):.1f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
