@@ -54,12 +54,20 @@ def main():
         if not (build / "bertpiece" / "__init__.py").is_file():
             sys.exit(f"ab_builds: {build} holds no bertpiece package")
     print("| turn | build | corpus | best pass MB/s |\n|---|---|---|---|")
+    speeds = {}
     for turn in range(1, args.turns + 1):
         for name, build in (("A", args.a), ("B", args.b)):
             for corpus, model, passes in CASES:
                 r = subprocess.run([sys.executable, "-c", WORKER, str(build), str(args.corpus_dir / corpus), model,
                                     str(passes)], capture_output=True, text=True, check=True)
+                speeds.setdefault((name, corpus), []).append(float(r.stdout))
                 print(f"| {turn} | {name} | {corpus} | {float(r.stdout):.1f} |", flush=True)
+    # Per corpus: each build's best turn, and B / A turn by turn (a slow spell hits one turn's pair alike).
+    print("\n| corpus | A best MB/s | B best MB/s | B / A per turn (median) |\n|---|---|---|---|")
+    for corpus, _, _ in CASES:
+        a, b = speeds["A", corpus], speeds["B", corpus]
+        ratios = sorted(y / x for x, y in zip(a, b))
+        print(f"| {corpus} | {max(a):.1f} | {max(b):.1f} | {ratios[len(ratios) // 2]:.3f} |")
 
 
 if __name__ == "__main__":
