@@ -229,7 +229,7 @@ impl Encoder {
         general: impl Fn(&[u8], &mut Vec<u32>) -> Result<()>,
     ) -> Result<()> {
         if !self.alnum_words {
-            return self.encode_chunks(text, s, out, word, general);
+            return self.encode_chunks(text, false, s, out, word, general).map(|_| ());
         }
         let n = text.len();
         let (mut i, mut chunk_start, mut mark) = (0, 0, out.len());
@@ -253,11 +253,12 @@ impl Encoder {
                 _ => None,
             };
             let Some((end, lower)) = simple else {
-                // Take back the chunk's words and encode it whole the other way.
+                // Take back the chunk's words and encode it the other way,
+                // with the chunks after it until one starts like ASCII text
+                // again (a Cyrillic or Hangul line stays there).
                 out.truncate(mark);
-                let end = text[i..].iter().position(|&c| self.is_chunk_separator(c)).map_or(n, |k| i + k);
-                self.encode_chunks(&text[chunk_start..end], s, out, &mut word, &general)?;
-                i = end;
+                i = chunk_start + self.encode_chunks(&text[chunk_start..], true, s, out, &mut word, &general)?;
+                (chunk_start, mark) = (i, out.len());
                 continue;
             };
             let w = if lower {
@@ -275,15 +276,19 @@ impl Encoder {
     }
 
     /// [`encode`](Self::encode) without the ASCII lane: every byte through
-    /// the class tables. ASCII bytes take one table lookup each.
+    /// the class tables. ASCII bytes take one table lookup each. With
+    /// `back_to_lane`, stops at the first chunk that starts with an ASCII
+    /// letter, digit or punctuation byte (the lane's) and returns where it
+    /// starts; else returns `text.len()`.
     fn encode_chunks(
         &self,
         text: &[u8],
+        back_to_lane: bool,
         s: &mut Buffers,
         out: &mut Vec<u32>,
         mut word: impl FnMut(&[u8], usize, &mut Vec<u32>),
         general: impl Fn(&[u8], &mut Vec<u32>) -> Result<()>,
-    ) -> Result<()> {
+    ) -> Result<usize> {
         s.word.clear();
         s.chars = 0;
         let classes = CodePointClasses::shared(self.classes_key);
@@ -321,6 +326,9 @@ impl Encoder {
                     i += 1;
                     flush(s, &mut |w, n| word(w, n, out));
                     (chunk_start, mark) = (i, out.len());
+                    if back_to_lane && i < n && matches!(self.class[text[i] as usize], WORD | PUNCT) {
+                        return Ok(i);
+                    }
                     continue;
                 }
                 PUNCT => {
@@ -391,7 +399,7 @@ impl Encoder {
             i += len;
         }
         flush(s, &mut |w, n| word(w, n, out));
-        Ok(())
+        Ok(n)
     }
 
     /// One non-ASCII code point of a chunk; false when the chunk needs the general path.
