@@ -228,7 +228,7 @@ pub fn encode_batch(tok: &FullTokenizer, texts: &[&[u8]], opts: BatchOptions, ne
 }
 
 /// Encodes the pairs `(firsts[k], seconds[k])` (ids and token type ids; no
-/// offsets), as [`encode_batch`] does texts.
+/// offsets), as [`encode_batch`] does texts. The two lists must be equally long.
 pub fn encode_pairs(
     tok: &FullTokenizer,
     firsts: &[&[u8]],
@@ -237,8 +237,10 @@ pub fn encode_pairs(
     needles: &[&[u8]],
     num_threads: Option<usize>,
 ) -> Result<Batch> {
-    let n = firsts.len().min(seconds.len());
-    encode(tok, &firsts[..n], Some(&seconds[..n]), BatchOptions { offsets: false, ..opts }, needles, num_threads)
+    if firsts.len() != seconds.len() {
+        return Err(Error::PairCount { texts: firsts.len(), pairs: seconds.len() });
+    }
+    encode(tok, firsts, Some(seconds), BatchOptions { offsets: false, ..opts }, needles, num_threads)
 }
 
 fn encode(
@@ -574,7 +576,7 @@ mod tests {
                 for max_length in [None, Some(0), Some(2), Some(3), Some(4), Some(5), Some(7), Some(20)] {
                     let opts = BatchOptions { special, max_length, pair: strategy, ..Default::default() };
                     for threads in [1, 2] {
-                        let b = encode_pairs(&tok, &texts, &texts[1..], opts, &[], Some(threads)).unwrap();
+                        let b = encode_pairs(&tok, &texts[..5], &texts[1..], opts, &[], Some(threads)).unwrap();
                         assert_eq!(b.row_splits.len(), 6);
                         let mut too_short = false;
                         for (k, (a, c)) in texts.iter().zip(&texts[1..]).enumerate() {

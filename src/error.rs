@@ -17,6 +17,8 @@ pub enum Error {
     InvalidText,
     #[error("unknown reference {0:?}: expected one of \"google\", \"transformers\", \"tokenizers\"")]
     UnknownReference(String),
+    #[error("{texts} texts but {pairs} text pairs")]
+    PairCount { texts: usize, pairs: usize },
     #[error("num_threads must be a positive integer, got {0}")]
     BadThreadCount(i64),
     #[error("cannot start the thread pool: {0}")]

@@ -31,6 +31,7 @@ impl From<Error> for PyErr {
             | Error::InvalidText
             | Error::UnknownReference(_)
             | Error::UnsupportedOption(_)
+            | Error::PairCount { .. }
             | Error::BadThreadCount(_) => PyValueError::new_err(msg),
             Error::ThreadPool(_) => PyRuntimeError::new_err(msg),
         }
@@ -369,11 +370,6 @@ impl PyFullTokenizer {
         }
         let seconds = pairs.map(|p| BatchTexts::read(p, reference, "text_pair")).transpose()?;
         let second_bytes = seconds.as_ref().map(|s| s.slices());
-        if let Some(b) = &second_bytes {
-            if b.len() != bytes.len() {
-                return Err(PyValueError::new_err(format!("{} texts but {} text pairs", bytes.len(), b.len())));
-            }
-        }
         let needles: Vec<&[u8]> = added.iter().flatten().map(|a| a.as_bytes()).collect();
         let inner = &self.inner;
         py.detach(|| -> PyResult<_> {

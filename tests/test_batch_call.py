@@ -154,3 +154,13 @@ def test_pairs_with_an_uncuttable_row_take_the_general_path(pair, monkeypatch):
     with pytest.raises(ValueError, match="too short"):
         ours(firsts, seconds, truncation="only_first", max_length=8)
     assert kept == [None]
+
+
+def test_the_core_refuses_pairs_of_unequal_length(pair):
+    # The facade checks this first (as transformers does); the core's own check
+    # is for its direct callers, which must not get a silently shortened batch.
+    ours, _ = pair
+    with pytest.raises(ValueError, match="3 texts but 2 text pairs"):
+        ours._core.encode_padded(["a", "b", "c"], pairs=["x", "y"])
+    with pytest.raises(ValueError, match="batch length of `text`"):
+        ours(["a", "b", "c"], ["x", "y"])
