@@ -6,8 +6,10 @@ machine a slow spell then hits both builds alike.
 Each build is a directory holding a `bertpiece` package (for instance a copy
 of `python/` with the build's `_core.abi3.so` in it). Every turn runs one
 fresh interpreter per build and corpus; it encodes the corpus with
-`encode_batch(lines, add_special_tokens=False, num_threads=1)` `--passes`
+`encode_batch(lines, add_special_tokens=False, num_threads=1)` several
 times, the word memo emptied before each pass, and reports its best pass.
+With `--warm` the memo is kept from pass to pass instead (after one pass
+to fill it): the steady state of a long run over text in one language.
 
     python benches/ab_builds.py /tmp/build-a /tmp/build-b --turns 2
 """
@@ -29,13 +31,14 @@ import sys, time
 sys.path.insert(0, sys.argv[1])
 import bertpiece
 from bertpiece import _core
-path, model, passes = sys.argv[2], sys.argv[3], int(sys.argv[4])
+path, model, passes, warm = sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5] == "warm"
 lines = open(path, encoding="utf-8").read().splitlines()
 tok = bertpiece.BertTokenizer.from_pretrained(model)
-tok.encode_batch(lines[:50], add_special_tokens=False, num_threads=1)
+tok.encode_batch(lines if warm else lines[:50], add_special_tokens=False, num_threads=1)
 best = float("inf")
 for _ in range(passes):
-    _core._forget_words()
+    if not warm:
+        _core._forget_words()
     t = time.perf_counter()
     tok.encode_batch(lines, add_special_tokens=False, num_threads=1)
     best = min(best, time.perf_counter() - t)
@@ -49,6 +52,7 @@ def main():
     ap.add_argument("b", type=Path, help="directory holding build B's bertpiece package")
     ap.add_argument("--turns", type=int, default=2)
     ap.add_argument("--corpus-dir", type=Path, default=CORPUS)
+    ap.add_argument("--warm", action="store_true", help="keep the word memo from pass to pass")
     args = ap.parse_args()
     for build in (args.a, args.b):
         if not (build / "bertpiece" / "__init__.py").is_file():
@@ -59,7 +63,7 @@ def main():
         for name, build in (("A", args.a), ("B", args.b)):
             for corpus, model, passes in CASES:
                 r = subprocess.run([sys.executable, "-c", WORKER, str(build), str(args.corpus_dir / corpus), model,
-                                    str(passes)], capture_output=True, text=True, check=True)
+                                    str(passes), "warm" if args.warm else "cold"], capture_output=True, text=True, check=True)
                 speeds.setdefault((name, corpus), []).append(float(r.stdout))
                 print(f"| {turn} | {name} | {corpus} | {float(r.stdout):.1f} |", flush=True)
     # Per corpus: each build's best turn, and B / A turn by turn (a slow spell hits one turn's pair alike).
