@@ -216,7 +216,7 @@ struct Part {
     too_short: bool,
 }
 
-/// Text (bytes) from which a batch turns its threads' word memos on (1.5
+/// Text (bytes) from which a batch turns its threads' word memos on (2
 /// MiB once per thread, kept for later batches: worth it from a few dozen
 /// pages of text on).
 const MEMO_MIN_BATCH: usize = 64 << 10;
