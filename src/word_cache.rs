@@ -247,8 +247,9 @@ impl WordCache {
     pub fn ids(&mut self, word: &[u8], out: &mut Vec<u32>, compute: impl FnOnce(&mut Vec<u32>)) {
         match word.len() {
             1..=16 => {
-                if !self.short.get(&Key::new(word), out) {
-                    self.short_miss(word, out, compute);
+                let key = Key::new(word);
+                if !self.short.get(&key, out) {
+                    self.short_miss(key, word, out, compute);
                 }
             }
             17..=MAX_BYTES => {
@@ -265,18 +266,18 @@ impl WordCache {
     /// computed and memoized. Out of line, so that the hit path stays small
     /// enough to inline where words end.
     #[inline(never)]
-    fn short_miss(&mut self, word: &[u8], out: &mut Vec<u32>, compute: impl FnOnce(&mut Vec<u32>)) {
-        let key = Key::new(word);
-        if self.long.get(&key, out) {
+    fn short_miss(&mut self, key: Key<2>, word: &[u8], out: &mut Vec<u32>, compute: impl FnOnce(&mut Vec<u32>)) {
+        let long_key = Key::new(word);
+        if self.long.get(&long_key, out) {
             return;
         }
         let mark = out.len();
         compute(out);
         let ids = &out[mark..];
         if ids.len() <= SHORT_IDS {
-            self.short.put(&Key::new(word), ids);
+            self.short.put(&key, ids);
         } else {
-            self.long.put(&key, ids);
+            self.long.put(&long_key, ids);
         }
     }
 
