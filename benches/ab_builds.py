@@ -64,8 +64,9 @@ def main():
             for corpus, model, passes in CASES:
                 r = subprocess.run([sys.executable, "-c", WORKER, str(build), str(args.corpus_dir / corpus), model,
                                     str(passes), "warm" if args.warm else "cold"], capture_output=True, text=True, check=True)
-                speeds.setdefault((name, corpus), []).append(float(r.stdout))
-                print(f"| {turn} | {name} | {corpus} | {float(r.stdout):.1f} |", flush=True)
+                mbs = float(r.stdout)
+                speeds.setdefault((name, corpus), []).append(mbs)
+                print(f"| {turn} | {name} | {corpus} | {mbs:.1f} |", flush=True)
     # Per corpus: each build's best turn, and B / A turn by turn (a slow spell hits one turn's pair alike).
     print("\n| corpus | A best MB/s | B best MB/s | B / A per turn (median) |\n|---|---|---|---|")
     for corpus, _, _ in CASES:
