@@ -206,6 +206,18 @@ struct Failure {
     lists: Vec<u32>,
 }
 
+/// Starts loading `slot`'s cache line: a hint, with no effect on any result.
+#[inline(always)]
+fn prefetch<T>(slot: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing into the program and never faults; `slot` is a live reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(slot as *const T as *const i8, std::arch::x86_64::_MM_HINT_T0)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = slot;
+}
+
 const NO_NODE: u32 = u32::MAX;
 const NO_POP: u32 = u32::MAX;
 const MANY: u32 = 1 << 31;
@@ -479,6 +491,10 @@ impl WordPiece {
             loop {
                 if let Some(next) = self.trie.child(node, byte) {
                     node = next;
+                    // Its failure step is needed when the next byte is not a child.
+                    if let Some(step) = f.steps.get(next as usize) {
+                        prefetch(step);
+                    }
                     break;
                 }
                 let Some(link) = f.follow(node, &mut emit) else { return false };
