@@ -9,7 +9,8 @@
 //! them), so a hit is exact: the key is the whole word, compared in full.
 //! Two tables: words of up to 16 bytes with up to 3 ids (most words), and of
 //! up to 32 bytes with up to 7 (long words, and short ones of many pieces:
-//! non-Latin scripts, compounds). Each is
+//! non-Latin scripts, compounds); such a short word leaves a mark in the
+//! short table, so the common miss, a new short word, probes one table. Each is
 //! two-way set associative, a set per cache line or two: a hit in the older
 //! way swaps it to the front, a new word pushes the older one out.
 //! (Simulated on the UD files and en-large, two ways and the long table raise
@@ -120,6 +121,20 @@ fn pack16(word: &[u8]) -> [u64; 2] {
     }
 }
 
+/// What a table lookup found.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Found {
+    /// The word's ids (appended to the output).
+    Ids,
+    /// Nothing.
+    No,
+    /// A mark: the word is kept in the long table.
+    Elsewhere,
+}
+
+/// `n` of an entry marking a word kept in the long table.
+const ELSEWHERE: u8 = u8::MAX;
+
 /// One two-way table of words of up to 8·W bytes with up to I ids.
 #[derive(Default)]
 struct Table<const W: usize, const I: usize> {
@@ -164,10 +179,24 @@ impl<const W: usize, const I: usize> Table<W, I> {
         }
     }
 
+    /// Marks `key`'s word as kept in the other (long) table: a later miss
+    /// here then costs no probe there.
+    #[inline]
+    fn put_elsewhere(&mut self, key: &Key<W>) {
+        let n = self.sets.len();
+        if let Some(set) = self.sets.get_mut(key.set(n)) {
+            set.0[1] = set.0[0];
+            let e = &mut set.0[0];
+            e.key = key.words;
+            e.len = key.len;
+            e.n = ELSEWHERE;
+        }
+    }
+
     /// Appends the ids of `key`'s word to `out` if memoized (a hit in the
-    /// older way becomes the newer); false if not.
+    /// older way becomes the newer).
     #[inline(always)]
-    fn get(&mut self, key: &Key<W>, out: &mut Vec<u32>) -> bool {
+    fn get(&mut self, key: &Key<W>, out: &mut Vec<u32>) -> Found {
         let sets = self.sets.len();
         if let Some(Set(set)) = self.sets.get_mut(key.set(sets)) {
             let hit = if set[0].holds(key) {
@@ -181,6 +210,9 @@ impl<const W: usize, const I: usize> Table<W, I> {
             if hit {
                 // All I slots written, n of them kept: no loop over the ids.
                 let e = &set[0];
+                if e.n as usize > I {
+                    return Found::Elsewhere;
+                }
                 out.reserve(I);
                 let len = out.len();
                 for (slot, &id) in out.spare_capacity_mut().iter_mut().zip(&e.ids) {
@@ -189,10 +221,10 @@ impl<const W: usize, const I: usize> Table<W, I> {
                 // SAFETY: the capacity holds at least I more ids (reserved), the
                 // first I were just written, and `e.n <= I`.
                 unsafe { out.set_len(len + e.n as usize) };
-                return true;
+                return Found::Ids;
             }
         }
-        false
+        Found::No
     }
 }
 
@@ -248,36 +280,40 @@ impl WordCache {
         match word.len() {
             1..=16 => {
                 let key = Key::new(word);
-                if !self.short.get(&key, out) {
-                    self.short_miss(key, word, out, compute);
+                match self.short.get(&key, out) {
+                    Found::Ids => {}
+                    Found::No => self.short_miss(key, word, out, compute),
+                    Found::Elsewhere => self.long_lookup(Key::new(word), out, compute),
                 }
             }
-            17..=MAX_BYTES => {
-                let key = Key::new(word);
-                if !self.long.get(&key, out) {
-                    self.long_miss(key, out, compute);
-                }
-            }
+            17..=MAX_BYTES => self.long_lookup(Key::new(word), out, compute),
             _ => compute(out),
         }
     }
 
-    /// A short word not in the short table: perhaps in the long one, else
-    /// computed and memoized. Out of line, so that the hit path stays small
-    /// enough to inline where words end.
+    /// A short word the short table has neither ids nor a mark for:
+    /// computed and memoized, its ids in the short table if they fit, else
+    /// in the long one with a mark in the short one (so that a new short
+    /// word, the common miss, costs no probe of the long table). Out of
+    /// line, so that the hit path stays small enough to inline where words end.
     #[inline(never)]
     fn short_miss(&mut self, key: Key<2>, word: &[u8], out: &mut Vec<u32>, compute: impl FnOnce(&mut Vec<u32>)) {
-        let long_key = Key::new(word);
-        if self.long.get(&long_key, out) {
-            return;
-        }
         let mark = out.len();
         compute(out);
         let ids = &out[mark..];
         if ids.len() <= SHORT_IDS {
             self.short.put(&key, ids);
         } else {
-            self.long.put(&long_key, ids);
+            self.long.put(&Key::new(word), ids);
+            self.short.put_elsewhere(&key);
+        }
+    }
+
+    /// A word kept in the long table (or marked as such, but pushed out since).
+    #[inline]
+    fn long_lookup(&mut self, key: Key<4>, out: &mut Vec<u32>, compute: impl FnOnce(&mut Vec<u32>)) {
+        if self.long.get(&key, out) != Found::Ids {
+            self.long_miss(key, out, compute);
         }
     }
 
@@ -373,6 +409,16 @@ mod tests {
         for _ in 0..3 {
             assert_eq!(lookup(&mut c, b"x", &[1, 2, 3, 4, 5, 6, 7], &mut computed), [1, 2, 3, 4, 5, 6, 7]);
         }
+        assert_eq!(computed, 1);
+        // Its ids pushed out of the long table by a newer word of the same set, and another: computed again, exactly.
+        let long_set = Key::<4>::new(b"x").set(LONG_SETS);
+        let rivals: Vec<String> =
+            (0..).map(|i| format!("r{i}")).filter(|w| Key::<4>::new(w.as_bytes()).set(LONG_SETS) == long_set).take(2).collect();
+        for r in &rivals {
+            lookup(&mut c, r.as_bytes(), &[9, 9, 9, 9], &mut computed);
+        }
+        computed = 0;
+        assert_eq!(lookup(&mut c, b"x", &[1, 2, 3, 4, 5, 6, 7], &mut computed), [1, 2, 3, 4, 5, 6, 7]);
         assert_eq!(computed, 1);
         // More ids than any entry holds, or too long: computed each time.
         computed = 0;
