@@ -296,21 +296,34 @@ impl FullTokenizer {
         enc.encode(text, buffers, out, |w, n, out| self.push_word_memo(w, n, out, cache), |t, out| self.encode_general(t, out))
     }
 
-    /// [`push_word`](Self::push_word) through the memo of recent words.
+    /// [`push_word`](Self::push_word) through the memo of recent words (a
+    /// word it has not seen skips the whole-word probe: see
+    /// [`WordPiece::encode_unseen_word`]).
     #[inline(always)]
     fn push_word_memo(&self, word: &[u8], chars: usize, out: &mut Vec<u32>, cache: &mut WordCache) {
         if let [b @ 0..0x80] = *word {
             out.push(self.ascii_ids[b as usize]);
             return;
         }
-        cache.ids(word, out, |out| self.push_word(word, chars, out));
+        cache.ids(word, out, |out| {
+            let mark = out.len();
+            let known = self.wordpiece.encode_unseen_word(word, chars, |id| out.push(id));
+            self.unknown_unless(known, out, mark);
+        });
     }
 
     /// WordPiece ids of one normalized word, or the unknown id.
     #[inline]
     fn push_word(&self, word: &[u8], chars: usize, out: &mut Vec<u32>) {
         let mark = out.len();
-        if !self.wordpiece.encode_word(word, chars, |id| out.push(id)) {
+        let known = self.wordpiece.encode_word(word, chars, |id| out.push(id));
+        self.unknown_unless(known, out, mark);
+    }
+
+    /// Replaces the ids pushed since `mark` by the unknown id, unless the word was `known`.
+    #[inline(always)]
+    fn unknown_unless(&self, known: bool, out: &mut Vec<u32>, mark: usize) {
+        if !known {
             out.truncate(mark);
             out.push(self.unk_id);
         }

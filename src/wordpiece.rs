@@ -315,6 +315,11 @@ struct WholeWords {
     arena: Vec<u8>,
 }
 
+/// The largest whole-word table probed for words the memo has not seen:
+/// 512 KiB of slots. The 30K-token vocabularies need 256 KiB,
+/// multilingual-cased 1 MiB.
+const SMALL_WHOLE_SLOTS: usize = 1 << 16;
+
 impl WholeWords {
     /// Tokens starting with "##" are left out: a word spelled like one goes
     /// through the greedy loop, which handles it.
@@ -464,6 +469,29 @@ impl WordPiece {
             emit(id);
             return true;
         }
+        self.ids_of_pieces(word, emit)
+    }
+
+    /// As [`encode_word`](Self::encode_word), for words a memo of recent
+    /// words has just missed: the rarer words, less often tokens. With a
+    /// large vocabulary the whole-word probe is skipped: it mostly misses,
+    /// and its table (MBs) pushes the memo and the trie out of cache.
+    /// Measured with the memo in front (docs/benchmarks.md): skipping it
+    /// made the multilingual vocabulary faster on every UD file (ud-ko by a
+    /// sixth), and bert-base-uncased slower on ud-en, so a small table keeps it.
+    #[inline]
+    pub fn encode_unseen_word(&self, word: &[u8], chars: usize, emit: impl FnMut(u32)) -> bool {
+        if self.whole.slots.len() <= SMALL_WHOLE_SLOTS {
+            return self.encode_word(word, chars, emit);
+        }
+        if chars as i64 > self.max_input_chars_per_word {
+            return false;
+        }
+        self.ids_of_pieces(word, emit)
+    }
+
+    #[inline]
+    fn ids_of_pieces(&self, word: &[u8], mut emit: impl FnMut(u32)) -> bool {
         if self.identity {
             self.pieces(word, emit)
         } else {
@@ -589,6 +617,8 @@ mod tests {
         encode_into(word, &mut bytes);
         let greedy = w.greedy(&bytes, |t| a.push(t)).then_some(a);
         let fast = w.encode_word(&bytes, word.len(), |t| b.push(t)).then_some(b);
+        let mut c = Vec::new();
+        assert_eq!(w.encode_unseen_word(&bytes, word.len(), |t| c.push(t)).then_some(c), greedy, "unseen, word {word:?}");
         // LinMaxMatch on its own too, without the whole-word shortcut.
         if let (Some(f), Some(r), false) = (&w.failure, w.continuation_root, bytes.starts_with(b"##")) {
             let mut c = Vec::new();
@@ -621,6 +651,33 @@ mod tests {
     }
 
     #[test]
+    fn a_large_vocabulary_skips_the_whole_word_probe_for_unseen_words_and_still_equals_greedy() {
+        let alphabet = ['a', 'b', 'c', 'é', '中'];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut tokens = std::collections::BTreeSet::new();
+        while tokens.len() < 80_000 {
+            let len = 1 + rng(&mut seed) % 8;
+            let t: String = (0..len).map(|_| alphabet[(rng(&mut seed) % 5) as usize]).collect();
+            tokens.insert(if tokens.len() % 4 == 0 { format!("##{t}") } else { t });
+        }
+        tokens.insert("##".into());
+        let tokens: Vec<String> = tokens.into_iter().collect();
+        let bytes: Vec<&[u8]> = tokens.iter().map(|t| t.as_bytes()).collect();
+        let w = WordPiece::new(&bytes, 1000);
+        assert!(w.whole.slots.len() > SMALL_WHOLE_SLOTS, "the probe is skipped for this vocabulary");
+        // Random words (most of several pieces), and the tokens themselves (whole words).
+        for k in 0..3000 {
+            let word: Vec<u32> = if k % 3 == 0 {
+                tokens[(rng(&mut seed) % tokens.len() as u64) as usize].chars().map(|c| c as u32).collect()
+            } else {
+                (0..rng(&mut seed) % 20).map(|_| alphabet[(rng(&mut seed) % 5) as usize] as u32).collect()
+            };
+            let (greedy, fast) = both(&w, &word);
+            assert_eq!(greedy, fast, "word {word:?}");
+        }
+    }
+
+    #[test]
     fn linear_time_matching_on_adversarial_words() {
         // Long runs of one letter against a vocabulary of its runs.
         let tokens: Vec<String> = (1..=20).map(|n| "a".repeat(n)).chain((1..=20).map(|n| format!("##{}", "a".repeat(n)))).chain(["##b".into(), "ab".into()]).collect();
@@ -649,8 +706,11 @@ mod tests {
             let mut got = Vec::new();
             let fast = w.encode_word(word.as_bytes(), word.chars().count(), |id| got.push(id));
             assert_eq!(fast, greedy, "{word}");
+            let mut walked = Vec::new();
+            assert_eq!(w.encode_unseen_word(word.as_bytes(), word.chars().count(), |id| walked.push(id)), greedy, "{word}");
             if greedy {
                 assert_eq!(got, want, "{word}");
+                assert_eq!(walked, want, "{word}");
             }
         }
         let mut got = Vec::new();
