@@ -153,6 +153,10 @@ impl Trie {
         // round for the most nodes (up to eight children, single ones
         // included), so the walk has no branch on the kind of node.
         let (first, count) = (n.first as usize, (n.meta & COUNT) as usize);
+        // The children sit side by side: start loading them while their labels are searched.
+        if let Some(c) = self.nodes.get(first) {
+            prefetch(c);
+        }
         let pattern = byte as u64 * ONES;
         let mut k = 0;
         loop {
