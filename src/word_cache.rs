@@ -168,12 +168,7 @@ impl<const W: usize, const I: usize> Table<W, I> {
         if ids.len() > I {
             return;
         }
-        let n = self.sets.len();
-        if let Some(set) = self.sets.get_mut(key.set(n)) {
-            set.0[1] = set.0[0];
-            let e = &mut set.0[0];
-            e.key = key.words;
-            e.len = key.len;
+        if let Some(e) = self.newest(key) {
             e.n = ids.len() as u8;
             e.ids[..ids.len()].copy_from_slice(ids);
         }
@@ -183,14 +178,22 @@ impl<const W: usize, const I: usize> Table<W, I> {
     /// here then costs no probe there.
     #[inline]
     fn put_elsewhere(&mut self, key: &Key<W>) {
-        let n = self.sets.len();
-        if let Some(set) = self.sets.get_mut(key.set(n)) {
-            set.0[1] = set.0[0];
-            let e = &mut set.0[0];
-            e.key = key.words;
-            e.len = key.len;
+        if let Some(e) = self.newest(key) {
             e.n = ELSEWHERE;
         }
+    }
+
+    /// The newer way of `key`'s set, holding `key` (what it held moves to
+    /// the older way, pushing that out), for the caller to fill in.
+    #[inline(always)]
+    fn newest(&mut self, key: &Key<W>) -> Option<&mut Entry<W, I>> {
+        let n = self.sets.len();
+        let set = self.sets.get_mut(key.set(n))?;
+        set.0[1] = set.0[0];
+        let e = &mut set.0[0];
+        e.key = key.words;
+        e.len = key.len;
+        Some(e)
     }
 
     /// Appends the ids of `key`'s word to `out` if memoized (a hit in the
