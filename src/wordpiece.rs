@@ -464,16 +464,8 @@ impl WordPiece {
     /// to `emit`. False when the whole word is the unknown token; ids emitted
     /// before that are then the caller's to discard.
     #[inline]
-    pub fn encode_word(&self, word: &[u8], chars: usize, mut emit: impl FnMut(u32)) -> bool {
-        if chars as i64 > self.max_input_chars_per_word {
-            return false;
-        }
-        // A word that is a token is its own longest match (an empty word has no pieces).
-        if let Some(id) = self.whole.get(word).filter(|_| !word.is_empty()) {
-            emit(id);
-            return true;
-        }
-        self.ids_of_pieces(word, emit)
+    pub fn encode_word(&self, word: &[u8], chars: usize, emit: impl FnMut(u32)) -> bool {
+        self.encode(word, chars, true, emit)
     }
 
     /// As [`encode_word`](Self::encode_word), for words a memo of recent
@@ -485,17 +477,20 @@ impl WordPiece {
     /// sixth), and bert-base-uncased slower on ud-en, so a small table keeps it.
     #[inline]
     pub fn encode_unseen_word(&self, word: &[u8], chars: usize, emit: impl FnMut(u32)) -> bool {
-        if self.whole.slots.len() <= SMALL_WHOLE_SLOTS {
-            return self.encode_word(word, chars, emit);
-        }
+        self.encode(word, chars, self.whole.slots.len() <= SMALL_WHOLE_SLOTS, emit)
+    }
+
+    /// Both of the above; `probe_whole`: look the word up whole first.
+    #[inline(always)]
+    fn encode(&self, word: &[u8], chars: usize, probe_whole: bool, mut emit: impl FnMut(u32)) -> bool {
         if chars as i64 > self.max_input_chars_per_word {
             return false;
         }
-        self.ids_of_pieces(word, emit)
-    }
-
-    #[inline]
-    fn ids_of_pieces(&self, word: &[u8], mut emit: impl FnMut(u32)) -> bool {
+        // A word that is a token is its own longest match (an empty word has no pieces).
+        if let Some(id) = probe_whole.then(|| self.whole.get(word)).flatten().filter(|_| !word.is_empty()) {
+            emit(id);
+            return true;
+        }
         if self.identity {
             self.pieces(word, emit)
         } else {
