@@ -24,7 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "data" / "corpus"
 CASES = [("ud-ru.txt", "bert-base-multilingual-cased", 30), ("ud-ko.txt", "bert-base-multilingual-cased", 30),
-         ("ud-de.txt", "bert-base-multilingual-cased", 30), ("en-large.txt", "bert-base-uncased", 6)]
+         ("ud-de.txt", "bert-base-multilingual-cased", 30), ("ud-en.txt", "bert-base-uncased", 30),
+         ("en-large.txt", "bert-base-uncased", 6)]
 
 WORKER = r"""
 import sys, time
