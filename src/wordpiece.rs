@@ -473,8 +473,8 @@ impl WordPiece {
     /// large vocabulary the whole-word probe is skipped: it mostly misses,
     /// and its table (MBs) pushes the memo and the trie out of cache.
     /// Measured with the memo in front (docs/benchmarks.md): skipping it
-    /// made the multilingual vocabulary faster on every UD file (ud-ko by a
-    /// sixth), and bert-base-uncased slower on ud-en, so a small table keeps it.
+    /// made the multilingual vocabulary faster on the UD files (ud-ko by a
+    /// fifth), and bert-base-uncased slower on ud-en, so a small table keeps it.
     #[inline]
     pub fn encode_unseen_word(&self, word: &[u8], chars: usize, emit: impl FnMut(u32)) -> bool {
         self.encode(word, chars, self.whole.slots.len() <= SMALL_WHOLE_SLOTS, emit)
