@@ -12,6 +12,11 @@ With `--warm` the memo is kept from pass to pass instead (after one pass
 to fill it): the steady state of a long run over text in one language.
 
     python benches/ab_builds.py /tmp/build-a /tmp/build-b --turns 2
+    python benches/ab_builds.py /tmp/build-a /tmp/build-b --corpora ud-vi.txt ud-ja.txt
+
+`--corpora` replaces the default five corpora by the files named (models as
+in bench.py: bert-base-uncased for English, bert-base-chinese for ud-zh,
+bert-base-multilingual-cased for the rest).
 """
 
 from __future__ import annotations
@@ -26,6 +31,13 @@ CORPUS = ROOT.parent / "shared" / "data" / "corpus"
 CASES = [("ud-ru.txt", "bert-base-multilingual-cased", 30), ("ud-ko.txt", "bert-base-multilingual-cased", 30),
          ("ud-de.txt", "bert-base-multilingual-cased", 30), ("ud-en.txt", "bert-base-uncased", 30),
          ("en-large.txt", "bert-base-uncased", 6)]
+
+
+def case(corpus: str) -> tuple[str, str, int]:
+    """A corpus named on the command line, with its model and number of passes."""
+    model = {"en": "bert-base-uncased", "zh": "bert-base-chinese"}.get(corpus.split(".")[0].split("-")[-1],
+                                                                          "bert-base-multilingual-cased")
+    return corpus, model, 6 if corpus.startswith("en-large") else 30
 
 WORKER = r"""
 import sys, time
@@ -54,7 +66,12 @@ def main():
     ap.add_argument("--turns", type=int, default=2)
     ap.add_argument("--corpus-dir", type=Path, default=CORPUS)
     ap.add_argument("--warm", action="store_true", help="keep the word memo from pass to pass")
+    ap.add_argument("--corpora", nargs="+", metavar="FILE", help="corpus files to run instead of the default five")
     args = ap.parse_args()
+    cases = [case(c) for c in args.corpora] if args.corpora else CASES
+    for corpus, _, _ in cases:
+        if not (args.corpus_dir / corpus).is_file():
+            sys.exit(f"ab_builds: no corpus {args.corpus_dir / corpus}")
     for build in (args.a, args.b):
         if not (build / "bertpiece" / "__init__.py").is_file():
             sys.exit(f"ab_builds: {build} holds no bertpiece package")
@@ -62,7 +79,7 @@ def main():
     speeds = {}
     for turn in range(1, args.turns + 1):
         for name, build in (("A", args.a), ("B", args.b)):
-            for corpus, model, passes in CASES:
+            for corpus, model, passes in cases:
                 r = subprocess.run([sys.executable, "-c", WORKER, str(build), str(args.corpus_dir / corpus), model,
                                     str(passes), "warm" if args.warm else "cold"], capture_output=True, text=True, check=True)
                 mbs = float(r.stdout)
@@ -70,7 +87,7 @@ def main():
                 print(f"| {turn} | {name} | {corpus} | {mbs:.1f} |", flush=True)
     # Per corpus: each build's best turn, and B / A turn by turn (a slow spell hits one turn's pair alike).
     print("\n| corpus | A best MB/s | B best MB/s | B / A per turn (median) |\n|---|---|---|---|")
-    for corpus, _, _ in CASES:
+    for corpus, _, _ in cases:
         a, b = speeds["A", corpus], speeds["B", corpus]
         ratios = sorted(y / x for x, y in zip(a, b))
         print(f"| {corpus} | {max(a):.1f} | {max(b):.1f} | {ratios[len(ratios) // 2]:.3f} |")
