@@ -39,7 +39,8 @@ const MULTI: u8 = 4; // a non-ASCII code point starts here
 /// Plain ASCII chunks in a row after which the per-byte path hands back to
 /// the ASCII lane. Handing back at once made text where most words hold an
 /// accent bounce between the two, rescanning each chunk's ASCII prefix
-/// (`ab_builds.py`: 2 is 3–7 % faster than 1 on the Latin-script UD files).
+/// (`ab_builds.py`: 3–7 % faster than handing back at once on the Latin-script
+/// UD files and en-large).
 const LANE_AFTER: usize = 2;
 
 /// The per-tokenizer settings of the one-pass path.
