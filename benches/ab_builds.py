@@ -14,9 +14,8 @@ to fill it): the steady state of a long run over text in one language.
     python benches/ab_builds.py /tmp/build-a /tmp/build-b --turns 2
     python benches/ab_builds.py /tmp/build-a /tmp/build-b --corpora ud-vi.txt ud-ja.txt
 
-`--corpora` replaces the default five corpora by the files named (models as
-in bench.py: bert-base-uncased for English, bert-base-chinese for ud-zh,
-bert-base-multilingual-cased for the rest).
+`--corpora` replaces the default five corpora by the files named; each
+gets the model bench.py gives it (`bench.model_for`).
 """
 
 from __future__ import annotations
@@ -26,18 +25,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bench import model_for  # benches/ is the script's directory, so on sys.path
+
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "data" / "corpus"
-CASES = [("ud-ru.txt", "bert-base-multilingual-cased", 30), ("ud-ko.txt", "bert-base-multilingual-cased", 30),
-         ("ud-de.txt", "bert-base-multilingual-cased", 30), ("ud-en.txt", "bert-base-uncased", 30),
-         ("en-large.txt", "bert-base-uncased", 6)]
+DEFAULT_CORPORA = ["ud-ru.txt", "ud-ko.txt", "ud-de.txt", "ud-en.txt", "en-large.txt"]
 
 
 def case(corpus: str) -> tuple[str, str, int]:
-    """A corpus named on the command line, with its model and number of passes."""
-    model = {"en": "bert-base-uncased", "zh": "bert-base-chinese"}.get(corpus.split(".")[0].split("-")[-1],
-                                                                          "bert-base-multilingual-cased")
-    return corpus, model, 6 if corpus.startswith("en-large") else 30
+    """A corpus file name, with its model (bench.py's choice) and number of passes."""
+    return corpus, model_for(Path(corpus), "auto"), 6 if corpus == "en-large.txt" else 30
+
 
 WORKER = r"""
 import sys, time
@@ -68,7 +66,7 @@ def main():
     ap.add_argument("--warm", action="store_true", help="keep the word memo from pass to pass")
     ap.add_argument("--corpora", nargs="+", metavar="FILE", help="corpus files to run instead of the default five")
     args = ap.parse_args()
-    cases = [case(c) for c in args.corpora] if args.corpora else CASES
+    cases = [case(c) for c in args.corpora or DEFAULT_CORPORA]
     for corpus, _, _ in cases:
         if not (args.corpus_dir / corpus).is_file():
             sys.exit(f"ab_builds: no corpus {args.corpus_dir / corpus}")
