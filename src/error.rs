@@ -1,4 +1,4 @@
-//! The one error type of the core. `src/python.rs` maps each variant to a
+//! The one error type of the core. `src/python/mod.rs` maps each variant to a
 //! Python exception in one place.
 
 use std::path::PathBuf;

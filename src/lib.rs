@@ -6,7 +6,7 @@
 //! [`tokenizer`], which puts them together as Google's `BasicTokenizer` and
 //! `FullTokenizer`; [`encoder`] runs all stages in one pass for ids.
 //! [`unicode`] reads the generated tables. No Python here:
-//! the PyO3 binding is `python.rs`, behind the `python` feature.
+//! the PyO3 binding is `python/`, behind the `python` feature.
 
 pub mod aligned;
 pub mod batch;

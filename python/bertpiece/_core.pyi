@@ -1,4 +1,4 @@
-"""Type stubs for the compiled extension (src/python.rs)."""
+"""Type stubs for the compiled extension (src/python/)."""
 
 from os import PathLike
 from typing import Any, Iterable, Optional, Sequence, Union, final

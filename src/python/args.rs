@@ -1,0 +1,304 @@
+//! Argument conversion shared by the binding's classes: texts, batches,
+//! Arrow arrays, arrays handed to NumPy, thread counts, options.
+
+use crate::normalizer::Reference;
+use crate::tokenizer::BasicOptions;
+use crate::unicode;
+use crate::Error;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+
+/// A text argument as generalized UTF-8: `str` (lone surrogates kept, as
+/// Python's "surrogatepass" encodes them) or `bytes` (decoded as UTF-8
+/// ignoring invalid bytes, like Google's `convert_to_unicode`).
+pub(super) enum TextArg<'py> {
+    Str(Bound<'py, PyString>),
+    Owned(Vec<u8>),
+}
+
+impl<'py> TextArg<'py> {
+    pub(super) fn extract(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Self> {
+        if let Ok(s) = obj.cast::<PyString>() {
+            if s.to_str().is_ok() {
+                return Ok(TextArg::Str(s.clone()));
+            }
+            PyErr::take(obj.py()); // the UnicodeEncodeError from a lone surrogate
+            let b = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
+            return Ok(TextArg::Owned(b.cast::<PyBytes>()?.as_bytes().to_vec()));
+        }
+        if let Ok(b) = obj.cast::<PyBytes>() {
+            let s = b.call_method1("decode", ("utf-8", "ignore"))?;
+            return Ok(TextArg::Owned(s.cast::<PyString>()?.to_str()?.as_bytes().to_vec()));
+        }
+        let ty = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+        Err(PyTypeError::new_err(format!("{what} must be str or bytes, not {ty}")))
+    }
+
+    /// A text argument for a tokenizer of `reference`. HF tokenizers cannot
+    /// take lone surrogates (its binding raises UnicodeEncodeError), so in
+    /// that mode neither do we.
+    pub(super) fn for_reference(obj: &Bound<'py, PyAny>, reference: Reference) -> PyResult<Self> {
+        if reference == Reference::Tokenizers {
+            if let Ok(s) = obj.cast::<PyString>() {
+                s.to_str()?;
+            }
+        }
+        Self::extract(obj, "text")
+    }
+
+    pub(super) fn bytes(&self) -> PyResult<&[u8]> {
+        match self {
+            TextArg::Str(s) => Ok(s.to_str()?.as_bytes()),
+            TextArg::Owned(b) => Ok(b),
+        }
+    }
+}
+
+/// `encode_batch`'s result: ids, row splits, offsets, rows holding added
+/// tokens, token type ids (pairs), whether a pair could not be cut.
+pub(super) type BatchArrays = (Array, Array, Option<Array>, Vec<u64>, Option<Array>, bool);
+
+/// `encode_padded`'s result: width, ids, attention mask, offsets, lengths,
+/// rows holding added tokens, token type ids (pairs), whether a pair could not be cut.
+pub(super) type PaddedArrays = (usize, Array, Array, Option<Array>, Array, Vec<u64>, Option<Array>, bool);
+
+/// A batch's texts as UTF-8, each item read once. A str's UTF-8 is CPython's
+/// own, cached inside the object (held in `items`; strs are immutable); a str
+/// with lone surrogates is encoded into `owned` ("surrogatepass").
+pub(super) struct BatchTexts<'py> {
+    items: Vec<Bound<'py, PyAny>>,
+    owned: Vec<Vec<u8>>,
+    spans: Vec<(*const u8, usize)>,
+}
+
+impl<'py> BatchTexts<'py> {
+    /// Every item must be a str (`TypeError` naming the first that is not,
+    /// as `what[k]`). HF tokenizers cannot take lone surrogates (its binding
+    /// raises UnicodeEncodeError), so for that reference neither do we.
+    pub(super) fn read(texts: &Bound<'py, PyAny>, reference: Reference, what: &str) -> PyResult<Self> {
+        let n = texts.len().unwrap_or(0);
+        let mut out = BatchTexts { items: Vec::with_capacity(n), owned: Vec::new(), spans: Vec::with_capacity(n) };
+        let mut add = |k: usize, item: Bound<'py, PyAny>| -> PyResult<()> {
+            let Ok(s) = item.cast::<PyString>() else {
+                let ty = item.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+                return Err(PyTypeError::new_err(format!("{what}[{k}] must be str, not {ty}")));
+            };
+            match s.to_str() {
+                Ok(text) => out.spans.push((text.as_ptr(), text.len())),
+                Err(e) if reference == Reference::Tokenizers => return Err(e),
+                Err(_) => {
+                    let b = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
+                    out.owned.push(b.cast::<PyBytes>()?.as_bytes().to_vec());
+                    let b = &out.owned[out.owned.len() - 1];
+                    out.spans.push((b.as_ptr(), b.len())); // a Vec's heap buffer stays put as `owned` grows
+                }
+            }
+            out.items.push(item);
+            Ok(())
+        };
+        if let Ok(list) = texts.cast::<PyList>() {
+            for (k, item) in list.iter().enumerate() {
+                add(k, item)?;
+            }
+        } else if let Ok(tuple) = texts.cast::<PyTuple>() {
+            for (k, item) in tuple.iter().enumerate() {
+                add(k, item)?;
+            }
+        } else {
+            for (k, item) in texts.try_iter()?.enumerate() {
+                add(k, item?)?;
+            }
+        }
+        Ok(out)
+    }
+
+    pub(super) fn slices(&self) -> Vec<&[u8]> {
+        let _ = (&self.items, &self.owned); // what the spans point into
+        // SAFETY: each span is a str's UTF-8 buffer or an `owned` buffer; both
+        // live (and stay unchanged) as long as `self`, and so do the slices.
+        self.spans.iter().map(|&(p, n)| if n == 0 { &[][..] } else { unsafe { std::slice::from_raw_parts(p, n) } }).collect()
+    }
+}
+
+/// Memory owned by Rust that NumPy adopts without a copy: `numpy.asarray`
+/// reads `__array_interface__` and keeps this object alive as the array's
+/// base. (A buffer-protocol class is not in Python 3.10's stable ABI.)
+#[pyclass(frozen, module = "bertpiece._core", name = "Array")]
+pub(super) struct Array {
+    /// The `Vec` the address points into; never read again, only dropped.
+    _data: Box<dyn std::any::Any + Send + Sync>,
+    address: usize,
+    typestr: &'static str,
+    shape: Vec<usize>,
+}
+
+/// Element types of [`Array`]s, as NumPy type strings.
+pub(super) trait Element: Send + Sync + 'static {
+    /// Scalars per element (a `[T; 2]` adds a last dimension of 2).
+    const WIDTH: usize = 1;
+    const TYPESTR: &'static str;
+}
+pub(super) const LE: bool = cfg!(target_endian = "little");
+impl Element for u8 {
+    const TYPESTR: &'static str = "|u1";
+}
+impl Element for u32 {
+    // ids: below 2^31 (vocabulary sizes), int32 as transformers' "np" tensors are not: see batch.py
+    const TYPESTR: &'static str = if LE { "<i4" } else { ">i4" };
+}
+impl Element for u64 {
+    const TYPESTR: &'static str = if LE { "<i8" } else { ">i8" };
+}
+impl Element for i64 {
+    const TYPESTR: &'static str = if LE { "<i8" } else { ">i8" };
+}
+impl<T: Element> Element for [T; 2] {
+    const WIDTH: usize = 2;
+    const TYPESTR: &'static str = T::TYPESTR;
+}
+
+impl Array {
+    /// `data` as an array of `shape`, which must hold `data.len()` elements
+    /// (checked: NumPy would read past the data otherwise).
+    pub(super) fn new<T: Element>(mut data: Vec<T>, mut shape: Vec<usize>) -> PyResult<Self> {
+        if shape.iter().product::<usize>() != data.len() {
+            return Err(PyRuntimeError::new_err(format!("internal error: {} elements for shape {shape:?}", data.len())));
+        }
+        if T::WIDTH > 1 {
+            shape.push(T::WIDTH);
+        }
+        Ok(Array { address: data.as_mut_ptr() as usize, _data: Box::new(data), typestr: T::TYPESTR, shape })
+    }
+}
+
+#[pymethods]
+impl Array {
+    #[getter]
+    pub(super) fn __array_interface__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("shape", PyTuple::new(py, &self.shape)?)?;
+        d.set_item("typestr", self.typestr)?;
+        d.set_item("data", (self.address, false))?;
+        d.set_item("version", 3)?;
+        Ok(d)
+    }
+}
+
+/// `num_threads` as given from Python: positive, or None for all cores.
+pub(super) fn thread_count(num_threads: Option<i64>) -> PyResult<Option<usize>> {
+    match num_threads {
+        Some(n) if n <= 0 => Err(Error::BadThreadCount(n).into()),
+        Some(n) => Ok(Some(n as usize)),
+        None => Ok(None),
+    }
+}
+
+/// One chunk of an Arrow string array, as `bertpiece.batch` describes it
+/// from pyarrow: `(data address, data length, offsets address, offset width
+/// (4 or 8), first row, rows)`. The Python caller keeps the array alive for
+/// the whole call; Arrow buffers are immutable.
+pub(super) type ArrowChunk = (usize, usize, usize, u8, usize, usize);
+
+/// The texts of Arrow string chunks, read in place (zero-copy). Offsets are
+/// checked (monotonic, inside the data) before any slice is made.
+pub(super) fn arrow_texts(chunks: &[ArrowChunk]) -> PyResult<Vec<&[u8]>> {
+    let mut out = Vec::with_capacity(chunks.iter().map(|c| c.5).sum());
+    for &(data, data_len, offsets, width, first, rows) in chunks {
+        if rows == 0 {
+            continue;
+        }
+        if data == 0 && data_len != 0 || offsets == 0 || !(width == 4 || width == 8) {
+            return Err(PyValueError::new_err("malformed Arrow string array"));
+        }
+        // SAFETY: the addresses and lengths come from live pyarrow buffers (see ArrowChunk).
+        let data: &[u8] = if data_len == 0 { &[] } else { unsafe { std::slice::from_raw_parts(data as *const u8, data_len) } };
+        let at = |k: usize| -> i64 {
+            let p = offsets + (first + k) * width as usize;
+            // SAFETY: offsets buffers hold first + rows + 1 entries (checked by the caller against the buffer size).
+            unsafe {
+                if width == 4 {
+                    (p as *const i32).read_unaligned() as i64
+                } else {
+                    (p as *const i64).read_unaligned()
+                }
+            }
+        };
+        let mut start = at(0);
+        for k in 0..rows {
+            let end = at(k + 1);
+            if start < 0 || end < start || end as usize > data.len() {
+                return Err(PyValueError::new_err(format!("malformed Arrow string array: bad offsets at row {k}")));
+            }
+            out.push(&data[start as usize..end as usize]);
+            start = end;
+        }
+    }
+    Ok(out)
+}
+
+pub(super) fn code_points(bytes: &[u8]) -> PyResult<Vec<u32>> {
+    unicode::decode(bytes).ok_or_else(|| Error::InvalidText.into())
+}
+
+pub(super) fn token_set(items: Option<Vec<Bound<'_, PyAny>>>, what: &str) -> PyResult<Vec<Vec<u32>>> {
+    items
+        .unwrap_or_default()
+        .iter()
+        .map(|o| code_points(TextArg::extract(o, what)?.bytes()?))
+        .collect()
+}
+
+/// Tokens produced off the GIL: one byte buffer plus the end of each token.
+#[derive(Default)]
+pub(super) struct Tokens {
+    pub(super) bytes: Vec<u8>,
+    pub(super) ends: Vec<usize>,
+}
+
+impl Tokens {
+    pub(super) fn push_cps(&mut self, cps: &[u32]) {
+        unicode::encode_into(cps, &mut self.bytes);
+        self.ends.push(self.bytes.len());
+    }
+
+    pub(super) fn into_list<'py>(self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let mut start = 0;
+        let mut items = Vec::with_capacity(self.ends.len());
+        for &end in &self.ends {
+            items.push(py_str(py, &self.bytes[start..end])?);
+            start = end;
+        }
+        PyList::new(py, items)
+    }
+}
+
+/// A Python str from generalized UTF-8 (surrogates only come from surrogate input).
+pub(super) fn py_str<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Ok(PyString::new(py, s).into_any()),
+        Err(_) => PyBytes::new(py, bytes).call_method1("decode", ("utf-8", "surrogatepass")),
+    }
+}
+
+pub(super) fn reference(name: &str) -> PyResult<Reference> {
+    Ok(Reference::parse(name)?)
+}
+
+pub(super) fn basic_options(
+    do_lower_case: bool,
+    never_split: Option<Vec<Bound<'_, PyAny>>>,
+    tokenize_chinese_chars: bool,
+    strip_accents: Option<bool>,
+    do_split_on_punc: bool,
+    reference_name: &str,
+) -> PyResult<BasicOptions> {
+    Ok(BasicOptions {
+        do_lower_case,
+        strip_accents,
+        tokenize_chinese_chars,
+        do_split_on_punc,
+        reference: reference(reference_name)?,
+        never_split: token_set(never_split, "never_split entries")?,
+    })
+}

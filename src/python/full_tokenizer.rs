@@ -1,0 +1,317 @@
+//! `_core.FullTokenizer`: the tokenizer behind `bertpiece.FullTokenizer` and
+//! `bertpiece.BertTokenizer`, with its batch and padded-batch entry points.
+
+use super::args::*;
+use crate::batch::{encode_batch, encode_pairs, thread_pool_install, Batch, BatchOptions, Padded, PairTruncation, Padding};
+use crate::encoder::with_thread_scratch;
+use crate::tokenizer::{FullOptions, FullTokenizer};
+use crate::vocab::Vocab;
+use pyo3::exceptions::{PyKeyError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Google's `FullTokenizer` over a vocab.txt file.
+#[pyclass(frozen, module = "bertpiece._core", name = "FullTokenizer")]
+pub(super) struct PyFullTokenizer {
+    inner: Arc<FullTokenizer>,
+}
+
+impl PyFullTokenizer {
+    /// What `encode_batch` and `encode_padded` share: the texts (or Arrow
+    /// chunks, or pairs of texts) encoded without the GIL, padded when asked,
+    /// and the rows that hold one of the `added` strings.
+    #[allow(clippy::too_many_arguments)]
+    fn run_batch(
+        &self,
+        py: Python<'_>,
+        texts: &Bound<'_, PyAny>,
+        pairs: Option<&Bound<'_, PyAny>>,
+        opts: BatchOptions,
+        num_threads: Option<i64>,
+        arrow: Option<Vec<ArrowChunk>>,
+        added: Option<Vec<String>>,
+        padding: Option<Padding>,
+    ) -> PyResult<(Batch, Option<Padded>)> {
+        let threads = thread_count(num_threads)?;
+        let reference = self.inner.basic().options().reference;
+        let read = match arrow {
+            None => Some(BatchTexts::read(texts, reference, "texts")?),
+            Some(_) => None,
+        };
+        let bytes = match (&arrow, &read) {
+            (Some(chunks), _) => arrow_texts(chunks)?,
+            (None, Some(read)) => read.slices(),
+            (None, None) => Vec::new(),
+        };
+        if pairs.is_some() && opts.offsets {
+            return Err(PyValueError::new_err("offsets of pairs are not computed by the batch path"));
+        }
+        let seconds = pairs.map(|p| BatchTexts::read(p, reference, "text_pair")).transpose()?;
+        let second_bytes = seconds.as_ref().map(|s| s.slices());
+        let needles: Vec<&[u8]> = added.iter().flatten().map(|a| a.as_bytes()).collect();
+        let inner = &self.inner;
+        py.detach(|| -> PyResult<_> {
+            let batch = match &second_bytes {
+                None => encode_batch(inner, &bytes, opts, &needles, threads)?,
+                Some(b) => encode_pairs(inner, &bytes, b, opts, &needles, threads)?,
+            };
+            let padded = match padding {
+                Some(p) => Some(thread_pool_install(threads, || batch.pad(&p))?),
+                None => None,
+            };
+            Ok((batch, padded))
+        })
+    }
+}
+
+/// A pair truncation strategy by transformers' name.
+pub(super) fn pair_truncation(name: &str) -> PyResult<PairTruncation> {
+    match name {
+        "longest_first" => Ok(PairTruncation::LongestFirst),
+        "only_first" => Ok(PairTruncation::OnlyFirst),
+        "only_second" => Ok(PairTruncation::OnlySecond),
+        other => Err(PyValueError::new_err(format!(
+            "unknown truncation strategy {other:?}: expected \"longest_first\", \"only_first\" or \"only_second\""
+        ))),
+    }
+}
+
+#[pymethods]
+impl PyFullTokenizer {
+    #[new]
+    #[pyo3(signature = (vocab_file, do_lower_case=true, *, reference="google", never_split=None,
+        tokenize_chinese_chars=true, strip_accents=None, do_split_on_punc=true,
+        preserve_unused_tokens=false, max_input_chars_per_word=None, unk_token="[UNK]"))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        vocab_file: PathBuf,
+        do_lower_case: bool,
+        reference: &str,
+        never_split: Option<Vec<Bound<'_, PyAny>>>,
+        tokenize_chinese_chars: bool,
+        strip_accents: Option<bool>,
+        do_split_on_punc: bool,
+        preserve_unused_tokens: bool,
+        max_input_chars_per_word: Option<i64>,
+        unk_token: &str,
+    ) -> PyResult<Self> {
+        let basic = basic_options(do_lower_case, never_split, tokenize_chinese_chars, strip_accents, do_split_on_punc, reference)?;
+        let opts = FullOptions { basic, unk_token: unk_token.to_owned(), max_input_chars_per_word, preserve_unused_tokens };
+        let inner = py.detach(|| FullTokenizer::from_file(&vocab_file, opts))?;
+        Ok(PyFullTokenizer { inner: Arc::new(inner) })
+    }
+
+    /// Tokens of `text` (str or UTF-8 bytes).
+    fn tokenize<'py>(&self, py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        let arg = TextArg::for_reference(text, self.inner.basic().options().reference)?;
+        let bytes = arg.bytes()?;
+        let inner = &self.inner;
+        let out = py.detach(|| -> PyResult<Tokens> {
+            let cps = code_points(bytes)?;
+            let mut out = Tokens::default();
+            inner.tokenize(&cps, |t| {
+                inner.piece_bytes(t.piece, &mut out.bytes);
+                out.ends.push(out.bytes.len());
+            });
+            Ok(out)
+        })?;
+        out.into_list(py)
+    }
+
+    /// Token ids of `text`; a `never_split` token missing from the vocabulary raises KeyError.
+    fn encode(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+        let arg = TextArg::for_reference(text, self.inner.basic().options().reference)?;
+        let bytes = arg.bytes()?;
+        let inner = &self.inner;
+        let result = py.detach(|| -> PyResult<Result<Vec<u32>, Vec<u8>>> {
+            if inner.is_one_pass() {
+                let mut ids = Vec::with_capacity(bytes.len() / 4 + 1);
+                with_thread_scratch(|s| inner.encode_into(bytes, &mut ids, s))?;
+                return Ok(Ok(ids));
+            }
+            let cps = code_points(bytes)?;
+            let mut ids = Vec::new();
+            let mut missing: Option<Vec<u8>> = None;
+            let mut raw = Vec::new();
+            inner.tokenize(&cps, |t| match inner.piece_id(t.piece, &mut raw) {
+                Some(id) => ids.push(id),
+                None => {
+                    missing.get_or_insert_with(|| raw.clone());
+                }
+            });
+            Ok(missing.map_or(Ok(ids), Err))
+        })?;
+        result.map_err(|token| match py_str(py, &token) {
+            Ok(t) => PyKeyError::new_err(t.unbind()),
+            Err(e) => e,
+        })
+    }
+
+    /// Ids, `(start, end)` code-point offsets into `text`, and the word index
+    /// of each token. A token that is not in the vocabulary (a `never_split`
+    /// entry) gets the unknown token's id, as transformers does.
+    #[allow(clippy::type_complexity)]
+    fn encode_offsets(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<(Vec<u32>, Vec<(u32, u32)>, Vec<u32>)> {
+        let arg = TextArg::for_reference(text, self.inner.basic().options().reference)?;
+        let bytes = arg.bytes()?;
+        let inner = &self.inner;
+        py.detach(|| {
+            let cps = code_points(bytes)?;
+            let (mut ids, mut offsets, mut words) = (Vec::new(), Vec::new(), Vec::new());
+            let mut raw = Vec::new();
+            inner.tokenize(&cps, |t| {
+                ids.push(inner.piece_id(t.piece, &mut raw).unwrap_or(inner.unk_id()));
+                offsets.push(t.span);
+                words.push(t.word);
+            });
+            Ok((ids, offsets, words))
+        })
+    }
+
+    /// Encodes a batch of texts on `num_threads` threads (default: all cores)
+    /// without the GIL. `texts` is a sequence of str, or `arrow`: Arrow string
+    /// chunks read in place (see `arrow_texts`); with `pairs` (a sequence of
+    /// str as long as `texts`), row `k` is the pair `(texts[k], pairs[k])`,
+    /// cut by `pair_truncation`. Returns `Array`s (NumPy adopts them without a
+    /// copy): ids (int32), row splits (int64, one more than rows) and, if
+    /// asked, offsets (int32, `ids x 2`); the rows that hold one of the
+    /// `added` strings (added tokens: the caller encodes those rows itself);
+    /// for pairs the token type ids (uint8) and whether some pair could not
+    /// be cut to `max_length` by its strategy.
+    #[pyo3(signature = (texts, *, special=None, max_length=None, return_offsets=false, num_threads=None, arrow=None,
+        added=None, pairs=None, pair_truncation="longest_first"))]
+    #[allow(clippy::too_many_arguments)]
+    fn encode_batch<'py>(
+        &self,
+        py: Python<'py>,
+        texts: &Bound<'py, PyAny>,
+        special: Option<(u32, u32)>,
+        max_length: Option<usize>,
+        return_offsets: bool,
+        num_threads: Option<i64>,
+        arrow: Option<Vec<ArrowChunk>>,
+        added: Option<Vec<String>>,
+        pairs: Option<Bound<'py, PyAny>>,
+        pair_truncation: &str,
+    ) -> PyResult<BatchArrays> {
+        let opts = BatchOptions { special, max_length, offsets: return_offsets, pair: self::pair_truncation(pair_truncation)? };
+        let (batch, _) = self.run_batch(py, texts, pairs.as_ref(), opts, num_threads, arrow, added, None)?;
+        let n = batch.ids.len();
+        let offsets = match return_offsets {
+            true => Some(Array::new(batch.offsets.iter().map(|&(a, b)| [a, b]).collect::<Vec<[u32; 2]>>(), vec![n])?),
+            false => None,
+        };
+        let types = batch.type_ids.map(|t| Array::new(t, vec![n])).transpose()?;
+        let rows = batch.row_splits.len();
+        Ok((Array::new(batch.ids, vec![n])?, Array::new(batch.row_splits, vec![rows])?, offsets, batch.flagged, types, batch.too_short))
+    }
+
+    /// Like `encode_batch`, then padded into rectangles (transformers'
+    /// `padding`): returns `(width, ids, attention_mask, offsets or None,
+    /// lengths)`, each an int64 `Array` (`rows x width`, offsets `rows x
+    /// width x 2`, lengths one per row, before padding), the rows that hold
+    /// one of the `added` strings (for the caller to redo), and for pairs the
+    /// token type ids (int64, `rows x width`, `pad_type_id` in the padding)
+    /// and whether some pair could not be cut.
+    #[pyo3(signature = (texts, *, special=None, max_length=None, pad_to=None, pad_to_multiple_of=None, pad_id=0,
+        padding_left=false, return_offsets=false, num_threads=None, arrow=None, added=None, pairs=None,
+        pair_truncation="longest_first", pad_type_id=0))]
+    #[allow(clippy::too_many_arguments)]
+    fn encode_padded<'py>(
+        &self,
+        py: Python<'py>,
+        texts: &Bound<'py, PyAny>,
+        special: Option<(u32, u32)>,
+        max_length: Option<usize>,
+        pad_to: Option<usize>,
+        pad_to_multiple_of: Option<usize>,
+        pad_id: u32,
+        padding_left: bool,
+        return_offsets: bool,
+        num_threads: Option<i64>,
+        arrow: Option<Vec<ArrowChunk>>,
+        added: Option<Vec<String>>,
+        pairs: Option<Bound<'py, PyAny>>,
+        pair_truncation: &str,
+        pad_type_id: u32,
+    ) -> PyResult<PaddedArrays> {
+        let opts = BatchOptions { special, max_length, offsets: return_offsets, pair: self::pair_truncation(pair_truncation)? };
+        let padding = Padding { to: pad_to, multiple_of: pad_to_multiple_of, pad_id, pad_type_id, left: padding_left };
+        let (batch, padded) = self.run_batch(py, texts, pairs.as_ref(), opts, num_threads, arrow, added, Some(padding))?;
+        let padded = padded.unwrap_or_default();
+        let lengths: Vec<i64> = batch.row_splits.windows(2).map(|w| (w[1] - w[0]) as i64).collect();
+        let (rows, width) = (lengths.len(), padded.width);
+        let offsets = match return_offsets {
+            true => Some(Array::new(padded.offsets, vec![rows, width])?),
+            false => None,
+        };
+        let types = padded.type_ids.map(|t| Array::new(t, vec![rows, width])).transpose()?;
+        Ok((
+            width,
+            Array::new(padded.ids, vec![rows, width])?,
+            Array::new(padded.attention_mask, vec![rows, width])?,
+            offsets,
+            Array::new(lengths, vec![rows])?,
+            batch.flagged,
+            types,
+            batch.too_short,
+        ))
+    }
+
+    /// A tokenizer over an in-memory vocabulary of `(token, id)` pairs (for tokenizer.json).
+    #[staticmethod]
+    #[pyo3(signature = (entries, do_lower_case=true, *, reference="google", never_split=None,
+        tokenize_chinese_chars=true, strip_accents=None, do_split_on_punc=true,
+        preserve_unused_tokens=false, max_input_chars_per_word=None, unk_token="[UNK]"))]
+    #[allow(clippy::too_many_arguments)]
+    fn from_entries(
+        py: Python<'_>,
+        entries: Vec<(Bound<'_, PyAny>, u32)>,
+        do_lower_case: bool,
+        reference: &str,
+        never_split: Option<Vec<Bound<'_, PyAny>>>,
+        tokenize_chinese_chars: bool,
+        strip_accents: Option<bool>,
+        do_split_on_punc: bool,
+        preserve_unused_tokens: bool,
+        max_input_chars_per_word: Option<i64>,
+        unk_token: &str,
+    ) -> PyResult<Self> {
+        let mut pairs = Vec::with_capacity(entries.len());
+        for (token, id) in &entries {
+            pairs.push((TextArg::extract(token, "vocabulary tokens")?.bytes()?.to_vec(), *id));
+        }
+        let basic = basic_options(do_lower_case, never_split, tokenize_chinese_chars, strip_accents, do_split_on_punc, reference)?;
+        let opts = FullOptions { basic, unk_token: unk_token.to_owned(), max_input_chars_per_word, preserve_unused_tokens };
+        let inner = py.detach(|| FullTokenizer::new(Vocab::from_pairs(pairs), opts))?;
+        Ok(PyFullTokenizer { inner: Arc::new(inner) })
+    }
+
+    /// `(token, id)` pairs in vocabulary order.
+    fn vocab_entries<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let entries = self.inner.vocab().entries();
+        let mut items = Vec::with_capacity(entries.len());
+        for (token, id) in entries {
+            items.push((py_str(py, token)?, *id));
+        }
+        PyList::new(py, items)
+    }
+
+    #[getter]
+    fn unk_token<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py_str(py, self.inner.unk_token())
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.vocab().len()
+    }
+
+    /// The id of a vocabulary token (exact match), or None.
+    fn token_to_id(&self, token: &Bound<'_, PyString>) -> PyResult<Option<u32>> {
+        let arg = TextArg::extract(token.as_any(), "token")?;
+        Ok(self.inner.vocab().id(arg.bytes()?))
+    }
+}

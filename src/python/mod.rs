@@ -1,0 +1,53 @@
+//! The PyO3 binding, `bertpiece._core`. Everything Python-specific lives here:
+//! argument conversion, the GIL, and the mapping of core errors to exceptions.
+//! Classes are frozen and hold an `Arc` of an immutable core object, so one
+//! instance is shared across threads without locks.
+//!
+//! One file per audience: `args.rs` (argument conversion shared by all),
+//! `full_tokenizer.rs` (the tokenizer behind `BertTokenizer` and
+//! `FullTokenizer`, batches), `google.rs` (Google's BasicTokenizer,
+//! WordpieceTokenizer and module functions).
+
+mod args;
+mod full_tokenizer;
+mod google;
+
+use crate::unicode;
+use crate::Error;
+use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+impl From<Error> for PyErr {
+    fn from(e: Error) -> PyErr {
+        let msg = e.to_string();
+        match e {
+            Error::VocabNotFound { path } => {
+                PyFileNotFoundError::new_err((2, msg, path.to_string_lossy().into_owned()))
+            }
+            Error::VocabIo { .. } => PyOSError::new_err(msg),
+            Error::VocabNotUtf8 { .. }
+            | Error::MissingUnkToken { .. }
+            | Error::InvalidText
+            | Error::UnknownReference(_)
+            | Error::UnsupportedOption(_)
+            | Error::PairCount { .. }
+            | Error::BadThreadCount(_) => PyValueError::new_err(msg),
+            Error::ThreadPool(_) => PyRuntimeError::new_err(msg),
+        }
+    }
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("UNICODE_VERSION", unicode::UNICODE_VERSION)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<full_tokenizer::PyFullTokenizer>()?;
+    m.add_class::<google::PyBasicTokenizer>()?;
+    m.add_class::<google::PyWordpieceTokenizer>()?;
+    m.add_class::<args::Array>()?;
+    m.add_function(wrap_pyfunction!(google::load_vocab, m)?)?;
+    m.add_function(wrap_pyfunction!(google::whitespace_tokenize, m)?)?;
+    m.add_function(wrap_pyfunction!(google::_normalize, m)?)?;
+    m.add_function(wrap_pyfunction!(google::_forget_words, m)?)?;
+    Ok(())
+}
