@@ -25,6 +25,10 @@ pub enum Error {
     ThreadPool(String),
     #[error("{0} is not available with reference=\"tokenizers\" (HF tokenizers has no such option)")]
     UnsupportedOption(&'static str),
+    #[error("vocab_size={vocab_size} is smaller than the special tokens and the alphabet ({needed} tokens)")]
+    TrainVocabTooSmall { vocab_size: usize, needed: usize },
+    #[error("{0}")]
+    TrainOption(String),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;

@@ -19,6 +19,7 @@ mod hf_tables;
 pub mod normalizer;
 pub mod pre_tokenizer;
 pub mod tokenizer;
+pub mod train;
 pub mod unicode;
 #[rustfmt::skip]
 mod unicode_tables;

@@ -11,6 +11,7 @@
 mod args;
 mod full_tokenizer;
 mod google;
+mod train;
 
 use crate::unicode;
 use crate::Error;
@@ -31,7 +32,9 @@ impl From<Error> for PyErr {
             | Error::UnknownReference(_)
             | Error::UnsupportedOption(_)
             | Error::PairCount { .. }
-            | Error::BadThreadCount(_) => PyValueError::new_err(msg),
+            | Error::BadThreadCount(_)
+            | Error::TrainVocabTooSmall { .. }
+            | Error::TrainOption(_) => PyValueError::new_err(msg),
             Error::ThreadPool(_) => PyRuntimeError::new_err(msg),
         }
     }
@@ -45,6 +48,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<google::PyBasicTokenizer>()?;
     m.add_class::<google::PyWordpieceTokenizer>()?;
     m.add_class::<args::Array>()?;
+    m.add_class::<train::PyWordCounter>()?;
     m.add_function(wrap_pyfunction!(google::load_vocab, m)?)?;
     m.add_function(wrap_pyfunction!(google::whitespace_tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(google::_normalize, m)?)?;

@@ -1,0 +1,148 @@
+//! Vocabulary training: `WordCounter` (fed batches of texts, GIL released,
+//! counted in parallel), then `train` on the counts. The facade is
+//! `bertpiece.training`.
+
+use super::args::{thread_count, BatchTexts};
+use crate::normalizer::Reference;
+use crate::train::{self, Algorithm, CountOptions, TrainOptions, WordCounter};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use std::sync::Mutex;
+
+/// Counting, then the counts (kept so one corpus trains several vocabularies).
+enum Stage {
+    Counting(WordCounter),
+    Counted(Vec<(Vec<u32>, u64)>),
+}
+
+#[pyclass(frozen, module = "bertpiece._core", name = "WordCounter")]
+pub(super) struct PyWordCounter {
+    reference: Reference,
+    stage: Mutex<Stage>,
+    /// words seen, words skipped for their length, unique words
+    stats: Mutex<(u64, u64, usize)>,
+}
+
+impl PyWordCounter {
+    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Stage>> {
+        self.stage.try_lock().map_err(|_| PyRuntimeError::new_err("this WordCounter is in use by another thread"))
+    }
+}
+
+#[pymethods]
+impl PyWordCounter {
+    #[new]
+    #[pyo3(signature = (*, reference="google", do_lower_case=true, strip_accents=None,
+        tokenize_chinese_chars=true, max_input_chars_per_word=None))]
+    fn new(
+        reference: &str,
+        do_lower_case: bool,
+        strip_accents: Option<bool>,
+        tokenize_chinese_chars: bool,
+        max_input_chars_per_word: Option<i64>,
+    ) -> PyResult<Self> {
+        let reference = Reference::parse(reference)?;
+        let max_chars = match max_input_chars_per_word {
+            Some(n) if n <= 0 => return Err(PyValueError::new_err(format!("max_input_chars_per_word must be positive, got {n}"))),
+            Some(n) => Some(n as usize),
+            None => None,
+        };
+        let opts = CountOptions { reference, do_lower_case, strip_accents, tokenize_chinese_chars, max_chars };
+        Ok(PyWordCounter { reference, stage: Mutex::new(Stage::Counting(WordCounter::new(opts)?)), stats: Mutex::new((0, 0, 0)) })
+    }
+
+    /// Counts the words of `texts` (a list of str).
+    #[pyo3(signature = (texts, num_threads=None))]
+    fn feed(&self, py: Python<'_>, texts: &Bound<'_, PyAny>, num_threads: Option<i64>) -> PyResult<()> {
+        let threads = thread_count(num_threads)?;
+        let read = BatchTexts::read(texts, self.reference, "texts")?;
+        let bytes = read.slices();
+        let mut stage = self.lock()?;
+        let Stage::Counting(counter) = &mut *stage else {
+            return Err(PyValueError::new_err("cannot feed a WordCounter after training from it"));
+        };
+        py.detach(|| counter.feed(&bytes, threads))?;
+        let mut stats = self.stats.lock().unwrap_or_else(|e| e.into_inner());
+        *stats = (counter.words, counter.skipped, counter.unique_words());
+        Ok(())
+    }
+
+    /// `(words, words skipped as too long, unique words)` so far.
+    fn stats(&self) -> (u64, u64, usize) {
+        *self.stats.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Trains a vocabulary: `(tokens in id order, alphabet size, merges)`.
+    /// `progress(size, target)` is called during the merges.
+    #[pyo3(signature = (vocab_size, *, algorithm="likelihood", special_tokens=Vec::new(), unused_tokens=0,
+        min_frequency=0, limit_alphabet=None, initial_alphabet=Vec::new(), continuing_subword_prefix="##".to_string(),
+        initial_tokens=None, progress=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn train(
+        &self,
+        py: Python<'_>,
+        vocab_size: usize,
+        algorithm: &str,
+        special_tokens: Vec<String>,
+        unused_tokens: usize,
+        min_frequency: u64,
+        limit_alphabet: Option<usize>,
+        initial_alphabet: Vec<String>,
+        continuing_subword_prefix: String,
+        initial_tokens: Option<Vec<String>>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<(Vec<String>, usize, usize)> {
+        let mut chars = Vec::with_capacity(initial_alphabet.len());
+        for s in &initial_alphabet {
+            let mut it = s.chars();
+            match (it.next(), it.next()) {
+                (Some(c), None) => chars.push(c),
+                _ => return Err(PyValueError::new_err(format!("initial_alphabet entries must be single characters, got {s:?}"))),
+            }
+        }
+        let opts = TrainOptions {
+            vocab_size,
+            algorithm: Algorithm::parse(algorithm)?,
+            special_tokens,
+            unused_tokens,
+            min_frequency,
+            limit_alphabet,
+            initial_alphabet: chars,
+            prefix: continuing_subword_prefix,
+            initial_tokens,
+        };
+        let mut stage = self.lock()?;
+        if let Stage::Counting(_) = &*stage {
+            if let Stage::Counting(counter) = std::mem::replace(&mut *stage, Stage::Counted(Vec::new())) {
+                *stage = Stage::Counted(py.detach(|| counter.into_counts()));
+            }
+        }
+        let Stage::Counted(counts) = &*stage else {
+            return Err(PyRuntimeError::new_err("internal error: the words were not counted"));
+        };
+        let mut failure: Option<PyErr> = None;
+        let trained = py.detach(|| {
+            let mut report = |size: usize, target: usize| -> bool {
+                Python::attach(|py| {
+                    let result = py.check_signals().and_then(|_| match &progress {
+                        Some(cb) => cb.call1(py, (size, target)).map(|_| ()),
+                        None => Ok(()),
+                    });
+                    match result {
+                        Ok(()) => true,
+                        Err(e) => {
+                            failure = Some(e);
+                            false
+                        }
+                    }
+                })
+            };
+            train::train(counts, &opts, &mut report)
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        let t = trained.map_err(PyErr::from)?;
+        Ok((t.tokens, t.alphabet, t.merges))
+    }
+}
