@@ -9,6 +9,7 @@ from ._core import UNICODE_VERSION, __version__
 from .batch import EncodedBatch
 from .bert import BatchEncoding, BertTokenizer
 from .pretrained import DEFAULT_MODEL, PRETRAINED, vocab_path
+from .training import WordPieceVocab, train_wordpiece
 from .tokenization import (
     REFERENCES,
     BasicTokenizer,
@@ -29,4 +30,5 @@ __all__ = [
     "BasicTokenizer", "FullTokenizer", "BertTokenizer", "BatchEncoding", "EncodedBatch", "WordpieceTokenizer",
     "convert_by_vocab", "convert_ids_to_tokens", "convert_to_unicode", "convert_tokens_to_ids",
     "load_vocab", "printable_text", "validate_case_matches_checkpoint", "whitespace_tokenize",
+    "train_wordpiece", "WordPieceVocab",
 ]

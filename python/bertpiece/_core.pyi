@@ -1,7 +1,7 @@
 """Type stubs for the compiled extension (src/python/)."""
 
 from os import PathLike
-from typing import Any, Iterable, Optional, Sequence, Union, final
+from typing import Any, Callable, Iterable, Optional, Sequence, Union, final
 
 # (data address, data size, offsets address, offset width, first row, rows): see bertpiece.batch.
 _ArrowChunk = tuple[int, int, int, int, int, int]
@@ -119,6 +119,35 @@ class BasicTokenizer:
 class WordpieceTokenizer:
     def __new__(cls, tokens: Sequence[_Text], unk_token: _Text, max_input_chars_per_word: int) -> WordpieceTokenizer: ...
     def tokenize(self, text: _Text) -> list[str]: ...
+
+@final
+class WordCounter:
+    """Streaming word counts for vocabulary training (see bertpiece.training)."""
+    def __new__(
+        cls,
+        *,
+        reference: str = "google",
+        do_lower_case: bool = True,
+        strip_accents: Optional[bool] = None,
+        tokenize_chinese_chars: bool = True,
+        max_input_chars_per_word: Optional[int] = None,
+    ) -> WordCounter: ...
+    def feed(self, texts: Sequence[str], num_threads: Optional[int] = None) -> None: ...
+    def stats(self) -> tuple[int, int, int]: ...
+    def train(
+        self,
+        vocab_size: int,
+        *,
+        algorithm: str = "likelihood",
+        special_tokens: Sequence[str] = ...,
+        unused_tokens: int = 0,
+        min_frequency: int = 0,
+        limit_alphabet: Optional[int] = None,
+        initial_alphabet: Sequence[str] = ...,
+        continuing_subword_prefix: str = "##",
+        initial_tokens: Optional[Sequence[str]] = None,
+        progress: Optional[Callable[[int, int], object]] = None,
+    ) -> tuple[list[str], int, int]: ...
 
 def load_vocab(vocab_file: _Path, reference: str = "google") -> list[tuple[str, int]]: ...
 def whitespace_tokenize(text: _Text) -> list[str]: ...

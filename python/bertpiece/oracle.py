@@ -22,6 +22,7 @@ import re
 import unicodedata2
 
 from . import _strtables
+from .oracle_train import train_likelihood  # noqa: F401  (the trainer's reference, re-exported)
 
 REFERENCES = ("google", "transformers")
 UNICODE_VERSION = _strtables.UNICODE_VERSION
