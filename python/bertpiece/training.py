@@ -100,6 +100,18 @@ def train_wordpiece(
         if not isinstance(t, str) or not t or t != t.strip() or any(c in t for c in "\n\r"):
             raise ValueError(f"special tokens must be non-empty strings without surrounding whitespace or "
                              f"line breaks, got {t!r}")
+    return _train(_batches(files_or_texts), vocab_size, algorithm=algorithm, reference=reference,
+                  do_lower_case=do_lower_case, strip_accents=strip_accents,
+                  tokenize_chinese_chars=tokenize_chinese_chars, min_frequency=min_frequency,
+                  limit_alphabet=limit_alphabet, initial_alphabet=initial_alphabet, special_tokens=special_tokens,
+                  unused_tokens=unused_tokens, continuing_subword_prefix=continuing_subword_prefix,
+                  max_input_chars_per_word=max_input_chars_per_word, num_threads=num_threads, progress=progress)
+
+
+def _train(batches, vocab_size, *, algorithm, reference, do_lower_case, strip_accents, tokenize_chinese_chars,
+           min_frequency, limit_alphabet, initial_alphabet, special_tokens, unused_tokens, continuing_subword_prefix,
+           max_input_chars_per_word, num_threads, progress):
+    """`train_wordpiece` on checked options and `batches` of (texts, invalid-UTF-8 lines)."""
     if max_input_chars_per_word is None and algorithm == "likelihood":
         max_input_chars_per_word = 200 if reference == "google" else 100
     start = time.monotonic()
@@ -107,7 +119,7 @@ def train_wordpiece(
                                 tokenize_chinese_chars=tokenize_chinese_chars,
                                 max_input_chars_per_word=max_input_chars_per_word)
     texts_done, invalid = 0, 0
-    for batch, bad in _batches(files_or_texts):
+    for batch, bad in batches:
         counter.feed(batch, num_threads=num_threads)
         texts_done += len(batch)
         invalid += bad
@@ -125,8 +137,19 @@ def train_wordpiece(
     return WordPieceVocab(tokens, stats)
 
 
+class Batches:
+    """Input already in batches: an iterable of `(texts, invalid-UTF-8 lines)`
+    (what the CLI passes, to report its own progress while reading)."""
+
+    def __init__(self, batches):
+        self.batches = batches
+
+
 def _batches(files_or_texts):
     """Batches of texts, each with its count of lines that had invalid UTF-8."""
+    if isinstance(files_or_texts, Batches):
+        yield from files_or_texts.batches
+        return
     if isinstance(files_or_texts, (str, os.PathLike)):
         yield from read_file(os.fspath(files_or_texts))
         return

@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import encode, info, parity, tokenize
+from . import encode, info, parity, tokenize, train
 
-COMMANDS = [tokenize, encode, info, parity]
+COMMANDS = [tokenize, encode, info, parity, train]
 
 
 class UserError(Exception):

@@ -1,0 +1,104 @@
+"""`bertpiece train`: the same vocabulary as the API, every input kind,
+progress and summary, and no partial vocab.txt on errors or interruption."""
+
+import gzip
+import io
+import json
+import pathlib
+
+import pytest
+
+import bertpiece
+from bertpiece.cli import main
+from bertpiece.cli import train as cli_train
+
+CORPUS = pathlib.Path("/work/shared/data/corpus")
+if not CORPUS.exists():
+    CORPUS = pathlib.Path(__file__).resolve().parents[2] / "shared" / "data" / "corpus"
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    text = "\n".join((CORPUS / "ud-en.txt").read_text(encoding="utf-8").split("\n")[:1500])
+    path = tmp_path / "corpus.txt"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_cli_writes_the_api_vocabulary(corpus, tmp_path, capsys):
+    out = tmp_path / "vocab.txt"
+    summary = tmp_path / "summary.json"
+    assert main(["train", str(corpus), "-o", str(out), "--vocab-size", "900", "--summary-json", str(summary)]) == 0
+    want = bertpiece.train_wordpiece(corpus, 900)
+    assert out.read_text(encoding="utf-8").split("\n")[:-1] == list(want)
+    s = json.loads(summary.read_text())
+    assert s["words"] == want.stats["words"] and s["merges"] == want.stats["merges"] > 0
+    assert "bertpiece train:" in capsys.readouterr().err
+
+
+def test_cli_options_and_input_kinds(corpus, tmp_path, monkeypatch):
+    lines = corpus.read_text(encoding="utf-8").split("\n")
+    gz = tmp_path / "c.txt.gz"
+    gz.write_bytes(gzip.compress("\n".join(lines[:700]).encode()))
+    jl = tmp_path / "c.jsonl"
+    jl.write_text("".join(json.dumps({"body": t}) + "\n" for t in lines[700:]), encoding="utf-8")
+    out = tmp_path / "v.txt"
+    args = ["train", str(gz), str(jl), "-o", str(out), "--field", "body", "--vocab-size", "700", "--algorithm", "hf",
+            "--no-lowercase", "--min-frequency", "3", "--limit-alphabet", "none", "--special-tokens", "<s>", "<unk>",
+            "--prefix", "@@", "--threads", "1", "-q"]
+    assert main(args) == 0
+    want = bertpiece.train_wordpiece(lines, 700, algorithm="hf", do_lower_case=False, min_frequency=3,
+                                     limit_alphabet=None, special_tokens=["<s>", "<unk>"],
+                                     continuing_subword_prefix="@@")
+    assert out.read_text(encoding="utf-8").split("\n")[:-1] == list(want)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO("\n".join(lines).encode())))
+    out2 = tmp_path / "v2.txt"
+    assert main(["train", "-", "-o", str(out2)] + args[7:]) == 0
+    assert out2.read_bytes() == out.read_bytes()
+
+
+def test_progress_bars_on_a_terminal(corpus, tmp_path, monkeypatch):
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+    err = Tty()
+    monkeypatch.setattr("sys.stderr", err)
+    monkeypatch.setattr(cli_train.Bar, "show", _always_draw(cli_train.Bar.show))
+    assert main(["train", str(corpus), "-o", str(tmp_path / "v.txt"), "--vocab-size", "800"]) == 0
+    text = err.getvalue()
+    assert "counting" in text and "merging" in text and "tokens" in text and "bertpiece train:" in text
+
+
+def _always_draw(show):
+    def draw(self, label, done, total, detail, force=False):
+        return show(self, label, done, total, detail, force=True)
+    return draw
+
+
+def test_errors_leave_no_vocab(corpus, tmp_path, capsys):
+    out = tmp_path / "v.txt"
+    assert main(["train", str(corpus), "-o", str(out), "--vocab-size", "10"]) == 2
+    assert "smaller than the special tokens" in capsys.readouterr().err
+    empty = tmp_path / "empty.txt"
+    empty.write_text(" \n\t\n", encoding="utf-8")
+    assert main(["train", str(empty), "-o", str(out)]) == 2
+    assert "no words" in capsys.readouterr().err
+    assert main(["train", str(tmp_path / "missing.txt"), "-o", str(out)]) == 2
+    assert main(["train", str(corpus), "-o", str(tmp_path / "no" / "v.txt")]) == 2
+    assert main(["train", str(corpus), "-o", str(out), "--threads", "0"]) == 2
+    assert "--threads" in capsys.readouterr().err
+    assert not out.exists()
+    out.write_text("keep", encoding="utf-8")
+    assert main(["train", str(corpus), "-o", str(out)]) == 2
+    assert out.read_text() == "keep"
+
+
+def test_interrupted_run_leaves_no_vocab(corpus, tmp_path, monkeypatch, capsys):
+    def interrupt(self, label, *args, **kwargs):
+        if label == "merging":
+            raise KeyboardInterrupt
+    monkeypatch.setattr(cli_train.Bar, "show", interrupt)
+    out = tmp_path / "v.txt"
+    assert main(["train", str(corpus), "-o", str(out), "--vocab-size", "3000"]) == 130
+    assert "interrupted" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus.txt"]
