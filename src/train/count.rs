@@ -16,8 +16,8 @@ use std::cell::RefCell;
 
 /// Counts are kept in this many shards (by word hash), merged in parallel.
 const SHARDS: usize = 64;
-/// Texts per parallel task: enough that a task's local map pays off.
-const TEXTS_PER_TASK: usize = 256;
+/// Texts per parallel task at least: enough that a task's local map pays off.
+const MIN_TEXTS_PER_TASK: usize = 256;
 /// The id pushed for a word that is not counted (longer than the limit).
 const SKIPPED: u32 = u32::MAX;
 
@@ -48,17 +48,16 @@ pub struct WordCounter {
 #[derive(Default)]
 struct Local {
     index: FxHashMap<Box<[u8]>, u32>,
-    words: Vec<Box<[u8]>>,
     counts: Vec<u64>,
 }
 
 impl Local {
+    #[inline]
     fn intern(&mut self, word: &[u8]) -> u32 {
         if let Some(&id) = self.index.get(word) {
             return id;
         }
-        let id = self.words.len() as u32;
-        self.words.push(word.into());
+        let id = self.counts.len() as u32;
         self.counts.push(0);
         self.index.insert(word.into(), id);
         id
@@ -85,7 +84,9 @@ impl WordCounter {
     pub fn feed(&mut self, texts: &[&[u8]], num_threads: Option<usize>) -> Result<()> {
         let this = &*self;
         let locals = thread_pool_install(num_threads, || {
-            texts.par_chunks(TEXTS_PER_TASK).map(|chunk| this.count_chunk(chunk)).collect::<Result<Vec<_>>>()
+            // Two tasks per thread: few local maps (each interns the common words again).
+            let per_task = texts.len().div_ceil(2 * rayon::current_num_threads()).max(MIN_TEXTS_PER_TASK);
+            texts.par_chunks(per_task).map(|chunk| this.count_chunk(chunk)).collect::<Result<Vec<_>>>()
         })??;
         for l in &locals {
             self.words += l.1;
@@ -154,7 +155,8 @@ impl WordCounter {
         }
         let l = local.into_inner();
         let mut shards: Vec<Vec<(Box<[u8]>, u64)>> = (0..SHARDS).map(|_| Vec::new()).collect();
-        for (w, n) in l.words.into_iter().zip(l.counts) {
+        for (w, id) in l.index {
+            let n = l.counts[id as usize];
             if n > 0 {
                 shards[hash_bytes(&w) as usize % SHARDS].push((w, n));
             }

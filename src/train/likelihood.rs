@@ -37,7 +37,19 @@ struct Entry {
     count: u64,
     ca: u64,
     cb: u64,
+    /// `count / (ca * cb)` rounded: decides unless two scores are within rounding.
+    approx: f64,
 }
+
+impl Entry {
+    fn new(pair: u32, version: u32, count: u64, ca: u64, cb: u64) -> Self {
+        Entry { pair, version, count, ca, cb, approx: count as f64 / (ca as f64 * cb as f64) }
+    }
+}
+
+/// Two scores whose rounded values differ by more than this (relative) are
+/// ordered by them; closer ones by the exact comparison.
+const CLOSE: f64 = 1e-9;
 
 struct State {
     table: TokenTable,
@@ -49,6 +61,8 @@ struct State {
     /// Each token's pairs (dead ones dropped when visited).
     adj: Vec<Vec<u32>>,
     heap: Vec<Entry>,
+    /// The heap is compacted (stale entries dropped) when it grows past this.
+    heap_limit: usize,
     min_count: u64,
 }
 
@@ -62,6 +76,12 @@ fn wide(x: u128, y: u64) -> (u64, u64, u64) {
 impl State {
     /// Whether entry `e` ranks before `f`.
     fn before(&self, e: &Entry, f: &Entry) -> bool {
+        if e.approx > f.approx * (1.0 + CLOSE) {
+            return true;
+        }
+        if f.approx > e.approx * (1.0 + CLOSE) {
+            return false;
+        }
         let lhs = wide(f.ca as u128 * f.cb as u128, e.count);
         let rhs = wide(e.ca as u128 * e.cb as u128, f.count);
         if lhs != rhs {
@@ -76,8 +96,26 @@ impl State {
     }
 
     fn push(&mut self, e: Entry) {
+        if self.heap.len() >= self.heap_limit {
+            self.compact();
+        }
         self.heap.push(e);
-        let mut i = self.heap.len() - 1;
+        self.sift_up(self.heap.len() - 1);
+    }
+
+    /// Drops the entries of older versions and restores the heap order:
+    /// memory stays proportional to the live pairs.
+    fn compact(&mut self) {
+        let mut heap = std::mem::take(&mut self.heap);
+        heap.retain(|e| self.pairs[e.pair as usize].version == e.version);
+        self.heap = heap;
+        for i in (0..self.heap.len() / 2).rev() {
+            self.sift_down(i);
+        }
+        self.heap_limit = (2 * self.heap.len()).max(1 << 16);
+    }
+
+    fn sift_up(&mut self, mut i: usize) {
         while i > 0 {
             let parent = (i - 1) / 2;
             if !self.before(&self.heap[i], &self.heap[parent]) {
@@ -95,7 +133,12 @@ impl State {
             return Some(top);
         }
         self.heap[0] = last;
-        let (mut i, n) = (0, self.heap.len());
+        self.sift_down(0);
+        Some(top)
+    }
+
+    fn sift_down(&mut self, mut i: usize) {
+        let n = self.heap.len();
         loop {
             let (l, r) = (2 * i + 1, 2 * i + 2);
             let mut best = i;
@@ -106,7 +149,7 @@ impl State {
                 best = r;
             }
             if best == i {
-                return Some(top);
+                return;
             }
             self.heap.swap(i, best);
             i = best;
@@ -163,8 +206,7 @@ impl State {
             let p = &self.pairs[id as usize];
             if p.count >= self.min_count {
                 let (ca, cb) = (self.tok_count[p.a as usize], self.tok_count[p.b as usize]);
-                let e = Entry { pair: id, version: p.version, count: p.count, ca, cb };
-                self.push(e);
+                self.push(Entry::new(id, p.version, p.count, ca, cb));
             }
         }
         self.adj[token as usize] = list;
@@ -241,6 +283,7 @@ pub(super) fn train(counts: &[(Vec<u32>, u64)], opts: &TrainOptions, progress: P
         pair_ids: FxHashMap::default(),
         adj: vec![Vec::new(); n_tokens],
         heap: Vec::new(),
+        heap_limit: 1 << 16,
         min_count: opts.min_frequency.max(1),
     };
     for (w, n) in kept {
@@ -261,7 +304,7 @@ pub(super) fn train(counts: &[(Vec<u32>, u64)], opts: &TrainOptions, progress: P
         for id in list {
             let p = &s.pairs[id as usize];
             if p.a == token && p.count >= s.min_count {
-                let e = Entry { pair: id, version: p.version, count: p.count, ca: s.tok_count[p.a as usize], cb: s.tok_count[p.b as usize] };
+                let e = Entry::new(id, p.version, p.count, s.tok_count[p.a as usize], s.tok_count[p.b as usize]);
                 s.push(e);
             }
         }
