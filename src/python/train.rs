@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 /// Counting, then the counts (kept so one corpus trains several vocabularies).
 enum Stage {
-    Counting(WordCounter),
+    Counting(Box<WordCounter>),
     Counted(Vec<(Vec<u32>, u64)>),
 }
 
@@ -48,7 +48,7 @@ impl PyWordCounter {
             None => None,
         };
         let opts = CountOptions { reference, do_lower_case, strip_accents, tokenize_chinese_chars, max_chars };
-        Ok(PyWordCounter { reference, stage: Mutex::new(Stage::Counting(WordCounter::new(opts)?)), stats: Mutex::new((0, 0, 0)) })
+        Ok(PyWordCounter { reference, stage: Mutex::new(Stage::Counting(Box::new(WordCounter::new(opts)?))), stats: Mutex::new((0, 0, 0)) })
     }
 
     /// Counts the words of `texts` (a list of str).

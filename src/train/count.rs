@@ -21,6 +21,9 @@ const MIN_TEXTS_PER_TASK: usize = 256;
 /// The id pushed for a word that is not counted (longer than the limit).
 const SKIPPED: u32 = u32::MAX;
 
+/// One task's counted words, by shard.
+type ShardedWords = Vec<Vec<(Box<[u8]>, u64)>>;
+
 /// How texts are normalized and split, as in the tokenizer that will use the vocabulary.
 #[derive(Clone, Debug)]
 pub struct CountOptions {
@@ -92,7 +95,7 @@ impl WordCounter {
             self.words += l.1;
             self.skipped += l.2;
         }
-        let locals: Vec<Vec<Vec<(Box<[u8]>, u64)>>> = locals.into_iter().map(|l| l.0).collect();
+        let locals: Vec<ShardedWords> = locals.into_iter().map(|l| l.0).collect();
         let shards = std::mem::take(&mut self.shards);
         self.shards = thread_pool_install(num_threads, || {
             shards
@@ -117,8 +120,7 @@ impl WordCounter {
     }
 
     /// One task: its words by shard, words seen, words skipped.
-    #[allow(clippy::type_complexity)]
-    fn count_chunk(&self, texts: &[&[u8]]) -> Result<(Vec<Vec<(Box<[u8]>, u64)>>, u64, u64)> {
+    fn count_chunk(&self, texts: &[&[u8]]) -> Result<(ShardedWords, u64, u64)> {
         let local = RefCell::new(Local::default());
         let max = self.opts.max_chars.unwrap_or(usize::MAX);
         let mut buffers = Buffers::default();
@@ -154,7 +156,7 @@ impl WordCounter {
             }
         }
         let l = local.into_inner();
-        let mut shards: Vec<Vec<(Box<[u8]>, u64)>> = (0..SHARDS).map(|_| Vec::new()).collect();
+        let mut shards: ShardedWords = (0..SHARDS).map(|_| Vec::new()).collect();
         for (w, id) in l.index {
             let n = l.counts[id as usize];
             if n > 0 {
