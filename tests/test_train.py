@@ -84,7 +84,7 @@ def test_likelihood_is_deterministic_across_threads_and_batches(tmp_path):
     one = bertpiece.train_wordpiece(texts, 2000, num_threads=1)
     two = bertpiece.train_wordpiece(texts, 2000, num_threads=2)
     assert list(one) == list(two)
-    # Fed a file (batches of 10,000 lines) or as texts, the same file.
+    # Fed a file (batches of 1,000 lines) or as texts, the same file.
     f = tmp_path / "corpus.txt"
     f.write_text("\n".join(texts), encoding="utf-8")
     a, b = one.save(tmp_path / "a.txt"), bertpiece.train_wordpiece(str(f), 2000).save(tmp_path / "b.txt")

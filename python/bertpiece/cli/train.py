@@ -118,7 +118,7 @@ def run(args) -> int:
 
     def batches():
         for source in sources:
-            for batch in source.batches(10_000):
+            for batch in source.batches(1_000):
                 yield batch.texts, batch.invalid_utf8
                 state["texts"] += len(batch.texts)
                 read = state["done_bytes"] + source.bytes_read()
