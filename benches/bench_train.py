@@ -3,8 +3,8 @@ hf modes) against HF tokenizers' WordPieceTrainer, same options.
 
     python benches/bench_train.py --markdown
 
-Each run is a fresh process (peak RSS from wait4, wall time measured inside
-the process around the training call alone, imports excluded); peers run
+Each run is a fresh process (peak RSS: its VmHWM, imports included; wall time
+measured inside the process around the training call alone, imports excluded); peers run
 interleaved, repeated, and the median is reported. Options for all:
 lowercase, vocab_size 30522, min_frequency 2, limit_alphabet 1000, [PAD]
 [UNK] [CLS] [SEP] [MASK]; bertpiece counts with reference="tokenizers"
@@ -34,26 +34,32 @@ if not CORPUS.exists():
 VOCAB_SIZE = 30522
 
 CHILD = r"""
-import json, sys, time
+import json, resource, sys, time
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
 trainer, path, threads, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 if trainer == "hf-tokenizers":
     from tokenizers import BertWordPieceTokenizer
     tok = BertWordPieceTokenizer(lowercase=True)
-    start = time.perf_counter()
+    start, cpu0 = time.perf_counter(), cpu()
     tok.train([path], vocab_size=%(size)d, min_frequency=2, limit_alphabet=1000, show_progress=False)
-    seconds = time.perf_counter() - start
+    seconds, cpu_seconds = time.perf_counter() - start, cpu() - cpu0
     vocab = tok.get_vocab()
     tokens = sorted(vocab, key=vocab.get)
 else:
     import bertpiece
     algorithm = trainer.split("-", 1)[1]
-    start = time.perf_counter()
+    start, cpu0 = time.perf_counter(), cpu()
     tokens = bertpiece.train_wordpiece(path, %(size)d, algorithm=algorithm, reference="tokenizers",
                                        min_frequency=2, limit_alphabet=1000, num_threads=threads)
-    seconds = time.perf_counter() - start
+    seconds, cpu_seconds = time.perf_counter() - start, cpu() - cpu0
 if out != "-":
     open(out, "w", encoding="utf-8").write("".join(t + "\n" for t in tokens))
-print(json.dumps({"seconds": seconds, "tokens": len(tokens)}))
+# Peak RSS of this program: VmHWM starts afresh at exec (wait4's ru_maxrss would include the
+# parent's RSS, copied at fork).
+hwm = [line for line in open("/proc/self/status") if line.startswith("VmHWM:")][0]
+print(json.dumps({"seconds": seconds, "cpu_seconds": cpu_seconds, "tokens": len(tokens), "rss_mib": int(hwm.split()[1]) / 1024}))
 """ % {"size": VOCAB_SIZE}
 
 TRAINERS = ["hf-tokenizers", "bertpiece-likelihood", "bertpiece-hf"]
@@ -63,14 +69,10 @@ def run_one(trainer, path, threads, out="-"):
     env = dict(os.environ, RAYON_RS_NUM_CPUS=str(threads), RAYON_NUM_THREADS=str(threads))
     proc = subprocess.Popen([sys.executable, "-c", CHILD, trainer, str(path), str(threads), str(out)],
                             stdout=subprocess.PIPE, env=env)
-    stdout = proc.stdout.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
+    stdout, _ = proc.communicate()
     if proc.returncode != 0:
         raise SystemExit(f"{trainer} on {path} failed ({proc.returncode})")
-    result = json.loads(stdout)
-    result["rss_mib"] = usage.ru_maxrss / 1024
-    return result
+    return json.loads(stdout)
 
 
 def split_corpus(paths, workdir, name):
@@ -126,9 +128,10 @@ def main():
             for t in TRAINERS:
                 sec = statistics.median(r["seconds"] for r in runs[t])
                 rss = statistics.median(r["rss_mib"] for r in runs[t])
-                rows.append((name, n, t, sec, sec / base, rss))
-                print(f"{name} threads={n} {t}: {sec:.2f} s ({sec / base:.2f}x HF), peak RSS {rss:.0f} MiB",
-                      file=sys.stderr)
+                cpu = statistics.median(r["cpu_seconds"] for r in runs[t])
+                rows.append((name, n, t, sec, sec / base, cpu, rss))
+                print(f"{name} threads={n} {t}: {sec:.2f} s ({sec / base:.2f}x HF), CPU {cpu:.2f} s, "
+                      f"peak RSS {rss:.0f} MiB", file=sys.stderr)
     qrows = []
     for name, (whole, train, held) in corpora.items():
         for t in TRAINERS:
@@ -138,10 +141,10 @@ def main():
             qrows.append((name, t, tpw, unk))
             print(f"{name} {t}: {tpw:.4f} tokens/word, unk {100 * unk:.3f}%", file=sys.stderr)
     if args.markdown:
-        print("| corpus | threads | trainer | time (s) | vs HF | peak RSS (MiB) |")
-        print("|---|---|---|---|---|---|")
-        for name, n, t, sec, ratio, rss in rows:
-            print(f"| {name} | {n} | {t} | {sec:.2f} | {ratio:.2f}x | {rss:.0f} |")
+        print("| corpus | threads | trainer | wall (s) | vs HF | CPU (s) | peak RSS (MiB) |")
+        print("|---|---|---|---|---|---|---|")
+        for name, n, t, sec, ratio, cpu, rss in rows:
+            print(f"| {name} | {n} | {t} | {sec:.2f} | {ratio:.2f}x | {cpu:.2f} | {rss:.0f} |")
         print()
         print("| corpus (train 90 %, held out 10 %) | trainer | tokens per word | unknown-token rate |")
         print("|---|---|---|---|")
