@@ -16,6 +16,7 @@ __all__ = [
     "BasicTokenizer",
     "FullTokenizer",
     "UNICODE_VERSION",
+    "WordCounter",
     "WordpieceTokenizer",
     "__version__",
     "_forget_words",
@@ -144,7 +145,7 @@ class WordCounter:
         min_frequency: int = 0,
         limit_alphabet: Optional[int] = None,
         initial_alphabet: Sequence[str] = ...,
-        continuing_subword_prefix: str = "##",
+        continuing_subword_prefix: str = ...,
         initial_tokens: Optional[Sequence[str]] = None,
         progress: Optional[Callable[[int, int], object]] = None,
     ) -> tuple[list[str], int, int]: ...
