@@ -84,6 +84,8 @@ def test_likelihood_is_deterministic_across_threads_and_batches(tmp_path):
     one = bertpiece.train_wordpiece(texts, 2000, num_threads=1)
     two = bertpiece.train_wordpiece(texts, 2000, num_threads=2)
     assert list(one) == list(two)
+    hf = [bertpiece.train_wordpiece(texts, 2000, algorithm="hf", num_threads=n) for n in (1, 2, 2)]
+    assert list(hf[0]) == list(hf[1]) == list(hf[2])
     # Fed a file (batches of 1,000 lines) or as texts, the same file.
     f = tmp_path / "corpus.txt"
     f.write_text("\n".join(texts), encoding="utf-8")
@@ -204,6 +206,8 @@ def test_bad_input():
     assert only_specials[:5] == SPECIALS and "[" in only_specials and "cls" in only_specials
     with pytest.raises(ValueError, match="smaller than the special tokens"):
         bertpiece.train_wordpiece(["abc def"], 8)
+    with pytest.raises(ValueError, match="smaller than the special tokens"):
+        bertpiece.train_wordpiece(["abc def"], 100, unused_tokens=10**12)
     with pytest.raises(ValueError, match="unknown algorithm"):
         bertpiece.train_wordpiece(["a"], 10, algorithm="bpe")
     with pytest.raises(ValueError, match="special tokens"):

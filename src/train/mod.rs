@@ -70,6 +70,11 @@ pub fn train(counts: &[(Vec<u32>, u64)], opts: &TrainOptions, progress: Progress
     if opts.special_tokens.iter().any(|t| t.is_empty()) {
         return Err(Error::TrainOption("special tokens must not be empty".into()));
     }
+    // Checked before the [unusedN] tokens are made (a huge count is refused, not allocated).
+    let reserved = opts.special_tokens.len().saturating_add(opts.unused_tokens);
+    if opts.unused_tokens > 0 && reserved > opts.vocab_size {
+        return Err(Error::TrainVocabTooSmall { vocab_size: opts.vocab_size, needed: reserved });
+    }
     match opts.algorithm {
         Algorithm::Likelihood => likelihood::train(counts, opts, progress),
         Algorithm::Hf => hf::train(counts, opts, progress),
@@ -204,5 +209,8 @@ mod tests {
         let mut o = options(10, Algorithm::Hf);
         o.special_tokens.push(String::new());
         assert!(matches!(train(&[], &o, &mut |_, _| true), Err(Error::TrainOption(_))));
+        let mut o = options(10, Algorithm::Hf);
+        o.unused_tokens = usize::MAX;
+        assert!(matches!(train(&[], &o, &mut |_, _| true), Err(Error::TrainVocabTooSmall { .. })));
     }
 }
