@@ -348,11 +348,17 @@ def test_oracle_does_not_import_the_extension():
     # `._pickle` is imported by __reduce__ only (pickling), and imports the core
     # lazily, for the compiled classes alone.
     pickling = {"._pickle:reduce_oracle_part", "._pickle:reduce_oracle_full_tokenizer"}
-    assert imported == {"collections", "re", "unicodedata2", ".:_strtables"} | pickling
+    # The trainer's reference (re-exported) is pure Python too: checked below.
+    training = {".oracle_train:train_likelihood"}
+    assert imported == {"collections", "re", "unicodedata2", ".:_strtables"} | pickling | training
     import bertpiece._pickle as pickling_module
     with open(pickling_module.__file__, encoding="utf-8") as f:
         top_level = [n for n in ast.parse(f.read()).body if isinstance(n, (ast.Import, ast.ImportFrom))]
     assert not any(any(a.name == "_core" for a in n.names) for n in top_level)
+    import bertpiece.oracle_train as oracle_train
+    with open(oracle_train.__file__, encoding="utf-8") as f:
+        modules = {n.module for n in ast.walk(ast.parse(f.read())) if isinstance(n, ast.ImportFrom)}
+    assert modules == {"__future__", "collections", "fractions"}
 
 
 # --------------------------------------------------------------------------

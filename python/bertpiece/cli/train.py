@@ -74,9 +74,11 @@ class Bar:
         self.enabled = not quiet and bool(getattr(self.stream, "isatty", lambda: False)())
         self.start = self.last = time.monotonic()
         self.drawn = False
+        self.latest = None  # the last state asked for, drawn for sure on close
 
     def show(self, label: str, done: float, total: float | None, detail: str, force: bool = False):
         now = time.monotonic()
+        self.latest = (label, done, total, detail)
         if not self.enabled or (not force and now - self.last < 0.2):
             return
         self.last = now
@@ -87,6 +89,9 @@ class Bar:
         self.drawn = True
 
     def close(self):
+        if self.enabled and self.latest is not None:
+            latest, self.latest = self.latest, None
+            self.show(*latest, force=True)
         if self.drawn:
             self.stream.write("\n")
             self.stream.flush()
