@@ -6,7 +6,7 @@ import os
 import pathlib
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 import bertpiece
 from bertpiece import _core, oracle
@@ -163,6 +163,25 @@ def test_hf_mode_reproduces_hf_tokenizers(path, ud_counts):
                 initial_alphabet=hf_options.get("initial_alphabet", []), continuing_subword_prefix=prefix,
                 initial_tokens=initial_tokens(theirs, len(specials), prefix))
             assert ours == theirs, (size, hf_options)
+
+
+@settings(max_examples=min(settings().max_examples, 150))
+@given(texts=st.lists(st.text(alphabet="abcab aéB中,", max_size=25), max_size=10), extra=st.integers(0, 25),
+       min_frequency=st.sampled_from([0, 1, 2, 3]), limit_alphabet=st.sampled_from([None, 3, 6]))
+def test_hf_mode_reproduces_hf_tokenizers_on_random_corpora(texts, extra, min_frequency, limit_alphabet):
+    from tokenizers import BertWordPieceTokenizer
+
+    tok = BertWordPieceTokenizer(lowercase=True)
+    kwargs = {} if limit_alphabet is None else {"limit_alphabet": limit_alphabet}
+    size = 8 + extra
+    tok.train_from_iterator(texts, vocab_size=size, min_frequency=min_frequency, show_progress=False, **kwargs)
+    vocab = tok.get_vocab()
+    theirs = sorted(vocab, key=vocab.get)
+    counter = _core.WordCounter(reference="tokenizers")
+    counter.feed(texts)
+    ours, _, _ = counter.train(size, algorithm="hf", special_tokens=SPECIALS, min_frequency=min_frequency,
+                               limit_alphabet=limit_alphabet, initial_tokens=initial_tokens(theirs, 5, "##"))
+    assert ours == theirs
 
 
 def test_hf_mode_canonical_order_is_hfs_alphabet():
