@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .batch import _num_threads, core_texts
+from ..batch import _num_threads, core_texts
 from .encoding import BatchEncoding
 
 # Options the batch path reproduces; anything else takes the general path.
