@@ -23,7 +23,9 @@ _SEP = "\n"
 
 # Attributes of the wrappers that are derived from the others and rebuilt on unpickle.
 _FULL_DERIVED = frozenset({"_core", "vocab", "inv_vocab", "basic_tokenizer", "wordpiece_tokenizer"})
-_BERT_DERIVED = frozenset({"_engine", "_added_by_id"})
+# deprecation_warnings: which warnings were already given, not a setting (a
+# use of the tokenizer would otherwise change its pickled bytes).
+_BERT_DERIVED = frozenset({"_engine", "_added_by_id", "deprecation_warnings"})
 
 
 # ---------------------------------------------------------------- vocabulary
@@ -161,6 +163,7 @@ def _restore_bert_tokenizer(cls, packed_entries, core_unk_token, attrs, frozen_b
     from .bert_tokenizer.engine import Engine  # lazily (see above; it imports us)
 
     tok = _new(cls, attrs)
+    tok.deprecation_warnings = {}
     tok._added_by_id = {i: tok._added[content][1] if token is None else token
                         for i, content, token in pickle.loads(frozen_by_id)}
     # The core settings BertTokenizer.__init__ used; the unknown token is the

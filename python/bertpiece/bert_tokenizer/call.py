@@ -5,13 +5,17 @@ row at a time, exact for every option). Batches of plain texts go through
 
 from __future__ import annotations
 
+import logging
 import warnings
 
 from .batch_call import call_batch
 from .encoding import BatchEncoding, _Row
 from .truncation import _hf_truncate
 
+# transformers' logger, so its verbosity settings apply to the same messages
+logger = logging.getLogger("transformers.tokenization_utils_base")
 LARGE_INTEGER = int(1e20)
+_TOO_LONG = "sequence-length-is-longer-than-the-specified-maximum"
 PADDING_STRATEGIES = ("longest", "max_length", "do_not_pad")
 TRUNCATION_STRATEGIES = ("only_first", "only_second", "longest_first", "do_not_truncate")
 
@@ -19,6 +23,17 @@ TRUNCATION_STRATEGIES = ("only_first", "only_second", "longest_first", "do_not_t
 class InputTypeError(TypeError, ValueError):
     """A bad input value: a TypeError (like HF tokenizers) that is also a
     ValueError (what transformers' Python tokenizer raises)."""
+
+
+def _check_size(name, value, allow_zero):
+    """A count argument: an int (not a bool), >= 0 or > 0; ValueError naming it otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        if hasattr(value, "__index__") and not isinstance(value, bool):
+            value = value.__index__()
+        else:
+            raise InputTypeError(f"{name} must be an integer, got {type(value).__name__}")
+    if value < 0 or (value == 0 and not allow_zero):
+        raise ValueError(f"{name} must be {'>= 0' if allow_zero else '> 0'}, got {value}")
 
 
 class Calls:
@@ -73,18 +88,58 @@ class Calls:
         return padding_strategy, truncation_strategy, max_length
 
     # --------------------------------------------------------------- __call__
-    def __call__(self, text=None, text_pair=None, text_target=None, text_pair_target=None, *,
-                 add_special_tokens=True, padding=False, truncation=None, max_length=None, stride=0,
-                 is_split_into_words=False, pad_to_multiple_of=None, padding_side=None, return_tensors=None,
-                 return_token_type_ids=None, return_attention_mask=None, return_overflowing_tokens=False,
-                 return_special_tokens_mask=False, return_offsets_mapping=False, return_length=False,
-                 verbose=True, split_special_tokens=None, **kwargs):
-        if text is None and text_target is not None:
-            text, text_pair = text_target, text_pair_target
-        if text is None:
-            raise ValueError("You need to specify either `text` or `text_target`.")
+    def __call__(self, text=None, text_pair=None, text_target=None, text_pair_target=None, add_special_tokens=True,
+                 padding=False, truncation=None, max_length=None, stride=0, is_split_into_words=False,
+                 pad_to_multiple_of=None, padding_side=None, return_tensors=None, return_token_type_ids=None,
+                 return_attention_mask=None, return_overflowing_tokens=False, return_special_tokens_mask=False,
+                 return_offsets_mapping=False, return_length=False, verbose=True, tokenizer_kwargs=None, **kwargs):
+        opts = dict(add_special_tokens=add_special_tokens, padding=padding, truncation=truncation,
+                    max_length=max_length, stride=stride, is_split_into_words=is_split_into_words,
+                    pad_to_multiple_of=pad_to_multiple_of, padding_side=padding_side, return_tensors=return_tensors,
+                    return_token_type_ids=return_token_type_ids, return_attention_mask=return_attention_mask,
+                    return_overflowing_tokens=return_overflowing_tokens,
+                    return_special_tokens_mask=return_special_tokens_mask,
+                    return_offsets_mapping=return_offsets_mapping, return_length=return_length, verbose=verbose,
+                    split_special_tokens=kwargs.pop("split_special_tokens", None))
+        max_target_length = kwargs.pop("max_target_length", None)
+        if tokenizer_kwargs is not None:  # as transformers: merged over the named arguments
+            opts.update(tokenizer_kwargs)
+        for key in list(kwargs):
+            if key in opts:
+                opts[key] = kwargs.pop(key)
         if kwargs:
-            raise TypeError(f"unexpected keyword arguments: {', '.join(sorted(kwargs))}")
+            self._warn_unused(kwargs)
+        if text is None and text_target is None:
+            raise ValueError("You need to specify either `text` or `text_target`.")
+        encodings = self._encode(text, text_pair, **opts) if text is not None else None
+        if text_target is None:
+            return encodings
+        if max_target_length is not None:
+            opts["max_length"] = max_target_length
+        targets = self._encode(text_target, text_pair_target, **opts)
+        if encodings is None:
+            return targets
+        encodings["labels"] = targets["input_ids"]
+        return encodings
+
+    def _warn_unused(self, kwargs):
+        # transformers ignores keyword arguments it does not know (a model's
+        # src_lang, say); a typo should not pass unseen, so say it once per name
+        new = sorted(k for k in kwargs if not self.deprecation_warnings.get(("unused", k)))
+        if new:
+            logger.warning("Keyword arguments %s not recognized by BertTokenizer; ignored.", new)
+            for k in new:
+                self.deprecation_warnings[("unused", k)] = True
+
+    def _encode(self, text, text_pair, *, add_special_tokens, padding, truncation, max_length, stride,
+                is_split_into_words, pad_to_multiple_of, padding_side, return_tensors, return_token_type_ids,
+                return_attention_mask, return_overflowing_tokens, return_special_tokens_mask, return_offsets_mapping,
+                return_length, verbose, split_special_tokens):
+        _check_size("stride", stride, allow_zero=True)
+        if max_length is not None:
+            _check_size("max_length", max_length, allow_zero=True)
+        if pad_to_multiple_of is not None:
+            _check_size("pad_to_multiple_of", pad_to_multiple_of, allow_zero=False)
         padding_strategy, truncation_strategy, max_length = self._strategies(
             padding, truncation, max_length, pad_to_multiple_of, verbose)
         if padding_side is not None and padding_side not in ("left", "right"):
@@ -118,8 +173,35 @@ class Calls:
                     "return_offset_mapping is not available when using Python tokenizers. To use this feature, change "
                     "your tokenizer to one deriving from transformers.PreTrainedTokenizerFast. (bertpiece: use "
                     "reference='tokenizers')")
-            return self._call_legacy(batched, items, **opts)
-        return self._call_fast(batched, items, **opts)
+            out = self._call_legacy(batched, items, **opts)
+        else:
+            out = self._call_fast(batched, items, **opts)
+        if max_length is None and verbose:
+            self._warn_if_too_long(out["input_ids"], batched)
+        return out
+
+    def _warn_if_too_long(self, ids, batched):
+        """transformers' "Token indices sequence length is longer than the specified maximum" warning (once)."""
+        limit = self.model_max_length
+        if limit >= LARGE_INTEGER or limit == 0 or self.deprecation_warnings.get(_TOO_LONG):
+            return
+        if hasattr(ids, "shape"):  # arrays or tensors: rows x width, or one row
+            longest = int(ids.shape[-1]) if len(ids.shape) else 0
+        elif batched or (ids and isinstance(ids[0], list)):
+            longest = max(map(len, ids), default=0)
+        else:
+            longest = len(ids)
+        if longest > limit:
+            logger.warning("Token indices sequence length is longer than the specified maximum sequence length for "
+                           f"this model ({longest} > {limit}). Running this sequence through the model will result "
+                           "in indexing errors")
+            self.deprecation_warnings[_TOO_LONG] = True
+
+    def prepare_seq2seq_batch(self, src_texts, tgt_texts=None, max_length=None, max_target_length=None,
+                              padding="longest", return_tensors=None, truncation=True, **kwargs):
+        """transformers 4's prepare_seq2seq_batch: sources and their labels in one BatchEncoding."""
+        return self(src_texts, text_target=tgt_texts, max_length=max_length, max_target_length=max_target_length,
+                    padding=padding, return_tensors=return_tensors, truncation=truncation, **kwargs)
 
     @staticmethod
     def _check_text(value, where, is_split_into_words):
@@ -144,6 +226,8 @@ class Calls:
             self._check_text(text, "text", is_split_into_words)
             if text_pair is not None:
                 self._check_text(text_pair, "text_pair", is_split_into_words)
+                if not text_pair and not self.legacy:
+                    text_pair = None  # HF tokenizers: an empty second text is no second text
             return False, [(text, text_pair)]
         if text_pair is None and not is_split_into_words and all(type(t) is str for t in text):
             return True, [(t, None) for t in text]  # the common case, checked in one pass
@@ -156,7 +240,10 @@ class Calls:
         items = []
         for k, item in enumerate(text):
             pair = text_pair[k] if text_pair is not None else None
-            if pair is None and isinstance(item, tuple if is_split_into_words else (list, tuple)):
+            # A tuple is a pair, except for HF tokenizers with pre-tokenized
+            # input, where it is a sequence of words (legacy reads a pair).
+            if pair is None and isinstance(item, (list, tuple)) and (
+                    not is_split_into_words or (self.legacy and isinstance(item, tuple))):
                 if len(item) != 2:
                     raise InputTypeError(f"text[{k}]: expected a str or a pair (a, b), got a {type(item).__name__} "
                                          f"of length {len(item)}")

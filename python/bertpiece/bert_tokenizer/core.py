@@ -22,6 +22,7 @@ import copy
 import os
 
 from ..batch import encode_batch as _encode_batch
+from ..batch import surrogate_error
 from ..tokenization import REFERENCES
 from .added_tokens import SPECIAL_TOKEN_NAMES, AddedToken
 from .call import Calls
@@ -189,6 +190,10 @@ class BertTokenizer(SpecialTokens, Calls, PostProcessing, LegacyEncoding, Tokeni
         """One string -> _Seq (ids, offsets in code points of `text`, word indices)."""
         if split_special is None:
             split_special = self.split_special_tokens
+        if self.reference == "tokenizers" and not text.isascii():
+            error = surrogate_error([text], "text")  # HF tokenizers refuses a lone surrogate
+            if error is not None:
+                raise error
         ids, offsets, words = [], [], []
         nword = word_offset
         for start, end, added in self._split_added(text, split_special):

@@ -72,8 +72,9 @@ class PostProcessing:
         else:
             special = {self._added[c][0] for c in self._special_contents} if skip_special_tokens else ()
             toks = []
-            for i in token_ids:
-                i = int(i)
+            for k, i in enumerate(token_ids):
+                # HF: an id outside u32 (-100, the label padding) raises; an unused id is left out
+                i = self._check_id(i, f"token_ids[{k}]")
                 t = self._id_to_token(i)
                 if t is None or i in special:
                     continue
