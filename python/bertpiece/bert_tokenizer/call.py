@@ -248,8 +248,9 @@ class Calls:
                     raise InputTypeError(f"text[{k}]: expected a str or a pair (a, b), got a {type(item).__name__} "
                                          f"of length {len(item)}")
                 item, pair = item
-                self._check_text(item, f"text[{k}][0]", is_split_into_words)
-                self._check_text(pair, f"text[{k}][1]", is_split_into_words)
+                # (legacy, pre-tokenized: each side of the pair may be a plain str, as there)
+                self._check_text(item, f"text[{k}][0]", is_split_into_words and not isinstance(item, str))
+                self._check_text(pair, f"text[{k}][1]", is_split_into_words and not isinstance(pair, str))
             else:
                 self._check_text(item, f"text[{k}]", is_split_into_words)
                 if pair is not None:
