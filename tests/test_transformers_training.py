@@ -15,7 +15,6 @@ those collators do not make), masked LM for the LM collator, token
 classification for its collator.
 """
 
-import os
 import warnings
 
 import numpy as np

@@ -30,7 +30,7 @@ def vocab_file() -> str:
 
 def tokenizer_json(vocab_path: str) -> str:
     """The hub's tokenizer.json for bert-base-uncased, built with HF tokenizers."""
-    from tokenizers import Tokenizer, decoders, normalizers, pre_tokenizers, processors
+    from tokenizers import AddedToken, Tokenizer, decoders, normalizers, pre_tokenizers, processors
     from tokenizers.models import WordPiece
 
     vocab = {}
@@ -45,7 +45,6 @@ def tokenizer_json(vocab_path: str) -> str:
         single="[CLS]:0 $A:0 [SEP]:0", pair="[CLS]:0 $A:0 [SEP]:0 $B:1 [SEP]:1",
         special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])])
     tok.decoder = decoders.WordPiece(prefix="##", cleanup=True)
-    from tokenizers import AddedToken
     tok.add_special_tokens([AddedToken(t, normalized=False, special=True) for t in SPECIALS])
     return tok.to_str(pretty=True)
 
