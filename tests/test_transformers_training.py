@@ -95,6 +95,7 @@ def train(tok, collator, out):
     trainer.seen = []
     result = trainer.train()
     losses = [log["loss"] for log in trainer.state.log_history if "loss" in log]
+    trainer.save_model(str(out / "saved"))  # the model and processing_class.save_pretrained
     return trainer.seen, losses, result.training_loss
 
 
@@ -111,6 +112,19 @@ def test_trainer_two_steps(pair, collator, tmp_path):
             assert torch.equal(batch[key], batch_ref[key]), (step, key)
     assert losses == losses_ref and len(losses) == 2
     assert final == final_ref
+
+
+def test_trainer_saved_folder_loads_in_pipeline(pair, tmp_path):
+    """`trainer.save_model` writes the tokenizer with the model; transformers'
+    pipeline loads both from the folder (AutoTokenizer) and predicts as with
+    the folder saved with transformers' tokenizer."""
+    ours, theirs = pair
+    outputs = []
+    for name, tok in (("ours", ours), ("theirs", theirs)):
+        train(tok, "language_modeling", tmp_path / name)
+        pipe = transformers.pipeline("fill-mask", model=str(tmp_path / name / "saved"), device="cpu")
+        outputs.append([pipe(text) for text in PIPELINES["fill-mask"][1]])
+    assert outputs[1] and outputs[0] == outputs[1]
 
 
 PIPELINES = {
