@@ -100,7 +100,10 @@ def main(argv=None) -> int:
     parser.add_argument("--sdist", help="use this transformers sdist instead of the cached/downloaded one")
     parser.add_argument("--print-dir", action="store_true", help="print the suite directory")
     args = parser.parse_args(argv)
-    version = importlib.metadata.version("transformers")
+    try:
+        version = importlib.metadata.version("transformers")
+    except importlib.metadata.PackageNotFoundError:
+        raise SystemExit("transformers is not installed: pip install '.[test]' first") from None
     out = suite_dir(version)
     if not os.path.isfile(os.path.join(out, STAMP)):
         out = extract(find_or_download_sdist(version, args.sdist), version)
