@@ -240,10 +240,13 @@ class Calls:
         items = []
         for k, item in enumerate(text):
             pair = text_pair[k] if text_pair is not None else None
-            # A tuple is a pair, except for HF tokenizers with pre-tokenized
-            # input, where it is a sequence of words (legacy reads a pair).
+            # A list or tuple is a pair. Pre-tokenized, HF tokenizers reads a pair
+            # only in two sequences of words ((["a"], ["b"])), and ("a", "b") as
+            # words; BertTokenizerLegacy reads any tuple as a pair.
             if pair is None and isinstance(item, (list, tuple)) and (
-                    not is_split_into_words or (self.legacy and isinstance(item, tuple))):
+                    not is_split_into_words
+                    or (self.legacy and isinstance(item, tuple))
+                    or (len(item) == 2 and all(isinstance(x, (list, tuple)) for x in item))):
                 if len(item) != 2:
                     raise InputTypeError(f"text[{k}]: expected a str or a pair (a, b), got a {type(item).__name__} "
                                          f"of length {len(item)}")

@@ -54,7 +54,7 @@ class BertTokenizer(SpecialTokens, Calls, PostProcessing, LegacyEncoding, Tokeni
                  tokenize_chinese_chars=True, strip_accents=None, model_max_length=VERY_LARGE_INTEGER,
                  padding_side="right", truncation_side="right", clean_up_tokenization_spaces=None, *,
                  reference="tokenizers", vocab=None, additional_special_tokens=None, extra_special_tokens=None,
-                 max_input_chars_per_word=None, **kwargs):
+                 max_input_chars_per_word=None, merges=None, **kwargs):
         if reference not in REFERENCES:
             raise ValueError(f"unknown reference {reference!r}: expected one of {', '.join(map(repr, REFERENCES))}")
         for side, value in (("Padding", padding_side), ("Truncation", truncation_side)):
@@ -101,8 +101,12 @@ class BertTokenizer(SpecialTokens, Calls, PostProcessing, LegacyEncoding, Tokeni
         if vocab is not None:
             if isinstance(vocab, (str, os.PathLike)):
                 self.vocab_file = os.fspath(vocab)
-            else:
-                entries = [(str(t), int(i)) for t, i in dict(vocab).items()]
+            elif isinstance(vocab, dict):
+                entries = [(str(t), int(i)) for t, i in vocab.items()]
+            else:  # tokens, or (token, score) pairs, in id order (transformers' extracted vocabularies)
+                entries = [(t if isinstance(t, str) else str(t[0]), i) for i, t in enumerate(vocab)]
+        if merges:
+            raise ValueError("BERT's WordPiece has no merges: `merges` must be empty")
         if self.vocab_file is None and entries is None:
             raise ValueError("BertTokenizer needs a vocab_file (or use BertTokenizer.from_pretrained)")
         if self.vocab_file is not None and not os.path.isfile(self.vocab_file):
@@ -148,6 +152,8 @@ class BertTokenizer(SpecialTokens, Calls, PostProcessing, LegacyEncoding, Tokeni
         self.clean_up_tokenization_spaces = kwargs.pop("clean_up_tokenization_spaces", False)
         self.split_special_tokens = kwargs.pop("split_special_tokens", False)
         self.chat_template = kwargs.pop("chat_template", None)
+        if isinstance(self.chat_template, (list, tuple)):  # tokenizer_config.json's list of {"name", "template"}
+            self.chat_template = {t["name"]: t["template"] for t in self.chat_template}
         self.deprecation_warnings = {}
         self.backend = kwargs.pop("backend", "bertpiece")
 
@@ -161,6 +167,31 @@ class BertTokenizer(SpecialTokens, Calls, PostProcessing, LegacyEncoding, Tokeni
     def is_fast(self):
         """True in the modes with offsets and word ids (as transformers' tokenizers-backed class)."""
         return not self.legacy
+
+    # transformers' TokenizersBackend lets add_bos_token / add_eos_token replace
+    # the post-processor with "bos $A eos", which for BERT drops [CLS] and
+    # [SEP]: BERT's layout is fixed here. Without a bos/eos token both stay
+    # False, as there.
+    @property
+    def add_bos_token(self):
+        return False
+
+    @add_bos_token.setter
+    def add_bos_token(self, value):
+        self._refuse_template_change("bos", value)
+
+    @property
+    def add_eos_token(self):
+        return False
+
+    @add_eos_token.setter
+    def add_eos_token(self, value):
+        self._refuse_template_change("eos", value)
+
+    def _refuse_template_change(self, which, value):
+        if value and getattr(self, f"{which}_token") is not None:
+            raise NotImplementedError(f"add_{which}_token=True would replace BERT's [CLS] ... [SEP] layout "
+                                      f"(transformers then drops [CLS] and [SEP]); bertpiece keeps BERT's layout")
 
     @property
     def max_len_single_sentence(self):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 
+from . import chat_templates
 from .added_tokens import SPECIAL_TOKENS_ATTRIBUTES, AddedToken
 from ..pretrained import HUB_MODEL_MAX_LENGTH, PRETRAINED, bundled_name, pretrained, vocab_path
 
@@ -115,6 +116,9 @@ class TokenizerFiles:
                     raise ValueError(f"{os.path.join(name, CONFIG_FILE)}: {key} must be a list, got "
                                      f"{type(value).__name__}")
         added = _added_tokens_decoder(config.pop("added_tokens_decoder", None), os.path.join(name, CONFIG_FILE))
+        template = chat_templates.load(name, config)
+        if template is not None:
+            config["chat_template"] = template
         at_path = os.path.join(name, ADDED_TOKENS_FILE)
         for tok, i in _read_json_object(at_path).items():
             if not isinstance(i, int) or isinstance(i, bool) or i < 0:
@@ -314,10 +318,12 @@ class TokenizerFiles:
         config.update(self.special_tokens_map)
         if self._extra_special_tokens:
             config["extra_special_tokens"] = [str(t) for t in self._extra_special_tokens]
+        files.extend(chat_templates.save(self.chat_template, save_directory, config, filename_prefix,
+                                         kwargs.get("save_jinja_files", True)))
         path = os.path.join(save_directory, (filename_prefix + "-" if filename_prefix else "") + CONFIG_FILE)
         with open(path, "w", encoding="utf-8") as f:
             f.write(json.dumps(config, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
-        files.append(path)
+        files.insert(0, path)
         files.extend(self.save_vocabulary(save_directory, filename_prefix))
         if not self.legacy:
             path = os.path.join(save_directory, (filename_prefix + "-" if filename_prefix else "") + TOKENIZER_FILE)
