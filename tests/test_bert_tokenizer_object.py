@@ -324,3 +324,19 @@ def test_google_character_classes():
                 continue
             assert getattr(bertpiece, name, None) is None  # private, as in Google's module
             assert getattr(bertpiece.tokenization, name)(ch) == getattr(google, name)(ch), (name, hex(cp))
+
+
+@pytest.mark.parametrize("flags", [dict(lstrip=True), dict(rstrip=True), dict(single_word=True),
+                                   dict(lstrip=True, rstrip=True, single_word=True)])
+@pytest.mark.parametrize("word", ["foo", "xyzzy", "<e>"])
+def test_added_token_flags(flags, word):
+    # single_word, lstrip, rstrip: ids, offsets and word ids as HF's added vocabulary
+    from tokenizers import AddedToken
+    a, b = ours("tokenizers"), theirs("tokenizers")
+    for tok in (a, b):
+        tok.add_tokens([AddedToken(word, **flags)])
+    for text in (f"a {word} b", f"a{word}b", f"a  {word}  b", word, f" {word}{word} ", f"_{word}", f"{word}é x",
+                 f"x\t{word}\n"):
+        ra, rb = a([text], return_offsets_mapping=True), b([text], return_offsets_mapping=True)
+        same(ra, rb)
+        assert ra.word_ids(0) == rb.word_ids(0)

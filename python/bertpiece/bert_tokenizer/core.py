@@ -36,6 +36,11 @@ from .truncation import _Seq
 VERY_LARGE_INTEGER = int(1e30)  # transformers' "no model_max_length"
 
 
+def _is_word_char(ch):
+    # HF tokenizers' single_word boundary: alphanumeric or "_"
+    return ch.isalnum() or ch == "_"
+
+
 class BertTokenizer(SpecialTokens, Calls, PostProcessing, LegacyEncoding, TokenizerFiles):
     """transformers' `BertTokenizer`, computed by bertpiece's Rust core.
 
@@ -203,12 +208,23 @@ class BertTokenizer(SpecialTokens, Calls, PostProcessing, LegacyEncoding, Tokeni
 
     # ------------------------------------------------------------- encoding
     def _split_added(self, text, split_special):
-        """Raw text cut at added tokens: [(start, end, added_or_None)] (leftmost-longest match)."""
+        """Raw text cut at added tokens: [(start, end, added_or_None)] (leftmost-longest
+        match; an AddedToken's single_word, lstrip and rstrip as HF's added vocabulary)."""
         matcher = self._nonspecial_matcher if split_special else self._matcher
         if not matcher:
             return [(0, len(text), None)]
         pieces, pos = [], 0
         for start, end, content in matcher.finditer(text):
+            token = self._added[content][1]
+            if token.single_word and ((start > 0 and _is_word_char(text[start - 1]))
+                                      or (end < len(text) and _is_word_char(text[end]))):
+                continue  # inside a word: not this token (HF discards the match)
+            if token.lstrip:
+                while start > pos and text[start - 1].isspace():
+                    start -= 1
+            if token.rstrip:
+                while end < len(text) and text[end].isspace():
+                    end += 1
             if start > pos:
                 pieces.append((pos, start, None))
             pieces.append((start, end, content))
