@@ -160,7 +160,12 @@ class BertTokenizer(SpecialTokens, Calls, PostProcessing, LegacyEncoding, Tokeni
         if isinstance(self.chat_template, (list, tuple)):  # tokenizer_config.json's list of {"name", "template"}
             self.chat_template = {t["name"]: t["template"] for t in self.chat_template}
         self.deprecation_warnings = {}
-        self.backend = kwargs.pop("backend", "bertpiece")
+        self.backend = kwargs.pop("backend", self._backend_name())
+
+    def _backend_name(self):
+        # transformers' `backend` says whose semantics a tokenizer has (its code
+        # and tests branch on it): HF tokenizers', or a Python ("custom") one
+        return "custom" if self.legacy else "tokenizers"
 
     # The derived state (engine.py), read through these names everywhere
     _core = property(lambda self: self._engine.core)

@@ -76,6 +76,11 @@ class SpecialTokens:
                 return
         object.__setattr__(self, key, value)
 
+    def _special_id(self, name):
+        """`self.<name>_id` without the attribute machinery (the per-call fast paths)."""
+        value = self._special_tokens_map.get(name)
+        return None if value is None else self.convert_tokens_to_ids(str(value))
+
     def _id_to_token_checked(self, index, what):
         token = self.convert_ids_to_tokens(index)
         if token is None:
