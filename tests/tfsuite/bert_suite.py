@@ -27,11 +27,14 @@ from __future__ import annotations
 
 import functools
 import unittest
+from unittest import mock
 
 import bertpiece
 from transformers import BertTokenizer as HfBertTokenizer
+from transformers import TokenizersBackend
 from transformers.models.bert.tokenization_bert_legacy import BertTokenizerLegacy
 
+from tests import test_tokenization_common
 from tests.test_tokenization_common import TokenizerTesterMixin, filter_non_english
 from tests.test_tokenizers_backend_mixin import TokenizersBackendTesterMixin
 
@@ -93,9 +96,28 @@ class HfLegacyTokenizationTest(_BertTokenization, unittest.TestCase):
     reference_class = BertTokenizerLegacy
 
 
+def as_tokenizers_backend(test):
+    """Run an upstream test that branches on `isinstance(tokenizer, TokenizersBackend)`
+    with bertpiece's tokenizers mode on the TokenizersBackend side: that mode gives
+    HF tokenizers' results (overflow as extra rows, a pair cut by longest_first),
+    which the test expects only of that class; the other side is the Python
+    tokenizer's (`overflowing_tokens`), which is the legacy mode's."""
+
+    @functools.wraps(test)
+    def run(self):
+        with mock.patch.object(test_tokenization_common, "TokenizersBackend", (TokenizersBackend, BertpieceTokenizers)):
+            return test(self)
+
+    return run
+
+
 class BpTokenizersTokenizationTest(_BertTokenization, unittest.TestCase):
     tokenizer_class = BertpieceTokenizers
     rust_tokenizer_class = BertpieceTokenizers
+    test_maximum_encoding_length_single_input = as_tokenizers_backend(
+        TokenizerTesterMixin.test_maximum_encoding_length_single_input)
+    test_maximum_encoding_length_pair_input = as_tokenizers_backend(
+        TokenizerTesterMixin.test_maximum_encoding_length_pair_input)
 
 
 class BpLegacyTokenizationTest(_BertTokenization, unittest.TestCase):
