@@ -103,7 +103,7 @@ def as_tokenizers_backend(test):
     the mode gives HF tokenizers' results (overflow as extra rows, a pair cut by
     longest_first, sequence ids, offsets), which the test checks only of that
     class; the other side is the Python tokenizer's, which is the legacy mode's.
-    bertpiece's own `backend` stays "bertpiece" outside these tests."""
+    (bertpiece's `backend` is "tokenizers" in that mode already.)"""
 
     @functools.wraps(test)
     def run(self):
