@@ -101,12 +101,21 @@ def _install_tensorflow_stand_in() -> None:
 @functools.lru_cache(maxsize=None)
 def load_google():
     """The real ``bert.tokenization`` module (cached); ReferenceMissing if not installed."""
+    stand_in = False
     try:
         importlib.import_module("tensorflow.compat.v1")
     except ImportError:
         _install_tensorflow_stand_in()
-    flags = _import("google", "absl.flags")
-    tokenization = _import("google", "bert.tokenization")
+        stand_in = True
+    try:
+        flags = _import("google", "absl.flags")
+        tokenization = _import("google", "bert.tokenization")
+    finally:
+        if stand_in:
+            # bert.tokenization keeps its own reference; nothing else may take the
+            # stand-in for TensorFlow (datasets and transformers probe for it)
+            for name in ("tensorflow", "tensorflow.compat", "tensorflow.compat.v1"):
+                sys.modules.pop(name, None)
     # The module reads FLAGS.preserve_unused_tokens; absl refuses reads before parsing.
     flags.FLAGS.mark_as_parsed()
     return tokenization
