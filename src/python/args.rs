@@ -185,11 +185,21 @@ impl Array {
     }
 }
 
-/// `num_threads` as given from Python: positive, or None for all cores.
-pub(super) fn thread_count(num_threads: Option<i64>) -> PyResult<Option<usize>> {
+/// `num_threads` as given from Python: positive, or None for all usable
+/// CPUs. More than the CPUs this process may use is capped there by the
+/// core (with a RuntimeWarning): extra threads would only take turns.
+pub(super) fn thread_count(py: Python<'_>, num_threads: Option<i64>) -> PyResult<Option<usize>> {
     match num_threads {
         Some(n) if n <= 0 => Err(Error::BadThreadCount(n).into()),
-        Some(n) => Ok(Some(n as usize)),
+        Some(n) => {
+            let cpus = crate::threads::usable_cpus();
+            if n as u64 > cpus as u64 {
+                let msg = format!("num_threads={n} is more than the {cpus} CPUs this process may use; using {cpus}");
+                let msg = std::ffi::CString::new(msg).unwrap_or_default();
+                PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyRuntimeWarning>(), &msg, 1)?;
+            }
+            Ok(Some(usize::try_from(n).unwrap_or(usize::MAX)))
+        }
         None => Ok(None),
     }
 }

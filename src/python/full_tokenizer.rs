@@ -2,7 +2,9 @@
 //! `bertpiece.BertTokenizer`, with its batch and padded-batch entry points.
 
 use super::args::*;
-use crate::batch::{encode_batch, encode_pairs, thread_pool_install, Batch, BatchOptions, Padded, PairTruncation, Padding};
+use crate::batch::{encode_batch, encode_pairs, Batch, BatchOptions, PairTruncation};
+use crate::padding::{Padded, Padding};
+use crate::threads;
 use crate::encoder::with_thread_scratch;
 use crate::tokenizer::{FullOptions, FullTokenizer};
 use crate::vocab::Vocab;
@@ -34,7 +36,7 @@ impl PyFullTokenizer {
         added: Option<Vec<String>>,
         padding: Option<Padding>,
     ) -> PyResult<(Batch, Option<Padded>)> {
-        let threads = thread_count(num_threads)?;
+        let threads = thread_count(py, num_threads)?;
         let reference = self.inner.basic().options().reference;
         let read = match arrow {
             None => Some(BatchTexts::read(texts, reference, "texts")?),
@@ -58,7 +60,7 @@ impl PyFullTokenizer {
                 Some(b) => encode_pairs(inner, &bytes, b, opts, &needles, threads)?,
             };
             let padded = match padding {
-                Some(p) => Some(thread_pool_install(threads, || batch.pad(&p))?),
+                Some(p) => Some(batch.pad(&p, threads::thread_count(threads)?)?),
                 None => None,
             };
             Ok((batch, padded))
