@@ -2,7 +2,8 @@
 """Serving latency: microseconds per call of the calls a model server makes, for
 bertpiece and its peers, at 1 thread and at all threads, in one run.
 
-    python benches/serving.py --markdown          # or: python benches/bench.py --serving --markdown
+    python benches/serving.py                     # or: python benches/bench.py --serving
+    python benches/serving.py --base /tmp/old     # plus another build (a copy of python/ with its _core)
 
 Inputs (all real text, none of it seen before timing):
 - sentences: the last `--sentences` (2,000) non-empty lines of en-large.txt
@@ -238,7 +239,7 @@ ROWS = [("`tok(text)[\"input_ids\"]` (lists), µs", "call"),
 
 
 def available(peer):
-    module = {"hf-tokenizers": "tokenizers", "flash-tokenizer": "flash_tokenizer"}.get(peer, peer)
+    module = {"hf-tokenizers": "tokenizers", "flash-tokenizer": "flash_tokenizer", "bertpiece-base": "bertpiece"}.get(peer, peer)
     return importlib.util.find_spec(module) is not None
 
 
@@ -246,13 +247,15 @@ def run(args):
     all_threads = len(os.sched_getaffinity(0))
     results = {}
     for threads in sorted({1, all_threads}):
-        for peer in args.peers:
+        for peer in args.peers + (["bertpiece-base"] if args.base else []):
             if not available(peer):
                 print(f"# {peer}: not installed, skipped", file=sys.stderr)
                 continue
             env = dict(os.environ, BERTPIECE_NUM_THREADS=str(threads), RAYON_NUM_THREADS=str(threads),
                        TOKENIZERS_PARALLELISM="true" if threads > 1 else "false")
-            cmd = [sys.executable, __file__, "--worker", peer, "--threads", str(threads)] + args.pass_on
+            if peer == "bertpiece-base":  # another build of bertpiece, first on the path
+                env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(args.base), env.get("PYTHONPATH")]))
+            cmd = [sys.executable, __file__, "--worker", peer.removesuffix("-base"), "--threads", str(threads)] + args.pass_on
             p = subprocess.run(cmd, env=env, capture_output=True, text=True)
             if p.returncode:
                 print(f"# {peer} x{threads} failed:\n{p.stderr[-2000:]}", file=sys.stderr)
@@ -261,7 +264,8 @@ def run(args):
             print(f"# {peer} x{threads}: done", file=sys.stderr)
     if args.json:
         Path(args.json).write_text(json.dumps({f"{p} x{t}": r for (p, t), r in results.items()}, indent=1))
-    cols = [(p, t) for t in sorted({1, all_threads}) for p in args.peers if (p, t) in results]
+    peers = args.peers + (["bertpiece-base"] if args.base else [])
+    cols = [(p, t) for t in sorted({1, all_threads}) for p in peers if (p, t) in results]
     print("| call | " + " | ".join(f"{p} ×{t}" for p, t in cols) + " |")
     print("|---|" + "---:|" * len(cols))
     for label, key in ROWS:
@@ -282,6 +286,8 @@ def main(argv=None):
     ap.add_argument("--thai-mb", type=float, default=4)
     ap.add_argument("--thai", type=Path, help="no-space text, one title or phrase per line")
     ap.add_argument("--json", help="also write the raw figures here")
+    ap.add_argument("--base", type=Path, help="also run the bertpiece package in this directory (another build: "
+                                              "a copy of python/ with its _core) as the column bertpiece-base")
     ap.add_argument("--markdown", action="store_true", help="(the table is always Markdown)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--threads", type=int, default=1, help=argparse.SUPPRESS)
