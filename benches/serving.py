@@ -201,6 +201,11 @@ def worker(args):
         if name in fns:
             fns[name](warm[0])
             out[name] = per_call_us(fns[name], held, args.passes, reset)
+    # The fixed cost of a call: one short text ("hello world", 2 word pieces).
+    short = [["hello world"]] * len(held)
+    for name in ("core padded", "encode_batch"):
+        if name in fns:
+            out[f"{name} short"] = per_call_us(fns[name], short, args.passes, reset)
     for name in ("call np", "core padded", "encode_batch"):
         if name in fns:
             fns[name](warm[:32])
@@ -227,6 +232,8 @@ ROWS = [("`tok(text)[\"input_ids\"]` (lists), µs", "call"),
         ("core `encode(text)` / HF `encode(text).ids` / flash `encode`, µs", "core encode")] + \
        [(f"`tok(batch of {k}, padding, max_length=128, np)` / HF padded encode_batch → np, µs", f"call np b{k}") for k in BATCHES] + \
        [(f"core `encode_padded(batch of {k})` (inside `tok(...)`), µs", f"core padded b{k}") for k in BATCHES] + \
+       [("fixed cost: core `encode_padded([\"hello world\"])`, µs", "core padded short"),
+        ("fixed cost: `encode_batch([\"hello world\"])` / flash `batch_encode`, µs", "encode_batch short")] + \
        [(f"`encode_batch(batch of {k}, max_length=128)` / flash `batch_encode`, µs", f"encode_batch b{k}") for k in BATCHES] + \
        [("bulk: `tok(texts)` lists / HF, flash lists, MB/s", "bulk lists"),
         ("bulk: `encode_batch(texts)` NumPy / transformers np in 1,000-line calls, MB/s", "bulk numpy"),
