@@ -9,6 +9,7 @@ install:  ## build the extension (release profile) and install the package
 
 install-test: fetch-ucd  ## install the package with the reference libraries the tests compare against
 	$(PYTHON) -m pip install -q ".[test]"
+	$(PYTHON) scripts/fetch_transformers_tests.py  # transformers' own tokenizer tests, from its sdist, into .cache/
 
 fetch-ucd:  ## the unicodedata2 sdist whose unicodetype_db.h the table generator reads
 	$(PYTHON) -m pip install -q "unicodedata2==17.0.1"

@@ -7,7 +7,7 @@ tested against.
 
 from ._core import UNICODE_VERSION, __version__
 from .batch import EncodedBatch
-from .bert import BatchEncoding, BertTokenizer
+from .bert_tokenizer import BatchEncoding, PlainBertTokenizer
 from .pretrained import DEFAULT_MODEL, PRETRAINED, vocab_path
 from .tokenization import (
     REFERENCES,
@@ -24,9 +24,19 @@ from .tokenization import (
     whitespace_tokenize,
 )
 
+
+
+def __getattr__(name):
+    # BertTokenizer imports transformers (when installed) on first use only.
+    if name == "BertTokenizer":
+        from . import bert_tokenizer
+        return bert_tokenizer.BertTokenizer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
     "UNICODE_VERSION", "__version__", "DEFAULT_MODEL", "PRETRAINED", "REFERENCES", "vocab_path",
-    "BasicTokenizer", "FullTokenizer", "BertTokenizer", "BatchEncoding", "EncodedBatch", "WordpieceTokenizer",
+    "BasicTokenizer", "FullTokenizer", "BertTokenizer", "PlainBertTokenizer", "BatchEncoding", "EncodedBatch", "WordpieceTokenizer",
     "convert_by_vocab", "convert_ids_to_tokens", "convert_to_unicode", "convert_tokens_to_ids",
     "load_vocab", "printable_text", "validate_case_matches_checkpoint", "whitespace_tokenize",
 ]

@@ -23,8 +23,9 @@ _SEP = "\n"
 
 # Attributes of the wrappers that are derived from the others and rebuilt on unpickle.
 _FULL_DERIVED = frozenset({"_core", "vocab", "inv_vocab", "basic_tokenizer", "wordpiece_tokenizer"})
-_BERT_DERIVED = frozenset({"_core", "_vocab", "_ids_to_tokens", "_wordpiece", "_matcher", "_special_matcher",
-                           "_special_contents", "_added_by_id"})
+# deprecation_warnings: which warnings were already given, not a setting (a
+# use of the tokenizer would otherwise change its pickled bytes).
+_BERT_DERIVED = frozenset({"_engine", "_added_by_id", "deprecation_warnings"})
 
 
 # ---------------------------------------------------------------- vocabulary
@@ -159,23 +160,21 @@ def reduce_bert_tokenizer(tok):
 
 
 def _restore_bert_tokenizer(cls, packed_entries, core_unk_token, attrs, frozen_by_id):
-    from . import _core, bert  # lazily (see above; bert also imports tokenization, which imports us)
+    from .bert_tokenizer.engine import Engine  # lazily (see above; it imports us)
 
     tok = _new(cls, attrs)
+    tok.deprecation_warnings = {}
     tok._added_by_id = {i: tok._added[content][1] if token is None else token
                         for i, content, token in pickle.loads(frozen_by_id)}
-    # The core settings BertTokenizer.__init__ uses; the unknown token is the
+    # The core settings BertTokenizer.__init__ used; the unknown token is the
     # core's own (setting `tok.unk_token` later does not change the core).
     kwargs = dict(reference=tok.reference, tokenize_chinese_chars=tok.tokenize_chinese_chars,
                   strip_accents=tok.strip_accents, max_input_chars_per_word=tok.max_input_chars_per_word,
                   unk_token=core_unk_token)
     if tok.legacy and tok.never_split:
         kwargs["never_split"] = tok.never_split
-    tok._core = bert._new_core(None, unpack_entries(packed_entries), tok.do_lower_case, **kwargs)
-    tok._wordpiece = None  # (`_vocab` and `_ids_to_tokens` are rebuilt on first use)
-    if tok.legacy and not tok.do_basic_tokenize:
-        tok._wordpiece = _core.WordpieceTokenizer(list(tok._vocab), core_unk_token, tok.max_input_chars_per_word)
-    tok._refresh_matcher()
+    tok._engine = Engine.build(None, unpack_entries(packed_entries), tok.do_lower_case,
+                               tok.legacy and not tok.do_basic_tokenize, **kwargs)
     return tok
 
 

@@ -87,6 +87,23 @@ def _texts(texts):
     return texts
 
 
+class SurrogateError(UnicodeError, TypeError, ValueError):
+    """A text holding a lone surrogate (not valid Unicode): HF tokenizers
+    refuses such text with a TypeError; this names the row and position."""
+
+
+def surrogate_error(texts, where="texts"):
+    """The SurrogateError for the first text in `texts` holding a lone surrogate."""
+    for k, text in enumerate(texts):
+        if isinstance(text, str) and not text.isascii():
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                return SurrogateError(f"{where}[{k}] holds a lone surrogate (U+{ord(text[exc.start]):04X} at "
+                                      f"position {exc.start}), which is not valid Unicode text")
+    return None
+
+
 def core_texts(texts):
     """`(texts, arrow)` arguments for the core's batch methods: pyarrow string
     arrays are read in place, anything else goes through `_texts`."""
@@ -122,9 +139,12 @@ def encode_batch(tokenizer, texts, *, add_special_tokens=True, max_length=None, 
     if limit is not None and add_special_tokens and limit < 2:
         raise ValueError(f"max_length={limit} is smaller than the 2 special tokens added to each sequence; "
                          "use a larger max_length or add_special_tokens=False")
-    ids, splits, offsets, redo, _, _ = tokenizer._core.encode_batch(
-        texts, special=special, max_length=limit, return_offsets=return_offsets, num_threads=num_threads,
-        arrow=arrow, added=list(tokenizer._added))
+    try:
+        ids, splits, offsets, redo, _, _ = tokenizer._core.encode_batch(
+            texts, special=special, max_length=limit, return_offsets=return_offsets, num_threads=num_threads,
+            arrow=arrow, added=list(tokenizer._added))
+    except UnicodeEncodeError:
+        raise surrogate_error(texts) from None
     # The core's arrays become NumPy arrays without a copy.
     batch = EncodedBatch(np.asarray(ids), np.asarray(splits), np.asarray(offsets) if offsets is not None else None)
     # Texts holding added/special tokens ("[MASK]" in the text) take the

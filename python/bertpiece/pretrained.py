@@ -29,11 +29,25 @@ PRETRAINED = {
 
 DEFAULT_MODEL = "bert-base-uncased"
 
+# The Hugging Face hub's current ids of the bundled checkpoints.
+HUB_IDS = {f"google-bert/{name}": name for name in PRETRAINED}
+
+# model_max_length in the hub's tokenizer_config.json: 512 for all four checkpoints.
+HUB_MODEL_MAX_LENGTH = 512
+
+
+def bundled_name(name) -> str | None:
+    """The bundled vocabulary `name` refers to (its own name or its hub id), else None."""
+    if not isinstance(name, str):
+        return None
+    name = HUB_IDS.get(name, name)
+    return name if name in PRETRAINED else None
+
 
 def pretrained(name: str) -> PretrainedVocab:
     """The bundled vocabulary called `name`; ValueError listing the names otherwise."""
     try:
-        return PRETRAINED[name]
+        return PRETRAINED[HUB_IDS.get(name, name)]
     except (KeyError, TypeError):
         raise ValueError(f"unknown pretrained vocabulary {name!r}: bundled ones are {', '.join(PRETRAINED)}") from None
 

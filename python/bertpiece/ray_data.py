@@ -20,7 +20,7 @@ from typing import Any, Optional
 import pyarrow as pa
 
 from .arrow import encode_arrow
-from .bert import BertTokenizer
+from .bert_tokenizer import PlainBertTokenizer as BertTokenizer
 from .pretrained import DEFAULT_MODEL
 
 __all__ = ["BertpieceMapper", "tokenize_dataset"]

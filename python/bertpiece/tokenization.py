@@ -215,3 +215,23 @@ class WordpieceTokenizer:
 
     def __reduce__(self):
         return _pickle.reduce_wordpiece_tokenizer(self)
+
+
+# Google's character classes, which its own tokenization_test.py calls
+# directly; same semantics as its module, with the pinned Unicode tables.
+def _is_whitespace(char):
+    """Google's `_is_whitespace`: space, \\t, \\n, \\r or a Zs character."""
+    from . import oracle
+    return oracle._is_whitespace(char)
+
+
+def _is_control(char):
+    """Google's `_is_control`: a Cc or Cf character other than \\t, \\n, \\r."""
+    from . import oracle
+    return oracle._is_control(char, "google")
+
+
+def _is_punctuation(char):
+    """Google's `_is_punctuation`: ASCII non-alphanumeric symbols and every P* character."""
+    from . import oracle
+    return oracle._is_punctuation(char)

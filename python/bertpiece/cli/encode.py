@@ -96,7 +96,7 @@ def _check_options(args):
 
 
 def _tokenizer(args):
-    from .. import BertTokenizer
+    from ..bert_tokenizer import PlainBertTokenizer as BertTokenizer
     from . import UserError
 
     kwargs = {}

@@ -11,7 +11,7 @@ class LegacyEncoding:
 
     # --------------------------------------------------- legacy-mode path
     def _legacy_ids(self, text, is_split_into_words):
-        if is_split_into_words:
+        if is_split_into_words and not isinstance(text, str):  # (a str: one side of a tuple read as a pair)
             return self.convert_tokens_to_ids([t for w in text for t in self._legacy_tokenize(w)])
         return self.convert_tokens_to_ids(self._legacy_tokenize(text))
 

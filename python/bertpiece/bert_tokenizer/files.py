@@ -7,14 +7,64 @@ from __future__ import annotations
 import json
 import os
 
-from .added_tokens import SPECIAL_TOKEN_NAMES, AddedToken
-from .pretrained import PRETRAINED, pretrained, vocab_path
+from . import chat_templates
+from .added_tokens import SPECIAL_TOKENS_ATTRIBUTES, AddedToken
+from ..pretrained import HUB_MODEL_MAX_LENGTH, PRETRAINED, bundled_name, pretrained, vocab_path
 
 VOCAB_FILE = "vocab.txt"
 TOKENIZER_FILE = "tokenizer.json"
 CONFIG_FILE = "tokenizer_config.json"
 SPECIAL_TOKENS_MAP_FILE = "special_tokens_map.json"
 ADDED_TOKENS_FILE = "added_tokens.json"
+
+# transformers' from_pretrained options about downloading; accepted and unused.
+_HUB_ONLY_KWARGS = ("cache_dir", "force_download", "local_files_only", "token", "revision", "subfolder", "proxies",
+                    "trust_remote_code", "use_fast", "_from_auto", "_commit_hash", "resume_download",
+                    "user_agent", "from_pipeline", "use_auth_token")
+
+
+def _read_json_object(path):
+    """The JSON object in `path` ({} when there is no such file); ValueError naming the file otherwise."""
+    if not os.path.isfile(path):
+        return {}
+    with open(path, encoding="utf-8") as f:
+        try:
+            data = json.load(f)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise ValueError(f"{path}: not valid JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: must hold a JSON object, got {type(data).__name__}")
+    return data
+
+
+def _token_content(value, file, key):
+    """A special token as saved (a str or an AddedToken dict) as its content."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, dict) and isinstance(value.get("content"), str):
+        return value["content"]
+    raise ValueError(f"{file}: {key} must be a string or an object with a string 'content', got {value!r}")
+
+
+def _added_tokens_decoder(value, path):
+    """tokenizer_config.json's added_tokens_decoder, checked: [(id, AddedToken)]."""
+    if value is None:
+        return []
+    if not isinstance(value, dict):
+        raise ValueError(f"{path}: added_tokens_decoder must be an object of id -> token, got {type(value).__name__}")
+    out = []
+    for key, d in value.items():
+        try:
+            i = int(key)
+        except ValueError:
+            raise ValueError(f"{path}: added_tokens_decoder key {key!r} is not an integer id") from None
+        if i < 0:
+            raise ValueError(f"{path}: added_tokens_decoder id {i} is negative")
+        if not isinstance(d, dict) or not isinstance(d.get("content"), str):
+            raise ValueError(f"{path}: added_tokens_decoder[{key!r}] must be an object with a string 'content'")
+        flags = {k: d[k] for k in ("single_word", "lstrip", "rstrip", "special", "normalized") if k in d}
+        out.append((i, AddedToken(d["content"], **flags)))
+    return out
 
 
 class TokenizerFiles:
@@ -23,62 +73,71 @@ class TokenizerFiles:
     # ------------------------------------------------------------------ loading
     @classmethod
     def from_pretrained(cls, pretrained_model_name_or_path, *init_inputs, reference="tokenizers", **kwargs):
-        """A bundled vocabulary by name (`bertpiece.PRETRAINED`), a directory with
-        vocab.txt (+ tokenizer_config.json, special_tokens_map.json, added_tokens.json)
-        and/or tokenizer.json, or the path of a vocab.txt or tokenizer.json file."""
+        """A bundled vocabulary by name or hub id (`bertpiece.PRETRAINED`,
+        `google-bert/bert-base-uncased`), a directory with vocab.txt (+
+        tokenizer_config.json, special_tokens_map.json, added_tokens.json)
+        and/or tokenizer.json, or the path of a vocab.txt or tokenizer.json
+        file. The caller's keyword arguments win over the files' settings."""
+        for key in _HUB_ONLY_KWARGS:  # transformers' download options: nothing is downloaded here
+            kwargs.pop(key, None)
         name = os.fspath(pretrained_model_name_or_path)
-        if name in PRETRAINED:
-            entry = pretrained(name)
+        bundled = bundled_name(name)
+        if bundled is not None:
+            entry = pretrained(bundled)
             kwargs.setdefault("do_lower_case", entry.hf_do_lower_case if reference != "google" else entry.do_lower_case)
-            return cls(vocab_path(name), *init_inputs, reference=reference, name_or_path=name, **kwargs)
+            kwargs.setdefault("model_max_length", HUB_MODEL_MAX_LENGTH)
+            kwargs.setdefault("name_or_path", name)
+            return cls(vocab_path(bundled), *init_inputs, reference=reference, **kwargs)
         if os.path.isfile(name):
             if name.endswith(".json"):
-                return cls._from_tokenizer_json(name, {}, reference=reference, **kwargs)
+                return cls._from_tokenizer_json(name, {}, kwargs, reference=reference)
             return cls(name, *init_inputs, reference=reference, **kwargs)
         if not os.path.isdir(name):
-            raise OSError(f"Can't load tokenizer for {name!r}: not a bundled vocabulary ({', '.join(PRETRAINED)}), "
-                          "nor a directory, nor a vocab.txt / tokenizer.json file (bertpiece does not download).")
-        config = {}
-        cfg_path = os.path.join(name, CONFIG_FILE)
-        if os.path.isfile(cfg_path):
-            with open(cfg_path, encoding="utf-8") as f:
-                config = json.load(f)
-        stm_path = os.path.join(name, SPECIAL_TOKENS_MAP_FILE)
-        if os.path.isfile(stm_path):
-            with open(stm_path, encoding="utf-8") as f:
-                for key, value in json.load(f).items():
-                    config.setdefault(key, value["content"] if isinstance(value, dict) and "content" in value else value)
+            raise OSError(f"Can't load tokenizer for {name!r}: not a bundled vocabulary ({', '.join(PRETRAINED)}, "
+                          "or their google-bert/ hub ids), nor a directory, nor a vocab.txt / tokenizer.json file "
+                          "(bertpiece does not download).")
+        config = _read_json_object(os.path.join(name, CONFIG_FILE))
+        for key, value in _read_json_object(os.path.join(name, SPECIAL_TOKENS_MAP_FILE)).items():
+            config.setdefault(key, value)
         for key in ("tokenizer_class", "auto_map", "backend", "is_local", "local_files_only", "name_or_path",
-                    "processor_class", "tokenizer_file", "vocab_file"):
+                    "processor_class", "tokenizer_file", "vocab_file", "files_loaded"):
             config.pop(key, None)
-        for key in SPECIAL_TOKEN_NAMES:
-            if isinstance(config.get(key), dict):
-                config[key] = config[key]["content"]
-        added_dec = config.pop("added_tokens_decoder", None) or {}
-        added = [(int(i), AddedToken(**{k: v for k, v in d.items() if k != "__type"}))
-                 for i, d in added_dec.items()]
+        for key in SPECIAL_TOKENS_ATTRIBUTES:
+            if key in config:
+                config[key] = _token_content(config[key], CONFIG_FILE, key)
+        for key in ("extra_special_tokens", "additional_special_tokens"):
+            if config.get(key) is not None:
+                value = config[key]
+                if isinstance(value, dict):  # named model-specific tokens
+                    config[key] = {k: _token_content(v, CONFIG_FILE, f"{key}.{k}") for k, v in value.items()}
+                elif isinstance(value, list):
+                    config[key] = [_token_content(v, CONFIG_FILE, f"{key}[{i}]") for i, v in enumerate(value)]
+                else:
+                    raise ValueError(f"{os.path.join(name, CONFIG_FILE)}: {key} must be a list, got "
+                                     f"{type(value).__name__}")
+        added = _added_tokens_decoder(config.pop("added_tokens_decoder", None), os.path.join(name, CONFIG_FILE))
+        template = chat_templates.load(name, config)
+        if template is not None:
+            config["chat_template"] = template
         at_path = os.path.join(name, ADDED_TOKENS_FILE)
-        if os.path.isfile(at_path):
-            with open(at_path, encoding="utf-8") as f:
-                for tok, i in json.load(f).items():
-                    if all(a.content != tok for _, a in added):
-                        added.append((int(i), AddedToken(tok)))
-        config.update(kwargs)
+        for tok, i in _read_json_object(at_path).items():
+            if not isinstance(i, int) or isinstance(i, bool) or i < 0:
+                raise ValueError(f"{at_path}: the id of {tok!r} must be a non-negative integer, got {i!r}")
+            if all(a.content != tok for _, a in added):
+                added.append((i, AddedToken(tok)))
         tj_path = os.path.join(name, TOKENIZER_FILE)
         vocab_file = os.path.join(name, VOCAB_FILE)
+        kwargs.setdefault("name_or_path", name)
         if os.path.isfile(tj_path) and not (reference == "transformers" and os.path.isfile(vocab_file)):
-            return cls._from_tokenizer_json(tj_path, config, reference=reference, name_or_path=name)
+            return cls._from_tokenizer_json(tj_path, config, kwargs, reference=reference)
         if not os.path.isfile(vocab_file):
             raise OSError(f"no {VOCAB_FILE} or {TOKENIZER_FILE} in {name!r}")
         config["added_tokens_decoder"] = [a for _, a in sorted(added, key=lambda p: p[0])]
-        tok = cls(vocab_file, *init_inputs, reference=reference, name_or_path=name, **config)
-        for i, a in added:
-            if tok._added.get(a.content, (None,))[0] not in (None, i):
-                pass  # ids of added tokens are re-derived from the vocabulary, as transformers does
-        return tok
+        config.update(kwargs)
+        return cls(vocab_file, *init_inputs, reference=reference, **config)
 
     @classmethod
-    def _from_tokenizer_json(cls, path, config, reference="tokenizers", **kwargs):
+    def _from_tokenizer_json(cls, path, config, kwargs, reference="tokenizers"):
         with open(path, encoding="utf-8") as f:
             try:
                 data = json.load(f)
@@ -166,11 +225,15 @@ class TokenizerFiles:
         if not isinstance(added, list):
             raise ValueError(f"{path}: field added_tokens must be a list")
         added_tokens = []
+        id_limit = (max(vocab.values(), default=-1) + 1) + len(added)  # a dense id space holds every id below
         for k, a in enumerate(added):
             if not isinstance(a, dict):
                 raise ValueError(f"{path}: field added_tokens[{k}] must be an object")
             content = need(a, "content", f"added_tokens[{k}]", str)
             tid = need(a, "id", f"added_tokens[{k}]", int)
+            if isinstance(tid, bool) or not 0 <= tid < id_limit:
+                raise ValueError(f"{path}: field added_tokens[{k}].id must be between 0 and {id_limit - 1} "
+                                 f"(the model vocabulary plus the added tokens), got {tid!r}")
             added_tokens.append((tid, AddedToken(content, a.get("single_word", False), a.get("lstrip", False),
                                                  a.get("rstrip", False), a.get("special", False),
                                                  a.get("normalized", not a.get("special", False)))))
@@ -181,10 +244,8 @@ class TokenizerFiles:
         tok = cls(None, vocab=model_vocab, reference=reference, **opts)
         for tid, a in added_tokens:
             if a.content in tok._added and tok._added[a.content][0] != tid and a.content not in model_vocab:
-                old = tok._added[a.content][0]
-                del tok._added_by_id[old]
-                tok._added[a.content] = (tid, a)
-                tok._added_by_id[tid] = a
+                del tok._added_by_id[tok._added[a.content][0]]
+                tok._put_added(tid, a)
         tok._refresh_matcher()
         return tok
 
@@ -254,13 +315,15 @@ class TokenizerFiles:
             "truncation_side": self.truncation_side,
             "tokenizer_class": "BertTokenizerLegacy" if self.legacy else "BertTokenizer",
         }
-        config.update({k: v for k, v in self._special.items() if v is not None})
-        if self._extra_special:
-            config["extra_special_tokens"] = list(self._extra_special)
+        config.update(self.special_tokens_map)
+        if self._extra_special_tokens:
+            config["extra_special_tokens"] = [str(t) for t in self._extra_special_tokens]
+        files.extend(chat_templates.save(self.chat_template, save_directory, config, filename_prefix,
+                                         kwargs.get("save_jinja_files", True)))
         path = os.path.join(save_directory, (filename_prefix + "-" if filename_prefix else "") + CONFIG_FILE)
         with open(path, "w", encoding="utf-8") as f:
             f.write(json.dumps(config, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
-        files.append(path)
+        files.insert(0, path)
         files.extend(self.save_vocabulary(save_directory, filename_prefix))
         if not self.legacy:
             path = os.path.join(save_directory, (filename_prefix + "-" if filename_prefix else "") + TOKENIZER_FILE)

@@ -61,15 +61,22 @@ class BatchEncoding(collections.UserDict):
             return None
         return max((s for s in self._rows[0].seq_ids if s is not None), default=-1) + 1 or None
 
-    def _row(self, i):
+    def _row(self, i, method="word_ids"):
         if self._rows is None:
-            raise ValueError(
-                "word_ids() is not available when using non-fast tokenizers (e.g. instance of a `XxxTokenizerFast`"
-                " class). (bertpiece: reference='transformers' has no alignment, like BertTokenizerLegacy)")
+            raise ValueError(f"{method}() is not available when using Python based tokenizers "
+                             "(bertpiece: reference='transformers' has no alignment, like BertTokenizerLegacy; "
+                             "use reference='tokenizers')")
         return self._rows[i]
 
+    @staticmethod
+    def _at(values, t):
+        """values[t] for a token index (negative counts from the end); None outside the row, as transformers."""
+        if -len(values) <= t < len(values):
+            return values[t]
+        return None
+
     def tokens(self, batch_index=0):
-        return list(self._row(batch_index).tokens)
+        return list(self._row(batch_index, "tokens").tokens)
 
     def word_ids(self, batch_index=0):
         return list(self._row(batch_index).words)
@@ -78,32 +85,29 @@ class BatchEncoding(collections.UserDict):
         return self.word_ids(batch_index)
 
     def sequence_ids(self, batch_index=0):
-        return list(self._row(batch_index).seq_ids)
+        return list(self._row(batch_index, "sequence_ids").seq_ids)
 
     def _two(self, a, b):
         return (0, a) if b is None else (a, b)
 
     def token_to_sequence(self, batch_or_token_index, token_index=None):
         b, t = self._two(batch_or_token_index, token_index)
-        row = self._row(b)
-        return row.seq_ids[t if t >= 0 else len(row.seq_ids) + t]
+        return self._at(self._row(b, "token_to_sequence").seq_ids, t)
 
     def token_to_word(self, batch_or_token_index, token_index=None):
         b, t = self._two(batch_or_token_index, token_index)
-        row = self._row(b)
-        return row.words[t if t >= 0 else len(row.words) + t]
+        return self._at(self._row(b, "token_to_word").words, t)
 
     def token_to_chars(self, batch_or_token_index, token_index=None):
         b, t = self._two(batch_or_token_index, token_index)
-        row = self._row(b)
-        t = t if t >= 0 else len(row.offsets) + t
-        if row.words[t] is None:  # special and padding tokens have no characters
+        row = self._row(b, "token_to_chars")
+        if self._at(row.words, t) is None:  # special and padding tokens have no characters; nor has no token
             return None
         return CharSpan(*row.offsets[t])
 
     def char_to_token(self, batch_or_char_index, char_index=None, sequence_index=0):
         b, c = self._two(batch_or_char_index, char_index)
-        row = self._row(b)
+        row = self._row(b, "char_to_token")
         for i, ((s, e), seq) in enumerate(zip(row.offsets, row.seq_ids)):
             if seq == sequence_index and s <= c < e:
                 return i
@@ -111,7 +115,7 @@ class BatchEncoding(collections.UserDict):
 
     def word_to_tokens(self, batch_or_word_index, word_index=None, sequence_index=0):
         b, w = self._two(batch_or_word_index, word_index)
-        row = self._row(b)
+        row = self._row(b, "word_to_tokens")
         idx = [i for i, (wd, seq) in enumerate(zip(row.words, row.seq_ids)) if wd == w and seq == sequence_index]
         return TokenSpan(idx[0], idx[-1] + 1) if idx else None
 
@@ -120,7 +124,7 @@ class BatchEncoding(collections.UserDict):
         if span is None:
             return None
         b = batch_or_word_index if word_index is not None else 0
-        row = self._row(b)
+        row = self._row(b, "word_to_chars")
         return CharSpan(row.offsets[span.start][0], row.offsets[span.end - 1][1])
 
     def char_to_word(self, batch_or_char_index, char_index=None, sequence_index=0):
@@ -128,7 +132,7 @@ class BatchEncoding(collections.UserDict):
         if t is None:
             return None
         b = batch_or_char_index if char_index is not None else 0
-        return self._row(b).words[t]
+        return self._row(b, "char_to_word").words[t]
 
     def convert_to_tensors(self, tensor_type=None, prepend_batch_axis=False):
         if tensor_type is None:

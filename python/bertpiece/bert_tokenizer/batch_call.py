@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .batch import _num_threads, core_texts
+from ..batch import _num_threads, core_texts, surrogate_error
 from .encoding import BatchEncoding
 
 # Options the batch path reproduces; anything else takes the general path.
@@ -50,9 +50,12 @@ def call_batch(tok, items, *, add_special_tokens, padding_strategy, truncation_s
                   pair_truncation=truncation_strategy if limit is not None else "longest_first")
     if padded:
         pad_to = max_length if padding_strategy == "max_length" else None
-        width, ids, mask, offsets, lengths, redo, type_ids, too_short = tok._core.encode_padded(
-            args, pad_to=pad_to, pad_to_multiple_of=pad_to_multiple_of or None, pad_id=tok.pad_token_id,
-            padding_left=padding_side == "left", pad_type_id=tok.pad_token_type_id, **common)
+        try:
+            width, ids, mask, offsets, lengths, redo, type_ids, too_short = tok._core.encode_padded(
+                args, pad_to=pad_to, pad_to_multiple_of=pad_to_multiple_of or None, pad_id=tok.pad_token_id,
+                padding_left=padding_side == "left", pad_type_id=tok.pad_token_type_id, **common)
+        except UnicodeEncodeError:
+            return _surrogates(tok, items)
         if too_short:
             return None  # a pair the strategy cannot cut: the general path says what happens
         n = len(texts)
@@ -65,9 +68,21 @@ def call_batch(tok, items, *, add_special_tokens, padding_strategy, truncation_s
             if return_special_tokens_mask else None
         if redo:
             ids, mask, offsets, type_ids = (a.copy() if a is not None else None for a in (ids, mask, offsets, type_ids))
-            if not _redo_padded(tok, items, redo, ids, mask, offsets, type_ids, special_mask, add_special_tokens,
-                                truncation_strategy, max_length, padding_side, split_special):
+            lengths = lengths.copy()
+            if not _redo_padded(tok, items, redo, ids, mask, offsets, type_ids, special_mask, lengths,
+                                add_special_tokens, truncation_strategy, max_length, padding_side, split_special):
                 return None
+            if pad_to is None:
+                # The core padded to its own longest row; a redone row (an added
+                # token is one token, not several) may have been that row.
+                target = int(lengths.max(initial=0))
+                if pad_to_multiple_of and target % pad_to_multiple_of:
+                    target += pad_to_multiple_of - target % pad_to_multiple_of
+                if target < width:
+                    cols = slice(width - target, width) if padding_side == "left" else slice(0, target)
+                    ids, mask, offsets, type_ids, special_mask = (
+                        a[:, cols] if a is not None else None for a in (ids, mask, offsets, type_ids, special_mask))
+                    width = target
         data = {"input_ids": ids}
         if return_token_type_ids is not False:
             if type_ids is None:
@@ -85,7 +100,10 @@ def call_batch(tok, items, *, add_special_tokens, padding_strategy, truncation_s
         rows = _LazyRows(tok, items, add_special_tokens, truncation_strategy, max_length, padding_side, width,
                          split_special)
         return _finish(data, rows, return_tensors)
-    ids, splits, offsets, redo, type_ids, too_short = tok._core.encode_batch(args, **common)
+    try:
+        ids, splits, offsets, redo, type_ids, too_short = tok._core.encode_batch(args, **common)
+    except UnicodeEncodeError:
+        return _surrogates(tok, items)
     if too_short:
         return None
     ids, splits = np.asarray(ids), np.asarray(splits)
@@ -119,6 +137,16 @@ def call_batch(tok, items, *, add_special_tokens, padding_strategy, truncation_s
     rows = _LazyRows(tok, items, add_special_tokens, truncation_strategy, max_length, padding_side, None,
                      split_special)
     return BatchEncoding(data, rows, tensor_type=return_tensors)
+
+
+def _surrogates(tok, items):
+    """A lone surrogate in some text: HF tokenizers refuses it (raised here with
+    the row named); Google's and the legacy tokenizer drop it, as the general
+    path does (None: take it)."""
+    if tok.reference != "tokenizers":
+        return None
+    error = surrogate_error([a for a, _ in items], "text") or surrogate_error([b for _, b in items], "text_pair")
+    raise error
 
 
 def _finish(data, rows, return_tensors):
@@ -165,17 +193,18 @@ def _general(tok, items, add_special_tokens, truncation_strategy, max_length, sp
                     enc.get("special_tokens_mask", [None] * n), enc["token_type_ids"]))
 
 
-def _redo_padded(tok, items, redo, ids, mask, offsets, type_ids, special_mask, add_special_tokens,
+def _redo_padded(tok, items, redo, ids, mask, offsets, type_ids, special_mask, lengths, add_special_tokens,
                  truncation_strategy, max_length, padding_side, split_special):
-    """Rows with added tokens, by the general path, written into the padded arrays.
-    False when one no longer fits the width (the caller then takes the general path)."""
+    """Rows with added tokens, by the general path, written into the padded arrays
+    (and their lengths into `lengths`). False when one no longer fits the width
+    (the caller then takes the general path)."""
     width = ids.shape[1]
     redone = _general(tok, [items[k] for k in redo], add_special_tokens, truncation_strategy, max_length,
                       split_special)
     if any(len(r[0]) > width for r in redone):
         return False
     for k, (row, offs, special, types) in zip(redo, redone):
-        n = len(row)
+        n = lengths[k] = len(row)
         cells = slice(width - n, width) if padding_side == "left" else slice(0, n)
         ids[k, :] = tok.pad_token_id
         ids[k, cells] = row

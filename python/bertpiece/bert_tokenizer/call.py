@@ -1,0 +1,371 @@
+"""`BertTokenizer.__call__`: argument checks, padding and truncation
+strategies, and the general path of the tokenizers and google modes (one
+row at a time, exact for every option). Batches of plain texts go through
+`batch_call.py` first; legacy mode goes through `legacy.py`."""
+
+from __future__ import annotations
+
+import logging
+import warnings
+
+from .batch_call import call_batch
+from .encoding import BatchEncoding, _Row
+from .truncation import _hf_truncate
+
+# transformers' logger, so its verbosity settings apply to the same messages
+logger = logging.getLogger("transformers.tokenization_utils_base")
+LARGE_INTEGER = int(1e20)
+_TOO_LONG = "sequence-length-is-longer-than-the-specified-maximum"
+PADDING_STRATEGIES = ("longest", "max_length", "do_not_pad")
+TRUNCATION_STRATEGIES = ("only_first", "only_second", "longest_first", "do_not_truncate")
+
+
+class InputTypeError(TypeError, ValueError):
+    """A bad input value: a TypeError (like HF tokenizers) that is also a
+    ValueError (what transformers' Python tokenizer raises)."""
+
+
+def _check_size(name, value, allow_zero):
+    """A count argument: an int (not a bool), >= 0 or > 0; ValueError naming it otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        if hasattr(value, "__index__") and not isinstance(value, bool):
+            value = value.__index__()
+        else:
+            raise InputTypeError(f"{name} must be an integer, got {type(value).__name__}")
+    if value < 0 or (value == 0 and not allow_zero):
+        raise ValueError(f"{name} must be {'>= 0' if allow_zero else '> 0'}, got {value}")
+
+
+class Calls:
+    """`__call__` and its general path."""
+
+    # ---------------------------------------------------------- strategies
+    def _strategies(self, padding, truncation, max_length, pad_to_multiple_of, verbose=True):
+        if max_length is not None and padding is False and truncation is None:
+            truncation = "longest_first"
+        if padding is True:
+            if verbose and max_length is not None and truncation in (None, False, "do_not_truncate"):
+                warnings.warn("`max_length` is ignored when `padding`=`True` and there is no truncation strategy. "
+                              "To pad to max length, use `padding='max_length'`.")
+            padding_strategy = "longest"
+        elif padding is False or padding is None:
+            padding_strategy = "do_not_pad"
+        else:
+            padding_strategy = getattr(padding, "value", padding)
+            if padding_strategy not in PADDING_STRATEGIES:
+                raise ValueError(f"{padding} is not a valid PaddingStrategy, please select one of "
+                                 f"{list(PADDING_STRATEGIES)}")
+        if truncation is True:
+            truncation_strategy = "longest_first"
+        elif truncation is False or truncation is None:
+            truncation_strategy = "do_not_truncate"
+        else:
+            truncation_strategy = getattr(truncation, "value", truncation)
+            if truncation_strategy not in TRUNCATION_STRATEGIES:
+                raise ValueError(f"{truncation} is not a valid TruncationStrategy, please select one of "
+                                 f"{list(TRUNCATION_STRATEGIES)}")
+        if max_length is None:
+            if padding_strategy == "max_length":
+                if self.model_max_length > LARGE_INTEGER:
+                    padding_strategy = "do_not_pad"
+                else:
+                    max_length = self.model_max_length
+            if truncation_strategy != "do_not_truncate":
+                if self.model_max_length > LARGE_INTEGER:
+                    truncation_strategy = "do_not_truncate"
+                else:
+                    max_length = self.model_max_length
+        if padding_strategy != "do_not_pad" and (self.pad_token is None or self.pad_token_id is None
+                                                 or self.pad_token_id < 0):
+            raise ValueError(
+                "Asking to pad but the tokenizer does not have a padding token. Please select a token to use as "
+                "`pad_token` `(tokenizer.pad_token = tokenizer.eos_token e.g.)` or add a new pad token via "
+                "`tokenizer.add_special_tokens({'pad_token': '[PAD]'})`.")
+        if (truncation_strategy != "do_not_truncate" and padding_strategy != "do_not_pad"
+                and pad_to_multiple_of is not None and max_length is not None and max_length % pad_to_multiple_of):
+            raise ValueError("Truncation and padding are both activated but truncation length "
+                             f"({max_length}) is not a multiple of pad_to_multiple_of ({pad_to_multiple_of}).")
+        return padding_strategy, truncation_strategy, max_length
+
+    # --------------------------------------------------------------- __call__
+    def __call__(self, text=None, text_pair=None, text_target=None, text_pair_target=None, add_special_tokens=True,
+                 padding=False, truncation=None, max_length=None, stride=0, is_split_into_words=False,
+                 pad_to_multiple_of=None, padding_side=None, return_tensors=None, return_token_type_ids=None,
+                 return_attention_mask=None, return_overflowing_tokens=False, return_special_tokens_mask=False,
+                 return_offsets_mapping=False, return_length=False, verbose=True, tokenizer_kwargs=None, **kwargs):
+        opts = dict(add_special_tokens=add_special_tokens, padding=padding, truncation=truncation,
+                    max_length=max_length, stride=stride, is_split_into_words=is_split_into_words,
+                    pad_to_multiple_of=pad_to_multiple_of, padding_side=padding_side, return_tensors=return_tensors,
+                    return_token_type_ids=return_token_type_ids, return_attention_mask=return_attention_mask,
+                    return_overflowing_tokens=return_overflowing_tokens,
+                    return_special_tokens_mask=return_special_tokens_mask,
+                    return_offsets_mapping=return_offsets_mapping, return_length=return_length, verbose=verbose,
+                    split_special_tokens=kwargs.pop("split_special_tokens", None))
+        max_target_length = kwargs.pop("max_target_length", None)
+        if tokenizer_kwargs is not None:  # as transformers: merged over the named arguments
+            opts.update(tokenizer_kwargs)
+        for key in list(kwargs):
+            if key in opts:
+                opts[key] = kwargs.pop(key)
+        if kwargs:
+            self._warn_unused(kwargs)
+        if text is None and text_target is None:
+            raise ValueError("You need to specify either `text` or `text_target`.")
+        encodings = self._encode(text, text_pair, **opts) if text is not None else None
+        if text_target is None:
+            return encodings
+        if max_target_length is not None:
+            opts["max_length"] = max_target_length
+        targets = self._encode(text_target, text_pair_target, **opts)
+        if encodings is None:
+            return targets
+        encodings["labels"] = targets["input_ids"]
+        return encodings
+
+    def _warn_unused(self, kwargs):
+        # transformers ignores keyword arguments it does not know (a model's
+        # src_lang, say); a typo should not pass unseen, so say it once per name
+        new = sorted(k for k in kwargs if not self.deprecation_warnings.get(("unused", k)))
+        if new:
+            logger.warning("Keyword arguments %s not recognized by BertTokenizer; ignored.", new)
+            for k in new:
+                self.deprecation_warnings[("unused", k)] = True
+
+    def _encode(self, text, text_pair, *, add_special_tokens, padding, truncation, max_length, stride,
+                is_split_into_words, pad_to_multiple_of, padding_side, return_tensors, return_token_type_ids,
+                return_attention_mask, return_overflowing_tokens, return_special_tokens_mask, return_offsets_mapping,
+                return_length, verbose, split_special_tokens):
+        _check_size("stride", stride, allow_zero=True)
+        if max_length is not None:
+            _check_size("max_length", max_length, allow_zero=True)
+        if pad_to_multiple_of is not None:
+            _check_size("pad_to_multiple_of", pad_to_multiple_of, allow_zero=False)
+        padding_strategy, truncation_strategy, max_length = self._strategies(
+            padding, truncation, max_length, pad_to_multiple_of, verbose)
+        if padding_side is not None and padding_side not in ("left", "right"):
+            raise ValueError(f"Padding side should be selected between 'right' and 'left', current value: {padding_side}")
+        if return_tensors is not None and getattr(return_tensors, "value", return_tensors) == "pt":
+            try:
+                import torch  # noqa: F401  (only checks that it is installed)
+            except ImportError:
+                raise ImportError("return_tensors='pt' needs PyTorch: pip install torch") from None
+        batched, items = self._batch_items(text, text_pair, is_split_into_words)
+        if truncation_strategy != "do_not_truncate" and add_special_tokens and max_length is not None:
+            # transformers does not check this: HF silently skips truncation, the
+            # legacy tokenizer empties the sequences. Both are wrong model inputs.
+            n_special = self.num_special_tokens_to_add(pair=any(b is not None for _, b in items))
+            if max_length < n_special:
+                raise ValueError(f"max_length={max_length} is smaller than the {n_special} special tokens added "
+                                 "to each sequence; use a larger max_length or add_special_tokens=False")
+        split_special = self.split_special_tokens if split_special_tokens is None else split_special_tokens
+        opts = dict(add_special_tokens=add_special_tokens, padding_strategy=padding_strategy,
+                    truncation_strategy=truncation_strategy, max_length=max_length, stride=stride,
+                    is_split_into_words=is_split_into_words, pad_to_multiple_of=pad_to_multiple_of,
+                    padding_side=padding_side or self.padding_side, return_tensors=return_tensors,
+                    return_token_type_ids=return_token_type_ids, return_attention_mask=return_attention_mask,
+                    return_overflowing_tokens=return_overflowing_tokens,
+                    return_special_tokens_mask=return_special_tokens_mask,
+                    return_offsets_mapping=return_offsets_mapping, return_length=return_length,
+                    split_special=split_special)
+        if self.legacy:
+            if return_offsets_mapping:
+                raise NotImplementedError(
+                    "return_offset_mapping is not available when using Python tokenizers. To use this feature, change "
+                    "your tokenizer to one deriving from transformers.PreTrainedTokenizerFast. (bertpiece: use "
+                    "reference='tokenizers')")
+            out = self._call_legacy(batched, items, **opts)
+        else:
+            out = self._call_fast(batched, items, **opts)
+        if max_length is None and verbose:
+            self._warn_if_too_long(out["input_ids"], batched)
+        return out
+
+    def _warn_if_too_long(self, ids, batched):
+        """transformers' "Token indices sequence length is longer than the specified maximum" warning (once)."""
+        limit = self.model_max_length
+        if limit >= LARGE_INTEGER or limit == 0 or self.deprecation_warnings.get(_TOO_LONG):
+            return
+        if hasattr(ids, "shape"):  # arrays or tensors: rows x width, or one row
+            longest = int(ids.shape[-1]) if len(ids.shape) else 0
+        elif batched or (ids and isinstance(ids[0], list)):
+            longest = max(map(len, ids), default=0)
+        else:
+            longest = len(ids)
+        if longest > limit:
+            logger.warning("Token indices sequence length is longer than the specified maximum sequence length for "
+                           f"this model ({longest} > {limit}). Running this sequence through the model will result "
+                           "in indexing errors")
+            self.deprecation_warnings[_TOO_LONG] = True
+
+    def prepare_seq2seq_batch(self, src_texts, tgt_texts=None, max_length=None, max_target_length=None,
+                              padding="longest", return_tensors=None, truncation=True, **kwargs):
+        """transformers 4's prepare_seq2seq_batch: sources and their labels in one BatchEncoding."""
+        return self(src_texts, text_target=tgt_texts, max_length=max_length, max_target_length=max_target_length,
+                    padding=padding, return_tensors=return_tensors, truncation=truncation, **kwargs)
+
+    @staticmethod
+    def _check_text(value, where, is_split_into_words):
+        if isinstance(value, str):
+            if is_split_into_words:
+                raise InputTypeError(f"{where}: expected a list of words (is_split_into_words=True), got a str")
+            return
+        if is_split_into_words and isinstance(value, (list, tuple)):
+            for k, w in enumerate(value):
+                if not isinstance(w, str):
+                    raise InputTypeError(f"{where}[{k}]: expected str, got {type(w).__name__}")
+            return
+        raise InputTypeError(f"{where}: expected str, got {type(value).__name__}")
+
+    def _batch_items(self, text, text_pair, is_split_into_words):
+        """(batched, [(a, b_or_None)]) with every element checked."""
+        if is_split_into_words:
+            batched = isinstance(text, (list, tuple)) and bool(text) and isinstance(text[0], (list, tuple))
+        else:
+            batched = isinstance(text, (list, tuple))
+        if not batched:
+            self._check_text(text, "text", is_split_into_words)
+            if text_pair is not None:
+                self._check_text(text_pair, "text_pair", is_split_into_words)
+                if not text_pair and not self.legacy:
+                    text_pair = None  # HF tokenizers: an empty second text is no second text
+            return False, [(text, text_pair)]
+        if text_pair is None and not is_split_into_words and all(type(t) is str for t in text):
+            return True, [(t, None) for t in text]  # the common case, checked in one pass
+        if isinstance(text_pair, str):
+            raise InputTypeError("when tokenizing batches of text, `text_pair` must be a list or tuple with the same "
+                                 "length as `text`.")
+        if text_pair is not None and len(text) != len(text_pair):
+            raise ValueError(f"batch length of `text`: {len(text)} does not match batch length of `text_pair`: "
+                             f"{len(text_pair)}.")
+        items = []
+        for k, item in enumerate(text):
+            pair = text_pair[k] if text_pair is not None else None
+            # A list or tuple is a pair. Pre-tokenized, HF tokenizers reads a pair
+            # only in two sequences of words ((["a"], ["b"])), and ("a", "b") as
+            # words; BertTokenizerLegacy reads any tuple as a pair.
+            if pair is None and isinstance(item, (list, tuple)) and (
+                    not is_split_into_words
+                    or (self.legacy and isinstance(item, tuple))
+                    or (len(item) == 2 and all(isinstance(x, (list, tuple)) for x in item))):
+                if len(item) != 2:
+                    raise InputTypeError(f"text[{k}]: expected a str or a pair (a, b), got a {type(item).__name__} "
+                                         f"of length {len(item)}")
+                item, pair = item
+                # (legacy, pre-tokenized: each side of the pair may be a plain str, as there)
+                self._check_text(item, f"text[{k}][0]", is_split_into_words and not isinstance(item, str))
+                self._check_text(pair, f"text[{k}][1]", is_split_into_words and not isinstance(pair, str))
+            else:
+                self._check_text(item, f"text[{k}]", is_split_into_words)
+                if pair is not None:
+                    self._check_text(pair, f"text_pair[{k}]", is_split_into_words)
+            items.append((item, pair))
+        return True, items
+
+    # -------------------------------------------------- tokenizers-mode path
+    def _call_fast(self, batched, items, *, add_special_tokens, padding_strategy, truncation_strategy, max_length,
+                   stride, is_split_into_words, pad_to_multiple_of, padding_side, return_tensors,
+                   return_token_type_ids, return_attention_mask, return_overflowing_tokens,
+                   return_special_tokens_mask, return_offsets_mapping, return_length, split_special, pad_to=None):
+        if batched and not is_split_into_words and pad_to is None:
+            # Batches of single texts: the core's batch path (all cores, NumPy, no object per token).
+            out = call_batch(self, items, add_special_tokens=add_special_tokens, padding_strategy=padding_strategy,
+                             truncation_strategy=truncation_strategy, max_length=max_length,
+                             pad_to_multiple_of=pad_to_multiple_of, padding_side=padding_side,
+                             return_tensors=return_tensors, return_token_type_ids=return_token_type_ids,
+                             return_attention_mask=return_attention_mask,
+                             return_overflowing_tokens=return_overflowing_tokens,
+                             return_special_tokens_mask=return_special_tokens_mask,
+                             return_offsets_mapping=return_offsets_mapping, return_length=return_length,
+                             split_special=split_special)
+            if out is not None:
+                return out
+        saved, self.split_special_tokens = self.split_special_tokens, split_special
+        try:
+            encoded = [(self._encode_one(a, is_split_into_words),
+                        self._encode_one(b, is_split_into_words) if b is not None else None) for a, b in items]
+        finally:
+            self.split_special_tokens = saved
+        cls_id, sep_id = self.cls_token_id, self.sep_token_id
+        all_rows = []  # per input: list of rows (ids, type_ids, special, offsets, words, seq_ids)
+        for a, b in encoded:
+            n_added = (2 if b is None else 3) if add_special_tokens else 0
+            if truncation_strategy != "do_not_truncate" and max_length is not None:
+                limit = max_length - n_added
+                if limit < 0:  # tokenizers: usize underflow, no truncation happens
+                    a_w, b_w = [a], ([b] if b is not None else None)
+                else:
+                    a_w, b_w = _hf_truncate(a, b, limit, truncation_strategy, stride, self.truncation_side)
+            else:
+                a_w, b_w = [a], ([b] if b is not None else None)
+            if b_w is None:
+                combos = [(x, None) for x in a_w]
+            else:
+                combos = [(a_w[0], b_w[0])]
+                for x in a_w[1:]:
+                    combos.append((x, b_w[0]))
+                    combos.extend((x, y) for y in b_w[1:])
+                combos.extend((a_w[0], y) for y in b_w[1:])
+            rows = []
+            for x, y in combos:
+                ids, types, special, offs, words, seqs = [], [], [], [], [], []
+
+                def put(tid, type_id, spec, off, word, seq):
+                    ids.append(tid), types.append(type_id), special.append(spec)
+                    offs.append(off), words.append(word), seqs.append(seq)
+
+                if add_special_tokens:
+                    put(cls_id, 0, 1, (0, 0), None, None)
+                for k in range(len(x)):
+                    put(x.ids[k], 0, 0, x.offsets[k], x.words[k], 0)
+                if add_special_tokens:
+                    put(sep_id, 0, 1, (0, 0), None, None)
+                if y is not None:
+                    for k in range(len(y)):
+                        put(y.ids[k], 1, 0, y.offsets[k], y.words[k], 1)
+                    if add_special_tokens:
+                        put(sep_id, 1, 1, (0, 0), None, None)
+                rows.append([ids, types, special, offs, words, seqs, [1] * len(ids)])
+            if not return_overflowing_tokens:
+                del rows[1:]
+            all_rows.append(rows)
+        if padding_strategy != "do_not_pad":
+            # tokenizers' pad_encodings: the target comes from the main rows; overflow rows pad to it too
+            if pad_to is not None:  # the batch path's lazy rows: the width the batch was padded to
+                target = pad_to
+            elif padding_strategy == "max_length":
+                target = max_length
+            else:
+                target = max((len(r[0][0]) for r in all_rows), default=0)
+            if pad_to_multiple_of and target % pad_to_multiple_of:
+                target += pad_to_multiple_of - target % pad_to_multiple_of
+            fills = (self.pad_token_id, self.pad_token_type_id, 1, (0, 0), None, None, 0)
+            for rows in all_rows:
+                for r in rows:
+                    n = target - len(r[0])
+                    if n > 0:
+                        for k, f in enumerate(fills):
+                            r[k] = (r[k] + [f] * n) if padding_side == "right" else ([f] * n + r[k])
+        columns = [("input_ids", 0, True), ("token_type_ids", 1, return_token_type_ids is not False),
+                   ("attention_mask", 6, return_attention_mask is not False),
+                   ("special_tokens_mask", 2, return_special_tokens_mask),
+                   ("offset_mapping", 3, return_offsets_mapping)]
+        data = {name: [] for name, _, wanted in columns if wanted}
+        if return_length:
+            data["length"] = []
+        meta, mapping = [], []
+        for k, rows in enumerate(all_rows):
+            for r in rows:
+                for name, col, wanted in columns:
+                    if wanted:
+                        data[name].append(r[col])
+                if return_length:
+                    data["length"].append(len(r[0]))
+                meta.append(_Row(self._tokens_of(r[0]), r[4], r[5], r[3]))
+                mapping.append(k)
+        if return_overflowing_tokens:
+            data["overflow_to_sample_mapping"] = mapping
+        out = BatchEncoding(data, meta, tensor_type=return_tensors)
+        if not batched and return_tensors is None and not return_overflowing_tokens:
+            out = BatchEncoding({k: (v[0] if v and isinstance(v[0], list) else v) for k, v in out.data.items()}, meta)
+        return out
+
