@@ -100,6 +100,17 @@ def test_the_padded_batch_error_names_the_argument():
         tok._core.encode_padded(["hello"], special=special, pad_to_multiple_of=2**62)
     with pytest.raises(MemoryError, match="max_length"):
         tok(["hello", "world"], max_length=2**62, padding="max_length", return_tensors="np")
+    # Past what a size can hold, or below zero: the error names the argument too.
+    with pytest.raises(OverflowError, match="max_length=18446744073709551616 is too large"):
+        tok._core.encode_padded(["hello"], special=special, pad_to=2**64)
+    with pytest.raises(OverflowError, match="pad_to_multiple_of=18446744073709551616 is too large"):
+        tok._core.encode_padded(["hello"], special=special, pad_to_multiple_of=2**64)
+    with pytest.raises(OverflowError, match="max_length=36893488147419103232 is too large"):
+        tok._core.encode_batch(["hello"], special=special, max_length=2**65)
+    with pytest.raises(ValueError, match="max_length must be >= 0, got -1"):
+        tok._core.encode_batch(["hello"], max_length=-1)
+    with pytest.raises(TypeError, match="max_length must be an int or None, not float"):
+        tok._core.encode_batch(["hello"], max_length=1.5)
 
 
 def test_single_text_and_stride_entry_points_raise_clean_errors_under_a_memory_limit():

@@ -5,7 +5,7 @@ use crate::normalizer::Reference;
 use crate::tokenizer::BasicOptions;
 use crate::unicode;
 use crate::Error;
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
@@ -201,6 +201,21 @@ pub(super) fn thread_count(py: Python<'_>, num_threads: Option<i64>) -> PyResult
             Ok(Some(usize::try_from(n).unwrap_or(usize::MAX)))
         }
         None => Ok(None),
+    }
+}
+
+/// A size argument (`max_length`, `pad_to_multiple_of`): None, or an int
+/// from 0 to 2**64 - 1; anything else is an error that names the argument
+/// as the caller knows it (`name`).
+pub(super) fn size_arg(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<usize>> {
+    let Some(v) = value.filter(|v| !v.is_none()) else { return Ok(None) };
+    match v.extract::<usize>() {
+        Ok(n) => Ok(Some(n)),
+        Err(_) if v.extract::<i64>().is_ok_and(|n| n < 0) => Err(PyValueError::new_err(format!("{name} must be >= 0, got {v}"))),
+        Err(_) if v.is_instance_of::<pyo3::types::PyInt>() => {
+            Err(PyOverflowError::new_err(format!("{name}={v} is too large (at most {})", usize::MAX)))
+        }
+        Err(_) => Err(PyTypeError::new_err(format!("{name} must be an int or None, not {}", v.get_type().name()?))),
     }
 }
 

@@ -191,7 +191,7 @@ impl PyFullTokenizer {
         py: Python<'py>,
         texts: &Bound<'py, PyAny>,
         special: Option<(u32, u32)>,
-        max_length: Option<usize>,
+        max_length: Option<Bound<'py, PyAny>>,
         return_offsets: bool,
         num_threads: Option<i64>,
         arrow: Option<Vec<ArrowChunk>>,
@@ -199,6 +199,7 @@ impl PyFullTokenizer {
         pairs: Option<Bound<'py, PyAny>>,
         pair_truncation: &str,
     ) -> PyResult<BatchArrays> {
+        let max_length = size_arg(max_length.as_ref(), "max_length")?;
         let opts = BatchOptions { special, max_length, offsets: return_offsets, pair: self::pair_truncation(pair_truncation)? };
         let (batch, _) = self.run_batch(py, texts, pairs.as_ref(), opts, num_threads, arrow, added, None)?;
         let n = batch.ids.len();
@@ -227,9 +228,9 @@ impl PyFullTokenizer {
         py: Python<'py>,
         texts: &Bound<'py, PyAny>,
         special: Option<(u32, u32)>,
-        max_length: Option<usize>,
-        pad_to: Option<usize>,
-        pad_to_multiple_of: Option<usize>,
+        max_length: Option<Bound<'py, PyAny>>,
+        pad_to: Option<Bound<'py, PyAny>>,
+        pad_to_multiple_of: Option<Bound<'py, PyAny>>,
         pad_id: u32,
         padding_left: bool,
         return_offsets: bool,
@@ -240,6 +241,9 @@ impl PyFullTokenizer {
         pair_truncation: &str,
         pad_type_id: u32,
     ) -> PyResult<PaddedArrays> {
+        let max_length = size_arg(max_length.as_ref(), "max_length")?;
+        // `__call__` pads to its max_length: the errors name that.
+        let (pad_to, pad_to_multiple_of) = (size_arg(pad_to.as_ref(), "max_length")?, size_arg(pad_to_multiple_of.as_ref(), "pad_to_multiple_of")?);
         let opts = BatchOptions { special, max_length, offsets: return_offsets, pair: self::pair_truncation(pair_truncation)? };
         let padding = Padding { to: pad_to, multiple_of: pad_to_multiple_of, pad_id, pad_type_id, left: padding_left };
         let (batch, padded) = self.run_batch(py, texts, pairs.as_ref(), opts, num_threads, arrow, added, Some(padding))?;
