@@ -64,8 +64,8 @@ fn pool() -> Result<Arc<rayon::ThreadPool>> {
 
 /// Runs `job(k)` for every `k` in `0..jobs` on at most `threads` threads and
 /// returns the results in order. With one thread (or one job) the jobs run
-/// on the calling thread; otherwise `threads` workers in the pool take the
-/// next job in turn (so uneven jobs balance).
+/// on the calling thread; otherwise the calling thread and `threads - 1`
+/// workers in the pool take the next job in turn (so uneven jobs balance).
 pub fn run_jobs<T: Send>(threads: usize, jobs: usize, job: impl Fn(usize) -> T + Sync) -> Result<Vec<T>> {
     let workers = threads.min(jobs);
     if workers <= 1 {
@@ -73,20 +73,23 @@ pub fn run_jobs<T: Send>(threads: usize, jobs: usize, job: impl Fn(usize) -> T +
     }
     let pool = pool()?;
     let (next, done, job) = (&AtomicUsize::new(0), &Mutex::new(Vec::with_capacity(jobs)), &job);
-    pool.scope(|s| {
-        for _ in 0..workers {
-            s.spawn(move |_| {
-                let mut mine = Vec::new();
-                loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    if k >= jobs {
-                        break;
-                    }
-                    mine.push((k, job(k)));
-                }
-                done.lock().unwrap_or_else(|p| p.into_inner()).extend(mine);
-            });
+    let work = move || {
+        let mut mine = Vec::new();
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            if k >= jobs {
+                break;
+            }
+            mine.push((k, job(k)));
         }
+        done.lock().unwrap_or_else(|p| p.into_inner()).extend(mine);
+    };
+    // The calling thread is one of the workers (it would only wait otherwise).
+    pool.in_place_scope(|s| {
+        for _ in 1..workers {
+            s.spawn(move |_| work());
+        }
+        work();
     });
     let mut done = std::mem::take(&mut *done.lock().unwrap_or_else(|p| p.into_inner()));
     done.sort_unstable_by_key(|(k, _)| *k);
