@@ -37,6 +37,23 @@ def _check_size(name, value, allow_zero):
         raise ValueError(f"{name} must be {'>= 0' if allow_zero else '> 0'}, got {value}")
 
 
+class _LazyTokens:
+    """A row's token strings, looked up when `tokens()` first asks (most calls never do)."""
+
+    __slots__ = ("tok", "ids", "tokens")
+
+    def __init__(self, tok, ids):
+        self.tok, self.ids, self.tokens = tok, ids, None
+
+    def __iter__(self):
+        if self.tokens is None:
+            self.tokens = self.tok._tokens_of(self.ids)
+        return iter(self.tokens)
+
+    def __reduce__(self):  # a pickled BatchEncoding carries the strings, not the tokenizer
+        return list, (list(self),)
+
+
 class Calls:
     """`__call__` and its general path."""
 
@@ -340,23 +357,23 @@ class Calls:
                 combos.extend((a_w[0], y) for y in b_w[1:])
             rows = []
             for x, y in combos:
-                ids, types, special, offs, words, seqs = [], [], [], [], [], []
-
-                def put(tid, type_id, spec, off, word, seq):
-                    ids.append(tid), types.append(type_id), special.append(spec)
-                    offs.append(off), words.append(word), seqs.append(seq)
-
+                # whole-list operations, not a Python call per token (long documents)
                 if add_special_tokens:
-                    put(cls_id, 0, 1, (0, 0), None, None)
-                for k in range(len(x)):
-                    put(x.ids[k], 0, 0, x.offsets[k], x.words[k], 0)
-                if add_special_tokens:
-                    put(sep_id, 0, 1, (0, 0), None, None)
+                    ids = [cls_id, *x.ids, sep_id]
+                    special, offs = [1, *[0] * len(x), 1], [(0, 0), *x.offsets, (0, 0)]
+                    words, seqs = [None, *x.words, None], [None, *[0] * len(x), None]
+                else:
+                    ids, special, offs, words, seqs = list(x.ids), [0] * len(x), list(x.offsets), list(x.words), \
+                        [0] * len(x)
+                types = [0] * len(ids)
                 if y is not None:
-                    for k in range(len(y)):
-                        put(y.ids[k], 1, 0, y.offsets[k], y.words[k], 1)
-                    if add_special_tokens:
-                        put(sep_id, 1, 1, (0, 0), None, None)
+                    tail = [sep_id] if add_special_tokens else []
+                    ids += [*y.ids, *tail]
+                    types += [1] * (len(y) + len(tail))
+                    special += [*[0] * len(y), *[1] * len(tail)]
+                    offs += [*y.offsets, *[(0, 0)] * len(tail)]
+                    words += [*y.words, *[None] * len(tail)]
+                    seqs += [*[1] * len(y), *[None] * len(tail)]
                 rows.append([ids, types, special, offs, words, seqs, [1] * len(ids)])
             if not return_overflowing_tokens:
                 del rows[1:]
@@ -393,7 +410,7 @@ class Calls:
                         data[name].append(r[col])
                 if return_length:
                     data["length"].append(len(r[0]))
-                meta.append(_Row(self._tokens_of(r[0]), r[4], r[5], r[3]))
+                meta.append(_Row(_LazyTokens(self, r[0]), r[4], r[5], r[3]))
                 mapping.append(k)
         if return_overflowing_tokens:
             data["overflow_to_sample_mapping"] = mapping
