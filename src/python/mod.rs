@@ -14,7 +14,7 @@ mod google;
 
 use crate::unicode;
 use crate::Error;
-use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyFileNotFoundError, PyMemoryError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 impl From<Error> for PyErr {
@@ -33,6 +33,7 @@ impl From<Error> for PyErr {
             | Error::PairCount { .. }
             | Error::BadThreadCount(_) => PyValueError::new_err(msg),
             Error::ThreadPool(_) => PyRuntimeError::new_err(msg),
+            Error::OutputTooLarge { .. } => PyMemoryError::new_err(msg),
         }
     }
 }
