@@ -2,7 +2,9 @@
 PYTHON ?= python3
 PYTEST_WORKERS ?= 2
 
-.PHONY: install install-test fetch-ucd tables hf-tables cargo-test pytest test bench clean
+MINUTES ?= 5
+
+.PHONY: install install-test fetch-ucd tables hf-tables cargo-test pytest test bench fuzz clean
 
 install:  ## build the extension (release profile) and install the package
 	$(PYTHON) -m pip install -q .
@@ -27,6 +29,9 @@ pytest:
 	$(PYTHON) -m pytest -n $(PYTEST_WORKERS)
 
 test: install-test cargo-test pytest  ## everything CI runs
+
+fuzz:  ## differential fuzz campaign for MINUTES minutes (tests/fuzz); new failing cases land in tests/fuzz/regressions/
+	cd tests && RUST_BACKTRACE=0 $(PYTHON) -m fuzz.campaign --minutes $(MINUTES)
 
 bench:  ## speed against the peers (docs/benchmarks.md); needs ../shared/data/corpus
 	$(PYTHON) benches/bench.py --markdown
