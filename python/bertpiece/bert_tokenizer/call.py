@@ -207,6 +207,14 @@ class Calls:
             if max_length < n_special:
                 raise ValueError(f"max_length={max_length} is smaller than the {n_special} special tokens added "
                                  "to each sequence; use a larger max_length or add_special_tokens=False")
+        if not self.legacy and truncation_strategy != "do_not_truncate" and max_length is not None:
+            # HF tokenizers checks the stride against the single-text window before encoding
+            # (a stride equal to it passes there, then panics when a text is cut: see _hf_truncate)
+            effective = max_length - self.num_special_tokens_to_add(pair=False)
+            if stride > effective:
+                raise ValueError(f"tokenizer stride set to {stride}, which is greater than or equal to its effective "
+                                 f"max length of {effective} (= {max_length} original max length - "
+                                 f"{max_length - effective} added special tokens), ")
         split_special = self.split_special_tokens if split_special_tokens is None else split_special_tokens
         opts = dict(add_special_tokens=add_special_tokens, padding_strategy=padding_strategy,
                     truncation_strategy=truncation_strategy, max_length=max_length, stride=stride,
@@ -254,12 +262,15 @@ class Calls:
                     padding=padding, return_tensors=return_tensors, truncation=truncation, **kwargs)
 
     @staticmethod
-    def _check_text(value, where, is_split_into_words):
+    def _check_text(value, where, is_split_into_words, legacy=False):
         if isinstance(value, str):
             if is_split_into_words:
                 raise InputTypeError(f"{where}: expected a list of words (is_split_into_words=True), got a str")
             return
         if is_split_into_words and isinstance(value, (list, tuple)):
+            if not value and legacy:
+                raise InputTypeError(f"{where}: Input must be a string, list of strings, or list of ints, got an "
+                                     "empty list of words (BertTokenizerLegacy refuses it)")
             for k, w in enumerate(value):
                 if not isinstance(w, str):
                     raise InputTypeError(f"{where}[{k}]: expected str, got {type(w).__name__}")
@@ -273,9 +284,9 @@ class Calls:
         else:
             batched = isinstance(text, (list, tuple))
         if not batched:
-            self._check_text(text, "text", is_split_into_words)
+            self._check_text(text, "text", is_split_into_words, self.legacy)
             if text_pair is not None:
-                self._check_text(text_pair, "text_pair", is_split_into_words)
+                self._check_text(text_pair, "text_pair", is_split_into_words, self.legacy)
                 if not text_pair and not self.legacy:
                     text_pair = None  # HF tokenizers: an empty second text is no second text
             return False, [(text, text_pair)]
@@ -302,12 +313,13 @@ class Calls:
                                          f"of length {len(item)}")
                 item, pair = item
                 # (legacy, pre-tokenized: each side of the pair may be a plain str, as there)
-                self._check_text(item, f"text[{k}][0]", is_split_into_words and not isinstance(item, str))
-                self._check_text(pair, f"text[{k}][1]", is_split_into_words and not isinstance(pair, str))
+                for side, value in ((0, item), (1, pair)):
+                    self._check_text(value, f"text[{k}][{side}]", is_split_into_words and not isinstance(value, str),
+                                     self.legacy)
             else:
-                self._check_text(item, f"text[{k}]", is_split_into_words)
+                self._check_text(item, f"text[{k}]", is_split_into_words, self.legacy)
                 if pair is not None:
-                    self._check_text(pair, f"text_pair[{k}]", is_split_into_words)
+                    self._check_text(pair, f"text_pair[{k}]", is_split_into_words, self.legacy)
             items.append((item, pair))
         return True, items
 
