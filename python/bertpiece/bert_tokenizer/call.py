@@ -93,8 +93,9 @@ class Calls:
                     truncation_strategy = "do_not_truncate"
                 else:
                     max_length = self.model_max_length
-        if padding_strategy != "do_not_pad" and (self.pad_token is None or self.pad_token_id is None
-                                                 or self.pad_token_id < 0):
+        pad_id = self._special_id("pad_token") if padding_strategy != "do_not_pad" else 0
+        if padding_strategy != "do_not_pad" and (
+                self._special_tokens_map.get("pad_token") is None or pad_id is None or pad_id < 0):
             raise ValueError(
                 "Asking to pad but the tokenizer does not have a padding token. Please select a token to use as "
                 "`pad_token` `(tokenizer.pad_token = tokenizer.eos_token e.g.)` or add a new pad token via "
@@ -347,7 +348,7 @@ class Calls:
                         self._encode_one(b, is_split_into_words) if b is not None else None) for a, b in items]
         finally:
             self.split_special_tokens = saved
-        cls_id, sep_id = self.cls_token_id, self.sep_token_id
+        cls_id, sep_id = self._special_id("cls_token"), self._special_id("sep_token")
         all_rows = []  # per input: list of rows (ids, type_ids, special, offsets, words, seq_ids)
         for a, b in encoded:
             n_added = (2 if b is None else 3) if add_special_tokens else 0
@@ -400,7 +401,7 @@ class Calls:
                 target = max((len(r[0][0]) for r in all_rows), default=0)
             if pad_to_multiple_of and target % pad_to_multiple_of:
                 target += pad_to_multiple_of - target % pad_to_multiple_of
-            fills = (self.pad_token_id, self.pad_token_type_id, 1, (0, 0), None, None, 0)
+            fills = (self._special_id("pad_token"), self.pad_token_type_id, 1, (0, 0), None, None, 0)
             for rows in all_rows:
                 for r in rows:
                     n = target - len(r[0])
