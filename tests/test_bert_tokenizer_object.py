@@ -87,7 +87,7 @@ def test_members_transformers_code_reads(reference):
                  "extra_special_tokens_ids", "special_tokens_map", "all_special_tokens", "all_special_ids",
                  "max_len_single_sentence", "max_len_sentences_pair", "model_max_length", "pad_token_type_id"):
         assert getattr(a, name) == getattr(b, name), name
-    assert a.backend == "bertpiece"
+    assert a.backend == b.backend
     assert {k: str(v) for k, v in a.added_tokens_decoder.items()} == \
         {k: str(v) for k, v in b.added_tokens_decoder.items()}
     # BERT2BERT recipes: bos/eos set from cls/sep
@@ -340,3 +340,20 @@ def test_added_token_flags(flags, word):
         ra, rb = a([text], return_offsets_mapping=True), b([text], return_offsets_mapping=True)
         same(ra, rb)
         assert ra.word_ids(0) == rb.word_ids(0)
+
+
+@pytest.mark.parametrize("name", ["bert-base-uncased", "bert-base-multilingual-cased"])
+def test_one_text_default_call(name):
+    # tok(text) with default options takes the serving path (the core's ids, lazy alignment)
+    from google_reference import data_files, read_lines
+    tok = bertpiece.BertTokenizer.from_pretrained(name)
+    entry = bertpiece.PRETRAINED[name]
+    ref = transformers.BertTokenizer(vocab=bertpiece.vocab_path(name), do_lower_case=entry.hf_do_lower_case)
+    lines = [line for f in data_files() for line in read_lines(f)[:4]] + ["", "  ", "a [MASK] b", "[CLS]x[SEP]"]
+    for line in lines:
+        a, b = tok(line), ref(line)
+        same(a, b)
+        assert a.tokens() == b.tokens() and a.word_ids() == b.word_ids(), line
+        assert [a.token_to_chars(i) for i in range(len(b.tokens()))] == \
+            [b.token_to_chars(i) for i in range(len(b.tokens()))], line
+        assert tok(line, add_special_tokens=False)["input_ids"] == ref(line, add_special_tokens=False)["input_ids"]

@@ -62,10 +62,14 @@ Encoder = Callable[[str], Tuple[List[str], List[int]]]
 
 
 class ReferenceMissing(ImportError):
-    """The reference library is not installed; `package` is what to `pip install`."""
+    """The reference library is not installed; `package` is the missing one. The
+    message names the extra that installs all of them, not one package at a time."""
 
     def __init__(self, reference: str, package: str):
-        super().__init__(f"--reference {reference} needs the {package!r} package: pip install {package}")
+        needs = REFERENCES[reference] or package
+        missing = "" if package == needs else f", missing {package}"
+        super().__init__(f"--reference {reference} needs {needs} (not installed{missing}): "
+                         f"pip install \"bertpiece[parity]\"")
         self.reference = reference
         self.package = package
 
@@ -101,12 +105,21 @@ def _install_tensorflow_stand_in() -> None:
 @functools.lru_cache(maxsize=None)
 def load_google():
     """The real ``bert.tokenization`` module (cached); ReferenceMissing if not installed."""
+    stand_in = False
     try:
         importlib.import_module("tensorflow.compat.v1")
     except ImportError:
         _install_tensorflow_stand_in()
-    flags = _import("google", "absl.flags")
-    tokenization = _import("google", "bert.tokenization")
+        stand_in = True
+    try:
+        flags = _import("google", "absl.flags")
+        tokenization = _import("google", "bert.tokenization")
+    finally:
+        if stand_in:
+            # bert.tokenization keeps its own reference; nothing else may take the
+            # stand-in for TensorFlow (datasets and transformers probe for it)
+            for name in ("tensorflow", "tensorflow.compat", "tensorflow.compat.v1"):
+                sys.modules.pop(name, None)
     # The module reads FLAGS.preserve_unused_tokens; absl refuses reads before parsing.
     flags.FLAGS.mark_as_parsed()
     return tokenization

@@ -99,4 +99,6 @@ class Matcher:
 
     def search(self, text):
         """Whether any content occurs in `text`."""
+        if self._starts is None or self._starts.search(text) is None:
+            return False  # the common case: no first character at all, found in C
         return next(self.finditer(text), None) is not None

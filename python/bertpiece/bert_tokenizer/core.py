@@ -160,7 +160,12 @@ class BertTokenizer(SpecialTokens, Calls, PostProcessing, LegacyEncoding, Tokeni
         if isinstance(self.chat_template, (list, tuple)):  # tokenizer_config.json's list of {"name", "template"}
             self.chat_template = {t["name"]: t["template"] for t in self.chat_template}
         self.deprecation_warnings = {}
-        self.backend = kwargs.pop("backend", "bertpiece")
+        self.backend = kwargs.pop("backend", self._backend_name())
+
+    def _backend_name(self):
+        # transformers' `backend` says whose semantics a tokenizer has (its code
+        # and tests branch on it): HF tokenizers', or a Python ("custom") one
+        return "custom" if self.legacy else "tokenizers"
 
     # The derived state (engine.py), read through these names everywhere
     _core = property(lambda self: self._engine.core)
@@ -250,15 +255,15 @@ class BertTokenizer(SpecialTokens, Calls, PostProcessing, LegacyEncoding, Tokeni
                 words.append(fixed_word if fixed_word is not None else nword)
                 nword += 1
                 continue
-            pids, poffs, pwords = self._core.encode_offsets(text[start:end])
-            ids.extend(pids)
-            offsets.extend((s + start, e + start) for s, e in poffs)
+            pids, poffs, pwords = self._core.encode_offsets(text[start:end] if start or end < len(text) else text)
+            ids += pids
+            offsets += poffs if start == 0 else [(s + start, e + start) for s, e in poffs]
             if fixed_word is not None:
-                words.extend([fixed_word] * len(pids))
+                words += [fixed_word] * len(pids)
             else:
-                words.extend(w + nword for w in pwords)
+                words += pwords if nword == 0 else [w + nword for w in pwords]
                 if pwords:
-                    nword += max(pwords) + 1
+                    nword += pwords[-1] + 1  # word indices only grow
         return _Seq(ids, offsets, words)
 
     def _encode_one(self, text, is_split_into_words):

@@ -31,9 +31,10 @@ class BatchEncoding(collections.UserDict):
     token/word/character alignment (in "tokenizers" and "google" modes)."""
 
     def __init__(self, data=None, rows=None, tensor_type=None, prepend_batch_axis=False):
-        super().__init__(data or {})
+        self.data = dict(data) if data else {}  # (UserDict.__init__'s per-key update costs µs per call)
         self._rows = rows
-        self.convert_to_tensors(tensor_type, prepend_batch_axis)
+        if tensor_type is not None:
+            self.convert_to_tensors(tensor_type, prepend_batch_axis)
 
     # dict-like access: enc.input_ids
     def __getattr__(self, item):

@@ -22,7 +22,7 @@ class BertTokenizer(core.BertTokenizer, PreTrainedTokenizerBase):
     __doc__ = core.BertTokenizer.__doc__
 
     def _init_base(self, init_kwargs, kwargs):
-        kwargs.setdefault("backend", "bertpiece")
+        kwargs.setdefault("backend", self._backend_name())
         PreTrainedTokenizerBase.__init__(self, **kwargs)
         self.init_kwargs = copy.deepcopy(init_kwargs)
         if self.model_max_length is None:
