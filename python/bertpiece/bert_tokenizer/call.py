@@ -17,6 +17,7 @@ from .truncation import _hf_truncate
 logger = logging.getLogger("transformers.tokenization_utils_base")
 LARGE_INTEGER = int(1e20)
 _TOO_LONG = "sequence-length-is-longer-than-the-specified-maximum"
+_MAX_PADDED_CELLS = 2**31  # Python list cells of one padded call (16 GiB of pointers): refused up front
 PADDING_STRATEGIES = ("longest", "max_length", "do_not_pad")
 TRUNCATION_STRATEGIES = ("only_first", "only_second", "longest_first", "do_not_truncate")
 
@@ -201,6 +202,14 @@ class Calls:
             except ImportError:
                 raise ImportError("return_tensors='pt' needs PyTorch: pip install torch") from None
         batched, items = self._batch_items(text, text_pair, is_split_into_words)
+        if padding_strategy != "do_not_pad":
+            # every row is at least this wide once padded: refuse what cannot be allocated, up front
+            width = max(max_length if padding_strategy == "max_length" and max_length else 0, pad_to_multiple_of or 0)
+            if width * len(items) * 3 > _MAX_PADDED_CELLS:
+                what = "pad_to_multiple_of" if (pad_to_multiple_of or 0) >= width else "max_length"
+                raise MemoryError(f"padding {len(items)} row(s) to {width} tokens ({what}={width}) would need "
+                                  f"{width * len(items) * 3} cells for input ids, masks and type ids; "
+                                  f"use a smaller {what}")
         if truncation_strategy != "do_not_truncate" and add_special_tokens and max_length is not None:
             # transformers does not check this: HF silently skips truncation, the
             # legacy tokenizer empties the sequences. Both are wrong model inputs.
@@ -402,12 +411,21 @@ class Calls:
             if pad_to_multiple_of and target % pad_to_multiple_of:
                 target += pad_to_multiple_of - target % pad_to_multiple_of
             fills = (self._special_id("pad_token"), self.pad_token_type_id, 1, (0, 0), None, None, 0)
-            for rows in all_rows:
-                for r in rows:
-                    n = target - len(r[0])
-                    if n > 0:
-                        for k, f in enumerate(fills):
-                            r[k] = (r[k] + [f] * n) if padding_side == "right" else ([f] * n + r[k])
+            cells = target * len(fills) * sum(map(len, all_rows))
+            if cells > _MAX_PADDED_CELLS:  # checked before allocating, as the core's padded path does
+                what = "max_length" if padding_strategy == "max_length" else "pad_to_multiple_of"
+                raise MemoryError(f"padding to {target} tokens ({what}={max_length if what == 'max_length' else pad_to_multiple_of}) "
+                                  f"would need {cells} list cells; use a smaller {what}")
+            try:
+                for rows in all_rows:
+                    for r in rows:
+                        n = target - len(r[0])
+                        if n > 0:
+                            for k, f in enumerate(fills):
+                                r[k] = (r[k] + [f] * n) if padding_side == "right" else ([f] * n + r[k])
+            except MemoryError:
+                raise MemoryError(f"not enough memory to pad rows to {target} tokens (max_length={max_length}, "
+                                  f"pad_to_multiple_of={pad_to_multiple_of})") from None
         columns = [("input_ids", 0, True), ("token_type_ids", 1, return_token_type_ids is not False),
                    ("attention_mask", 6, return_attention_mask is not False),
                    ("special_tokens_mask", 2, return_special_tokens_mask),
