@@ -2,7 +2,9 @@
 PYTHON ?= python3
 PYTEST_WORKERS ?= 2
 
-.PHONY: install install-test fetch-ucd tables hf-tables cargo-test pytest test bench clean
+MINUTES ?= 5
+
+.PHONY: install install-test fetch-ucd tables hf-tables cargo-test pytest test wheel sdist test-pythons bench fuzz clean
 
 install:  ## build the extension (release profile) and install the package
 	$(PYTHON) -m pip install -q .
@@ -28,6 +30,27 @@ pytest:
 	$(PYTHON) -m pytest -n $(PYTEST_WORKERS)
 
 test: install-test cargo-test pytest  ## everything CI runs
+
+# zig (from PyPI's ziglang) links against glibc 2.17 symbols, so no manylinux container is needed.
+wheel:  ## dist/: the release wheel, manylinux2014 (glibc >= 2.17) abi3 for CPython >= 3.10, checked by auditwheel
+	$(PYTHON) -m pip install -q "maturin>=1.7,<2" "ziglang==0.14.1" "auditwheel>=6"
+	rm -f dist/bertpiece-*.whl
+	CARGO_ZIGBUILD_ZIG_PATH="$$($(PYTHON) -c 'import os, ziglang; print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))')" \
+		$(PYTHON) -m maturin build --release --locked --zig --compatibility manylinux2014 -i $(PYTHON) -o dist
+	$(PYTHON) -m auditwheel show dist/bertpiece-*-abi3-manylinux2014_x86_64*.whl > dist/auditwheel.txt
+	cat dist/auditwheel.txt
+	grep -q '"manylinux_2_17_x86_64"' dist/auditwheel.txt
+
+sdist:  ## dist/: the source distribution (pip builds it with a Rust toolchain)
+	$(PYTHON) -m pip install -q "maturin>=1.7,<2"
+	rm -f dist/bertpiece-*.tar.gz
+	$(PYTHON) -m maturin sdist -o dist
+
+test-pythons:  ## the wheel from `make wheel` in a fresh venv of each other Python (3.10, 3.12, 3.13)
+	bash .ci/test-pythons
+
+fuzz:  ## differential fuzz campaign for MINUTES minutes (tests/fuzz); new failing cases land in tests/fuzz/regressions/
+	cd tests && RUST_BACKTRACE=0 $(PYTHON) -m fuzz.campaign --minutes $(MINUTES)
 
 bench:  ## speed against the peers (docs/benchmarks.md); needs ../shared/data/corpus
 	$(PYTHON) benches/bench.py --markdown

@@ -276,7 +276,12 @@ def median_run(results, key):
 
 
 def main():
+    if "--serving" in sys.argv[1:]:  # per-call latency: benches/serving.py, which takes its own options
+        import serving
+
+        return serving.main([a for a in sys.argv[1:] if a != "--serving"])
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--serving", action="store_true", help="run benches/serving.py (per-call latency) instead")
     ap.add_argument("--corpus", nargs="*", type=Path, default=DEFAULT_CORPORA)
     ap.add_argument("--model", default="auto", help="a bundled model, or auto (by corpus language)")
     ap.add_argument("--cases", nargs="*", default=["bertpiece", "hf-tokenizers", "transformers", "tf-text",

@@ -8,9 +8,7 @@ use crate::encoder::{with_thread_scratch, Scratch};
 use crate::tokenizer::FullTokenizer;
 use crate::unicode;
 use crate::{Error, Result};
-use rayon::prelude::*;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use crate::threads::{for_each_slice, run_jobs, thread_count};
 
 /// What to add around and how to cut each row.
 #[derive(Clone, Copy, Debug, Default)]
@@ -99,7 +97,7 @@ fn open_row<T>(opts: &BatchOptions, row: &mut Vec<T>, cls: impl FnOnce(u32) -> T
 fn close_row<T>(opts: &BatchOptions, row: &mut Vec<T>, start: usize, sep: impl FnOnce(u32) -> T) {
     let n_special = if opts.special.is_some() { 2 } else { 0 };
     if let Some(max) = opts.max_length {
-        row.truncate(start + n_special / 2 + max.saturating_sub(n_special));
+        row.truncate(start.saturating_add(n_special / 2 + max.saturating_sub(n_special)));
     }
     if let Some((_, id)) = opts.special {
         row.push(sep(id));
@@ -243,6 +241,18 @@ pub fn encode_pairs(
     encode(tok, firsts, Some(seconds), BatchOptions { offsets: false, ..opts }, needles, num_threads)
 }
 
+/// Input bytes per thread below which a batch does not spread further:
+/// waking a pool thread and handing it rows costs about what encoding a few
+/// kB does, so a short batch (one sentence, a few dozen) stays on the
+/// calling thread. Each row counts as `ROW_COST` bytes more (its setup).
+const PAR_MIN_BYTES: usize = 16 << 10;
+const ROW_COST: usize = 64;
+
+/// The threads a batch of `bytes` input bytes and `rows` rows uses out of `threads`.
+fn workers_for(threads: usize, bytes: usize, rows: usize) -> usize {
+    threads.min(bytes.saturating_add(rows.saturating_mul(ROW_COST)) / PAR_MIN_BYTES).max(1)
+}
+
 fn encode(
     tok: &FullTokenizer,
     texts: &[&[u8]],
@@ -251,12 +261,24 @@ fn encode(
     needles: &[&[u8]],
     num_threads: Option<usize>,
 ) -> Result<Batch> {
-    let pool = thread_pool(num_threads)?;
+    let threads = thread_count(num_threads)?;
     let needles = Needles::new(needles);
-    let memo = texts.iter().chain(seconds.unwrap_or_default()).map(|t| t.len()).sum::<usize>() >= MEMO_MIN_BATCH;
+    let bytes = texts.iter().chain(seconds.unwrap_or_default()).map(|t| t.len()).sum::<usize>();
+    let memo = bytes >= MEMO_MIN_BATCH;
+    let workers = workers_for(threads, bytes, texts.len());
+    // Contiguous blocks, several per thread for balance.
+    let block = texts.len().div_ceil(workers * 16).max(1);
+    let blocks = if workers == 1 { 1 } else { texts.len().div_ceil(block) };
+    let block = if workers == 1 { texts.len().max(1) } else { block };
     let mut batch = Batch::default();
     if opts.offsets {
-        let rows: Vec<Row> = pool.install(|| texts.par_iter().map(|t| encode_row_offsets(tok, t, &opts)).collect::<Result<_>>())?;
+        let rows: Vec<Vec<Row>> = run_jobs(workers, blocks, |k| {
+            let rows = &texts[(k * block).min(texts.len())..((k + 1) * block).min(texts.len())];
+            rows.iter().map(|t| encode_row_offsets(tok, t, &opts)).collect::<Result<Vec<Row>>>()
+        })?
+        .into_iter()
+        .collect::<Result<_>>()?;
+        let rows: Vec<Row> = rows.into_iter().flatten().collect();
         let total = rows.iter().map(|r| r.ids.len()).sum();
         batch.ids.reserve_exact(total);
         batch.offsets.reserve_exact(total);
@@ -267,10 +289,10 @@ fn encode(
             lens.push(r.ids.len() as u64);
         }
         batch.row_splits = splits(&lens);
-        batch.flagged = pool.install(|| texts.par_iter().enumerate().filter(|(_, t)| needles.found_in(t)).map(|(i, _)| i as u64).collect());
+        batch.flagged = texts.iter().enumerate().filter(|(_, t)| needles.found_in(t)).map(|(i, _)| i as u64).collect();
         return Ok(batch);
     }
-    if pool.current_num_threads() == 1 {
+    if workers == 1 {
         let mut part = Part { lens: Vec::with_capacity(texts.len()), ..Part::default() };
         encode_rows(tok, texts, seconds, &opts, &needles, memo, 0, &mut part)?;
         batch.row_splits = splits(&part.lens);
@@ -278,37 +300,31 @@ fn encode(
         batch.type_ids = seconds.map(|_| part.types);
         return Ok(batch);
     }
-    // Contiguous blocks, several per thread for balance, each into its own
-    // buffer; then the buffers are copied into place in parallel.
-    let block = texts.len().div_ceil(pool.current_num_threads() * 16).max(1);
-    pool.install(|| -> Result<()> {
-        let parts: Vec<Part> = texts
-            .par_chunks(block)
-            .enumerate()
-            .map(|(k, rows)| {
-                let mut part = Part { lens: Vec::with_capacity(rows.len()), ..Part::default() };
-                let seconds = seconds.map(|s| &s[k * block..k * block + rows.len()]);
-                encode_rows(tok, rows, seconds, &opts, &needles, memo, k * block, &mut part).map(|()| part)
-            })
-            .collect::<Result<_>>()?;
-        batch.ids = gather(&parts, |p| &p.ids);
-        batch.type_ids = seconds.map(|_| gather(&parts, |p| &p.types));
-        let mut lens = Vec::with_capacity(texts.len());
-        for p in &parts {
-            lens.extend_from_slice(&p.lens);
-            batch.flagged.extend_from_slice(&p.flagged);
-            batch.too_short |= p.too_short;
-        }
-        batch.row_splits = splits(&lens);
-        Ok(())
-    })?;
+    // Each block into its own buffer; then the buffers are copied into place in parallel.
+    let parts: Vec<Part> = run_jobs(workers, blocks, |k| {
+        let rows = &texts[k * block..((k + 1) * block).min(texts.len())];
+        let mut part = Part { lens: Vec::with_capacity(rows.len()), ..Part::default() };
+        let seconds = seconds.map(|s| &s[k * block..k * block + rows.len()]);
+        encode_rows(tok, rows, seconds, &opts, &needles, memo, k * block, &mut part).map(|()| part)
+    })?
+    .into_iter()
+    .collect::<Result<_>>()?;
+    batch.ids = gather(workers, &parts, |p| &p.ids)?;
+    batch.type_ids = seconds.map(|_| gather(workers, &parts, |p| &p.types)).transpose()?;
+    let mut lens = Vec::with_capacity(texts.len());
+    for p in &parts {
+        lens.extend_from_slice(&p.lens);
+        batch.flagged.extend_from_slice(&p.flagged);
+        batch.too_short |= p.too_short;
+    }
+    batch.row_splits = splits(&lens);
     Ok(batch)
 }
 
-/// The parts' `field`s back to back, copied into place in parallel (zeroed
-/// memory comes from the OS untouched: its pages are first written, and
-/// faulted in, by the copy).
-fn gather<T: Copy + Default + Send + Sync>(parts: &[Part], field: impl Fn(&Part) -> &[T] + Sync) -> Vec<T> {
+/// The parts' `field`s back to back, copied into place on `threads`
+/// threads (zeroed memory comes from the OS untouched: its pages are first
+/// written, and faulted in, by the copy).
+fn gather<T: Copy + Default + Send + Sync>(threads: usize, parts: &[Part], field: impl Fn(&Part) -> &[T] + Sync) -> Result<Vec<T>> {
     let mut all = vec![T::default(); parts.iter().map(|p| field(p).len()).sum()];
     let mut rest = &mut all[..];
     let mut places = Vec::with_capacity(parts.len());
@@ -317,8 +333,8 @@ fn gather<T: Copy + Default + Send + Sync>(parts: &[Part], field: impl Fn(&Part)
         places.push(here);
         rest = tail;
     }
-    places.into_par_iter().zip(parts.par_iter()).for_each(|(dst, p)| dst.copy_from_slice(field(p)));
-    all
+    for_each_slice(threads, places, |k, dst| dst.copy_from_slice(field(&parts[k])))?;
+    Ok(all)
 }
 
 /// The strings whose rows the caller encodes another way (added tokens).
@@ -377,122 +393,11 @@ fn splits(lens: &[u64]) -> Vec<u64> {
     out
 }
 
-/// How to pad ragged rows into a rectangle (transformers' padding).
-#[derive(Clone, Copy, Debug)]
-pub struct Padding {
-    /// Pad to this length (`padding="max_length"`); `None`: to the longest row.
-    pub to: Option<usize>,
-    /// Round the length up to a multiple of this.
-    pub multiple_of: Option<usize>,
-    pub pad_id: u32,
-    /// The token type id of padding (pairs).
-    pub pad_type_id: u32,
-    /// Pads before the row instead of after it.
-    pub left: bool,
-}
-
-/// Rows padded to a common width, row-major: what `return_tensors="np"` holds.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub struct Padded {
-    pub width: usize,
-    pub ids: Vec<i64>,
-    pub attention_mask: Vec<i64>,
-    /// `(start, end)` per cell when the batch has offsets; `(0, 0)` in the padding.
-    pub offsets: Vec<[i64; 2]>,
-    /// Token type ids per cell when the batch has them (pairs).
-    pub type_ids: Option<Vec<i64>>,
-}
-
-impl Batch {
-    /// Pads every row to the same width (rows longer than `to` are left as
-    /// they are by transformers too, so the width is at least the longest row).
-    pub fn pad(&self, p: &Padding) -> Padded {
-        let rows = self.row_splits.len().saturating_sub(1);
-        let len = |i: usize| (self.row_splits[i + 1] - self.row_splits[i]) as usize;
-        let longest = (0..rows).map(len).max().unwrap_or(0);
-        let mut width = p.to.map_or(longest, |t| t.max(longest));
-        if let Some(m) = p.multiple_of.filter(|&m| m > 0 && width % m != 0) {
-            width += m - width % m;
-        }
-        let with_offsets = !self.offsets.is_empty() || self.ids.is_empty();
-        let mut out = Padded {
-            width,
-            ids: vec![p.pad_id as i64; rows * width],
-            attention_mask: vec![0; rows * width],
-            offsets: if with_offsets { vec![[0, 0]; rows * width] } else { Vec::new() },
-            type_ids: self.type_ids.as_ref().map(|_| vec![p.pad_type_id as i64; rows * width]),
-        };
-        if width == 0 {
-            return out;
-        }
-        // Row i's values (`a..a + n` of the concatenation) and where they go in its cells.
-        let place = |i: usize| {
-            let (a, n) = (self.row_splits[i] as usize, len(i));
-            (a..a + n, if p.left { width - n..width } else { 0..n })
-        };
-        let fill = |(i, (ids, mask)): (usize, (&mut [i64], &mut [i64]))| {
-            let (from, to) = place(i);
-            for (cell, &id) in ids[to.clone()].iter_mut().zip(&self.ids[from]) {
-                *cell = id as i64;
-            }
-            mask[to].fill(1);
-        };
-        out.ids.par_chunks_mut(width).zip(out.attention_mask.par_chunks_mut(width)).enumerate().for_each(fill);
-        if let (Some(types), Some(cells)) = (&self.type_ids, &mut out.type_ids) {
-            cells.par_chunks_mut(width).enumerate().for_each(|(i, cells)| {
-                let (from, to) = place(i);
-                for (cell, &t) in cells[to].iter_mut().zip(&types[from]) {
-                    *cell = t as i64;
-                }
-            });
-        }
-        if !self.offsets.is_empty() {
-            out.offsets.par_chunks_mut(width).enumerate().for_each(|(i, cells)| {
-                let (from, to) = place(i);
-                for (cell, &(s, e)) in cells[to].iter_mut().zip(&self.offsets[from]) {
-                    *cell = [s as i64, e as i64];
-                }
-            });
-        }
-        out
-    }
-}
-
-/// Runs `f` in the pool for `num_threads` (so its rayon work uses that many threads).
-pub fn thread_pool_install<T: Send>(num_threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T> {
-    Ok(thread_pool(num_threads)?.install(f))
-}
-
-/// One pool per thread count, made on first use. A pool made before a
-/// `fork()` has no threads in the child, so pools are remembered per process.
-fn thread_pool(num_threads: Option<usize>) -> Result<Arc<rayon::ThreadPool>> {
-    type Pools = Mutex<HashMap<(u32, usize), Arc<rayon::ThreadPool>>>; // (pid, threads) -> pool
-    static POOLS: OnceLock<Pools> = OnceLock::new();
-    let n = match num_threads {
-        Some(0) => return Err(Error::BadThreadCount(0)),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let key = (std::process::id(), n);
-    let pools = POOLS.get_or_init(Default::default);
-    let mut pools = pools.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(p) = pools.get(&key) {
-        return Ok(p.clone());
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
-        .thread_name(|i| format!("bertpiece-{i}"))
-        .build()
-        .map_err(|e| Error::ThreadPool(e.to_string()))?;
-    let pool = Arc::new(pool);
-    pools.insert(key, pool.clone());
-    Ok(pool)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::normalizer::Reference;
+    use crate::padding::Padding;
     use crate::tokenizer::FullOptions;
     use crate::vocab::Vocab;
 
@@ -523,11 +428,11 @@ mod tests {
         let texts: [&[u8]; 2] = [b"hello worlds", b"hello"];
         let opts = BatchOptions { special: Some((2, 3)), max_length: None, offsets: false, ..Default::default() };
         let b = encode_batch(&tok(), &texts, opts, &[], Some(1)).unwrap();
-        let right = b.pad(&Padding { to: None, multiple_of: Some(3), pad_id: 0, pad_type_id: 0, left: false });
+        let right = b.pad(&Padding { to: None, multiple_of: Some(3), pad_id: 0, pad_type_id: 0, left: false }, 1).unwrap();
         assert_eq!(right.width, 6);
         assert_eq!(right.ids, [2, 4, 5, 6, 3, 0, 2, 4, 3, 0, 0, 0]);
         assert_eq!(right.attention_mask, [1, 1, 1, 1, 1, 0, 1, 1, 1, 0, 0, 0]);
-        let left = b.pad(&Padding { to: Some(4), multiple_of: None, pad_id: 0, pad_type_id: 0, left: true });
+        let left = b.pad(&Padding { to: Some(4), multiple_of: None, pad_id: 0, pad_type_id: 0, left: true }, 2).unwrap();
         assert_eq!(left.width, 5); // never narrower than the longest row
         assert_eq!(left.ids[5..], [0, 0, 2, 4, 3]);
     }
@@ -624,6 +529,44 @@ mod tests {
         assert_eq!(PairTruncation::OnlyFirst.keep(2, 4, 3), None);
         assert_eq!(PairTruncation::OnlySecond.keep(5, 4, 6), Some((5, 1)));
         assert_eq!(PairTruncation::OnlySecond.keep(5, 1, 5), None);
+    }
+
+    #[test]
+    fn a_batch_large_enough_to_share_gives_what_one_thread_gives() {
+        let tok = tok();
+        let pieces = ["hello worlds, hello", "", "[MASK] world", "Hello, xyz hello"];
+        let texts: Vec<&[u8]> = (0..6000).map(|k| pieces[k % 4].as_bytes()).collect();
+        assert!(workers_for(2, texts.iter().map(|t| t.len()).sum(), texts.len()) == 2);
+        let padding = Padding { to: Some(30), multiple_of: None, pad_id: 0, pad_type_id: 0, left: true };
+        for offsets in [false, true] {
+            let opts = BatchOptions { special: Some((2, 3)), max_length: Some(5), offsets, ..Default::default() };
+            let one = encode_batch(&tok, &texts, opts, &[b"[MASK]"], Some(1)).unwrap();
+            let two = encode_batch(&tok, &texts, opts, &[b"[MASK]"], Some(2)).unwrap();
+            assert_eq!(one, two);
+            assert_eq!(one.flagged.len(), 1500);
+            assert_eq!(one.pad(&padding, 1).unwrap(), two.pad(&padding, 2).unwrap());
+        }
+        let pairs = encode_pairs(&tok, &texts, &texts[1..].iter().chain(&texts[..1]).copied().collect::<Vec<_>>(),
+            BatchOptions::default(), &[], Some(2)).unwrap();
+        let pairs_one = encode_pairs(&tok, &texts, &texts[1..].iter().chain(&texts[..1]).copied().collect::<Vec<_>>(),
+            BatchOptions::default(), &[], Some(1)).unwrap();
+        assert_eq!(pairs, pairs_one);
+    }
+
+    #[test]
+    fn padding_that_cannot_be_allocated_is_an_error_naming_the_argument() {
+        let texts: [&[u8]; 2] = [b"hello", b"world"];
+        let b = encode_batch(&tok(), &texts, BatchOptions::default(), &[], Some(1)).unwrap();
+        let pad = |to, multiple_of| b.pad(&Padding { to, multiple_of, pad_id: 0, pad_type_id: 0, left: false }, 1);
+        for (to, multiple_of, arg) in [(Some(1 << 62), None, "max_length"), (Some(usize::MAX), Some(7), "max_length"),
+            (None, Some(usize::MAX), "pad_to_multiple_of"), (Some(3), Some(1 << 61), "pad_to_multiple_of")] {
+            match pad(to, multiple_of) {
+                Err(Error::OutputTooLarge { arg: a, .. }) => assert_eq!(a, arg),
+                other => panic!("{to:?} {multiple_of:?}: {other:?}"),
+            }
+        }
+        let opts = BatchOptions { special: Some((2, 3)), max_length: Some(usize::MAX), ..Default::default() };
+        assert_eq!(encode_batch(&tok(), &texts, opts, &[], Some(1)).unwrap().ids, [2, 4, 3, 2, 5, 3]);
     }
 
     #[test]

@@ -17,7 +17,9 @@ mod fxhash;
 #[rustfmt::skip]
 mod hf_tables;
 pub mod normalizer;
+pub mod padding;
 pub mod pre_tokenizer;
+pub mod threads;
 pub mod tokenizer;
 pub mod train;
 pub mod unicode;

@@ -357,3 +357,14 @@ def test_one_text_default_call(name):
         assert [a.token_to_chars(i) for i in range(len(b.tokens()))] == \
             [b.token_to_chars(i) for i in range(len(b.tokens()))], line
         assert tok(line, add_special_tokens=False)["input_ids"] == ref(line, add_special_tokens=False)["input_ids"]
+
+
+@pytest.mark.parametrize("reference", REFS)
+@pytest.mark.parametrize("text", ["hello", ["hello"], ["a", "b c"]])
+@pytest.mark.parametrize("kwargs, name", [(dict(max_length=2**62, padding="max_length"), "max_length"),
+                                          (dict(max_length=10**9, padding="max_length"), "max_length"),
+                                          (dict(padding=True, pad_to_multiple_of=2**40), "pad_to_multiple_of")])
+def test_unallocatable_padding_names_the_argument(reference, text, kwargs, name):
+    # was: a bare MemoryError (single text), or gigabytes of [pad] * n lists attempted
+    with pytest.raises(MemoryError, match=f"{name}="):
+        ours(reference)(text, **kwargs)

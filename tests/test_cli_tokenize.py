@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from tokenizers import Tokenizer
 from tokenizers.models import WordPiece
@@ -41,12 +42,12 @@ def run_json(capsys, *argv):
 def test_json_equals_python_api(capsys, model, reference):
     rows = run_json(capsys, "--model", model, "--reference", reference, *TEXTS)
     assert [r["text"] for r in rows] == TEXTS
-    full = bertpiece.FullTokenizer.from_pretrained(model, reference=reference)
     entry = bertpiece.PRETRAINED[model]
-    # BertTokenizer gives offsets; it must run with FullTokenizer's casing, and it
-    # matches special tokens in the raw text, which FullTokenizer does not.
-    bert = bertpiece.BertTokenizer(bertpiece.vocab_path(model), do_lower_case=entry.do_lower_case,
-                                   reference=reference)
+    # The casing each reference's own loader uses: Google's checkpoint flag, the hub config.
+    lower = entry.do_lower_case if reference == "google" else entry.hf_do_lower_case
+    full = bertpiece.FullTokenizer(bertpiece.vocab_path(model), lower, reference=reference)
+    # BertTokenizer gives offsets; it matches special tokens in the raw text, which FullTokenizer does not.
+    bert = bertpiece.BertTokenizer(bertpiece.vocab_path(model), do_lower_case=lower, reference=reference)
     for row in rows:
         text = row["text"]
         assert row["tokens"] == full.tokenize(text)
@@ -85,7 +86,8 @@ def test_text_output_rows_are_aligned(capsys):
     assert rc == 0 and err == "" and "\x1b" not in out
     tok = bertpiece.FullTokenizer.from_pretrained("bert-base-uncased")
     [row] = run_json(capsys, text)
-    head, *lines = out.rstrip("\n").split("\n")
+    settings, blank, head, *lines = out.rstrip("\n").split("\n")
+    assert (settings, blank) == ("bert-base-uncased, lowercase, reference tokenizers", "")
     assert head.startswith(text)
     assert len(lines) == len(row["tokens"]) == len(tok.tokenize(text))
     id_ends = set()
@@ -99,7 +101,7 @@ def test_text_output_rows_are_aligned(capsys):
 def test_several_texts_and_empty_text(capsys):
     rc, out, _ = run_cli(capsys, "a", "", "b c")
     assert rc == 0
-    blocks = out.rstrip("\n").split("\n\n")
+    settings, *blocks = out.rstrip("\n").split("\n\n")
     assert len(blocks) == 3 and "(0 tokens)" in blocks[1]
 
 
@@ -155,5 +157,22 @@ def test_subprocess_json_and_no_ansi_when_piped():
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.decode("utf-8")
     assert "\x1b" not in out
-    tok = bertpiece.FullTokenizer.from_pretrained("bert-base-cased")
-    assert [line.split()[0] for line in out.split("\n\n")[0].splitlines()[1:]] == tok.tokenize("Héllo wörld")
+    tok = bertpiece.FullTokenizer.from_pretrained("bert-base-cased", reference="tokenizers")
+    assert out.split("\n\n")[0] == "bert-base-cased, cased, reference tokenizers"
+    assert [line.split()[0] for line in out.split("\n\n")[1].splitlines()[1:]] == tok.tokenize("Héllo wörld")
+
+
+@pytest.mark.parametrize("model", list(bertpiece.PRETRAINED))
+def test_defaults_agree_with_encode_and_bert_tokenizer(capsys, tmp_path, model):
+    """One default across the CLI: `tokenize` and `encode` give the same ids as
+    BertTokenizer.from_pretrained (bert-base-chinese's casing differs between
+    Google's checkpoint and the hub: the hub's, as BertTokenizer, wins)."""
+    texts = ["Héllo WORLD 中文", "ÀÉÎ Straße ﬁ"]
+    rows = run_json(capsys, "--model", model, *texts)
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(texts) + "\n", encoding="utf-8")
+    assert main(["encode", str(src), "-o", str(tmp_path / "o.npy"), "--model", model, "--quiet"]) == 0
+    ids, splits = np.load(tmp_path / "o.npy"), np.load(tmp_path / "o.row_splits.npy")
+    from_encode = [ids[a + 1:b - 1].tolist() for a, b in zip(splits[:-1], splits[1:])]
+    bert = bertpiece.BertTokenizer.from_pretrained(model)
+    assert [r["ids"] for r in rows] == from_encode == bert(texts, add_special_tokens=False)["input_ids"]

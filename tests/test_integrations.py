@@ -211,7 +211,8 @@ def ray_cluster():
     import ray
 
     before = set(_descendants(os.getpid()))
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    # address="local": a new cluster even when an address file (/tmp/ray/ray_current_cluster) names another
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     # the leak check below can only fail if Ray's processes are our descendants: make sure they are
     assert set(_descendants(os.getpid())) - before, "ray.init started no local processes"
     yield ray

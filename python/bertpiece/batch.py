@@ -135,7 +135,11 @@ def encode_batch(tokenizer, texts, *, add_special_tokens=True, max_length=None, 
     if truncation and max_length is None and tokenizer.model_max_length < int(1e20):
         max_length = tokenizer.model_max_length
     limit = max_length if truncation else None
-    special = (tokenizer.cls_token_id, tokenizer.sep_token_id) if add_special_tokens else None
+    if limit is not None and getattr(tokenizer, "truncation_side", "right") == "left":
+        # the core keeps a row's first tokens; __call__ keeps the last ones on this side
+        rows = arrow_source.to_pylist() if arrow is not None else list(texts)
+        return _from_call(tokenizer, rows, add_special_tokens, limit, return_offsets)
+    special = (tokenizer._special_id("cls_token"), tokenizer._special_id("sep_token")) if add_special_tokens else None
     if limit is not None and add_special_tokens and limit < 2:
         raise ValueError(f"max_length={limit} is smaller than the 2 special tokens added to each sequence; "
                          "use a larger max_length or add_special_tokens=False")
@@ -155,6 +159,14 @@ def encode_batch(tokenizer, texts, *, add_special_tokens=True, max_length=None, 
         batch = _patch_rows(tokenizer, batch, [texts[k] for k in redo], redo, add_special_tokens,
                             max_length if truncation else None, return_offsets)
     return batch
+
+
+def _from_call(tokenizer, texts, add_special_tokens, max_length, return_offsets):
+    """The batch computed by `__call__` (the general path), as an EncodedBatch."""
+    empty = EncodedBatch(np.zeros(0, "<i4"), np.zeros(len(texts) + 1, "<i8"),
+                         np.zeros((0, 2), "<i4") if return_offsets else None)
+    return _patch_rows(tokenizer, empty, texts, range(len(texts)), add_special_tokens, max_length,
+                       return_offsets) if texts else empty
 
 
 def _patch_rows(tokenizer, batch, texts, rows, add_special_tokens, max_length, return_offsets):

@@ -27,6 +27,19 @@ from .oracle_train import train_likelihood  # noqa: F401  (the trainer's referen
 REFERENCES = ("google", "transformers")
 UNICODE_VERSION = _strtables.UNICODE_VERSION
 
+
+class UnicodeVersionMismatch(ImportError):
+    """The installed unicodedata2 is not the pinned Unicode version: the oracle
+    would silently mix two versions (categories from one, str data from the other)."""
+
+
+# Refuse rather than tokenize with another version's categories (unicodedata2 18 moves U+0897 out of Mn).
+if unicodedata2.unidata_version != UNICODE_VERSION:
+    raise UnicodeVersionMismatch(
+        f"bertpiece.oracle needs Unicode {UNICODE_VERSION} data (the version bertpiece's core pins) but the "
+        f"installed unicodedata2 has Unicode {unicodedata2.unidata_version}: "
+        f"pip install \"unicodedata2=={UNICODE_VERSION.rsplit('.', 1)[0]}.*\"")
+
 # Default WordPiece word-length limits of the two references.
 _MAX_CHARS = {"google": 200, "transformers": 100}
 

@@ -3,6 +3,7 @@
     import ray, bertpiece.ray_data
     ds = ray.data.read_parquet("s3://bucket/corpus/")
     ds = bertpiece.ray_data.tokenize_dataset(ds, column="text", model="bert-base-uncased", concurrency=8)
+    # concurrency: the number of tokenizer actors (Ray's ActorPoolStrategy(size=8))
     ds.write_parquet("s3://bucket/tokenized/")
 
 `BertpieceMapper` is the callable class behind it, for use with
@@ -72,6 +73,18 @@ def tokenize_dataset(ds, *, column: str = "text", model: str = DEFAULT_MODEL,
     `bertpiece.arrow.encode_arrow`. Returns the new (lazy) `ray.data.Dataset`."""
     encode_options.setdefault("num_threads", num_cpus)
     return ds.map_batches(
-        BertpieceMapper, batch_format="pyarrow", batch_size=batch_size, concurrency=concurrency, num_cpus=num_cpus,
+        BertpieceMapper, batch_format="pyarrow", batch_size=batch_size, num_cpus=num_cpus, **_actor_pool(concurrency),
         fn_constructor_kwargs=dict(model=model, column=column, tokenizer=tokenizer, tokenizer_kwargs=tokenizer_kwargs,
                                    drop_text=drop_text, **encode_options))
+
+
+def _actor_pool(size: int) -> dict:
+    """`concurrency=size` is deprecated from Ray 2.51 (a warning on every call) in
+    favour of `compute=ActorPoolStrategy(size=...)`, which Ray 2.40-2.50 in turn
+    call deprecated: the argument this Ray wants."""
+    import ray
+
+    version = tuple(int(p) for p in ray.__version__.split(".")[:2] if p.isdigit())
+    if version >= (2, 51):
+        return {"compute": ray.data.ActorPoolStrategy(size=size)}
+    return {"concurrency": size}

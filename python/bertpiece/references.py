@@ -62,10 +62,14 @@ Encoder = Callable[[str], Tuple[List[str], List[int]]]
 
 
 class ReferenceMissing(ImportError):
-    """The reference library is not installed; `package` is what to `pip install`."""
+    """The reference library is not installed; `package` is the missing one. The
+    message names the extra that installs all of them, not one package at a time."""
 
     def __init__(self, reference: str, package: str):
-        super().__init__(f"--reference {reference} needs the {package!r} package: pip install {package}")
+        needs = REFERENCES[reference] or package
+        missing = "" if package == needs else f", missing {package}"
+        super().__init__(f"--reference {reference} needs {needs} (not installed{missing}): "
+                         f"pip install \"bertpiece[parity]\"")
         self.reference = reference
         self.package = package
 

@@ -10,10 +10,13 @@ The tokenizers are immutable: settings are fixed at construction.
 from __future__ import annotations
 
 import collections
+import numbers
 import os
 import re
 from functools import cached_property
 from typing import Iterable, Optional
+
+import numpy as np
 
 from . import _core, _pickle
 from .pretrained import pretrained, vocab_path
@@ -37,7 +40,7 @@ def printable_text(text):
 
 def load_vocab(vocab_file, reference="google"):
     """A vocab.txt file as an OrderedDict token -> id, as `reference`'s load_vocab reads it."""
-    return collections.OrderedDict(_core.load_vocab(os.fspath(vocab_file), reference))
+    return collections.OrderedDict(_core.load_vocab(_path(vocab_file), reference))
 
 
 def convert_by_vocab(vocab, items):
@@ -80,6 +83,21 @@ def validate_case_matches_checkpoint(do_lower_case, init_checkpoint):
             "If this error is wrong, please just comment out this check.")
 
 
+def _path(vocab_file):
+    """A str path from str, bytes or os.PathLike (Google's tf.gfile takes all three)."""
+    if not isinstance(vocab_file, (str, bytes, os.PathLike)):
+        raise TypeError(f"vocab_file must be a path (str, bytes or os.PathLike), got {type(vocab_file).__name__}")
+    return os.fsdecode(vocab_file)
+
+
+def _flag(name, value):
+    """Google's code only tests `if do_lower_case:`, so 0/1 work there: accept bools and integers
+    (NumPy's too), refuse anything else (a string like "False" would silently mean True)."""
+    if isinstance(value, (bool, numbers.Integral, np.bool_)):
+        return bool(value)
+    raise TypeError(f"{name} must be a bool (or 0/1), got {type(value).__name__}")
+
+
 def _check_reference(reference):
     if reference not in REFERENCES:
         raise ValueError(f"unknown reference {reference!r}: expected one of {', '.join(map(repr, REFERENCES))}")
@@ -99,8 +117,8 @@ class FullTokenizer:
                  tokenize_chinese_chars=True, strip_accents=None, do_split_on_punc=True,
                  preserve_unused_tokens=False, max_input_chars_per_word=None, unk_token="[UNK]"):
         _check_reference(reference)
-        self.vocab_file = os.fspath(vocab_file)
-        self.do_lower_case = do_lower_case
+        self.vocab_file = _path(vocab_file)
+        self.do_lower_case = do_lower_case = _flag("do_lower_case", do_lower_case)
         self.reference = reference
         self.unk_token = unk_token
         self.max_input_chars_per_word = (
@@ -175,7 +193,7 @@ class BasicTokenizer:
                  tokenize_chinese_chars=True, strip_accents=None, do_split_on_punc=True,
                  preserve_unused_tokens=False, reference="google"):
         _check_reference(reference)
-        self.do_lower_case = do_lower_case
+        self.do_lower_case = do_lower_case = _flag("do_lower_case", do_lower_case)
         self.vocab = vocab
         self.never_split = set(never_split) if never_split else set()
         self.tokenize_chinese_chars = tokenize_chinese_chars

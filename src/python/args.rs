@@ -5,7 +5,7 @@ use crate::normalizer::Reference;
 use crate::tokenizer::BasicOptions;
 use crate::unicode;
 use crate::Error;
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
@@ -185,12 +185,37 @@ impl Array {
     }
 }
 
-/// `num_threads` as given from Python: positive, or None for all cores.
-pub(super) fn thread_count(num_threads: Option<i64>) -> PyResult<Option<usize>> {
+/// `num_threads` as given from Python: positive, or None for all usable
+/// CPUs. More than the CPUs this process may use is capped there by the
+/// core (with a RuntimeWarning): extra threads would only take turns.
+pub(super) fn thread_count(py: Python<'_>, num_threads: Option<i64>) -> PyResult<Option<usize>> {
     match num_threads {
         Some(n) if n <= 0 => Err(Error::BadThreadCount(n).into()),
-        Some(n) => Ok(Some(n as usize)),
+        Some(n) => {
+            let cpus = crate::threads::usable_cpus();
+            if n as u64 > cpus as u64 {
+                let msg = format!("num_threads={n} is more than the {cpus} CPUs this process may use; using {cpus}");
+                let msg = std::ffi::CString::new(msg).unwrap_or_default();
+                PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyRuntimeWarning>(), &msg, 1)?;
+            }
+            Ok(Some(usize::try_from(n).unwrap_or(usize::MAX)))
+        }
         None => Ok(None),
+    }
+}
+
+/// A size argument (`max_length`, `pad_to_multiple_of`): None, or an int
+/// from 0 to 2**64 - 1; anything else is an error that names the argument
+/// as the caller knows it (`name`).
+pub(super) fn size_arg(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<usize>> {
+    let Some(v) = value.filter(|v| !v.is_none()) else { return Ok(None) };
+    match v.extract::<usize>() {
+        Ok(n) => Ok(Some(n)),
+        Err(_) if v.extract::<i64>().is_ok_and(|n| n < 0) => Err(PyValueError::new_err(format!("{name} must be >= 0, got {v}"))),
+        Err(_) if v.is_instance_of::<pyo3::types::PyInt>() => {
+            Err(PyOverflowError::new_err(format!("{name}={v} is too large (at most {})", usize::MAX)))
+        }
+        Err(_) => Err(PyTypeError::new_err(format!("{name} must be an int or None, not {}", v.get_type().name()?))),
     }
 }
 

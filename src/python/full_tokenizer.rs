@@ -2,7 +2,9 @@
 //! `bertpiece.BertTokenizer`, with its batch and padded-batch entry points.
 
 use super::args::*;
-use crate::batch::{encode_batch, encode_pairs, thread_pool_install, Batch, BatchOptions, Padded, PairTruncation, Padding};
+use crate::batch::{encode_batch, encode_pairs, Batch, BatchOptions, PairTruncation};
+use crate::padding::{Padded, Padding};
+use crate::threads;
 use crate::encoder::with_thread_scratch;
 use crate::tokenizer::{FullOptions, FullTokenizer};
 use crate::vocab::Vocab;
@@ -34,7 +36,7 @@ impl PyFullTokenizer {
         added: Option<Vec<String>>,
         padding: Option<Padding>,
     ) -> PyResult<(Batch, Option<Padded>)> {
-        let threads = thread_count(num_threads)?;
+        let threads = thread_count(py, num_threads)?;
         let reference = self.inner.basic().options().reference;
         let read = match arrow {
             None => Some(BatchTexts::read(texts, reference, "texts")?),
@@ -58,7 +60,7 @@ impl PyFullTokenizer {
                 Some(b) => encode_pairs(inner, &bytes, b, opts, &needles, threads)?,
             };
             let padded = match padding {
-                Some(p) => Some(thread_pool_install(threads, || batch.pad(&p))?),
+                Some(p) => Some(batch.pad(&p, threads::thread_count(threads)?)?),
                 None => None,
             };
             Ok((batch, padded))
@@ -189,7 +191,7 @@ impl PyFullTokenizer {
         py: Python<'py>,
         texts: &Bound<'py, PyAny>,
         special: Option<(u32, u32)>,
-        max_length: Option<usize>,
+        max_length: Option<Bound<'py, PyAny>>,
         return_offsets: bool,
         num_threads: Option<i64>,
         arrow: Option<Vec<ArrowChunk>>,
@@ -197,6 +199,7 @@ impl PyFullTokenizer {
         pairs: Option<Bound<'py, PyAny>>,
         pair_truncation: &str,
     ) -> PyResult<BatchArrays> {
+        let max_length = size_arg(max_length.as_ref(), "max_length")?;
         let opts = BatchOptions { special, max_length, offsets: return_offsets, pair: self::pair_truncation(pair_truncation)? };
         let (batch, _) = self.run_batch(py, texts, pairs.as_ref(), opts, num_threads, arrow, added, None)?;
         let n = batch.ids.len();
@@ -225,9 +228,9 @@ impl PyFullTokenizer {
         py: Python<'py>,
         texts: &Bound<'py, PyAny>,
         special: Option<(u32, u32)>,
-        max_length: Option<usize>,
-        pad_to: Option<usize>,
-        pad_to_multiple_of: Option<usize>,
+        max_length: Option<Bound<'py, PyAny>>,
+        pad_to: Option<Bound<'py, PyAny>>,
+        pad_to_multiple_of: Option<Bound<'py, PyAny>>,
         pad_id: u32,
         padding_left: bool,
         return_offsets: bool,
@@ -238,6 +241,9 @@ impl PyFullTokenizer {
         pair_truncation: &str,
         pad_type_id: u32,
     ) -> PyResult<PaddedArrays> {
+        let max_length = size_arg(max_length.as_ref(), "max_length")?;
+        // `__call__` pads to its max_length: the errors name that.
+        let (pad_to, pad_to_multiple_of) = (size_arg(pad_to.as_ref(), "max_length")?, size_arg(pad_to_multiple_of.as_ref(), "pad_to_multiple_of")?);
         let opts = BatchOptions { special, max_length, offsets: return_offsets, pair: self::pair_truncation(pair_truncation)? };
         let padding = Padding { to: pad_to, multiple_of: pad_to_multiple_of, pad_id, pad_type_id, left: padding_left };
         let (batch, padded) = self.run_batch(py, texts, pairs.as_ref(), opts, num_threads, arrow, added, Some(padding))?;

@@ -15,7 +15,7 @@ mod train;
 
 use crate::unicode;
 use crate::Error;
-use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyFileNotFoundError, PyMemoryError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 impl From<Error> for PyErr {
@@ -36,6 +36,7 @@ impl From<Error> for PyErr {
             | Error::TrainVocabTooSmall { .. }
             | Error::TrainOption(_) => PyValueError::new_err(msg),
             Error::ThreadPool(_) => PyRuntimeError::new_err(msg),
+            Error::OutputTooLarge { .. } => PyMemoryError::new_err(msg),
         }
     }
 }

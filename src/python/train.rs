@@ -54,7 +54,7 @@ impl PyWordCounter {
     /// Counts the words of `texts` (a list of str).
     #[pyo3(signature = (texts, num_threads=None))]
     fn feed(&self, py: Python<'_>, texts: &Bound<'_, PyAny>, num_threads: Option<i64>) -> PyResult<()> {
-        let threads = thread_count(num_threads)?;
+        let threads = thread_count(py, num_threads)?;
         let read = BatchTexts::read(texts, self.reference, "texts")?;
         let bytes = read.slices();
         let mut stage = self.lock()?;

@@ -4,14 +4,13 @@
 //! Memory is bounded by the unique words, not the corpus: texts are fed a
 //! batch at a time and only the counts are kept.
 
-use crate::batch::thread_pool_install;
 use crate::encoder::{Buffers, Encoder};
 use crate::fxhash::{hash_bytes, FxHashMap};
 use crate::normalizer::{Reference, WordCase};
+use crate::threads::{for_each_slice, run_jobs, thread_count};
 use crate::tokenizer::{BasicOptions, BasicTokenizer};
 use crate::unicode;
 use crate::{Error, Result};
-use rayon::prelude::*;
 use std::cell::RefCell;
 
 /// Counts are kept in this many shards (by word hash), merged in parallel.
@@ -20,6 +19,9 @@ const SHARDS: usize = 64;
 const MIN_TEXTS_PER_TASK: usize = 256;
 /// The id pushed for a word that is not counted (longer than the limit).
 const SKIPPED: u32 = u32::MAX;
+
+/// Counted words whose hash falls in one shard.
+type Shard = FxHashMap<Box<[u8]>, u64>;
 
 /// One task's counted words, by shard.
 type ShardedWords = Vec<Vec<(Box<[u8]>, u64)>>;
@@ -40,7 +42,7 @@ pub struct WordCounter {
     opts: CountOptions,
     encoder: Encoder,
     basic: BasicTokenizer,
-    shards: Vec<FxHashMap<Box<[u8]>, u64>>,
+    shards: Vec<Shard>,
     /// Words seen (counted or not) and words skipped for their length.
     pub words: u64,
     pub skipped: u64,
@@ -85,36 +87,31 @@ impl WordCounter {
 
     /// Counts the words of `texts` (generalized UTF-8), on `num_threads` threads.
     pub fn feed(&mut self, texts: &[&[u8]], num_threads: Option<usize>) -> Result<()> {
+        let threads = thread_count(num_threads)?;
+        // Two tasks per thread: few local maps (each interns the common words again).
+        let per_task = texts.len().div_ceil(2 * threads).max(MIN_TEXTS_PER_TASK);
         let this = &*self;
-        let locals = thread_pool_install(num_threads, || {
-            // Two tasks per thread: few local maps (each interns the common words again).
-            let per_task = texts.len().div_ceil(2 * rayon::current_num_threads()).max(MIN_TEXTS_PER_TASK);
-            texts.par_chunks(per_task).map(|chunk| this.count_chunk(chunk)).collect::<Result<Vec<_>>>()
-        })??;
-        for l in &locals {
-            self.words += l.1;
-            self.skipped += l.2;
+        let chunks: Vec<&[&[u8]]> = texts.chunks(per_task).collect();
+        let locals = run_jobs(threads, chunks.len(), |k| this.count_chunk(chunks[k]))?;
+        let mut sharded = Vec::with_capacity(locals.len());
+        for local in locals {
+            let (words, seen, skipped) = local?;
+            self.words += seen;
+            self.skipped += skipped;
+            sharded.push(words);
         }
-        let locals: Vec<ShardedWords> = locals.into_iter().map(|l| l.0).collect();
-        let shards = std::mem::take(&mut self.shards);
-        self.shards = thread_pool_install(num_threads, || {
-            shards
-                .into_par_iter()
-                .enumerate()
-                .map(|(s, mut shard)| {
-                    for local in &locals {
-                        for (w, n) in &local[s] {
-                            match shard.get_mut(&**w) {
-                                Some(c) => *c += n,
-                                None => {
-                                    shard.insert(w.clone(), *n);
-                                }
-                            }
+        let shards: Vec<&mut [Shard]> = self.shards.iter_mut().map(std::slice::from_mut).collect();
+        for_each_slice(threads, shards, |s, shard| {
+            for local in &sharded {
+                for (w, n) in &local[s] {
+                    match shard[0].get_mut(&**w) {
+                        Some(c) => *c += n,
+                        None => {
+                            shard[0].insert(w.clone(), *n);
                         }
                     }
-                    shard
-                })
-                .collect()
+                }
+            }
         })?;
         Ok(())
     }

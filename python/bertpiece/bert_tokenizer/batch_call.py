@@ -42,7 +42,7 @@ def call_batch(tok, items, *, add_special_tokens, padding_strategy, truncation_s
           or return_offsets_mapping or return_special_tokens_mask):
         return None  # the general path computes these for pairs
     texts = [a for a, _ in items]
-    special = (tok.cls_token_id, tok.sep_token_id) if add_special_tokens else None
+    special = (tok._special_id("cls_token"), tok._special_id("sep_token")) if add_special_tokens else None
     if special is not None and None in special:
         return None
     limit = max_length if truncation_strategy != "do_not_truncate" else None
@@ -55,7 +55,7 @@ def call_batch(tok, items, *, add_special_tokens, padding_strategy, truncation_s
         pad_to = max_length if padding_strategy == "max_length" else None
         try:
             width, ids, mask, offsets, lengths, redo, type_ids, too_short = tok._core.encode_padded(
-                args, pad_to=pad_to, pad_to_multiple_of=pad_to_multiple_of or None, pad_id=tok.pad_token_id,
+                args, pad_to=pad_to, pad_to_multiple_of=pad_to_multiple_of or None, pad_id=tok._special_id("pad_token"),
                 padding_left=padding_side == "left", pad_type_id=tok.pad_token_type_id, **common)
         except UnicodeEncodeError:
             return _surrogates(tok, items)
@@ -89,7 +89,7 @@ def call_batch(tok, items, *, add_special_tokens, padding_strategy, truncation_s
         data = {"input_ids": ids}
         if return_token_type_ids is not False:
             if type_ids is None:
-                type_ids = (np.zeros_like(mask) if tok.pad_token_type_id == 0
+                type_ids = (np.zeros(mask.shape, mask.dtype) if tok.pad_token_type_id == 0
                             else np.where(mask == 1, 0, tok.pad_token_type_id).astype("<i8"))
             data["token_type_ids"] = type_ids
         if return_attention_mask is not False:
@@ -241,7 +241,7 @@ def _redo_padded(tok, items, redo, ids, mask, offsets, type_ids, special_mask, l
     for k, (row, offs, special, types) in zip(redo, redone):
         n = lengths[k] = len(row)
         cells = slice(width - n, width) if padding_side == "left" else slice(0, n)
-        ids[k, :] = tok.pad_token_id
+        ids[k, :] = tok._special_id("pad_token")
         ids[k, cells] = row
         mask[k, :] = 0
         mask[k, cells] = 1

@@ -17,6 +17,7 @@ from .truncation import _hf_truncate
 logger = logging.getLogger("transformers.tokenization_utils_base")
 LARGE_INTEGER = int(1e20)
 _TOO_LONG = "sequence-length-is-longer-than-the-specified-maximum"
+_MAX_PADDED_CELLS = 2**31  # Python list cells of one padded call (16 GiB of pointers): refused up front
 PADDING_STRATEGIES = ("longest", "max_length", "do_not_pad")
 TRUNCATION_STRATEGIES = ("only_first", "only_second", "longest_first", "do_not_truncate")
 
@@ -35,6 +36,23 @@ def _check_size(name, value, allow_zero):
             raise InputTypeError(f"{name} must be an integer, got {type(value).__name__}")
     if value < 0 or (value == 0 and not allow_zero):
         raise ValueError(f"{name} must be {'>= 0' if allow_zero else '> 0'}, got {value}")
+
+
+class _LazyTokens:
+    """A row's token strings, looked up when `tokens()` first asks (most calls never do)."""
+
+    __slots__ = ("tok", "ids", "tokens")
+
+    def __init__(self, tok, ids):
+        self.tok, self.ids, self.tokens = tok, ids, None
+
+    def __iter__(self):
+        if self.tokens is None:
+            self.tokens = self.tok._tokens_of(self.ids)
+        return iter(self.tokens)
+
+    def __reduce__(self):  # a pickled BatchEncoding carries the strings, not the tokenizer
+        return list, (list(self),)
 
 
 class Calls:
@@ -76,8 +94,9 @@ class Calls:
                     truncation_strategy = "do_not_truncate"
                 else:
                     max_length = self.model_max_length
-        if padding_strategy != "do_not_pad" and (self.pad_token is None or self.pad_token_id is None
-                                                 or self.pad_token_id < 0):
+        pad_id = self._special_id("pad_token") if padding_strategy != "do_not_pad" else 0
+        if padding_strategy != "do_not_pad" and (
+                self._special_tokens_map.get("pad_token") is None or pad_id is None or pad_id < 0):
             raise ValueError(
                 "Asking to pad but the tokenizer does not have a padding token. Please select a token to use as "
                 "`pad_token` `(tokenizer.pad_token = tokenizer.eos_token e.g.)` or add a new pad token via "
@@ -183,6 +202,14 @@ class Calls:
             except ImportError:
                 raise ImportError("return_tensors='pt' needs PyTorch: pip install torch") from None
         batched, items = self._batch_items(text, text_pair, is_split_into_words)
+        if padding_strategy != "do_not_pad":
+            # every row is at least this wide once padded: refuse what cannot be allocated, up front
+            width = max(max_length if padding_strategy == "max_length" and max_length else 0, pad_to_multiple_of or 0)
+            if width * len(items) * 3 > _MAX_PADDED_CELLS:
+                what = "pad_to_multiple_of" if (pad_to_multiple_of or 0) >= width else "max_length"
+                raise MemoryError(f"padding {len(items)} row(s) to {width} tokens ({what}={width}) would need "
+                                  f"{width * len(items) * 3} cells for input ids, masks and type ids; "
+                                  f"use a smaller {what}")
         if truncation_strategy != "do_not_truncate" and add_special_tokens and max_length is not None:
             # transformers does not check this: HF silently skips truncation, the
             # legacy tokenizer empties the sequences. Both are wrong model inputs.
@@ -190,6 +217,14 @@ class Calls:
             if max_length < n_special:
                 raise ValueError(f"max_length={max_length} is smaller than the {n_special} special tokens added "
                                  "to each sequence; use a larger max_length or add_special_tokens=False")
+        if not self.legacy and truncation_strategy != "do_not_truncate" and max_length is not None:
+            # HF tokenizers checks the stride against the single-text window before encoding
+            # (a stride equal to it passes there, then panics when a text is cut: see _hf_truncate)
+            effective = max_length - self.num_special_tokens_to_add(pair=False)
+            if stride > effective:
+                raise ValueError(f"tokenizer stride set to {stride}, which is greater than or equal to its effective "
+                                 f"max length of {effective} (= {max_length} original max length - "
+                                 f"{max_length - effective} added special tokens), ")
         split_special = self.split_special_tokens if split_special_tokens is None else split_special_tokens
         opts = dict(add_special_tokens=add_special_tokens, padding_strategy=padding_strategy,
                     truncation_strategy=truncation_strategy, max_length=max_length, stride=stride,
@@ -237,12 +272,15 @@ class Calls:
                     padding=padding, return_tensors=return_tensors, truncation=truncation, **kwargs)
 
     @staticmethod
-    def _check_text(value, where, is_split_into_words):
+    def _check_text(value, where, is_split_into_words, legacy=False):
         if isinstance(value, str):
             if is_split_into_words:
                 raise InputTypeError(f"{where}: expected a list of words (is_split_into_words=True), got a str")
             return
         if is_split_into_words and isinstance(value, (list, tuple)):
+            if not value and legacy:
+                raise InputTypeError(f"{where}: Input must be a string, list of strings, or list of ints, got an "
+                                     "empty list of words (BertTokenizerLegacy refuses it)")
             for k, w in enumerate(value):
                 if not isinstance(w, str):
                     raise InputTypeError(f"{where}[{k}]: expected str, got {type(w).__name__}")
@@ -256,9 +294,9 @@ class Calls:
         else:
             batched = isinstance(text, (list, tuple))
         if not batched:
-            self._check_text(text, "text", is_split_into_words)
+            self._check_text(text, "text", is_split_into_words, self.legacy)
             if text_pair is not None:
-                self._check_text(text_pair, "text_pair", is_split_into_words)
+                self._check_text(text_pair, "text_pair", is_split_into_words, self.legacy)
                 if not text_pair and not self.legacy:
                     text_pair = None  # HF tokenizers: an empty second text is no second text
             return False, [(text, text_pair)]
@@ -285,12 +323,13 @@ class Calls:
                                          f"of length {len(item)}")
                 item, pair = item
                 # (legacy, pre-tokenized: each side of the pair may be a plain str, as there)
-                self._check_text(item, f"text[{k}][0]", is_split_into_words and not isinstance(item, str))
-                self._check_text(pair, f"text[{k}][1]", is_split_into_words and not isinstance(pair, str))
+                for side, value in ((0, item), (1, pair)):
+                    self._check_text(value, f"text[{k}][{side}]", is_split_into_words and not isinstance(value, str),
+                                     self.legacy)
             else:
-                self._check_text(item, f"text[{k}]", is_split_into_words)
+                self._check_text(item, f"text[{k}]", is_split_into_words, self.legacy)
                 if pair is not None:
-                    self._check_text(pair, f"text_pair[{k}]", is_split_into_words)
+                    self._check_text(pair, f"text_pair[{k}]", is_split_into_words, self.legacy)
             items.append((item, pair))
         return True, items
 
@@ -318,7 +357,7 @@ class Calls:
                         self._encode_one(b, is_split_into_words) if b is not None else None) for a, b in items]
         finally:
             self.split_special_tokens = saved
-        cls_id, sep_id = self.cls_token_id, self.sep_token_id
+        cls_id, sep_id = self._special_id("cls_token"), self._special_id("sep_token")
         all_rows = []  # per input: list of rows (ids, type_ids, special, offsets, words, seq_ids)
         for a, b in encoded:
             n_added = (2 if b is None else 3) if add_special_tokens else 0
@@ -340,23 +379,23 @@ class Calls:
                 combos.extend((a_w[0], y) for y in b_w[1:])
             rows = []
             for x, y in combos:
-                ids, types, special, offs, words, seqs = [], [], [], [], [], []
-
-                def put(tid, type_id, spec, off, word, seq):
-                    ids.append(tid), types.append(type_id), special.append(spec)
-                    offs.append(off), words.append(word), seqs.append(seq)
-
+                # whole-list operations, not a Python call per token (long documents)
                 if add_special_tokens:
-                    put(cls_id, 0, 1, (0, 0), None, None)
-                for k in range(len(x)):
-                    put(x.ids[k], 0, 0, x.offsets[k], x.words[k], 0)
-                if add_special_tokens:
-                    put(sep_id, 0, 1, (0, 0), None, None)
+                    ids = [cls_id, *x.ids, sep_id]
+                    special, offs = [1, *[0] * len(x), 1], [(0, 0), *x.offsets, (0, 0)]
+                    words, seqs = [None, *x.words, None], [None, *[0] * len(x), None]
+                else:
+                    ids, special, offs, words, seqs = list(x.ids), [0] * len(x), list(x.offsets), list(x.words), \
+                        [0] * len(x)
+                types = [0] * len(ids)
                 if y is not None:
-                    for k in range(len(y)):
-                        put(y.ids[k], 1, 0, y.offsets[k], y.words[k], 1)
-                    if add_special_tokens:
-                        put(sep_id, 1, 1, (0, 0), None, None)
+                    tail = [sep_id] if add_special_tokens else []
+                    ids += [*y.ids, *tail]
+                    types += [1] * (len(y) + len(tail))
+                    special += [*[0] * len(y), *[1] * len(tail)]
+                    offs += [*y.offsets, *[(0, 0)] * len(tail)]
+                    words += [*y.words, *[None] * len(tail)]
+                    seqs += [*[1] * len(y), *[None] * len(tail)]
                 rows.append([ids, types, special, offs, words, seqs, [1] * len(ids)])
             if not return_overflowing_tokens:
                 del rows[1:]
@@ -371,13 +410,22 @@ class Calls:
                 target = max((len(r[0][0]) for r in all_rows), default=0)
             if pad_to_multiple_of and target % pad_to_multiple_of:
                 target += pad_to_multiple_of - target % pad_to_multiple_of
-            fills = (self.pad_token_id, self.pad_token_type_id, 1, (0, 0), None, None, 0)
-            for rows in all_rows:
-                for r in rows:
-                    n = target - len(r[0])
-                    if n > 0:
-                        for k, f in enumerate(fills):
-                            r[k] = (r[k] + [f] * n) if padding_side == "right" else ([f] * n + r[k])
+            fills = (self._special_id("pad_token"), self.pad_token_type_id, 1, (0, 0), None, None, 0)
+            cells = target * len(fills) * sum(map(len, all_rows))
+            if cells > _MAX_PADDED_CELLS:  # checked before allocating, as the core's padded path does
+                what = "max_length" if padding_strategy == "max_length" else "pad_to_multiple_of"
+                raise MemoryError(f"padding to {target} tokens ({what}={max_length if what == 'max_length' else pad_to_multiple_of}) "
+                                  f"would need {cells} list cells; use a smaller {what}")
+            try:
+                for rows in all_rows:
+                    for r in rows:
+                        n = target - len(r[0])
+                        if n > 0:
+                            for k, f in enumerate(fills):
+                                r[k] = (r[k] + [f] * n) if padding_side == "right" else ([f] * n + r[k])
+            except MemoryError:
+                raise MemoryError(f"not enough memory to pad rows to {target} tokens (max_length={max_length}, "
+                                  f"pad_to_multiple_of={pad_to_multiple_of})") from None
         columns = [("input_ids", 0, True), ("token_type_ids", 1, return_token_type_ids is not False),
                    ("attention_mask", 6, return_attention_mask is not False),
                    ("special_tokens_mask", 2, return_special_tokens_mask),
@@ -393,7 +441,7 @@ class Calls:
                         data[name].append(r[col])
                 if return_length:
                     data["length"].append(len(r[0]))
-                meta.append(_Row(self._tokens_of(r[0]), r[4], r[5], r[3]))
+                meta.append(_Row(_LazyTokens(self, r[0]), r[4], r[5], r[3]))
                 mapping.append(k)
         if return_overflowing_tokens:
             data["overflow_to_sample_mapping"] = mapping

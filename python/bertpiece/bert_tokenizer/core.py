@@ -255,15 +255,15 @@ class BertTokenizer(SpecialTokens, Calls, PostProcessing, LegacyEncoding, Tokeni
                 words.append(fixed_word if fixed_word is not None else nword)
                 nword += 1
                 continue
-            pids, poffs, pwords = self._core.encode_offsets(text[start:end])
-            ids.extend(pids)
-            offsets.extend((s + start, e + start) for s, e in poffs)
+            pids, poffs, pwords = self._core.encode_offsets(text[start:end] if start or end < len(text) else text)
+            ids += pids
+            offsets += poffs if start == 0 else [(s + start, e + start) for s, e in poffs]
             if fixed_word is not None:
-                words.extend([fixed_word] * len(pids))
+                words += [fixed_word] * len(pids)
             else:
-                words.extend(w + nword for w in pwords)
+                words += pwords if nword == 0 else [w + nword for w in pwords]
                 if pwords:
-                    nword += max(pwords) + 1
+                    nword += pwords[-1] + 1  # word indices only grow
         return _Seq(ids, offsets, words)
 
     def _encode_one(self, text, is_split_into_words):

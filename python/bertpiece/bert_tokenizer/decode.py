@@ -9,7 +9,7 @@ class PostProcessing:
 
     # ------------------------------------------------------- special tokens
     def build_inputs_with_special_tokens(self, token_ids_0, token_ids_1=None):
-        cls, sep = [self.cls_token_id], [self.sep_token_id]
+        cls, sep = [self._special_id("cls_token")], [self._special_id("sep_token")]
         if token_ids_1 is None:
             return cls + list(token_ids_0) + sep
         return cls + list(token_ids_0) + sep + list(token_ids_1) + sep

@@ -73,7 +73,7 @@ class LegacyEncoding:
             enc["token_type_ids"] = pad(enc["token_type_ids"], self.pad_token_type_id)
         if "special_tokens_mask" in enc:
             enc["special_tokens_mask"] = pad(enc["special_tokens_mask"], 1)
-        enc["input_ids"] = pad(enc["input_ids"], self.pad_token_id)
+        enc["input_ids"] = pad(enc["input_ids"], self._special_id("pad_token"))
         return enc
 
     def _call_legacy(self, batched, items, *, add_special_tokens, padding_strategy, truncation_strategy, max_length,

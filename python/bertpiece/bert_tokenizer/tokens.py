@@ -152,6 +152,10 @@ class SpecialTokens:
                 t = AddedToken.coerce(t, False)
                 t = AddedToken(t.content.lower(), t.single_word, t.lstrip, t.rstrip, t.special, True)
             n += self._add_one(t, special_tokens)
+            if self.legacy and special_tokens and str(t) not in [str(x) for x in self._extra_special_tokens] \
+                    and str(t) not in self.all_special_tokens:
+                # BertTokenizerLegacy registers add_tokens(..., special_tokens=True) as extra special tokens
+                self._extra_special_tokens.append(AddedToken.coerce(t, True))
         self._refresh_matcher()
         return n
 

@@ -31,7 +31,10 @@ def add_vocab_options(p, lowercase_help):
 
 
 def main(argv=None) -> int:
+    from .. import UNICODE_VERSION, __version__
+
     ap = argparse.ArgumentParser(prog="bertpiece", description="Exact BERT WordPiece tokenization.")
+    ap.add_argument("--version", action="version", version=f"bertpiece {__version__} (Unicode {UNICODE_VERSION})")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS:
         command.add_parser(sub)
@@ -41,8 +44,8 @@ def main(argv=None) -> int:
     except UserError as e:
         print(f"bertpiece: error: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("bertpiece: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as e:
+        print(f"bertpiece: {e.args[0] if e.args else 'interrupted'}", file=sys.stderr)
         return 130
     except BrokenPipeError:  # `bertpiece tokenize ... | head`
         sys.stderr.close()

@@ -4,7 +4,7 @@ Memory stays bounded whatever the corpus size: the input is read, encoded
 (`BertTokenizer.encode_batch`, all cores, no Python object per token) and
 written batch by batch. Output goes to `OUTPUT.partial/` and is renamed into
 place when complete; `--resume` continues an interrupted run and produces the
-same bytes as an uninterrupted one. See docs/cli-encode.md.
+same bytes as an uninterrupted one.
 """
 
 from __future__ import annotations
@@ -28,6 +28,23 @@ from .outputs import EncodedRows, read_bin, read_bin_index
 
 __all__ = ["add_parser", "run", "encode_rows", "read_bin", "read_bin_index"]
 
+# The user guide (docs/cli-encode.md) is not installed with the wheel: --help
+# carries what a pip user needs and names where the rest is.
+EPILOG = """\
+outputs (NAME = OUTPUT without its extension):
+  .parquet  input_ids list<int32>, plus the input's other columns (source_row with --stride)
+  .npy      int32 ids of all rows back to back, + NAME.row_splits.npy (int64, row i = ids[s[i]:s[i+1]])
+  .bin      uint16 ids (int32 when a vocabulary id is 65536 or more), + NAME.idx (header and row offsets);
+            read with bertpiece.cli.encode.read_bin
+
+Ids equal bertpiece.BertTokenizer.from_pretrained(MODEL)(texts)["input_ids"].
+Parquet output and .zst input need: pip install "bertpiece[cli]".
+Resuming, memory, formats in detail: docs/cli-encode.md in bertpiece's source
+distribution (pip download --no-deps --no-binary bertpiece bertpiece).
+"""
+
+# The CLI's one default: what transformers' (and bertpiece's) BertTokenizer runs.
+DEFAULT_REFERENCE = "tokenizers"
 OUTPUT_FORMATS = {".parquet": "parquet", ".npy": "npy", ".bin": "bin"}
 
 
@@ -35,11 +52,11 @@ def add_parser(sub):
     from . import add_vocab_options
 
     p = sub.add_parser("encode", help=__doc__.split(": ", 1)[1].split("\n")[0], description=__doc__,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", help="input file (.txt, .jsonl, .parquet, optionally .gz/.zst) or - for stdin lines")
     p.add_argument("-o", "--output", required=True, help="output file: .parquet, .npy or .bin")
     add_vocab_options(p, "lowercase (default: the model's setting; True with --vocab)")
-    p.add_argument("--reference", default="tokenizers", choices=["google", "transformers", "tokenizers"],
+    p.add_argument("--reference", default=DEFAULT_REFERENCE, choices=["google", "transformers", "tokenizers"],
                    help="semantics to reproduce (default: tokenizers = BertTokenizer.from_pretrained)")
     p.add_argument("--strip-accents", action=argparse.BooleanOptionalAction, default=None,
                    help="strip accents (default: when lowercasing)")
@@ -233,6 +250,7 @@ def run(args) -> int:
     output = args.output
     overflow = args.stride is not None
     finals = output_files(output, fmt, overflow)
+    _refuse_input_as_output(args.input, finals)
     existing = [p for p in finals if os.path.lexists(p)]
     if existing and not args.overwrite:
         raise UserError(f"{existing[-1]} already exists (use --overwrite to replace it)")
@@ -268,10 +286,9 @@ def run(args) -> int:
     try:
         summary = _encode_all(args, fmt, source, tok, work, state, fingerprint, overflow)
     except KeyboardInterrupt:
-        if fingerprint is not None:
-            print("bertpiece: interrupted; rerun the same command with --resume to continue", file=sys.stderr)
-        else:
-            work.remove()
+        if fingerprint is not None:  # one message, printed by cli.main
+            raise KeyboardInterrupt("interrupted; rerun the same command with --resume to continue") from None
+        work.remove()
         raise
     except UserError:
         work.remove()
@@ -296,6 +313,17 @@ def run(args) -> int:
         except OSError as e:
             raise UserError(f"cannot write {args.summary_json}: {e.strerror or e}") from None
     return 0
+
+
+def _refuse_input_as_output(input_path, finals):
+    """--overwrite must never replace the corpus being read (same file under any name)."""
+    from . import UserError
+
+    if input_path == "-" or not os.path.exists(input_path):
+        return
+    for path in finals:
+        if os.path.exists(path) and os.path.samefile(path, input_path):
+            raise UserError(f"{path} is the input file: write the output to another file")
 
 
 def _make_writer(args, fmt, tok, work, overflow, writer_state):
@@ -324,7 +352,8 @@ def _encode_all(args, fmt, source, tok, work, state, fingerprint, overflow):
 
         source.set_schema(pa.ipc.read_schema(pa.py_buffer(base64.b64decode(state["schema"]))))
     writer = _make_writer(args, fmt, tok, work, overflow, state["writer"] if state else None)
-    progress = Progress(source.total_bytes, enabled=False if args.quiet else None)
+    progress = Progress(source.total_bytes, enabled=False if args.quiet else None, start=start,
+                        base_bytes=resumed_bytes)
     options = dict(special=not args.no_special_tokens, max_length=args.max_length, stride=args.stride,
                    offsets=args.offsets, threads=args.threads)
     since_checkpoint = 0
@@ -346,16 +375,8 @@ def _encode_all(args, fmt, source, tok, work, state, fingerprint, overflow):
                     since_checkpoint = 0
                 progress.update(counters.rows_in, source.bytes_read())
         progress.update(counters.rows_in, source.bytes_read(), force=True)
-        if fmt == "parquet":
-            empty = EncodedRows(np.zeros(0, np.int32), np.zeros(1, np.int64),
-                                np.zeros((0, 2), np.int32) if args.offsets else None,
-                                np.zeros(0, np.int64) if overflow else None, np.zeros(0, np.int64) if overflow else None)
-            schema = source.schema
-            extra = schema.empty_table() if schema is not None and len(schema) else None
-            writer.finalize(empty_schema=writer.to_table(empty, extra).schema)
-        else:
-            writer.finalize()
-        _remove_stale_siblings(args, fmt, overflow)
+        with progress.phase(f"{'assembling' if fmt == 'parquet' else 'writing'} {os.path.basename(args.output)}"):
+            _finalize(args, fmt, source, writer, overflow)
     finally:
         writer.close()
         progress.close()
@@ -364,6 +385,20 @@ def _encode_all(args, fmt, source, tok, work, state, fingerprint, overflow):
 
     return Summary(counters, time.monotonic() - start, max(source.bytes_read() - resumed_bytes, 0), resumed_from,
                    output_files(args.output, fmt, overflow))
+
+
+def _finalize(args, fmt, source, writer, overflow):
+    """Moves the finished output into place (Parquet: assembled from the parts first)."""
+    if fmt == "parquet":
+        empty = EncodedRows(np.zeros(0, np.int32), np.zeros(1, np.int64),
+                            np.zeros((0, 2), np.int32) if args.offsets else None,
+                            np.zeros(0, np.int64) if overflow else None, np.zeros(0, np.int64) if overflow else None)
+        schema = source.schema
+        extra = schema.empty_table() if schema is not None and len(schema) else None
+        writer.finalize(empty_schema=writer.to_table(empty, extra).schema)
+    else:
+        writer.finalize()
+    _remove_stale_siblings(args, fmt, overflow)
 
 
 def _checkpoint(work, writer, counters, source, fingerprint):

@@ -72,7 +72,7 @@ def run(args) -> int:
     try:
         ours = references.load_bertpiece(args.reference, vocab_file, lower)
         theirs = references.load_reference(args.reference, vocab_file, lower)
-    except references.ReferenceMissing as e:
+    except ImportError as e:  # ReferenceMissing, or the oracle refusing another Unicode version
         raise _user_error(str(e)) from None
     except (OSError, ValueError, KeyError) as e:
         raise _user_error(f"cannot load {source}: {e}") from None

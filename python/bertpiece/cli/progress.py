@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import shutil
 import sys
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 
@@ -50,17 +53,56 @@ class Summary:
 
 class Progress:
     """A one-line progress bar (rows, MB/s, ETA) redrawn at most 5 times a
-    second; silent when stderr is not a terminal or with --quiet."""
+    second; silent when stderr is not a terminal or with --quiet.
 
-    def __init__(self, total_bytes: int | None, enabled: bool | None = None, stream=None):
+    The line never exceeds the terminal's width (a wrapped line would stack a
+    new one per redraw). MB/s is the summary's figure so far: input bytes read
+    since `start` (after `base_bytes`, the resume point) over wall time.
+    `phase(name)` shows work after the last input byte (assembling Parquet)
+    with a ticking clock."""
+
+    def __init__(self, total_bytes: int | None, enabled: bool | None = None, stream=None, *,
+                 start: float | None = None, base_bytes: int = 0):
         self.stream = stream or sys.stderr
         if enabled is None:
             enabled = bool(getattr(self.stream, "isatty", lambda: False)())
         self.enabled = enabled
         self.total = total_bytes
-        self.start = time.monotonic()
+        self.start = time.monotonic() if start is None else start
+        self.base_bytes = base_bytes
         self.last = 0.0
         self.drawn = False
+        self.rows = 0
+        self.done_bytes = 0
+        self._lock = threading.Lock()
+
+    def _rate(self, now: float) -> float:
+        return max(self.done_bytes - self.base_bytes, 0) / max(now - self.start, 1e-9)
+
+    def _line(self, now: float, tail: str | None = None) -> str:
+        rate = self._rate(now)
+        parts = [f"{self.rows:,} rows", f"{rate / 1e6:.1f} MB/s"]
+        bar = ""
+        if self.total:
+            frac = min(self.done_bytes / self.total, 1.0)
+            bar = "[" + ("#" * int(frac * 20)).ljust(20) + "] "
+            parts.insert(0, f"{100 * frac:5.1f}%")
+            if tail is None:
+                left = (self.total - self.done_bytes) / rate if rate > 0 else None
+                tail = f"ETA {int(left // 60)}:{int(left % 60):02d}" if left is not None else "ETA ?"
+        if tail:
+            parts.append(tail)
+        line = "  ".join(parts)
+        width = shutil.get_terminal_size((80, 24)).columns - 1  # the last column would wrap on some terminals
+        if len(bar) + len(line) <= width:
+            return bar + line
+        return line[:max(width, 0)]  # narrow terminal: drop the bar, then cut
+
+    def _draw(self, line: str):
+        with self._lock:
+            self.stream.write("\r" + line + "\x1b[K")
+            self.stream.flush()
+            self.drawn = True
 
     def update(self, rows: int, done_bytes: int, force: bool = False):
         if not self.enabled:
@@ -69,18 +111,31 @@ class Progress:
         if not force and now - self.last < 0.2:
             return
         self.last = now
-        elapsed = max(now - self.start, 1e-9)
-        rate = done_bytes / elapsed
-        line = f"{rows:,} rows  {rate / 1e6:.1f} MB/s"
-        if self.total:
-            frac = min(done_bytes / self.total, 1.0)
-            bar = "#" * int(frac * 20)
-            eta = (self.total - done_bytes) / rate if rate > 0 else float("inf")
-            eta_s = f"{int(eta // 60)}:{int(eta % 60):02d}" if eta != float("inf") else "?"
-            line = f"[{bar:<20}] {100 * frac:5.1f}%  {line}  ETA {eta_s}"
-        self.stream.write("\r" + line + "\x1b[K")
-        self.stream.flush()
-        self.drawn = True
+        self.rows, self.done_bytes = rows, done_bytes
+        self._draw(self._line(now))
+
+    @contextlib.contextmanager
+    def phase(self, name: str):
+        """Shows `name` and the seconds spent in it, redrawn twice a second, while the block runs."""
+        if not self.enabled:
+            yield
+            return
+        began = time.monotonic()
+        stop = threading.Event()
+
+        def tick():
+            while True:
+                self._draw(self._line(time.monotonic(), f"{name} {time.monotonic() - began:.0f} s"))
+                if stop.wait(0.5):
+                    return
+
+        ticker = threading.Thread(target=tick, daemon=True, name="bertpiece-progress")
+        ticker.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            ticker.join()
 
     def close(self):
         if self.enabled and self.drawn:

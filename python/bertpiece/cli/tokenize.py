@@ -13,8 +13,9 @@ import json
 import os
 from typing import List, Tuple
 
-from .. import REFERENCES, FullTokenizer
+from .. import PRETRAINED, REFERENCES, FullTokenizer, vocab_path
 from ._input import read_lines
+from .encode import DEFAULT_REFERENCE
 from ._text import paint, pad, use_color, visible, width
 
 
@@ -26,25 +27,40 @@ def add_parser(sub):
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("text", nargs="*", help="texts to tokenize (default: one per stdin line)")
     add_vocab_options(p, "lowercase and strip accents (default: the model's casing; with --vocab: yes)")
-    p.add_argument("--reference", default="google", choices=list(REFERENCES),
-                   help="whose semantics to reproduce (default google)")
+    p.add_argument("--reference", default=DEFAULT_REFERENCE, choices=list(REFERENCES),
+                   help=f"whose semantics to reproduce (default {DEFAULT_REFERENCE}, as `bertpiece encode` and "
+                        "BertTokenizer; google: Google's tokenization.py)")
     p.add_argument("--json", action="store_true", help="one JSON object per text: text, tokens, ids, offsets")
     p.add_argument("--no-color", action="store_true", help="no colour (also: NO_COLOR environment variable)")
     p.set_defaults(run=run)
 
 
+def _casing(args) -> bool:
+    """--lowercase, else the casing the reference uses for the model: Google's checkpoint
+    setting for google, the hub config (BertTokenizer.from_pretrained, encode) otherwise."""
+    if args.lowercase is not None:
+        return args.lowercase
+    if args.vocab:
+        return True
+    entry = PRETRAINED[args.model]
+    return entry.do_lower_case if args.reference == "google" else entry.hf_do_lower_case
+
+
 def _tokenizer(args) -> FullTokenizer:
     from . import UserError
 
+    if args.vocab and not os.path.isfile(args.vocab):
+        raise UserError(f"vocabulary file not found: {args.vocab}")
     try:
-        if args.vocab:
-            if not os.path.isfile(args.vocab):
-                raise UserError(f"vocabulary file not found: {args.vocab}")
-            lower = True if args.lowercase is None else args.lowercase
-            return FullTokenizer(args.vocab, lower, reference=args.reference)
-        return FullTokenizer.from_pretrained(args.model, do_lower_case=args.lowercase, reference=args.reference)
+        return FullTokenizer(args.vocab or vocab_path(args.model), _casing(args), reference=args.reference)
     except (OSError, ValueError) as e:
         raise UserError(f"cannot load {args.vocab or args.model}: {e}") from None
+
+
+def settings_line(args) -> str:
+    """Which vocabulary, casing and reference produced the rows (the defaults differ between tools)."""
+    return (f"{args.vocab or args.model}, {'lowercase' if _casing(args) else 'cased'}, "
+            f"reference {args.reference}")
 
 
 def encode(tok: FullTokenizer, text: str) -> Tuple[List[str], List[int], List[Tuple[int, int]]]:
@@ -58,16 +74,15 @@ def run(args) -> int:
     tok = _tokenizer(args)
     color = not args.json and use_color(args.no_color)
     texts = args.text if args.text else read_lines("-")
-    first = True
+    if not args.json:
+        print(paint(settings_line(args), "dim", color))
     for text in texts:
         tokens, ids, offsets = encode(tok, text)
         if args.json:
             print(json.dumps({"text": text, "tokens": tokens, "ids": ids, "offsets": [list(o) for o in offsets]},
                              ensure_ascii=False))
             continue
-        if not first:
-            print()
-        first = False
+        print()
         print(render(text, tokens, ids, offsets, color))
     return 0
 

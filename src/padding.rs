@@ -1,0 +1,137 @@
+//! Ragged rows padded into rectangles (transformers' `padding`): what
+//! `return_tensors="np"` holds. The rectangle's size comes from the caller's
+//! `max_length` and `pad_to_multiple_of`, so it is computed without overflow
+//! and allocated with `try_reserve`: a size that cannot be allocated is an
+//! error naming the argument, never a panic or an abort.
+
+use crate::batch::Batch;
+use crate::threads::for_each_slice;
+use crate::{Error, Result};
+use std::ops::Range;
+
+/// How to pad ragged rows into a rectangle (transformers' padding).
+#[derive(Clone, Copy, Debug)]
+pub struct Padding {
+    /// Pad to this length (`padding="max_length"`); `None`: to the longest row.
+    pub to: Option<usize>,
+    /// Round the length up to a multiple of this.
+    pub multiple_of: Option<usize>,
+    pub pad_id: u32,
+    /// The token type id of padding (pairs).
+    pub pad_type_id: u32,
+    /// Pads before the row instead of after it.
+    pub left: bool,
+}
+
+/// Rows padded to a common width, row-major: what `return_tensors="np"` holds.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Padded {
+    pub width: usize,
+    pub ids: Vec<i64>,
+    pub attention_mask: Vec<i64>,
+    /// `(start, end)` per cell when the batch has offsets; `(0, 0)` in the padding.
+    pub offsets: Vec<[i64; 2]>,
+    /// Token type ids per cell when the batch has them (pairs).
+    pub type_ids: Option<Vec<i64>>,
+}
+
+/// Cells from which padding is split over threads (below, handing rows to
+/// other threads costs more than filling them).
+const PAR_MIN_CELLS: usize = 1 << 16;
+
+impl Batch {
+    /// Pads every row to the same width (rows longer than `to` are left as
+    /// they are by transformers too, so the width is at least the longest
+    /// row), on up to `threads` threads.
+    pub fn pad(&self, p: &Padding, threads: usize) -> Result<Padded> {
+        let rows = self.row_splits.len().saturating_sub(1);
+        let len = |i: usize| (self.row_splits[i + 1] - self.row_splits[i]) as usize;
+        let longest = (0..rows).map(len).max().unwrap_or(0);
+        let (width, cells) = rectangle(rows, longest, p)?;
+        let with_offsets = !self.offsets.is_empty() || self.ids.is_empty();
+        let too_large = |_| too_large(rows, width as u128, longest, p);
+        let mut out = Padded {
+            width,
+            ids: filled(cells, p.pad_id as i64).map_err(too_large)?,
+            attention_mask: filled(cells, 0).map_err(too_large)?,
+            offsets: if with_offsets { filled(cells, [0, 0]).map_err(too_large)? } else { Vec::new() },
+            type_ids: self.type_ids.as_ref().map(|_| filled(cells, p.pad_type_id as i64)).transpose().map_err(too_large)?,
+        };
+        if width == 0 {
+            return Ok(out);
+        }
+        // Row i's values (`a..a + n` of the concatenation) and where they go in its cells.
+        let place = |i: usize| {
+            let (a, n) = (self.row_splits[i] as usize, len(i));
+            (a..a + n, if p.left { width - n..width } else { 0..n })
+        };
+        let threads = if cells < PAR_MIN_CELLS { 1 } else { threads };
+        let block = rows.div_ceil(threads * 4).max(1);
+        let at = Cells { width, block, place: &place };
+        at.scatter(threads, &mut out.ids, &self.ids, |&id| id as i64)?;
+        at.scatter(threads, &mut out.attention_mask, &self.ids, |_| 1)?;
+        if let (Some(types), Some(cells)) = (&self.type_ids, &mut out.type_ids) {
+            at.scatter(threads, cells, types, |&t| t as i64)?;
+        }
+        if !self.offsets.is_empty() {
+            at.scatter(threads, &mut out.offsets, &self.offsets, |&(s, e)| [s as i64, e as i64])?;
+        }
+        Ok(out)
+    }
+}
+
+/// Where each row's values go in a padded rectangle, filled `block` rows per job.
+struct Cells<'a> {
+    width: usize,
+    block: usize,
+    /// Row i's values (a range of the concatenation) and the cells they fill.
+    place: &'a (dyn Fn(usize) -> (Range<usize>, Range<usize>) + Sync),
+}
+
+impl Cells<'_> {
+    /// Writes `conv(v)` of each row's values `src[..]` into its cells of `out`.
+    fn scatter<S: Sync, T: Send>(&self, threads: usize, out: &mut [T], src: &[S], conv: impl Fn(&S) -> T + Sync) -> Result<()> {
+        let blocks: Vec<&mut [T]> = out.chunks_mut(self.block * self.width).collect();
+        for_each_slice(threads, blocks, |b, cells| {
+            for (r, row) in cells.chunks_mut(self.width).enumerate() {
+                let (from, to) = (self.place)(b * self.block + r);
+                for (cell, v) in row[to].iter_mut().zip(&src[from]) {
+                    *cell = conv(v);
+                }
+            }
+        })
+    }
+}
+
+/// The width (`to` or the longest row, rounded up to `multiple_of`) and the
+/// number of cells, if a rectangle of them can be addressed at all.
+fn rectangle(rows: usize, longest: usize, p: &Padding) -> Result<(usize, usize)> {
+    let mut width = p.to.map_or(longest, |t| t.max(longest)) as u128;
+    if let Some(m) = p.multiple_of.filter(|&m| m > 0) {
+        width = width.div_ceil(m as u128) * m as u128;
+    }
+    // 16 bytes per cell at most (offsets), and no allocation may exceed isize::MAX bytes.
+    let cells = rows as u128 * width;
+    if width > usize::MAX as u128 || cells * 16 > isize::MAX as u128 {
+        return Err(too_large(rows, width, longest, p));
+    }
+    Ok((width as usize, cells as usize))
+}
+
+/// The error for a rectangle that cannot be allocated, naming the argument that made it that wide.
+fn too_large(rows: usize, width: u128, longest: usize, p: &Padding) -> Error {
+    let (arg, value) = match (p.to, p.multiple_of) {
+        (Some(to), _) if to > longest && (to as u128) * 2 >= width => ("max_length", to),
+        (_, Some(m)) if m > longest => ("pad_to_multiple_of", m),
+        _ => ("the longest row", longest),
+    };
+    Error::OutputTooLarge { arg, value: value as u128, rows, width }
+}
+
+/// `n` copies of `value`, or an error when they cannot be allocated.
+fn filled<T: Clone>(n: usize, value: T) -> std::result::Result<Vec<T>, std::collections::TryReserveError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)?;
+    v.resize(n, value);
+    Ok(v)
+}

@@ -1,0 +1,143 @@
+//! The one thread pool batches run on. It is sized to the CPUs this process
+//! may use (`available_parallelism`: affinity mask and cgroup quota), made on
+//! first use and kept for the life of the process; a batch asked to run on
+//! fewer threads runs that many workers in it, and a request for more threads
+//! than there are usable CPUs is capped (more threads than CPUs only adds
+//! switching, and thousands of them took seconds to start). One thread, or
+//! little work, runs on the calling thread: no hand-off at all.
+
+use crate::{Error, Result};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// The CPUs this process may use, looked up once per process (the lookup
+/// reads cgroup files: too slow for every call). A child of `fork()` looks
+/// again.
+pub fn usable_cpus() -> usize {
+    static CPUS: Mutex<Option<(u32, usize)>> = Mutex::new(None);
+    let pid = std::process::id();
+    let mut cpus = CPUS.lock().unwrap_or_else(|p| p.into_inner());
+    match *cpus {
+        Some((owner, n)) if owner == pid => n,
+        _ => {
+            let n = std::thread::available_parallelism().map_or(1, |n| n.get());
+            *cpus = Some((pid, n));
+            n
+        }
+    }
+}
+
+/// The threads a batch runs on when asked for `requested` (`None`: all
+/// usable CPUs): at most the usable CPUs; 0 is an error.
+pub fn thread_count(requested: Option<usize>) -> Result<usize> {
+    match requested {
+        Some(0) => Err(Error::BadThreadCount(0)),
+        Some(n) => Ok(n.min(usable_cpus())),
+        None => Ok(usable_cpus()),
+    }
+}
+
+/// The process's pool. A pool made before a `fork()` has no threads in the
+/// child, so it is remembered with the pid that made it; the child makes
+/// its own (the parent's is leaked, never joined).
+fn pool() -> Result<Arc<rayon::ThreadPool>> {
+    static POOL: Mutex<Option<(u32, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
+    let pid = std::process::id();
+    let mut slot = POOL.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((owner, pool)) = &*slot {
+        if *owner == pid {
+            return Ok(pool.clone());
+        }
+    }
+    if let Some(inherited) = slot.take() {
+        std::mem::forget(inherited);
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(usable_cpus())
+        .thread_name(|i| format!("bertpiece-{i}"))
+        .build()
+        .map_err(|e| Error::ThreadPool(e.to_string()))?;
+    let pool = Arc::new(pool);
+    *slot = Some((pid, pool.clone()));
+    Ok(pool)
+}
+
+/// Runs `job(k)` for every `k` in `0..jobs` on at most `threads` threads and
+/// returns the results in order. With one thread (or one job) the jobs run
+/// on the calling thread; otherwise the calling thread and `threads - 1`
+/// workers in the pool take the next job in turn (so uneven jobs balance).
+pub fn run_jobs<T: Send>(threads: usize, jobs: usize, job: impl Fn(usize) -> T + Sync) -> Result<Vec<T>> {
+    let workers = threads.min(jobs);
+    if workers <= 1 {
+        return Ok((0..jobs).map(job).collect());
+    }
+    let pool = pool()?;
+    let (next, done, job) = (&AtomicUsize::new(0), &Mutex::new(Vec::with_capacity(jobs)), &job);
+    let work = move || {
+        let mut mine = Vec::new();
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            if k >= jobs {
+                break;
+            }
+            mine.push((k, job(k)));
+        }
+        done.lock().unwrap_or_else(|p| p.into_inner()).extend(mine);
+    };
+    // The calling thread is one of the workers (it would only wait otherwise).
+    pool.in_place_scope(|s| {
+        for _ in 1..workers {
+            s.spawn(move |_| work());
+        }
+        work();
+    });
+    let mut done = std::mem::take(&mut *done.lock().unwrap_or_else(|p| p.into_inner()));
+    done.sort_unstable_by_key(|(k, _)| *k);
+    Ok(done.into_iter().map(|(_, t)| t).collect())
+}
+
+/// Runs `f(k, slices[k])` for every slice on at most `threads` threads (as
+/// [`run_jobs`]): for filling disjoint parts of one buffer in parallel.
+pub fn for_each_slice<T: Send>(threads: usize, slices: Vec<&mut [T]>, f: impl Fn(usize, &mut [T]) + Sync) -> Result<()> {
+    let slots: Vec<Mutex<Option<&mut [T]>>> = slices.into_iter().map(|s| Mutex::new(Some(s))).collect();
+    run_jobs(threads, slots.len(), |k| {
+        if let Some(s) = slots[k].lock().unwrap_or_else(|p| p.into_inner()).take() {
+            f(k, s);
+        }
+    })?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jobs_come_back_in_order_on_any_thread_count() {
+        for threads in [1, 2, 3, 64] {
+            let out = run_jobs(threads, 100, |k| k * k).unwrap();
+            assert_eq!(out, (0..100).map(|k| k * k).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn at_most_the_asked_threads_work_at_once() {
+        let busy = AtomicUsize::new(0);
+        let most = AtomicUsize::new(0);
+        run_jobs(2, 64, |_| {
+            let now = busy.fetch_add(1, Ordering::SeqCst) + 1;
+            most.fetch_max(now, Ordering::SeqCst);
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            busy.fetch_sub(1, Ordering::SeqCst);
+        })
+        .unwrap();
+        assert!(most.load(Ordering::SeqCst) <= 2);
+    }
+
+    #[test]
+    fn thread_counts_are_capped_at_the_usable_cpus() {
+        assert_eq!(thread_count(Some(1_000_000)).unwrap(), usable_cpus());
+        assert_eq!(thread_count(Some(1)).unwrap(), 1);
+        assert!(matches!(thread_count(Some(0)), Err(Error::BadThreadCount(0))));
+    }
+}

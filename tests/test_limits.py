@@ -1,0 +1,132 @@
+"""Sizes that cannot be allocated (a huge `max_length`, `pad_to_multiple_of` or
+`stride`) raise a clean Python exception from every entry point, under a
+memory limit too: never a Rust panic (`PanicException`), never an abort or
+another signal. Each sweep runs in a child process whose address space is
+capped (RLIMIT_AS), so an allocation that would succeed on a big machine
+fails there the way it fails on a small one."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS is enforced on Linux")
+
+HUGE = [10**9, 2**31, 2**40, 2**62, 2**63 - 1, 2**64]
+CLEAN = {"MemoryError", "ValueError", "OverflowError"}
+
+CHILD = """
+import json, resource, sys, warnings
+import numpy as np
+import bertpiece
+from bertpiece import _core
+tok = bertpiece.BertTokenizer.from_pretrained("bert-base-uncased")
+texts = ["hello world", "a second, longer row of text"]
+with open("/proc/self/statm") as f:
+    used = int(f.read().split()[0]) * resource.getpagesize()
+limit = used + (3 << 30)  # 3 GiB above what the interpreter already maps
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+warnings.simplefilter("ignore")
+HUGE = json.loads(sys.argv[1])
+out = {}
+def attempt(name, fn):
+    try:
+        fn()
+        out[name] = "ok"
+    except BaseException as e:  # PanicException derives from BaseException
+        out[name] = type(e).__name__
+        assert type(e).__name__ not in ("SystemExit", "KeyboardInterrupt")
+special = (tok.cls_token_id, tok.sep_token_id)
+for n in HUGE:
+    CASES
+print(json.dumps(out))
+"""
+
+CASES = {
+    "batch": """
+    attempt(f"call batch max_length={n}", lambda: tok(texts, max_length=n, padding="max_length", truncation=True,
+                                                       return_tensors="np"))
+    attempt(f"call batch-of-one max_length={n}", lambda: tok(texts[:1], max_length=n, padding="max_length",
+                                                              return_tensors="np"))
+    attempt(f"call batch pad_to_multiple_of={n}", lambda: tok(texts, padding=True, pad_to_multiple_of=n,
+                                                               return_tensors="np"))
+    attempt(f"call batch lists max_length={n}", lambda: tok(texts, max_length=n, truncation=True))
+    attempt(f"encode_batch max_length={n}", lambda: tok.encode_batch(texts, max_length=n, truncation=True))
+    attempt(f"core encode_padded pad_to={n}", lambda: tok._core.encode_padded(texts, special=special, pad_to=n))
+    attempt(f"core encode_padded pad_to_multiple_of={n}",
+            lambda: tok._core.encode_padded(texts, special=special, pad_to_multiple_of=n))
+    attempt(f"core encode_batch max_length={n}", lambda: tok._core.encode_batch(texts, special=special, max_length=n))
+    """,
+    "single": """
+    attempt(f"call single max_length={n}", lambda: tok(texts[1], max_length=n, padding="max_length",
+                                                        return_tensors="np"))
+    attempt(f"call single pad_to_multiple_of={n}", lambda: tok(texts[1], padding=True, pad_to_multiple_of=n))
+    attempt(f"call stride={n}", lambda: tok(texts[1], max_length=8, stride=n, truncation=True,
+                                            return_overflowing_tokens=True))
+    attempt(f"call batch stride={n}", lambda: tok(texts, max_length=8, stride=n, truncation=True,
+                                                  return_overflowing_tokens=True))
+    """,
+}
+
+
+def sweep(kind):
+    code = CHILD.replace("    CASES", textwrap.indent(textwrap.dedent(CASES[kind]), "    "))
+    r = subprocess.run([sys.executable, "-c", code, json.dumps(HUGE)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, f"child ended with {r.returncode} (a negative code is a signal):\n{r.stderr[-3000:]}"
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def test_batch_entry_points_raise_clean_errors_under_a_memory_limit():
+    out = sweep("batch")
+    bad = {k: v for k, v in out.items() if v not in CLEAN | {"ok"}}
+    assert not bad, bad
+    # Padding to a width that cannot be allocated is refused, not attempted.
+    for n in HUGE:
+        assert out[f"core encode_padded pad_to={n}"] in CLEAN
+        assert out[f"call batch max_length={n}"] in CLEAN
+
+
+def test_the_padded_batch_error_names_the_argument():
+    import bertpiece
+
+    tok = bertpiece.BertTokenizer.from_pretrained("bert-base-uncased")
+    special = (tok.cls_token_id, tok.sep_token_id)
+    with pytest.raises(MemoryError, match="max_length=4611686018427387904"):
+        tok._core.encode_padded(["hello"], special=special, pad_to=2**62)
+    with pytest.raises(MemoryError, match="pad_to_multiple_of=4611686018427387904"):
+        tok._core.encode_padded(["hello"], special=special, pad_to_multiple_of=2**62)
+    with pytest.raises(MemoryError, match="max_length"):
+        tok(["hello", "world"], max_length=2**62, padding="max_length", return_tensors="np")
+    # Past what a size can hold, or below zero: the error names the argument too.
+    with pytest.raises(OverflowError, match="max_length=18446744073709551616 is too large"):
+        tok._core.encode_padded(["hello"], special=special, pad_to=2**64)
+    with pytest.raises(OverflowError, match="pad_to_multiple_of=18446744073709551616 is too large"):
+        tok._core.encode_padded(["hello"], special=special, pad_to_multiple_of=2**64)
+    with pytest.raises(OverflowError, match="max_length=36893488147419103232 is too large"):
+        tok._core.encode_batch(["hello"], special=special, max_length=2**65)
+    with pytest.raises(ValueError, match="max_length must be >= 0, got -1"):
+        tok._core.encode_batch(["hello"], max_length=-1)
+    with pytest.raises(TypeError, match="max_length must be an int or None, not float"):
+        tok._core.encode_batch(["hello"], max_length=1.5)
+
+
+def test_single_text_and_stride_entry_points_raise_clean_errors_under_a_memory_limit():
+    out = sweep("single")
+    bad = {k: v for k, v in out.items() if v not in CLEAN | {"ok"}}
+    assert not bad, bad
+
+
+@pytest.mark.parametrize("extra", [["--max-length", str(2**62)], ["--max-length", str(2**64)],
+                                   ["--max-length", "16", "--stride", str(2**62)]])
+def test_cli_huge_sizes_end_with_a_message(tmp_path, extra):
+    src = tmp_path / "in.txt"
+    src.write_text("hello world\na second row\n")
+    limit = "import resource, runpy, sys; resource.setrlimit(resource.RLIMIT_AS, (6 << 30, 6 << 30)); " \
+            "sys.argv = ['bertpiece'] + sys.argv[1:]; runpy.run_module('bertpiece', run_name='__main__')"
+    r = subprocess.run([sys.executable, "-c", limit, "encode", str(src), "-o", str(tmp_path / "o.npy"), *extra],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode >= 0, r.stderr
+    assert "Traceback" not in r.stderr and "panicked" not in r.stderr, r.stderr
