@@ -13,7 +13,8 @@ in `transformers_base.py` when transformers is installed. The parts, one
 file each: `tokens.py` (special and added tokens, conversions), `call.py`
 (`__call__`), `batch_call.py` (its batch path), `legacy.py` (legacy mode's
 truncation and padding), `decode.py` (post-processing and decoding),
-`files.py` (from_pretrained / save_pretrained). See docs/bert_tokenizer.md.
+`files.py` (from_pretrained / save_pretrained), `hf_backend.py`
+(backend_tokenizer, train_new_from_iterator). See docs/bert_tokenizer.md.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from .call import Calls
 from .decode import PostProcessing
 from .engine import Engine
 from .files import TOKENIZER_FILE, VOCAB_FILE, TokenizerFiles
+from .hf_backend import HfBackendExtras
 from .legacy import LegacyEncoding
 from .tokens import SpecialTokens
 from .truncation import _Seq
@@ -41,7 +43,7 @@ def _is_word_char(ch):
     return ch.isalnum() or ch == "_"
 
 
-class BertTokenizer(SpecialTokens, Calls, PostProcessing, LegacyEncoding, TokenizerFiles):
+class BertTokenizer(SpecialTokens, Calls, PostProcessing, LegacyEncoding, TokenizerFiles, HfBackendExtras):
     """transformers' `BertTokenizer`, computed by bertpiece's Rust core.
 
     `reference="tokenizers"` (default): transformers 5 `BertTokenizer`
@@ -94,6 +96,7 @@ class BertTokenizer(SpecialTokens, Calls, PostProcessing, LegacyEncoding, Tokeni
         self._init_base(init_kwargs, dict(kwargs, model_max_length=model_max_length, padding_side=padding_side,
                                           truncation_side=truncation_side,
                                           clean_up_tokenization_spaces=clean_up_tokenization_spaces))
+        self.add_prefix_space = kwargs.get("add_prefix_space", False)  # kept, as transformers; unused by BERT
         self.do_lower_case = do_lower_case
         self.do_basic_tokenize = do_basic_tokenize
         self.never_split = list(never_split) if never_split else None
