@@ -55,7 +55,7 @@ def taken_and_kept(monkeypatch):
     """Records what the batch path returned each time it was tried (None: it declined)."""
     kept = []
     real = batch_call.call_batch
-    monkeypatch.setattr("bertpiece.bert_tokenizer.call.call_batch", lambda *a, **k: kept.append(real(*a, **k)) or kept[-1])
+    monkeypatch.setattr("bertpiece.bert_tokenizer.general.call_batch", lambda *a, **k: kept.append(real(*a, **k)) or kept[-1])
     return kept
 
 

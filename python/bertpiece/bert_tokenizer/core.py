@@ -11,8 +11,8 @@ tokenizers-mode post-processing.
 This class needs no transformers; `bertpiece.BertTokenizer` is the subclass
 in `transformers_base.py` when transformers is installed. The parts, one
 file each: `tokens.py` (special and added tokens, conversions), `call.py`
-(`__call__`), `batch_call.py` (its batch path), `legacy.py` (legacy mode's
-truncation and padding), `decode.py` (post-processing and decoding),
+(`__call__`), `general.py` (its exact path), `batch_call.py` (its batch
+path), `legacy.py` (legacy mode's truncation and padding), `decode.py` (post-processing and decoding),
 `files.py` (from_pretrained / save_pretrained), `hf_backend.py`
 (backend_tokenizer, train_new_from_iterator). See docs/bert_tokenizer.md.
 """
@@ -25,11 +25,12 @@ import os
 from ..batch import encode_batch as _encode_batch
 from ..batch import surrogate_error
 from ..tokenization import REFERENCES
-from .added_tokens import SPECIAL_TOKEN_NAMES, AddedToken
+from .added_tokens import AddedToken
 from .call import Calls
 from .decode import PostProcessing
 from .engine import Engine
 from .files import TOKENIZER_FILE, VOCAB_FILE, TokenizerFiles
+from .general import GeneralPath
 from .hf_backend import HfBackendExtras
 from .legacy import LegacyEncoding
 from .tokens import SpecialTokens
@@ -43,7 +44,8 @@ def _is_word_char(ch):
     return ch.isalnum() or ch == "_"
 
 
-class BertTokenizer(SpecialTokens, Calls, PostProcessing, LegacyEncoding, TokenizerFiles, HfBackendExtras):
+class BertTokenizer(SpecialTokens, Calls, GeneralPath, PostProcessing, LegacyEncoding, TokenizerFiles,
+                    HfBackendExtras):
     """transformers' `BertTokenizer`, computed by bertpiece's Rust core.
 
     `reference="tokenizers"` (default): transformers 5 `BertTokenizer`
