@@ -38,7 +38,9 @@ class GeneralPath:
                    stride, is_split_into_words, pad_to_multiple_of, padding_side, return_tensors,
                    return_token_type_ids, return_attention_mask, return_overflowing_tokens,
                    return_special_tokens_mask, return_offsets_mapping, return_length, split_special, pad_to=None):
-        if batched and not is_split_into_words and pad_to is None:
+        # (a stride with truncation: HF's panic when the stride fills a cut window is this path's ValueError)
+        if batched and not is_split_into_words and pad_to is None and (
+                stride == 0 or truncation_strategy == "do_not_truncate"):
             # Batches of single texts: the core's batch path (all cores, NumPy, no object per token).
             out = call_batch(self, items, add_special_tokens=add_special_tokens, padding_strategy=padding_strategy,
                              truncation_strategy=truncation_strategy, max_length=max_length,

@@ -121,7 +121,8 @@ class LegacyEncoding:
             outs.append(enc)
         if not batched:
             enc = outs[0]
-            if padding_strategy != "do_not_pad" or want_mask:
+            # transformers' `pad` returns an empty single input unpadded
+            if (padding_strategy != "do_not_pad" or want_mask) and enc["input_ids"]:
                 target = None
                 if padding_strategy == "longest":
                     target = len(enc["input_ids"])
@@ -130,6 +131,8 @@ class LegacyEncoding:
                 if target is not None and pad_to_multiple_of and target % pad_to_multiple_of:
                     target = (target // pad_to_multiple_of + 1) * pad_to_multiple_of
                 self._legacy_pad(enc, target, padding_side, want_mask)
+            elif want_mask:
+                enc["attention_mask"] = [1] * len(enc["input_ids"])
             if return_length:
                 enc["length"] = len(enc["input_ids"])
             return BatchEncoding(enc, None, tensor_type=return_tensors, prepend_batch_axis=True)
