@@ -8,8 +8,6 @@ import re
 # transformers 5's PreTrainedTokenizerBase.SPECIAL_TOKENS_ATTRIBUTES, in its order.
 SPECIAL_TOKENS_ATTRIBUTES = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token",
                              "mask_token")
-# The five BERT's own __init__ takes, in the order transformers adds them.
-SPECIAL_TOKEN_NAMES = ("unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
 
 
 class AddedToken:

@@ -77,8 +77,7 @@ class Calls:
                 else:
                     max_length = self.model_max_length
         pad_id = self._special_id("pad_token") if padding_strategy != "do_not_pad" else 0
-        if padding_strategy != "do_not_pad" and (
-                self._special_tokens_map.get("pad_token") is None or pad_id is None or pad_id < 0):
+        if pad_id is None or pad_id < 0:  # no pad token (or one without an id) while padding
             raise ValueError(
                 "Asking to pad but the tokenizer does not have a padding token. Please select a token to use as "
                 "`pad_token` `(tokenizer.pad_token = tokenizer.eos_token e.g.)` or add a new pad token via "

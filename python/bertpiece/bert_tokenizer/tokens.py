@@ -48,10 +48,10 @@ class SpecialTokens:
         base = key.removesuffix("_ids").removesuffix("_id") if key.endswith(("_id", "_ids")) else key
         special = self.__dict__.get("_special_tokens_map")
         if special is not None and base in self.SPECIAL_TOKENS_ATTRIBUTES:
+            if key != base:
+                return self._special_id(base)
             value = special.get(base)
-            if value is None:
-                return None
-            return self.convert_tokens_to_ids(str(value)) if key != base else str(value)
+            return None if value is None else str(value)
         if base == "extra_special_tokens" and special is not None:
             tokens = [str(t) for t in self.__dict__.get("_extra_special_tokens", [])]
             return self.convert_tokens_to_ids(tokens) if key != base else tokens
@@ -146,15 +146,16 @@ class SpecialTokens:
 
     def _add_tokens(self, new_tokens, special_tokens=False):
         n = 0
+        # BertTokenizerLegacy registers add_tokens(..., special_tokens=True) as extra special tokens
+        registered = set(self.all_special_tokens) if self.legacy and special_tokens else None
         for t in new_tokens:
             if self.legacy and not special_tokens and self.do_lower_case and not getattr(t, "special", False):
                 # BertTokenizerLegacy lowercases non-special added tokens when do_lower_case
                 t = AddedToken.coerce(t, False)
                 t = AddedToken(t.content.lower(), t.single_word, t.lstrip, t.rstrip, t.special, True)
             n += self._add_one(t, special_tokens)
-            if self.legacy and special_tokens and str(t) not in [str(x) for x in self._extra_special_tokens] \
-                    and str(t) not in self.all_special_tokens:
-                # BertTokenizerLegacy registers add_tokens(..., special_tokens=True) as extra special tokens
+            if registered is not None and str(t) not in registered:
+                registered.add(str(t))
                 self._extra_special_tokens.append(AddedToken.coerce(t, True))
         self._refresh_matcher()
         return n
