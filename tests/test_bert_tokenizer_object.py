@@ -368,3 +368,30 @@ def test_unallocatable_padding_names_the_argument(reference, text, kwargs, name)
     # was: a bare MemoryError (single text), or gigabytes of [pad] * n lists attempted
     with pytest.raises(MemoryError, match=f"{name}="):
         ours(reference)(text, **kwargs)
+
+
+@pytest.mark.parametrize("reference", ["tokenizers"])  # (BertTokenizerLegacy keeps [MASK] whole either way)
+def test_split_special_tokens_per_call_is_thread_safe(reference):
+    # a call's split_special_tokens= used to be set on the tokenizer for the call's
+    # duration, so another thread's call could run with it
+    import itertools
+    import sys
+    from google_reference import errors_in_threads
+
+    tok = ours(reference)
+    split = theirs(reference, split_special_tokens=True)(["a [MASK] b"])["input_ids"]
+    whole = theirs(reference)(["a [MASK] b"])["input_ids"]
+    assert split != whole
+    turn = itertools.count()
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        def work():
+            mine = next(turn) % 2 == 0
+            for _ in range(300):
+                got = tok(["a [MASK] b"], split_special_tokens=True)["input_ids"] if mine else \
+                    tok(["a [MASK] b"])["input_ids"]
+                assert got == (split if mine else whole)
+        assert errors_in_threads(work, n=4) == []
+    finally:
+        sys.setswitchinterval(old)

@@ -271,17 +271,19 @@ class BertTokenizer(SpecialTokens, Calls, GeneralPath, PostProcessing, LegacyEnc
                     nword += pwords[-1] + 1  # word indices only grow
         return _Seq(ids, offsets, words)
 
-    def _encode_one(self, text, is_split_into_words):
+    def _encode_one(self, text, is_split_into_words, split_special=None):
         if is_split_into_words:
-            parts = [self._encode_text(w, fixed_word=i) for i, w in enumerate(text)]
+            parts = [self._encode_text(w, fixed_word=i, split_special=split_special) for i, w in enumerate(text)]
             return _Seq([i for p in parts for i in p.ids], [o for p in parts for o in p.offsets],
                         [w for p in parts for w in p.words])
-        return self._encode_text(text)
+        return self._encode_text(text, split_special=split_special)
 
-    def _legacy_tokenize(self, text):
+    def _legacy_tokenize(self, text, split_special=None):
         """BertTokenizerLegacy.tokenize: added-token trie split, then basic + WordPiece."""
+        if split_special is None:
+            split_special = self.split_special_tokens
         out = []
-        for start, end, added in self._split_added(text, self.split_special_tokens):
+        for start, end, added in self._split_added(text, split_special):
             piece = text[start:end]
             if added is not None:
                 out.append(added)

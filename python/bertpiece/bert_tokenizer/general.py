@@ -53,12 +53,10 @@ class GeneralPath:
                              split_special=split_special)
             if out is not None:
                 return out
-        saved, self.split_special_tokens = self.split_special_tokens, split_special
-        try:
-            encoded = [(self._encode_one(a, is_split_into_words),
-                        self._encode_one(b, is_split_into_words) if b is not None else None) for a, b in items]
-        finally:
-            self.split_special_tokens = saved
+        # (split_special is passed down, never set on the tokenizer: calls may run on many threads)
+        encoded = [(self._encode_one(a, is_split_into_words, split_special),
+                    self._encode_one(b, is_split_into_words, split_special) if b is not None else None)
+                   for a, b in items]
         cls_id, sep_id = self._special_id("cls_token"), self._special_id("sep_token")
         all_rows = []  # per input: list of rows (ids, type_ids, special, offsets, words, seq_ids)
         for a, b in encoded:

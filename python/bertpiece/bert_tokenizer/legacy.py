@@ -10,10 +10,10 @@ class LegacyEncoding:
     """`BertTokenizerLegacy`'s truncation, padding and output layout."""
 
     # --------------------------------------------------- legacy-mode path
-    def _legacy_ids(self, text, is_split_into_words):
+    def _legacy_ids(self, text, is_split_into_words, split_special):
         if is_split_into_words and not isinstance(text, str):  # (a str: one side of a tuple read as a pair)
-            return self.convert_tokens_to_ids([t for w in text for t in self._legacy_tokenize(w)])
-        return self.convert_tokens_to_ids(self._legacy_tokenize(text))
+            return self.convert_tokens_to_ids([t for w in text for t in self._legacy_tokenize(w, split_special)])
+        return self.convert_tokens_to_ids(self._legacy_tokenize(text, split_special))
 
     def _legacy_truncate(self, ids, pair_ids, num_tokens_to_remove, strategy, stride):
         """transformers' PythonBackend.truncate_sequences."""
@@ -80,12 +80,10 @@ class LegacyEncoding:
                      stride, is_split_into_words, pad_to_multiple_of, padding_side, return_tensors,
                      return_token_type_ids, return_attention_mask, return_overflowing_tokens,
                      return_special_tokens_mask, return_offsets_mapping, return_length, split_special):
-        saved, self.split_special_tokens = self.split_special_tokens, split_special
-        try:
-            encoded = [(self._legacy_ids(a, is_split_into_words),
-                        self._legacy_ids(b, is_split_into_words) if b is not None else None) for a, b in items]
-        finally:
-            self.split_special_tokens = saved
+        # (split_special is passed down, never set on the tokenizer: calls may run on many threads)
+        encoded = [(self._legacy_ids(a, is_split_into_words, split_special),
+                    self._legacy_ids(b, is_split_into_words, split_special) if b is not None else None)
+                   for a, b in items]
         if return_token_type_ids is None:
             return_token_type_ids = False  # BertTokenizerLegacy.model_input_names: input_ids, attention_mask
         want_mask = True if return_attention_mask is None else return_attention_mask
