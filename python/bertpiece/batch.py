@@ -148,7 +148,10 @@ def encode_batch(tokenizer, texts, *, add_special_tokens=True, max_length=None, 
             texts, special=special, max_length=limit, return_offsets=return_offsets, num_threads=num_threads,
             arrow=arrow, added=list(tokenizer._added))
     except UnicodeEncodeError:
-        raise surrogate_error(texts) from None
+        error = surrogate_error(texts)
+        if error is None:
+            raise
+        raise error from None
     # The core's arrays become NumPy arrays without a copy.
     batch = EncodedBatch(np.asarray(ids), np.asarray(splits), np.asarray(offsets) if offsets is not None else None)
     # Texts holding added/special tokens ("[MASK]" in the text) take the

@@ -176,10 +176,12 @@ def _as_lists(tok, items, ids, splits, offsets, type_ids, redo, add_special_toke
 def _surrogates(tok, items):
     """A lone surrogate in some text: HF tokenizers refuses it (raised here with
     the row named); Google's and the legacy tokenizer drop it, as the general
-    path does (None: take it)."""
+    path does (None: take it, also for any other encoding failure)."""
     if tok.reference != "tokenizers":
         return None
     error = surrogate_error([a for a, _ in items], "text") or surrogate_error([b for _, b in items], "text_pair")
+    if error is None:
+        return None
     raise error
 
 
