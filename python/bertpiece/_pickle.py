@@ -155,26 +155,21 @@ def reduce_bert_tokenizer(tok):
     # mutates them in place): store it as id -> content and re-link on unpickle.
     by_id = tuple((i, t.content, None if tok._added.get(t.content, (None, None))[1] is t else t)
                   for i, t in tok._added_by_id.items())
-    return (_restore_bert_tokenizer, (type(tok), pack_entries(tok._core.vocab_entries()), tok._core.unk_token,
+    # The engine (Rust core, tables) is rebuilt from its own state: the entries and the
+    # settings the constructor gave it (frozen, so the bytes do not depend on string identity).
+    entries, settings, wordpiece_only = tok._engine.state()
+    return (_restore_bert_tokenizer, (type(tok), entries, _freeze((settings, wordpiece_only)),
                                       _attrs(tok, _BERT_DERIVED), _freeze(by_id)))
 
 
-def _restore_bert_tokenizer(cls, packed_entries, core_unk_token, attrs, frozen_by_id):
-    from .bert_tokenizer.engine import Engine  # lazily (see above; it imports us)
+def _restore_bert_tokenizer(cls, packed_entries, frozen_engine, attrs, frozen_by_id):
+    from .bert_tokenizer.engine import rebuild  # lazily (see above; it imports us)
 
     tok = _new(cls, attrs)
     tok.deprecation_warnings = {}
     tok._added_by_id = {i: tok._added[content][1] if token is None else token
                         for i, content, token in pickle.loads(frozen_by_id)}
-    # The core settings BertTokenizer.__init__ used; the unknown token is the
-    # core's own (setting `tok.unk_token` later does not change the core).
-    kwargs = dict(reference=tok.reference, tokenize_chinese_chars=tok.tokenize_chinese_chars,
-                  strip_accents=tok.strip_accents, max_input_chars_per_word=tok.max_input_chars_per_word,
-                  unk_token=core_unk_token)
-    if tok.legacy and tok.never_split:
-        kwargs["never_split"] = tok.never_split
-    tok._engine = Engine.build(None, unpack_entries(packed_entries), tok.do_lower_case,
-                               tok.legacy and not tok.do_basic_tokenize, **kwargs)
+    tok._engine = rebuild(packed_entries, *pickle.loads(frozen_engine))
     return tok
 
 

@@ -50,12 +50,15 @@ class Engine:
             self.ids_to_tokens = out
         return self.ids_to_tokens
 
+    def state(self):
+        """What rebuilds this engine (`rebuild(*state)`): packed vocabulary entries, settings, mode."""
+        return pack_entries(self.core.vocab_entries()), tuple(sorted(self.settings.items())), self.wordpiece is not None
+
     def __reduce__(self):
-        settings = tuple(sorted(self.settings.items()))
-        return _rebuild, (pack_entries(self.core.vocab_entries()), settings, self.wordpiece is not None)
+        return rebuild, self.state()
 
 
-def _rebuild(packed_entries, settings, wordpiece_only):
+def rebuild(packed_entries, settings, wordpiece_only):
     kwargs = dict(settings)
     do_lower_case = kwargs.pop("do_lower_case")
     return Engine.build(None, unpack_entries(packed_entries), do_lower_case, wordpiece_only, **kwargs)
