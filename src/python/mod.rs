@@ -6,11 +6,13 @@
 //! One file per audience: `args.rs` (argument conversion shared by all),
 //! `full_tokenizer.rs` (the tokenizer behind `BertTokenizer` and
 //! `FullTokenizer`, batches), `google.rs` (Google's BasicTokenizer,
-//! WordpieceTokenizer and module functions).
+//! WordpieceTokenizer and module functions), `serving.rs` (the entry points
+//! of `BertTokenizer.__call__`'s common cases).
 
 mod args;
 mod full_tokenizer;
 mod google;
+mod serving;
 mod train;
 
 use crate::unicode;
@@ -50,6 +52,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<google::PyWordpieceTokenizer>()?;
     m.add_class::<args::Array>()?;
     m.add_class::<train::PyWordCounter>()?;
+    m.add_function(wrap_pyfunction!(serving::encode_to_list, m)?)?;
+    m.add_function(wrap_pyfunction!(serving::encode_to_lists, m)?)?;
+    m.add_function(wrap_pyfunction!(serving::encode_padded_block, m)?)?;
     m.add_function(wrap_pyfunction!(google::load_vocab, m)?)?;
     m.add_function(wrap_pyfunction!(google::whitespace_tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(google::_normalize, m)?)?;
