@@ -15,6 +15,7 @@ __all__ = [
     "Array",
     "BasicTokenizer",
     "FullTokenizer",
+    "Needles",
     "UNICODE_VERSION",
     "WordCounter",
     "WordpieceTokenizer",
@@ -153,6 +154,11 @@ class WordCounter:
         progress: Optional[Callable[[int, int], object]] = None,
     ) -> tuple[list[str], int, int]: ...
 
+@final
+class Needles:
+    """Added tokens the serving entry points search rows for (converted once)."""
+    def __new__(cls, added: list[str]) -> Needles: ...
+
 # The serving entry points of BertTokenizer.__call__ (src/python/serving.rs).
 def encode_to_list(
     tok: FullTokenizer, text: str, cls: Optional[int] = None, sep: Optional[int] = None
@@ -162,7 +168,7 @@ def encode_to_lists(
     texts: Iterable[str],
     special: Optional[tuple[int, int]] = None,
     max_length: Optional[int] = None,
-    added: Optional[list[str]] = None,
+    added: Optional[Needles] = None,
     num_threads: Optional[int] = None,
 ) -> tuple[list[list[int]], list[list[int]], list[list[int]], list[int]]: ...
 def encode_padded_block(
@@ -175,7 +181,7 @@ def encode_padded_block(
     pad_id: int = 0,
     padding_left: bool = False,
     pad_type_id: int = 0,
-    added: Optional[list[str]] = None,
+    added: Optional[Needles] = None,
     num_threads: Optional[int] = None,
 ) -> tuple[int, Array, list[int], int]: ...
 def load_vocab(vocab_file: _Path, reference: str = "google") -> list[tuple[str, int]]: ...

@@ -27,7 +27,7 @@ impl PyFullTokenizer {
     /// What the batch entry points share: the texts (or Arrow chunks, or
     /// pairs of texts) encoded without the GIL on `threads` (as
     /// `thread_count` gives it), padded when asked, and the rows that hold
-    /// one of the `added` strings.
+    /// one of the `needles` (added tokens).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn run_batch(
         &self,
@@ -37,7 +37,7 @@ impl PyFullTokenizer {
         opts: BatchOptions,
         threads: Option<usize>,
         arrow: Option<Vec<ArrowChunk>>,
-        added: Option<Vec<String>>,
+        needles: &[&[u8]],
         padding: Option<Padding>,
     ) -> PyResult<(Batch, Option<Padded>)> {
         let reference = self.inner.basic().options().reference;
@@ -55,7 +55,6 @@ impl PyFullTokenizer {
         }
         let seconds = pairs.map(|p| BatchTexts::read(p, reference, "text_pair")).transpose()?;
         let second_bytes = seconds.as_ref().map(|s| s.slices());
-        let needles: Vec<&[u8]> = added.iter().flatten().map(|a| a.as_bytes()).collect();
         let inner = &self.inner;
         py.detach(|| -> PyResult<_> {
             let batch = match &second_bytes {
@@ -204,7 +203,8 @@ impl PyFullTokenizer {
     ) -> PyResult<BatchArrays> {
         let max_length = size_arg(max_length.as_ref(), "max_length")?;
         let opts = BatchOptions { special, max_length, offsets: return_offsets, pair: self::pair_truncation(pair_truncation)? };
-        let (batch, _) = self.run_batch(py, texts, pairs.as_ref(), opts, thread_count(py, num_threads)?, arrow, added, None)?;
+        let needles: Vec<&[u8]> = added.iter().flatten().map(|a| a.as_bytes()).collect();
+        let (batch, _) = self.run_batch(py, texts, pairs.as_ref(), opts, thread_count(py, num_threads)?, arrow, &needles, None)?;
         let n = batch.ids.len();
         let offsets = match return_offsets {
             true => Some(Array::new(batch.offsets.iter().map(|&(a, b)| [a, b]).collect::<Vec<[u32; 2]>>(), vec![n])?),
@@ -249,7 +249,8 @@ impl PyFullTokenizer {
         let (pad_to, pad_to_multiple_of) = (size_arg(pad_to.as_ref(), "max_length")?, size_arg(pad_to_multiple_of.as_ref(), "pad_to_multiple_of")?);
         let opts = BatchOptions { special, max_length, offsets: return_offsets, pair: self::pair_truncation(pair_truncation)? };
         let padding = Padding { to: pad_to, multiple_of: pad_to_multiple_of, pad_id, pad_type_id, left: padding_left };
-        let (batch, padded) = self.run_batch(py, texts, pairs.as_ref(), opts, thread_count(py, num_threads)?, arrow, added, Some(padding))?;
+        let needles: Vec<&[u8]> = added.iter().flatten().map(|a| a.as_bytes()).collect();
+        let (batch, padded) = self.run_batch(py, texts, pairs.as_ref(), opts, thread_count(py, num_threads)?, arrow, &needles, Some(padding))?;
         let padded = padded.unwrap_or_default();
         let lengths: Vec<i64> = batch.row_splits.windows(2).map(|w| (w[1] - w[0]) as i64).collect();
         let (rows, width) = (lengths.len(), padded.width);

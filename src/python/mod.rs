@@ -51,6 +51,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<google::PyBasicTokenizer>()?;
     m.add_class::<google::PyWordpieceTokenizer>()?;
     m.add_class::<args::Array>()?;
+    m.add_class::<serving::Needles>()?;
     m.add_class::<train::PyWordCounter>()?;
     m.add_function(wrap_pyfunction!(serving::encode_to_list, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_lists, m)?)?;

@@ -40,15 +40,46 @@ fn int(py: Python<'_>, i: u32) -> Py<PyAny> {
 
 /// `ids` as a list of Python ints from the cache.
 fn int_list<'py>(py: Python<'py>, ints: &[Py<PyAny>], ids: &[u32]) -> PyResult<Bound<'py, PyList>> {
-    PyList::new(py, ids.iter().map(|&i| match ints.get(i as usize) {
+    let list = PyList::new(py, ids.iter().map(|&i| match ints.get(i as usize) {
         Some(o) => o.clone_ref(py),
         None => int(py, i),
-    }))
+    }))?;
+    Ok(untracked(list))
 }
 
-/// `n` references to one int (`[v] * n`).
-fn repeated<'py>(py: Python<'py>, v: &Py<PyAny>, n: usize) -> PyResult<Bound<'py, PyList>> {
-    PyList::new(py, (0..n).map(|_| v.clone_ref(py)))
+/// `one * n` for a one-element list `one` (`[0] * n`: a fill in C).
+fn repeated<'py>(one: &Bound<'py, PyList>, n: usize) -> PyResult<Bound<'py, PyList>> {
+    Ok(untracked(one.as_sequence().repeat(n)?.cast_into::<PyList>()?))
+}
+
+/// `list` (of ints) taken out of the cyclic garbage collector's sight. A list
+/// of ints cannot be part of a cycle, and a batch's row lists are millions of
+/// references: once `gc` is back on, its first pass over them took a third of
+/// `tok(texts)` (CPython untracks tuples and dicts of atomic values the same
+/// way). A row the caller later makes part of a cycle is only never freed.
+fn untracked(list: Bound<'_, PyList>) -> Bound<'_, PyList> {
+    // SAFETY: a live list object (PyList_New tracks it; untracking is allowed at any time).
+    unsafe { pyo3::ffi::PyObject_GC_UnTrack(list.as_ptr().cast()) };
+    list
+}
+
+/// The added tokens a batch's rows are searched for, converted once per
+/// change of the tokenizer rather than on every call (`_core.Needles(list)`).
+#[pyclass(frozen, module = "bertpiece._core", name = "Needles")]
+pub(super) struct Needles(Vec<Vec<u8>>);
+
+#[pymethods]
+impl Needles {
+    #[new]
+    fn new(added: Vec<String>) -> Self {
+        Needles(added.into_iter().map(String::into_bytes).collect())
+    }
+}
+
+impl Needles {
+    fn slices<'a>(needles: Option<&'a Bound<'_, Needles>>) -> Vec<&'a [u8]> {
+        needles.map_or_else(Vec::new, |n| n.get().0.iter().map(Vec::as_slice).collect())
+    }
 }
 
 /// `num_threads`, or `BERTPIECE_NUM_THREADS` when it is None (as
@@ -111,23 +142,23 @@ pub(super) fn encode_to_lists<'py>(
     texts: &Bound<'py, PyAny>,
     special: Option<(u32, u32)>,
     max_length: Option<Bound<'py, PyAny>>,
-    added: Option<Vec<String>>,
+    added: Option<&Bound<'py, Needles>>,
     num_threads: Option<i64>,
 ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>, Bound<'py, PyList>, Vec<u64>)> {
     let t = tok.get();
     let max_length = size_arg(max_length.as_ref(), "max_length")?;
     let opts = BatchOptions { special, max_length, ..Default::default() };
     let threads = thread_count(py, threads_or_env(num_threads)?)?;
-    let (batch, _) = t.run_batch(py, texts, None, opts, threads, None, added, None)?;
+    let (batch, _) = t.run_batch(py, texts, None, opts, threads, None, &Needles::slices(added), None)?;
     let ints = t.ints.ints(py, t);
-    let (zero, one) = (int(py, 0), int(py, 1));
+    let (zero, one) = (PyList::new(py, [0])?, PyList::new(py, [1])?);
     let rows = batch.row_splits.windows(2).map(|w| (w[0] as usize, w[1] as usize));
     let n = batch.row_splits.len().saturating_sub(1);
     let (ids, types, mask) = (PyList::empty(py), PyList::empty(py), PyList::empty(py));
     for (a, b) in rows {
         ids.append(int_list(py, ints, &batch.ids[a..b])?)?;
-        types.append(repeated(py, &zero, b - a)?)?;
-        mask.append(repeated(py, &one, b - a)?)?;
+        types.append(repeated(&zero, b - a)?)?;
+        mask.append(repeated(&one, b - a)?)?;
     }
     debug_assert_eq!(ids.len(), n);
     Ok((ids, types, mask, batch.flagged))
@@ -151,7 +182,7 @@ pub(super) fn encode_padded_block<'py>(
     pad_id: u32,
     padding_left: bool,
     pad_type_id: u32,
-    added: Option<Vec<String>>,
+    added: Option<&Bound<'py, Needles>>,
     num_threads: Option<i64>,
 ) -> PyResult<(usize, Array, Vec<u64>, usize)> {
     let t = tok.get();
@@ -159,7 +190,7 @@ pub(super) fn encode_padded_block<'py>(
     let (pad_to, pad_to_multiple_of) = (size_arg(pad_to.as_ref(), "max_length")?, size_arg(pad_to_multiple_of.as_ref(), "pad_to_multiple_of")?);
     let opts = BatchOptions { special, max_length, ..Default::default() };
     let threads = thread_count(py, threads_or_env(num_threads)?)?;
-    let (batch, _) = t.run_batch(py, texts, None, opts, threads, None, added, None)?;
+    let (batch, _) = t.run_batch(py, texts, None, opts, threads, None, &Needles::slices(added), None)?;
     let padding = Padding { to: pad_to, multiple_of: pad_to_multiple_of, pad_id, pad_type_id, left: padding_left };
     let (width, block) = py.detach(|| batch.pad_stacked(&padding, crate::threads::thread_count(threads)?))?;
     let rows = batch.row_splits.len().saturating_sub(1);

@@ -34,7 +34,7 @@ class ServingState:
         self.owner = id(tok)  # a shallow copy of a tokenizer shares its engine, not its tokens
         self.cls, self.sep = tok._special_id("cls_token"), tok._special_id("sep_token")
         self.pad = tok._special_id("pad_token")
-        self.added = list(tok._added)
+        self.added = _core.Needles(list(tok._added))
         self.matcher = tok._matcher
         self.plans = {}
 
