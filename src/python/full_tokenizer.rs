@@ -58,8 +58,8 @@ impl PyFullTokenizer {
         let inner = &self.inner;
         py.detach(|| -> PyResult<_> {
             let batch = match &second_bytes {
-                None => encode_batch(inner, &bytes, opts, &needles, threads)?,
-                Some(b) => encode_pairs(inner, &bytes, b, opts, &needles, threads)?,
+                None => encode_batch(inner, &bytes, opts, needles, threads)?,
+                Some(b) => encode_pairs(inner, &bytes, b, opts, needles, threads)?,
             };
             let padded = match padding {
                 Some(p) => Some(batch.pad(&p, threads::thread_count(threads)?)?),
