@@ -65,7 +65,7 @@ def assert_same(got, want):
 def served(monkeypatch):
     """What the serving paths returned each time they were tried (None: declined)."""
     seen = []
-    for name in ("one_text", "batch"):
+    for name in ("one_text", "batch", "windows"):
         real = getattr(serving, name)
         monkeypatch.setattr(serving, name, lambda *a, _real=real, **k: seen.append(_real(*a, **k)) or seen[-1])
     return seen
@@ -221,3 +221,33 @@ def test_lists_of_other_items_get_the_general_paths_errors(pair):
         ours(["fine", 3], padding=True)
     with pytest.raises(TypeError, match=r"text\[0\]"):
         ours([None])
+
+
+def test_long_documents_in_windows_equal_transformers(tmp_path, monkeypatch):
+    # tok(doc, truncation, max_length, stride, return_overflowing_tokens): long-document chunking
+    ours, theirs = make_pair(tmp_path)
+    seen = served(monkeypatch)
+    rng = random.Random(7)
+    doc = " ".join(LINES)
+    for case in range(40):
+        text = doc[rng.randrange(len(doc) // 2):][:rng.choice([50, 400, 3000, 20000])]
+        opts = dict(truncation=rng.choice([True, "longest_first", "only_first"]),
+                    max_length=rng.choice([2, 3, 5, 16, 64, 512]), stride=rng.choice([0, 1, 2, 16, 128]),
+                    return_overflowing_tokens=True)
+        if rng.random() < 0.3:
+            opts["add_special_tokens"] = False
+        side = rng.choice(["right", "left"])
+        ours.truncation_side = theirs.truncation_side = side
+        seen.clear()
+        want, want_error = call(theirs, text, opts)
+        got, got_error = call(ours, text, opts)
+        if want_error is not None:
+            assert got_error is not None, (case, opts)
+            continue
+        assert got_error is None, (case, opts, got_error)
+        assert_same(got, want)
+        if opts["stride"] < opts["max_length"] - 2:
+            assert seen and seen[-1] is not None, (case, opts, "the windows path declined")
+        for i in (0, len(want["input_ids"]) - 1):
+            assert got.tokens(i) == want.tokens(i)
+            assert got.word_ids(i) == want.word_ids(i)

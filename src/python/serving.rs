@@ -130,6 +130,53 @@ pub(super) fn encode_to_list<'py>(
     int_list(py, t.ints.ints(py, t), &ids).map(Some)
 }
 
+/// One text cut into windows (long-document chunking): `windows(n)` gives
+/// the `(start, stop)` token ranges for the text's `n` tokens (HF's overflow
+/// windows, computed by the caller's one definition of them). Returns the
+/// windows as three lists of rows (ids between `cls` and `sep`, token type
+/// ids, attention mask), or None for a text that is not valid Unicode.
+#[pyfunction]
+#[pyo3(signature = (tok, text, windows, cls=None, sep=None))]
+#[allow(clippy::type_complexity)]
+pub(super) fn encode_to_windows<'py>(
+    py: Python<'py>,
+    tok: &Bound<'py, PyFullTokenizer>,
+    text: &Bound<'py, PyString>,
+    windows: &Bound<'py, PyAny>,
+    cls: Option<u32>,
+    sep: Option<u32>,
+) -> PyResult<Option<(Bound<'py, PyList>, Bound<'py, PyList>, Bound<'py, PyList>)>> {
+    let t = tok.get();
+    let Ok(s) = text.to_str() else {
+        return Ok(None);
+    };
+    let bytes = s.as_bytes();
+    let inner = &t.inner;
+    let ids = py.detach(|| -> PyResult<Vec<u32>> {
+        let mut ids = Vec::with_capacity(bytes.len() / 4 + 1);
+        with_thread_scratch(|s| inner.encode_into(bytes, &mut ids, s))?;
+        Ok(ids)
+    })?;
+    let ranges: Vec<(usize, usize)> = windows.call1((ids.len(),))?.extract()?;
+    let ints = t.ints.ints(py, t);
+    let (zero, one) = (PyList::new(py, [0])?, PyList::new(py, [1])?);
+    let (rows, types, mask) = (PyList::empty(py), PyList::empty(py), PyList::empty(py));
+    let mut row = Vec::new();
+    for (a, b) in ranges {
+        let Some(part) = ids.get(a..b) else {
+            return Err(PyValueError::new_err(format!("window {a}..{b} is outside the text's {} tokens", ids.len())));
+        };
+        row.clear();
+        row.extend(cls);
+        row.extend_from_slice(part);
+        row.extend(sep);
+        rows.append(int_list(py, ints, &row)?)?;
+        types.append(repeated(&zero, row.len())?)?;
+        mask.append(repeated(&one, row.len())?)?;
+    }
+    Ok(Some((rows, types, mask)))
+}
+
 /// A batch of texts as three lists of rows (ids, token type ids, attention
 /// mask) and the rows holding one of the `added` strings (for the caller to
 /// redo). Options as `FullTokenizer.encode_batch`.

@@ -114,6 +114,14 @@ class Calls:
                 out = None
             if out is not None:
                 return out
+        elif (type(text) is str and return_overflowing_tokens and text_pair is None and text_target is None
+              and padding is False and return_tensors is None and return_token_type_ids is None
+              and return_attention_mask is None and pad_to_multiple_of is None and padding_side is None
+              and not (is_split_into_words or return_special_tokens_mask or return_offsets_mapping
+                       or return_length or kwargs) and tokenizer_kwargs is None):
+            out = serving.windows(self, text, add_special_tokens, truncation, max_length, stride, verbose)
+            if out is not None:
+                return out
         opts = dict(add_special_tokens=add_special_tokens, padding=padding, truncation=truncation,
                     max_length=max_length, stride=stride, is_split_into_words=is_split_into_words,
                     pad_to_multiple_of=pad_to_multiple_of, padding_side=padding_side, return_tensors=return_tensors,

@@ -18,9 +18,10 @@ from .. import _core
 from .batch_call import _general, _LazyRows, _no_gc
 from .encoding import BatchEncoding
 from .general import _MAX_PADDED_CELLS
+from .truncation import _hf_truncate
 
-_encode_to_list, _encode_to_lists, _encode_padded_block = (
-    _core.encode_to_list, _core.encode_to_lists, _core.encode_padded_block)
+_encode_to_list, _encode_to_lists, _encode_to_windows, _encode_padded_block = (
+    _core.encode_to_list, _core.encode_to_lists, _core.encode_to_windows, _core.encode_padded_block)
 _MAX_PLANS = 64  # distinct option sets remembered per tokenizer
 _TENSORS = {"np": "np", "pt": "pt"}
 
@@ -195,3 +196,90 @@ def _redo_lists(tok, texts, redo, ids, types, mask, add_special_tokens, truncati
                       False)
     for k, (row, _, _, row_types) in zip(redo, redone):
         ids[k], types[k], mask[k] = row, row_types, [1] * len(row)
+
+
+# ------------------------------------------------------------------ one long text in windows
+class _Span:
+    """A sequence of `n` tokens that `_hf_truncate` cuts into windows, as `(start, stop)` ranges."""
+
+    __slots__ = ("n",)
+
+    def __init__(self, n):
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+    def window(self, start, stop):
+        return start, stop
+
+
+def windows(tok, text, add_special_tokens, truncation, max_length, stride, verbose):
+    """`tok(text, truncation=..., max_length=..., stride=..., return_overflowing_tokens=True)`
+    for one text, as lists: the core's ids cut into HF's windows (`_hf_truncate`,
+    the general path's own definition) by the core (long-document chunking for
+    QA and retrieval)."""
+    if not usable(tok) or type(stride) is not int or stride < 0:
+        return None
+    st = state(tok)
+    found = plan(tok, st, False, truncation, max_length, None, 1)
+    if found is None:
+        return None
+    _, truncation_strategy, max_length = found
+    if truncation_strategy == "do_not_truncate" or max_length is None:
+        return None
+    if stride > max_length - tok.num_special_tokens_to_add(pair=False):
+        return None  # the general path's error
+    if add_special_tokens and (st.cls is None or st.sep is None) or st.matcher.search(text):
+        return None
+    limit = max_length - (2 if add_special_tokens else 0)
+    side = tok.truncation_side
+
+    def ranges(n):
+        wins, _ = _hf_truncate(_Span(n), None, limit, truncation_strategy, stride, side)
+        return [w if type(w) is tuple else (0, n) for w in wins]  # (the whole text: the _Span itself)
+
+    try:
+        out = _encode_to_windows(tok._core, text, ranges, st.cls if add_special_tokens else None,
+                                 st.sep if add_special_tokens else None)
+    except ValueError:
+        return None  # HF's refusal of these windows, raised by the general path
+    if out is None:
+        return None  # a lone surrogate
+    rows, types, mask = out
+    data = {"input_ids": rows, "token_type_ids": types, "attention_mask": mask,
+            "overflow_to_sample_mapping": [0] * len(rows)}
+    call = dict(add_special_tokens=add_special_tokens, padding_strategy="do_not_pad",
+                truncation_strategy=truncation_strategy, max_length=max_length, stride=stride,
+                is_split_into_words=False, pad_to_multiple_of=None, padding_side=tok.padding_side,
+                return_tensors=None, return_token_type_ids=False, return_attention_mask=False,
+                return_overflowing_tokens=True, return_special_tokens_mask=False, return_offsets_mapping=False,
+                return_length=False, split_special=False)
+    return BatchEncoding._of(data, _RowsOfOneCall(tok, [(text, None)], call, len(rows)))
+
+
+class _RowsOfOneCall:
+    """`BatchEncoding`'s row metadata, computed for all rows at once by the
+    general path on first use (overflow windows of one text)."""
+
+    __slots__ = ("_tok", "_items", "_call", "_n", "_rows")
+
+    def __init__(self, tok, items, call, n):
+        self._tok, self._items, self._call, self._n, self._rows = tok, items, call, n, None
+
+    def _all(self):
+        if self._rows is None:
+            self._rows = self._tok._call_fast(False, self._items, **self._call)._rows
+        return self._rows
+
+    def __len__(self):
+        return self._n
+
+    def __getitem__(self, i):
+        return self._all()[i]
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __reduce__(self):  # a pickled BatchEncoding carries plain rows, not the tokenizer
+        return list, (list(self._all()),)
