@@ -161,14 +161,8 @@ impl PyFullTokenizer {
         let bytes = arg.bytes()?;
         let inner = &self.inner;
         py.detach(|| {
-            let cps = code_points(bytes)?;
             let (mut ids, mut offsets, mut words) = (Vec::new(), Vec::new(), Vec::new());
-            let mut raw = Vec::new();
-            inner.tokenize(&cps, |t| {
-                ids.push(inner.piece_id(t.piece, &mut raw).unwrap_or(inner.unk_id()));
-                offsets.push(t.span);
-                words.push(t.word);
-            });
+            with_thread_scratch(|s| inner.encode_offsets_into(bytes, &mut ids, &mut offsets, Some(&mut words), s))?;
             Ok((ids, offsets, words))
         })
     }
