@@ -126,7 +126,7 @@ impl Encoder {
 
     /// The table entry of `cp` (and its block): `SLOW` outside the BMP.
     #[inline(always)]
-    fn bmp_entry(&self, classes: &'static CodePointClasses, cp: u32) -> (Option<&'static Block>, Entry) {
+    pub(crate) fn bmp_entry(&self, classes: &'static CodePointClasses, cp: u32) -> (Option<&'static Block>, Entry) {
         if cp > 0xFFFF {
             return (None, Entry::SLOW);
         }
@@ -213,6 +213,12 @@ impl Encoder {
     #[inline(always)]
     pub(crate) fn byte_class(&self, b: u8) -> u8 {
         self.class[b as usize]
+    }
+
+    /// The shared table of BMP code point classes for these options.
+    #[inline]
+    pub(crate) fn classes(&self) -> &'static CodePointClasses {
+        CodePointClasses::shared(self.classes_key)
     }
 
     /// Whether words are lowercased.

@@ -18,11 +18,21 @@
 //!   spans the whole word; otherwise the first piece is its token's length
 //!   and each later one its token's length less "##", as
 //!   [`WordPiece::tokenize_word`](crate::wordpiece::WordPiece::tokenize_word) counts.
-//! - Any other chunk (non-ASCII, control bytes) goes through the general
-//!   path on its own.
+//! - Any other chunk (non-ASCII, control bytes) takes the code point lane:
+//!   the one-pass encoder's shared table of what each BMP code point does on
+//!   its own (`code_point_classes.rs`: dropped, a space, unchanged, replaced
+//!   by other word characters, a word of its own). Every character a code
+//!   point becomes spans that code point, as positional alignment gives it
+//!   (a replacement is one character in its place then insertions, aligned
+//!   with it), so the lane keeps each word character's source code point
+//!   and a piece spans from its first character's to its last's. A chunk
+//!   holding a code point the table leaves to the per-code-point path (one
+//!   whose result may depend on its neighbours, or outside the BMP) goes
+//!   through the general path on its own.
 
 use crate::aligned::Span;
-use crate::encoder::{Encoder, Scratch, PUNCT, SPACE, WORD};
+use crate::code_point_classes as cpc;
+use crate::encoder::{Encoder, Scratch, DROP, PUNCT, SPACE, WORD};
 use crate::tokenizer::{FullTokenizer, MEMO_MIN_TEXT};
 use crate::vocab::Vocab;
 use crate::{unicode, Error, Result};
@@ -146,6 +156,7 @@ impl FullTokenizer {
         // Where the current chunk starts, with the output and word count there.
         let (mut chunk, mut mark, mut chunk_word) = (0usize, out.mark(), 0u32);
         let mut lowered = Vec::new();
+        let mut buf = Word::default();
         while i < n {
             let b = text[i];
             match enc.byte_class(b) {
@@ -185,10 +196,16 @@ impl FullTokenizer {
                 _ => {}
             }
             // Something else (non-ASCII, a control): take back what the chunk
-            // emitted and hand the whole chunk to the general path.
+            // emitted and hand the whole chunk to the code point lane or, if
+            // it will not do, the general path.
             out.truncate(mark);
             let end = text[i..].iter().position(|&b| enc.byte_class(b) == SPACE).map_or(n, |k| i + k);
-            let (cps, next) = self.offsets_general(&text[chunk..end], (chunk - skew) as u32, chunk_word, out)?;
+            let (part, first) = (&text[chunk..end], (chunk - skew) as u32);
+            let done = classes_chunk(enc, chars, part, first, chunk_word, out, &mut buf, &mut push);
+            let (cps, next) = match done {
+                Some(done) => done,
+                None => self.offsets_general(part, first, chunk_word, out)?,
+            };
             skew += (end - chunk) - cps;
             word = next;
             i = end;
@@ -208,6 +225,117 @@ impl FullTokenizer {
             out.push_words(t.word, 1);
         });
         Ok((cps.len(), next))
+    }
+}
+
+/// A word being built by the code point lane: its normalized UTF-8 and the
+/// source code point (in the text) of each of its characters.
+#[derive(Default)]
+struct Word {
+    bytes: Vec<u8>,
+    src: Vec<u32>,
+}
+
+/// One chunk through the code point classes (see the module docs); `first`
+/// is its first code point in the text and `first_word` its first word.
+/// Returns its length in code points and the number after its last word;
+/// `None`, with nothing emitted, when a code point needs the general path.
+#[allow(clippy::too_many_arguments)]
+fn classes_chunk(
+    enc: &Encoder,
+    chars: &PieceChars,
+    chunk: &[u8],
+    first: u32,
+    first_word: u32,
+    out: &mut Out<'_>,
+    w: &mut Word,
+    push: &mut impl FnMut(&[u8], usize, &mut Vec<u32>),
+) -> Option<(usize, u32)> {
+    let (mark, classes, lower) = (out.mark(), enc.classes(), enc.lowercases());
+    let mut flush = |w: &mut Word, word: &mut u32, out: &mut Out<'_>| {
+        if w.src.is_empty() {
+            return;
+        }
+        let at = out.ids.len();
+        push(&w.bytes, w.src.len(), out.ids);
+        word_spans(chars, &w.src, &out.ids[at..], out.spans);
+        out.push_words(*word, out.ids.len() - at);
+        *word += 1;
+        w.bytes.clear();
+        w.src.clear();
+    };
+    w.bytes.clear();
+    w.src.clear();
+    let (mut i, mut cp, mut word) = (0, first, first_word);
+    while i < chunk.len() {
+        let b = chunk[i];
+        let len = match enc.byte_class(b) {
+            WORD => {
+                w.bytes.push(if lower { b.to_ascii_lowercase() } else { b });
+                w.src.push(cp);
+                1
+            }
+            PUNCT => {
+                flush(w, &mut word, out);
+                w.bytes.push(b);
+                w.src.push(cp);
+                flush(w, &mut word, out);
+                1
+            }
+            DROP => 1,
+            _ => {
+                // (SPACE never occurs inside a chunk.) A malformed byte is the general path's to report.
+                let (c, len) = unicode::decode_one(&chunk[i..]).unwrap_or((0, 0));
+                let (block, e) = if len == 0 { (None, cpc::Entry::SLOW) } else { enc.bmp_entry(classes, c) };
+                match (e.class(), block) {
+                    (cpc::WORD, _) => {
+                        w.bytes.extend_from_slice(&chunk[i..i + len]);
+                        w.src.push(cp);
+                    }
+                    (cpc::MAPPED, Some(block)) => {
+                        w.bytes.extend_from_slice(block.replacement(e));
+                        w.src.extend(std::iter::repeat_n(cp, e.chars()));
+                    }
+                    (cpc::OWN, _) => {
+                        flush(w, &mut word, out);
+                        w.bytes.extend_from_slice(&chunk[i..i + len]);
+                        w.src.push(cp);
+                        flush(w, &mut word, out);
+                    }
+                    (cpc::SPACE, _) => flush(w, &mut word, out),
+                    (cpc::DROP, _) => {}
+                    _ => {
+                        out.truncate(mark);
+                        return None;
+                    }
+                }
+                len
+            }
+        };
+        i += len;
+        cp += 1;
+    }
+    flush(w, &mut word, out);
+    Some(((cp - first) as usize, word))
+}
+
+/// The spans of the pieces `ids` of a word whose characters come from code
+/// points `src`: one id spans the whole word; otherwise piece `k` covers
+/// the characters after the pieces before it (its token's length, less the
+/// "##" of a continuation piece) and spans their first source code point to
+/// the last.
+#[inline]
+fn word_spans(chars: &PieceChars, src: &[u32], ids: &[u32], spans: &mut Vec<Span>) {
+    let last = |k: usize| src.get(k).or(src.last()).map_or(0, |&c| c + 1);
+    if ids.len() == 1 {
+        spans.push((src.first().copied().unwrap_or(0), last(src.len() - 1)));
+        return;
+    }
+    let mut a = 0;
+    for (k, &id) in ids.iter().enumerate() {
+        let len = (chars.of(id).saturating_sub(if k == 0 { 0 } else { 2 }) as usize).max(1);
+        spans.push((src.get(a).copied().unwrap_or(0), last(a + len - 1)));
+        a += len;
     }
 }
 
