@@ -6,11 +6,13 @@
 //! One file per audience: `args.rs` (argument conversion shared by all),
 //! `full_tokenizer.rs` (the tokenizer behind `BertTokenizer` and
 //! `FullTokenizer`, batches), `google.rs` (Google's BasicTokenizer,
-//! WordpieceTokenizer and module functions).
+//! WordpieceTokenizer and module functions), `lists.rs` (token columns as
+//! Python lists).
 
 mod args;
 mod full_tokenizer;
 mod google;
+mod lists;
 mod train;
 
 use crate::unicode;
