@@ -137,6 +137,26 @@ fn long_texts_of_many_chunks_equal_the_general_path() {
     }
 }
 
+/// never_split and preserved tokens: the general path for the whole text
+/// (protected tokens keep their own span and word).
+#[test]
+fn protected_tokens_take_the_general_path() {
+    let mut seed = 0x51_7CC1_B727_220Au64;
+    let mut lines: Vec<String> = ["[UNK]", "un", "##aff", "[unused1]", "ab"].map(String::from).to_vec();
+    lines.extend(TOKENS.iter().map(|t| t.to_string()));
+    let vocab = Vocab::parse(&(lines.join("\n") + "\n"), Reference::Google);
+    let never = |s: &str| s.chars().map(|c| c as u32).collect::<Vec<u32>>();
+    for (reference, never_split, preserve) in [(Reference::Google, vec![], true), (Reference::Transformers, vec![never("[UNK]"), never("ab!")], false)] {
+        let basic = BasicOptions { reference, never_split, ..Default::default() };
+        let tok = FullTokenizer::new(vocab.clone(), FullOptions { basic, preserve_unused_tokens: preserve, ..Default::default() }).unwrap();
+        assert!(!tok.is_one_pass());
+        for _ in 0..300 {
+            let text = text(&mut seed, 16) + " [unused1] [UNK] ab! " + &self::text(&mut seed, 8);
+            assert_eq!(fast(&tok, &text, &mut Scratch::default()), general(&tok, &text), "{reference:?} {text:?}");
+        }
+    }
+}
+
 #[test]
 fn pieces_span_their_own_code_points() {
     let vocab = Vocab::parse("[UNK]\nun\n##aff\n##able\n,\né\n", Reference::Google);
