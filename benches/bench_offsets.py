@@ -6,7 +6,9 @@ ud-ru.txt and ud-zh.txt joined by "\\n" with bert-base-multilingual-cased.
 Per document, in the same process and run: the core's `encode_offsets`
 (ids, offsets and word indices: what `return_offsets_mapping`, `stride` and
 `return_overflowing_tokens` need), `encode_batch([doc], return_offsets=True)`
-and `encode_batch([doc])` (ids only, the one-pass encoder). Medians of
+and `encode_batch([doc])` (ids only, the one-pass encoder); then the calls
+users make: `tok(doc, return_offsets_mapping=True)` and a stride window
+(`max_length=512, stride=128, truncation=True, return_overflowing_tokens=True`). Medians of
 `--passes` passes; every thread's word memo is emptied before each pass.
 
     python benches/bench_offsets.py            # --passes 5
@@ -64,8 +66,10 @@ def main(argv=None):
     import bertpiece
     from bertpiece import _core
 
-    print("| document | MB | encode_offsets MB/s | encode_batch offsets MB/s | encode_batch ids MB/s | offsets / ids |")
-    print("|---|---|---|---|---|---|")
+    print(f"bertpiece from {bertpiece.__file__}")
+    print("| document | MB | encode_offsets MB/s | encode_batch offsets MB/s | encode_batch ids MB/s | encode_offsets / ids "
+          "| call offsets MB/s | call stride MB/s |")
+    print("|---|---|---|---|---|---|---|---|")
     for name, model, doc in documents(args.doc_mb, args.skip_mb):
         tok = bertpiece.BertTokenizer.from_pretrained(model)
         core = tok._core
@@ -73,8 +77,11 @@ def main(argv=None):
         batch_offsets = median_mb_per_s(lambda d: tok.encode_batch([d], return_offsets=True), doc, args.passes,
                                         _core._forget_words)
         ids = median_mb_per_s(lambda d: tok.encode_batch([d]), doc, args.passes, _core._forget_words)
+        call = median_mb_per_s(lambda d: tok(d, return_offsets_mapping=True), doc, args.passes, _core._forget_words)
+        stride = median_mb_per_s(lambda d: tok(d, max_length=512, stride=128, truncation=True,
+                                               return_overflowing_tokens=True), doc, args.passes, _core._forget_words)
         print(f"| {name} ({model}) | {len(doc.encode()) / 1e6:.2f} | {offsets:.1f} | {batch_offsets:.1f} | "
-              f"{ids:.1f} | {offsets / ids:.2f} |", flush=True)
+              f"{ids:.1f} | {offsets / ids:.2f} | {call:.1f} | {stride:.1f} |", flush=True)
 
 
 if __name__ == "__main__":
