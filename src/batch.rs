@@ -6,7 +6,6 @@
 use crate::aligned::Span;
 use crate::encoder::{with_thread_scratch, Scratch};
 use crate::tokenizer::FullTokenizer;
-use crate::unicode;
 use crate::{Error, Result};
 use crate::threads::{for_each_slice, run_jobs, thread_count};
 
@@ -104,17 +103,12 @@ fn close_row<T>(opts: &BatchOptions, row: &mut Vec<T>, start: usize, sep: impl F
     }
 }
 
-/// The general path, for offsets: one row at a time.
-fn encode_row_offsets(tok: &FullTokenizer, text: &[u8], opts: &BatchOptions) -> Result<Row> {
-    let cps = unicode::decode(text).ok_or(Error::InvalidText)?;
+/// With offsets (`offsets.rs`): one row at a time.
+fn encode_row_offsets(tok: &FullTokenizer, text: &[u8], opts: &BatchOptions, scratch: &mut Scratch) -> Result<Row> {
     let mut row = Row::default();
     open_row(opts, &mut row.ids, |id| id);
     open_row(opts, &mut row.offsets, |_| (0, 0));
-    let mut raw = Vec::new();
-    tok.tokenize(&cps, |t| {
-        row.ids.push(tok.piece_id(t.piece, &mut raw).unwrap_or(tok.unk_id()));
-        row.offsets.push(t.span);
-    });
+    tok.encode_offsets_into(text, &mut row.ids, &mut row.offsets, None, scratch)?;
     close_row(opts, &mut row.ids, 0, |id| id);
     close_row(opts, &mut row.offsets, 0, |_| (0, 0));
     Ok(row)
@@ -274,7 +268,12 @@ fn encode(
     if opts.offsets {
         let rows: Vec<Vec<Row>> = run_jobs(workers, blocks, |k| {
             let rows = &texts[(k * block).min(texts.len())..((k + 1) * block).min(texts.len())];
-            rows.iter().map(|t| encode_row_offsets(tok, t, &opts)).collect::<Result<Vec<Row>>>()
+            with_thread_scratch(|scratch| {
+                if memo {
+                    scratch.enable_cache();
+                }
+                rows.iter().map(|t| encode_row_offsets(tok, t, &opts, scratch)).collect::<Result<Vec<Row>>>()
+            })
         })?
         .into_iter()
         .collect::<Result<_>>()?;

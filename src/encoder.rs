@@ -30,11 +30,11 @@ use std::cell::RefCell;
 /// What a byte does (the `class` table): ASCII bytes are decided by the
 /// same predicates as the general path; bytes >= 0x80 start a multi-byte
 /// code point.
-const DROP: u8 = 0; // removed by cleaning (controls, NUL)
-const SPACE: u8 = 1; // whitespace: ends the chunk
-const PUNCT: u8 = 2; // a word of its own
-const WORD: u8 = 3; // part of a word (lowercased when asked)
-const MULTI: u8 = 4; // a non-ASCII code point starts here
+pub(crate) const DROP: u8 = 0; // removed by cleaning (controls, NUL)
+pub(crate) const SPACE: u8 = 1; // whitespace: ends the chunk
+pub(crate) const PUNCT: u8 = 2; // a word of its own
+pub(crate) const WORD: u8 = 3; // part of a word (lowercased when asked)
+pub(crate) const MULTI: u8 = 4; // a non-ASCII code point starts here
 
 /// Plain ASCII chunks in a row after which the per-byte path hands back to
 /// the ASCII lane. Handing back at once made text where most words hold an
@@ -126,7 +126,7 @@ impl Encoder {
 
     /// The table entry of `cp` (and its block): `SLOW` outside the BMP.
     #[inline(always)]
-    fn bmp_entry(&self, classes: &'static CodePointClasses, cp: u32) -> (Option<&'static Block>, Entry) {
+    pub(crate) fn bmp_entry(&self, classes: &'static CodePointClasses, cp: u32) -> (Option<&'static Block>, Entry) {
         if cp > 0xFFFF {
             return (None, Entry::SLOW);
         }
@@ -186,7 +186,7 @@ impl Encoder {
     /// are exactly the ASCII letters and digits (every reference that splits
     /// on punctuation), else byte by byte.
     #[inline]
-    fn word_run(&self, text: &[u8], mut i: usize) -> (usize, bool) {
+    pub(crate) fn word_run(&self, text: &[u8], mut i: usize) -> (usize, bool) {
         let mut upper = 0u64;
         if self.alnum_words {
             while let Some(chunk) = text.get(i..i + 8) {
@@ -207,6 +207,24 @@ impl Encoder {
             i += 1;
         }
         (i, up)
+    }
+
+    /// What byte `b` does (DROP, SPACE, PUNCT, WORD or MULTI).
+    #[inline(always)]
+    pub(crate) fn byte_class(&self, b: u8) -> u8 {
+        self.class[b as usize]
+    }
+
+    /// The shared table of BMP code point classes for these options.
+    #[inline]
+    pub(crate) fn classes(&self) -> &'static CodePointClasses {
+        CodePointClasses::shared(self.classes_key)
+    }
+
+    /// Whether words are lowercased.
+    #[inline]
+    pub(crate) fn lowercases(&self) -> bool {
+        self.case.lowercase
     }
 
     /// Whether `b` (ASCII) separates chunks.

@@ -17,6 +17,7 @@ mod fxhash;
 #[rustfmt::skip]
 mod hf_tables;
 pub mod normalizer;
+pub mod offsets;
 pub mod padding;
 pub mod pre_tokenizer;
 pub mod threads;

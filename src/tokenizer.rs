@@ -3,6 +3,7 @@
 
 use crate::aligned::{Aligned, Span};
 use crate::encoder::{Encoder, Scratch};
+use crate::offsets::PieceChars;
 use crate::word_cache::WordCache;
 use crate::normalizer::{hf_case, normalize_text, Reference, WordCase};
 use crate::pre_tokenizer::{is_hf_punctuation, is_hf_space, is_punctuation, split_on, split_punctuation_by, split_whitespace};
@@ -164,19 +165,21 @@ pub struct FullTokenizer {
     unk_token: Vec<u8>,
     unk_id: u32,
     /// The one-pass path; `None` when protected tokens need whole-token lookups.
-    encoder: Option<Encoder>,
+    pub(crate) encoder: Option<Encoder>,
     /// The id of each one-byte ASCII word (punctuation, mostly), found once.
-    ascii_ids: [u32; 128],
+    pub(crate) ascii_ids: [u32; 128],
     /// Which tokenizer a `Scratch`'s word memo belongs to (clones share it:
     /// they give the same ids).
-    identity: u64,
+    pub(crate) identity: u64,
+    /// Piece lengths by id, for the offsets path (`None`: it takes the general path).
+    pub(crate) piece_chars: Option<PieceChars>,
 }
 
 /// Hands out tokenizer identities.
 static IDENTITIES: AtomicU64 = AtomicU64::new(1);
 
 /// A single text at least this long turns the word memo on.
-const MEMO_MIN_TEXT: usize = 1 << 16;
+pub(crate) const MEMO_MIN_TEXT: usize = 1 << 16;
 
 /// `FullTokenizer` settings beyond the basic options.
 #[derive(Clone, Debug)]
@@ -226,7 +229,9 @@ impl FullTokenizer {
         let encoder = (basic.never_split.is_empty() && basic.preserved.is_empty())
             .then(|| Encoder::new(o.reference, basic.case, o.tokenize_chinese_chars, o.do_split_on_punc));
         let identity = IDENTITIES.fetch_add(1, Ordering::Relaxed);
-        let mut tok = FullTokenizer { vocab, basic, wordpiece, unk_token: opts.unk_token.into_bytes(), unk_id, encoder, ascii_ids: [0; 128], identity };
+        let piece_chars = PieceChars::new(&vocab);
+        let mut tok =
+            FullTokenizer { vocab, basic, wordpiece, unk_token: opts.unk_token.into_bytes(), unk_id, encoder, ascii_ids: [0; 128], identity, piece_chars };
         for b in 0..128u8 {
             // A one-byte word is one piece or the unknown token: one id.
             let mut ids = Vec::with_capacity(1);
@@ -250,9 +255,15 @@ impl FullTokenizer {
 
     /// Tokenizes `text`, calling `emit` per output token. A word that
     /// becomes the unknown token spans the whole word.
-    pub fn tokenize(&self, text: &[u32], mut emit: impl FnMut(Token<'_>)) {
+    pub fn tokenize(&self, text: &[u32], emit: impl FnMut(Token<'_>)) {
+        self.tokenize_words(text, 0, emit);
+    }
+
+    /// [`tokenize`](Self::tokenize) with words numbered from `first`;
+    /// returns the number after the last word's.
+    pub(crate) fn tokenize_words(&self, text: &[u32], first: u32, mut emit: impl FnMut(Token<'_>)) -> u32 {
         let mut pieces = Vec::new();
-        let mut word = 0u32;
+        let mut word = first;
         self.basic.tokenize(text, None, |chars, spans, protected| {
             let whole = Aligned::span_of(spans, 0..chars.len());
             if protected {
@@ -269,6 +280,7 @@ impl FullTokenizer {
             }
             word += 1;
         });
+        word
     }
 
     /// Whether [`encode_into`](Self::encode_into) takes the one-pass path
@@ -300,7 +312,7 @@ impl FullTokenizer {
     /// word it has not seen skips the whole-word probe: see
     /// [`WordPiece::encode_unseen_word`]).
     #[inline(always)]
-    fn push_word_memo(&self, word: &[u8], chars: usize, out: &mut Vec<u32>, cache: &mut WordCache) {
+    pub(crate) fn push_word_memo(&self, word: &[u8], chars: usize, out: &mut Vec<u32>, cache: &mut WordCache) {
         if let [b @ 0..0x80] = *word {
             out.push(self.ascii_ids[b as usize]);
             return;
@@ -314,7 +326,7 @@ impl FullTokenizer {
 
     /// WordPiece ids of one normalized word, or the unknown id.
     #[inline]
-    fn push_word(&self, word: &[u8], chars: usize, out: &mut Vec<u32>) {
+    pub(crate) fn push_word(&self, word: &[u8], chars: usize, out: &mut Vec<u32>) {
         let mark = out.len();
         let known = self.wordpiece.encode_word(word, chars, |id| out.push(id));
         self.unknown_unless(known, out, mark);

@@ -5,6 +5,8 @@
 //!   lanes, code point classes, word memo) against the general path
 //!   (`tokenize` stage by stage, then ids), for every option set and random
 //!   vocabularies and texts;
+//! - the offsets path (`FullTokenizer::encode_offsets_into`: ASCII lane,
+//!   chunks shifted) against `tokenize`'s (id, span, word) triples;
 //! - LinMaxMatch (`WordPiece`: trie + failure links, whole-word probe) against
 //!   greedy longest-match-first as Google's `WordpieceTokenizer` writes it.
 //!
@@ -35,6 +37,17 @@ fn text() -> impl Strategy<Value = Vec<u32>> {
         1 => 0u32..0x11_0000,
     ];
     proptest::collection::vec(cp, 0..40)
+}
+
+/// Mostly ASCII words and punctuation between spaces (the offsets path's
+/// ASCII lane), with the tricky code points now and then.
+fn ascii_heavy_text() -> impl Strategy<Value = Vec<u32>> {
+    let cp = prop_oneof![
+        2 => proptest::sample::select(TRICKY),
+        6 => proptest::sample::select(&[0x61u32, 0x62, 0x65, 0x41, 0x42, 0x73, 0x30, 0x23, 0x21, 0x2C][..]),
+        2 => proptest::sample::select(&[0x20u32, 0x0A, 0x09][..]),
+    ];
+    proptest::collection::vec(cp, 0..60)
 }
 
 fn vocab_lines() -> impl Strategy<Value = Vec<String>> {
@@ -113,6 +126,28 @@ proptest! {
             for scratch in [&mut plain, &mut memo] {
                 let mut got = Vec::new();
                 tok.encode_into(&bytes, &mut got, scratch).unwrap();
+                prop_assert_eq!(&got, &want, "{:?} text {:X?}", basic, text);
+            }
+        }
+    }
+
+    #[test]
+    fn offsets_path_equals_the_general_path(lines in vocab_lines(), basic in basic_options(), max in 1i64..12,
+                                            texts in proptest::collection::vec(ascii_heavy_text(), 1..6)) {
+        let vocab = Vocab::parse(&(lines.join("\n") + "\n"), basic.reference);
+        let opts = FullOptions { basic: basic.clone(), max_input_chars_per_word: Some(max), ..Default::default() };
+        let tok = FullTokenizer::new(vocab, opts).unwrap();
+        let (mut plain, mut memo) = (Scratch::default(), Scratch::with_cache());
+        for text in &texts {
+            let mut want = Vec::new();
+            let mut raw = Vec::new();
+            tok.tokenize(text, |t| want.push((tok.piece_id(t.piece, &mut raw).unwrap_or(tok.unk_id()), t.span, t.word)));
+            let mut bytes = Vec::new();
+            encode_into(text, &mut bytes);
+            for scratch in [&mut plain, &mut memo] {
+                let (mut ids, mut spans, mut words) = (Vec::new(), Vec::new(), Vec::new());
+                tok.encode_offsets_into(&bytes, &mut ids, &mut spans, Some(&mut words), scratch).unwrap();
+                let got: Vec<_> = ids.into_iter().zip(spans).zip(words).map(|((i, s), w)| (i, s, w)).collect();
                 prop_assert_eq!(&got, &want, "{:?} text {:X?}", basic, text);
             }
         }

@@ -158,21 +158,20 @@ impl PyFullTokenizer {
     /// of each token. A token that is not in the vocabulary (a `never_split`
     /// entry) gets the unknown token's id, as transformers does.
     #[allow(clippy::type_complexity)]
-    fn encode_offsets(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<(Vec<u32>, Vec<(u32, u32)>, Vec<u32>)> {
+    fn encode_offsets<'py>(
+        &self,
+        py: Python<'py>,
+        text: &Bound<'py, PyAny>,
+    ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>, Bound<'py, PyList>)> {
         let arg = TextArg::for_reference(text, self.inner.basic().options().reference)?;
         let bytes = arg.bytes()?;
         let inner = &self.inner;
-        py.detach(|| {
-            let cps = code_points(bytes)?;
+        let (ids, offsets, words) = py.detach(|| {
             let (mut ids, mut offsets, mut words) = (Vec::new(), Vec::new(), Vec::new());
-            let mut raw = Vec::new();
-            inner.tokenize(&cps, |t| {
-                ids.push(inner.piece_id(t.piece, &mut raw).unwrap_or(inner.unk_id()));
-                offsets.push(t.span);
-                words.push(t.word);
-            });
-            Ok((ids, offsets, words))
-        })
+            with_thread_scratch(|s| inner.encode_offsets_into(bytes, &mut ids, &mut offsets, Some(&mut words), s))?;
+            PyResult::Ok((ids, offsets, words))
+        })?;
+        super::lists::offsets_lists(py, &ids, &offsets, &words)
     }
 
     /// Encodes a batch of texts on `num_threads` threads (default: all cores)

@@ -7,11 +7,13 @@
 //! `full_tokenizer.rs` (the tokenizer behind `BertTokenizer` and
 //! `FullTokenizer`, batches), `google.rs` (Google's BasicTokenizer,
 //! WordpieceTokenizer and module functions), `serving.rs` (the entry points
-//! of `BertTokenizer.__call__`'s common cases).
+//! of `BertTokenizer.__call__`'s common cases), `lists.rs` (token columns as
+//! Python lists).
 
 mod args;
 mod full_tokenizer;
 mod google;
+mod lists;
 mod serving;
 mod train;
 

@@ -1,0 +1,69 @@
+//! Python lists of token columns (ids, `(start, end)` offsets, word
+//! indices). Building the lists costs more than encoding (an int object per
+//! value, a tuple per offset), so int objects are shared where a value
+//! repeats: ids through a small direct-mapped memo (text is Zipfian), a
+//! token's start from the previous token's end (pieces of a word touch), a
+//! word index from the previous token's. Ints are immutable: sharing one
+//! object is invisible to Python code.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+
+/// Slots of the id memo (a power of two).
+const ID_SLOTS: usize = 4096;
+
+#[inline]
+fn int(py: Python<'_>, v: u32) -> Bound<'_, PyAny> {
+    let Ok(o) = v.into_pyobject(py);
+    o.into_any()
+}
+
+/// `(ids, offsets, words)` as three lists: ints, `(start, end)` tuples, ints.
+#[allow(clippy::type_complexity)]
+pub(super) fn offsets_lists<'py>(
+    py: Python<'py>,
+    ids: &[u32],
+    spans: &[(u32, u32)],
+    words: &[u32],
+) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>, Bound<'py, PyList>)> {
+    let mut memo: Vec<Option<(u32, Bound<'py, PyAny>)>> = vec![None; ID_SLOTS.min(ids.len().next_power_of_two())];
+    let mask = memo.len() - 1;
+    let ids = PyList::new(
+        py,
+        ids.iter().map(|&id| match &mut memo[id as usize & mask] {
+            Some((k, o)) if *k == id => o.clone(),
+            slot => {
+                let o = int(py, id);
+                *slot = Some((id, o.clone()));
+                o
+            }
+        }),
+    )?;
+    let mut prev: Option<(u32, Bound<'py, PyAny>)> = None;
+    let tuples = spans
+        .iter()
+        .map(|&(s, e)| {
+            let start = match &prev {
+                Some((v, o)) if *v == s => o.clone(),
+                _ => int(py, s),
+            };
+            let end = if e == s { start.clone() } else { int(py, e) };
+            prev = Some((e, end.clone()));
+            PyTuple::new(py, [start, end])
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let offsets = PyList::new(py, tuples)?;
+    let mut prev: Option<(u32, Bound<'py, PyAny>)> = None;
+    let words = PyList::new(
+        py,
+        words.iter().map(|&w| match &prev {
+            Some((v, o)) if *v == w => o.clone(),
+            _ => {
+                let o = int(py, w);
+                prev = Some((w, o.clone()));
+                o
+            }
+        }),
+    )?;
+    Ok((ids, offsets, words))
+}
