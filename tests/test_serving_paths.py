@@ -251,3 +251,19 @@ def test_long_documents_in_windows_equal_transformers(tmp_path, monkeypatch):
         for i in (0, len(want["input_ids"]) - 1):
             assert got.tokens(i) == want.tokens(i)
             assert got.word_ids(i) == want.word_ids(i)
+
+
+@pytest.mark.parametrize("model,lower", [("bert-base-uncased", True), ("bert-base-multilingual-cased", False)])
+def test_one_document_with_offsets_equals_transformers(tmp_path, monkeypatch, model, lower):
+    # tok(doc, return_offsets_mapping=True): the core's offsets path, lists built by the core
+    ours, theirs = make_pair(tmp_path, model, lower)
+    seen = served(monkeypatch)
+    for f in data_files():
+        doc = " \n".join(read_lines(f)[:200]) + "\t\x01 ΟΔΟΣ ﬁ 中文 \u00e9\u0301"
+        for add in (True, False):
+            seen.clear()
+            got = ours(doc, return_offsets_mapping=True, add_special_tokens=add)
+            assert seen and seen[-1] is not None, "the serving path declined"
+            want = theirs(doc, return_offsets_mapping=True, add_special_tokens=add)
+            assert_same(got, want)
+            assert got.word_ids() == want.word_ids()

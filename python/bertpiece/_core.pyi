@@ -25,6 +25,7 @@ __all__ = [
     "encode_padded_block",
     "encode_to_list",
     "encode_to_lists",
+    "encode_to_offsets",
     "encode_to_windows",
     "load_vocab",
     "whitespace_tokenize",
@@ -172,6 +173,9 @@ def encode_to_lists(
     added: Optional[Needles] = None,
     num_threads: Optional[int] = None,
 ) -> tuple[list[list[int]], list[list[int]], list[list[int]], list[int]]: ...
+def encode_to_offsets(
+    tok: FullTokenizer, text: str, cls: Optional[int] = None, sep: Optional[int] = None
+) -> Optional[tuple[list[int], list[tuple[int, int]]]]: ...
 def encode_to_windows(
     tok: FullTokenizer,
     text: str,

@@ -39,20 +39,7 @@ pub(super) fn offsets_lists<'py>(
             }
         }),
     )?;
-    let mut prev: Option<(u32, Bound<'py, PyAny>)> = None;
-    let tuples = spans
-        .iter()
-        .map(|&(s, e)| {
-            let start = match &prev {
-                Some((v, o)) if *v == s => o.clone(),
-                _ => int(py, s),
-            };
-            let end = if e == s { start.clone() } else { int(py, e) };
-            prev = Some((e, end.clone()));
-            PyTuple::new(py, [start, end])
-        })
-        .collect::<PyResult<Vec<_>>>()?;
-    let offsets = PyList::new(py, tuples)?;
+    let offsets = span_list(py, spans)?;
     let mut prev: Option<(u32, Bound<'py, PyAny>)> = None;
     let words = PyList::new(
         py,
@@ -66,4 +53,27 @@ pub(super) fn offsets_lists<'py>(
         }),
     )?;
     Ok((ids, offsets, words))
+}
+
+/// `(start, end)` tuples, a token's start shared with the previous token's
+/// end. The tuples are taken out of the cyclic garbage collector's sight as
+/// they are made (a tuple of ints cannot be part of a cycle; CPython's own
+/// collector would untrack them on its first pass over them, a pass that
+/// otherwise runs again and again while a long document's tuples are made).
+pub(super) fn span_list<'py>(py: Python<'py>, spans: &[(u32, u32)]) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    let mut prev: Option<(u32, Bound<'py, PyAny>)> = None;
+    for &(s, e) in spans {
+        let start = match &prev {
+            Some((v, o)) if *v == s => o.clone(),
+            _ => int(py, s),
+        };
+        let end = if e == s { start.clone() } else { int(py, e) };
+        prev = Some((e, end.clone()));
+        let pair = PyTuple::new(py, [start, end])?;
+        // SAFETY: a live tuple just made (PyTuple_New tracks it; untracking is allowed at any time).
+        unsafe { pyo3::ffi::PyObject_GC_UnTrack(pair.as_ptr().cast()) };
+        list.append(pair)?;
+    }
+    Ok(list)
 }

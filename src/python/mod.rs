@@ -57,6 +57,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<train::PyWordCounter>()?;
     m.add_function(wrap_pyfunction!(serving::encode_to_list, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_lists, m)?)?;
+    m.add_function(wrap_pyfunction!(serving::encode_to_offsets, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_windows, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_padded_block, m)?)?;
     m.add_function(wrap_pyfunction!(google::load_vocab, m)?)?;

@@ -130,6 +130,37 @@ pub(super) fn encode_to_list<'py>(
     int_list(py, t.ints.ints(py, t), &ids).map(Some)
 }
 
+/// The ids (a list, between `cls` and `sep`) and `(start, end)` code point
+/// offsets (a list of tuples, `(0, 0)` for `cls` and `sep`) of one text, by
+/// the core's offsets path; None for a text that is not valid Unicode.
+#[pyfunction]
+#[pyo3(signature = (tok, text, cls=None, sep=None))]
+pub(super) fn encode_to_offsets<'py>(
+    py: Python<'py>,
+    tok: &Bound<'py, PyFullTokenizer>,
+    text: &Bound<'py, PyString>,
+    cls: Option<u32>,
+    sep: Option<u32>,
+) -> PyResult<Option<(Bound<'py, PyList>, Bound<'py, PyList>)>> {
+    let t = tok.get();
+    let Ok(s) = text.to_str() else {
+        return Ok(None);
+    };
+    let bytes = s.as_bytes();
+    let inner = &t.inner;
+    let (ids, spans) = py.detach(|| -> PyResult<_> {
+        let (mut ids, mut spans) = (Vec::new(), Vec::new());
+        ids.extend(cls);
+        spans.extend(cls.map(|_| (0, 0)));
+        with_thread_scratch(|s| inner.encode_offsets_into(bytes, &mut ids, &mut spans, None, s))?;
+        ids.extend(sep);
+        spans.extend(sep.map(|_| (0, 0)));
+        Ok((ids, spans))
+    })?;
+    let ids = int_list(py, t.ints.ints(py, t), &ids)?;
+    Ok(Some((ids, untracked(super::lists::span_list(py, &spans)?))))
+}
+
 /// One text cut into windows (long-document chunking): `windows(n)` gives
 /// the `(start, stop)` token ranges for the text's `n` tokens (HF's overflow
 /// windows, computed by the caller's one definition of them). Returns the

@@ -114,6 +114,15 @@ class Calls:
                 out = None
             if out is not None:
                 return out
+        elif (type(text) is str and return_offsets_mapping and text_pair is None and text_target is None
+              and padding is False and truncation is None and max_length is None and return_tensors is None
+              and return_token_type_ids is None and return_attention_mask is None and pad_to_multiple_of is None
+              and padding_side is None and stride == 0
+              and not (is_split_into_words or return_special_tokens_mask or return_overflowing_tokens
+                       or return_length or kwargs) and tokenizer_kwargs is None):
+            out = serving.one_text(self, text, add_special_tokens, verbose, offsets=True)
+            if out is not None:
+                return out
         elif (type(text) is str and return_overflowing_tokens and text_pair is None and text_target is None
               and padding is False and return_tensors is None and return_token_type_ids is None
               and return_attention_mask is None and pad_to_multiple_of is None and padding_side is None

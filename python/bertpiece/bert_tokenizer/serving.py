@@ -20,8 +20,9 @@ from .encoding import BatchEncoding
 from .general import _MAX_PADDED_CELLS
 from .truncation import _hf_truncate
 
-_encode_to_list, _encode_to_lists, _encode_to_windows, _encode_padded_block = (
-    _core.encode_to_list, _core.encode_to_lists, _core.encode_to_windows, _core.encode_padded_block)
+_encode_to_list, _encode_to_lists, _encode_to_offsets, _encode_to_windows, _encode_padded_block = (
+    _core.encode_to_list, _core.encode_to_lists, _core.encode_to_offsets, _core.encode_to_windows,
+    _core.encode_padded_block)
 _MAX_PLANS = 64  # distinct option sets remembered per tokenizer
 _TENSORS = {"np": "np", "pt": "pt"}
 
@@ -55,28 +56,35 @@ def usable(tok):
 
 
 # ------------------------------------------------------------------ one text
-def one_text(tok, text, add_special_tokens, verbose):
-    """`tok(text)` with the default options: the core's ids as a list, with no
-    Python per token; alignment (`tokens()`, `word_ids()`) is computed by the
-    general path on first use."""
+def one_text(tok, text, add_special_tokens, verbose, offsets=False):
+    """`tok(text)` (or `tok(text, return_offsets_mapping=True)`) with the default
+    options: the core's ids (and offsets) as lists, with no Python per token;
+    alignment (`tokens()`, `word_ids()`) is computed by the general path on first use."""
     if not usable(tok):
         return None
     st = state(tok)
     if st.matcher.search(text):
         return None  # an added token in the text
+    cls = sep = None
     if add_special_tokens:
-        if st.cls is None or st.sep is None:
+        cls, sep = st.cls, st.sep
+        if cls is None or sep is None:
             return None
-        ids = _encode_to_list(tok._core, text, st.cls, st.sep)
+    if offsets:
+        out = _encode_to_offsets(tok._core, text, cls, sep)
+        ids, spans = out if out is not None else (None, None)
     else:
-        ids = _encode_to_list(tok._core, text)
+        ids = _encode_to_list(tok._core, text, cls, sep)
     if ids is None:
         return None  # a lone surrogate: the general path raises or drops it, as the reference does
     n = len(ids)
     if verbose and n > tok.model_max_length:
         tok._warn_if_too_long(ids, False)
     rows = _LazyRows(tok, [text], None, add_special_tokens, "do_not_truncate", None, tok.padding_side, None, False)
-    return BatchEncoding._of({"input_ids": ids, "token_type_ids": [0] * n, "attention_mask": [1] * n}, rows)
+    data = {"input_ids": ids, "token_type_ids": [0] * n, "attention_mask": [1] * n}
+    if offsets:
+        data["offset_mapping"] = spans
+    return BatchEncoding._of(data, rows)
 
 
 # ------------------------------------------------------------------ batches
