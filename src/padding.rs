@@ -44,10 +44,7 @@ impl Batch {
     /// they are by transformers too, so the width is at least the longest
     /// row), on up to `threads` threads.
     pub fn pad(&self, p: &Padding, threads: usize) -> Result<Padded> {
-        let rows = self.row_splits.len().saturating_sub(1);
-        let len = |i: usize| (self.row_splits[i + 1] - self.row_splits[i]) as usize;
-        let longest = (0..rows).map(len).max().unwrap_or(0);
-        let (width, cells) = rectangle(rows, longest, p)?;
+        let (rows, longest, width, cells) = self.rectangle(p)?;
         let with_offsets = !self.offsets.is_empty() || self.ids.is_empty();
         let too_large = |_| too_large(rows, width as u128, longest, p);
         let mut out = Padded {
@@ -60,23 +57,64 @@ impl Batch {
         if width == 0 {
             return Ok(out);
         }
-        // Row i's values (`a..a + n` of the concatenation) and where they go in its cells.
-        let place = |i: usize| {
-            let (a, n) = (self.row_splits[i] as usize, len(i));
-            (a..a + n, if p.left { width - n..width } else { 0..n })
-        };
-        let threads = if cells < PAR_MIN_CELLS { 1 } else { threads };
-        let block = rows.div_ceil(threads * 4).max(1);
-        let at = Cells { width, block, place: &place };
-        at.scatter(threads, &mut out.ids, &self.ids, |&id| id as i64)?;
-        at.scatter(threads, &mut out.attention_mask, &self.ids, |_| 1)?;
+        let place = |i: usize| self.place(p, width, i);
+        let at = Cells::new(rows, width, cells, threads, &place);
+        at.scatter(&mut out.ids, &self.ids, |&id| id as i64)?;
+        at.scatter(&mut out.attention_mask, &self.ids, |_| 1)?;
         if let (Some(types), Some(cells)) = (&self.type_ids, &mut out.type_ids) {
-            at.scatter(threads, cells, types, |&t| t as i64)?;
+            at.scatter(cells, types, |&t| t as i64)?;
         }
         if !self.offsets.is_empty() {
-            at.scatter(threads, &mut out.offsets, &self.offsets, |&(s, e)| [s as i64, e as i64])?;
+            at.scatter(&mut out.offsets, &self.offsets, |&(s, e)| [s as i64, e as i64])?;
         }
         Ok(out)
+    }
+
+    /// [`pad`](Self::pad) without offsets, into one block of `3 x rows x
+    /// width` cells: ids, token type ids (`pad_type_id` in the padding) and
+    /// the attention mask, with the width. The serving path hands NumPy one
+    /// buffer and takes three views of it: a small call pays for one array
+    /// instead of three.
+    pub fn pad_stacked(&self, p: &Padding, threads: usize) -> Result<(usize, Vec<i64>)> {
+        let (rows, longest, width, cells) = self.rectangle(p)?;
+        let mut block = Vec::new();
+        // cells * 16 bytes fits isize (rectangle), so three i64 per cell do too
+        block.try_reserve_exact(cells * 3).map_err(|_| too_large(rows, width as u128, longest, p))?;
+        block.resize(cells, p.pad_id as i64);
+        block.resize(cells * 2, p.pad_type_id as i64);
+        block.resize(cells * 3, 0);
+        if width == 0 {
+            return Ok((width, block));
+        }
+        let place = |i: usize| self.place(p, width, i);
+        let at = Cells::new(rows, width, cells, threads, &place);
+        let (ids, rest) = block.split_at_mut(cells);
+        let (types, mask) = rest.split_at_mut(cells);
+        at.scatter(ids, &self.ids, |&id| id as i64)?;
+        match &self.type_ids {
+            Some(t) => at.scatter(types, t, |&t| t as i64)?,
+            None => at.scatter(types, &self.ids, |_| 0)?,
+        }
+        at.scatter(mask, &self.ids, |_| 1)?;
+        Ok((width, block))
+    }
+
+    /// Rows, longest row, width and cells of the padded rectangle.
+    fn rectangle(&self, p: &Padding) -> Result<(usize, usize, usize, usize)> {
+        let rows = self.row_splits.len().saturating_sub(1);
+        let longest = (0..rows).map(|i| self.row_len(i)).max().unwrap_or(0);
+        let (width, cells) = rectangle(rows, longest, p)?;
+        Ok((rows, longest, width, cells))
+    }
+
+    fn row_len(&self, i: usize) -> usize {
+        (self.row_splits[i + 1] - self.row_splits[i]) as usize
+    }
+
+    /// Row i's values (`a..a + n` of the concatenation) and where they go in its cells.
+    fn place(&self, p: &Padding, width: usize, i: usize) -> (Range<usize>, Range<usize>) {
+        let (a, n) = (self.row_splits[i] as usize, self.row_len(i));
+        (a..a + n, if p.left { width - n..width } else { 0..n })
     }
 }
 
@@ -84,15 +122,23 @@ impl Batch {
 struct Cells<'a> {
     width: usize,
     block: usize,
+    threads: usize,
     /// Row i's values (a range of the concatenation) and the cells they fill.
     place: &'a (dyn Fn(usize) -> (Range<usize>, Range<usize>) + Sync),
 }
 
-impl Cells<'_> {
+impl<'a> Cells<'a> {
+    /// On one thread below `PAR_MIN_CELLS` cells (handing rows to other
+    /// threads costs more than filling them), else in blocks of rows.
+    fn new(rows: usize, width: usize, cells: usize, threads: usize, place: &'a (dyn Fn(usize) -> (Range<usize>, Range<usize>) + Sync)) -> Self {
+        let threads = if cells < PAR_MIN_CELLS { 1 } else { threads };
+        Cells { width, block: rows.div_ceil(threads * 4).max(1), threads, place }
+    }
+
     /// Writes `conv(v)` of each row's values `src[..]` into its cells of `out`.
-    fn scatter<S: Sync, T: Send>(&self, threads: usize, out: &mut [T], src: &[S], conv: impl Fn(&S) -> T + Sync) -> Result<()> {
+    fn scatter<S: Sync, T: Send>(&self, out: &mut [T], src: &[S], conv: impl Fn(&S) -> T + Sync) -> Result<()> {
         let blocks: Vec<&mut [T]> = out.chunks_mut(self.block * self.width).collect();
-        for_each_slice(threads, blocks, |b, cells| {
+        for_each_slice(self.threads, blocks, |b, cells| {
             for (r, row) in cells.chunks_mut(self.width).enumerate() {
                 let (from, to) = (self.place)(b * self.block + r);
                 for (cell, v) in row[to].iter_mut().zip(&src[from]) {
@@ -134,4 +180,52 @@ fn filled<T: Clone>(n: usize, value: T) -> std::result::Result<Vec<T>, std::coll
     v.try_reserve_exact(n)?;
     v.resize(n, value);
     Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn batch(rows: &[&[u32]], pairs: bool) -> Batch {
+        let mut b = Batch { row_splits: vec![0], ..Default::default() };
+        for r in rows {
+            b.ids.extend_from_slice(r);
+            b.row_splits.push(b.ids.len() as u64);
+        }
+        if pairs {
+            b.type_ids = Some(b.ids.iter().map(|&i| (i % 2) as u8).collect());
+        }
+        b
+    }
+
+    #[test]
+    fn the_stacked_block_holds_what_pad_gives() {
+        let rows: [&[u32]; 4] = [&[5, 6, 7], &[], &[9], &[1, 2, 3, 4, 5, 6, 7]];
+        for pairs in [false, true] {
+            for (to, multiple_of, left) in [(None, None, false), (Some(9), None, true), (None, Some(4), false), (Some(2), Some(3), true)] {
+                let p = Padding { to, multiple_of, pad_id: 77, pad_type_id: 3, left };
+                let b = batch(&rows, pairs);
+                let padded = b.pad(&p, 1).unwrap();
+                let (width, block) = b.pad_stacked(&p, 2).unwrap();
+                let cells = padded.ids.len();
+                assert_eq!(width, padded.width);
+                assert_eq!(block.len(), 3 * cells);
+                assert_eq!(block[..cells], padded.ids[..]);
+                assert_eq!(block[2 * cells..], padded.attention_mask[..]);
+                // token type ids: the pairs' own, or 0; `pad_type_id` in the padding
+                let types: Vec<i64> = match &padded.type_ids {
+                    Some(t) => t.clone(),
+                    None => padded.attention_mask.iter().map(|&m| if m == 1 { 0 } else { 3 }).collect(),
+                };
+                assert_eq!(block[cells..2 * cells], types[..]);
+            }
+        }
+    }
+
+    #[test]
+    fn a_block_too_large_is_an_error_naming_the_argument() {
+        let p = Padding { to: Some(usize::MAX / 4), multiple_of: None, pad_id: 0, pad_type_id: 0, left: false };
+        let err = batch(&[&[1, 2]], false).pad_stacked(&p, 1).unwrap_err();
+        assert!(err.to_string().contains("max_length"), "{err}");
+    }
 }

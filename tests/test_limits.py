@@ -59,6 +59,10 @@ CASES = {
     attempt(f"core encode_padded pad_to_multiple_of={n}",
             lambda: tok._core.encode_padded(texts, special=special, pad_to_multiple_of=n))
     attempt(f"core encode_batch max_length={n}", lambda: tok._core.encode_batch(texts, special=special, max_length=n))
+    attempt(f"core encode_padded_block pad_to={n}", lambda: _core.encode_padded_block(tok._core, texts, special, pad_to=n))
+    attempt(f"core encode_padded_block pad_to_multiple_of={n}",
+            lambda: _core.encode_padded_block(tok._core, texts, special, pad_to_multiple_of=n))
+    attempt(f"core encode_to_lists max_length={n}", lambda: _core.encode_to_lists(tok._core, texts, special, n))
     """,
     "single": """
     attempt(f"call single max_length={n}", lambda: tok(texts[1], max_length=n, padding="max_length",
@@ -87,10 +91,12 @@ def test_batch_entry_points_raise_clean_errors_under_a_memory_limit():
     for n in HUGE:
         assert out[f"core encode_padded pad_to={n}"] in CLEAN
         assert out[f"call batch max_length={n}"] in CLEAN
+        assert out[f"core encode_padded_block pad_to={n}"] in CLEAN
 
 
 def test_the_padded_batch_error_names_the_argument():
     import bertpiece
+    from bertpiece import _core
 
     tok = bertpiece.BertTokenizer.from_pretrained("bert-base-uncased")
     special = (tok.cls_token_id, tok.sep_token_id)
@@ -100,6 +106,8 @@ def test_the_padded_batch_error_names_the_argument():
         tok._core.encode_padded(["hello"], special=special, pad_to_multiple_of=2**62)
     with pytest.raises(MemoryError, match="max_length"):
         tok(["hello", "world"], max_length=2**62, padding="max_length", return_tensors="np")
+    with pytest.raises(MemoryError, match="pad_to_multiple_of=4611686018427387904"):
+        _core.encode_padded_block(tok._core, ["hello"], special, pad_to_multiple_of=2**62)
     # Past what a size can hold, or below zero: the error names the argument too.
     with pytest.raises(OverflowError, match="max_length=18446744073709551616 is too large"):
         tok._core.encode_padded(["hello"], special=special, pad_to=2**64)

@@ -15,12 +15,17 @@ __all__ = [
     "Array",
     "BasicTokenizer",
     "FullTokenizer",
+    "Needles",
     "UNICODE_VERSION",
     "WordCounter",
     "WordpieceTokenizer",
     "__version__",
     "_forget_words",
     "_normalize",
+    "encode_padded_block",
+    "encode_to_list",
+    "encode_to_lists",
+    "encode_to_windows",
     "load_vocab",
     "whitespace_tokenize",
 ]
@@ -150,6 +155,43 @@ class WordCounter:
         progress: Optional[Callable[[int, int], object]] = None,
     ) -> tuple[list[str], int, int]: ...
 
+@final
+class Needles:
+    """Added tokens the serving entry points search rows for (converted once)."""
+    def __new__(cls, added: list[str]) -> Needles: ...
+
+# The serving entry points of BertTokenizer.__call__ (src/python/serving.rs).
+def encode_to_list(
+    tok: FullTokenizer, text: str, cls: Optional[int] = None, sep: Optional[int] = None
+) -> Optional[list[int]]: ...
+def encode_to_lists(
+    tok: FullTokenizer,
+    texts: Iterable[str],
+    special: Optional[tuple[int, int]] = None,
+    max_length: Optional[int] = None,
+    added: Optional[Needles] = None,
+    num_threads: Optional[int] = None,
+) -> tuple[list[list[int]], list[list[int]], list[list[int]], list[int]]: ...
+def encode_to_windows(
+    tok: FullTokenizer,
+    text: str,
+    windows: Callable[[int], list[tuple[int, int]]],
+    cls: Optional[int] = None,
+    sep: Optional[int] = None,
+) -> Optional[tuple[list[list[int]], list[list[int]], list[list[int]]]]: ...
+def encode_padded_block(
+    tok: FullTokenizer,
+    texts: Iterable[str],
+    special: Optional[tuple[int, int]] = None,
+    max_length: Optional[int] = None,
+    pad_to: Optional[int] = None,
+    pad_to_multiple_of: Optional[int] = None,
+    pad_id: int = 0,
+    padding_left: bool = False,
+    pad_type_id: int = 0,
+    added: Optional[Needles] = None,
+    num_threads: Optional[int] = None,
+) -> tuple[int, Array, list[int], int]: ...
 def load_vocab(vocab_file: _Path, reference: str = "google") -> list[tuple[str, int]]: ...
 def whitespace_tokenize(text: _Text) -> list[str]: ...
 def _normalize(form: str, text: _Text) -> str: ...

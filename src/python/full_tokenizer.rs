@@ -2,6 +2,7 @@
 //! `bertpiece.BertTokenizer`, with its batch and padded-batch entry points.
 
 use super::args::*;
+use super::serving::IntCache;
 use crate::batch::{encode_batch, encode_pairs, Batch, BatchOptions, PairTruncation};
 use crate::padding::{Padded, Padding};
 use crate::threads;
@@ -17,26 +18,28 @@ use std::sync::Arc;
 /// Google's `FullTokenizer` over a vocab.txt file.
 #[pyclass(frozen, module = "bertpiece._core", name = "FullTokenizer")]
 pub(super) struct PyFullTokenizer {
-    inner: Arc<FullTokenizer>,
+    pub(super) inner: Arc<FullTokenizer>,
+    /// The Python ints of the ids, for lists (serving.rs).
+    pub(super) ints: IntCache,
 }
 
 impl PyFullTokenizer {
-    /// What `encode_batch` and `encode_padded` share: the texts (or Arrow
-    /// chunks, or pairs of texts) encoded without the GIL, padded when asked,
-    /// and the rows that hold one of the `added` strings.
+    /// What the batch entry points share: the texts (or Arrow chunks, or
+    /// pairs of texts) encoded without the GIL on `threads` (as
+    /// `thread_count` gives it), padded when asked, and the rows that hold
+    /// one of the `needles` (added tokens).
     #[allow(clippy::too_many_arguments)]
-    fn run_batch(
+    pub(super) fn run_batch(
         &self,
         py: Python<'_>,
         texts: &Bound<'_, PyAny>,
         pairs: Option<&Bound<'_, PyAny>>,
         opts: BatchOptions,
-        num_threads: Option<i64>,
+        threads: Option<usize>,
         arrow: Option<Vec<ArrowChunk>>,
-        added: Option<Vec<String>>,
+        needles: &[&[u8]],
         padding: Option<Padding>,
     ) -> PyResult<(Batch, Option<Padded>)> {
-        let threads = thread_count(py, num_threads)?;
         let reference = self.inner.basic().options().reference;
         let read = match arrow {
             None => Some(BatchTexts::read(texts, reference, "texts")?),
@@ -52,12 +55,11 @@ impl PyFullTokenizer {
         }
         let seconds = pairs.map(|p| BatchTexts::read(p, reference, "text_pair")).transpose()?;
         let second_bytes = seconds.as_ref().map(|s| s.slices());
-        let needles: Vec<&[u8]> = added.iter().flatten().map(|a| a.as_bytes()).collect();
         let inner = &self.inner;
         py.detach(|| -> PyResult<_> {
             let batch = match &second_bytes {
-                None => encode_batch(inner, &bytes, opts, &needles, threads)?,
-                Some(b) => encode_pairs(inner, &bytes, b, opts, &needles, threads)?,
+                None => encode_batch(inner, &bytes, opts, needles, threads)?,
+                Some(b) => encode_pairs(inner, &bytes, b, opts, needles, threads)?,
             };
             let padded = match padding {
                 Some(p) => Some(batch.pad(&p, threads::thread_count(threads)?)?),
@@ -103,7 +105,7 @@ impl PyFullTokenizer {
         let basic = basic_options(do_lower_case, never_split, tokenize_chinese_chars, strip_accents, do_split_on_punc, reference)?;
         let opts = FullOptions { basic, unk_token: unk_token.to_owned(), max_input_chars_per_word, preserve_unused_tokens };
         let inner = py.detach(|| FullTokenizer::from_file(&vocab_file, opts))?;
-        Ok(PyFullTokenizer { inner: Arc::new(inner) })
+        Ok(PyFullTokenizer { inner: Arc::new(inner), ints: IntCache::default() })
     }
 
     /// Tokens of `text` (str or UTF-8 bytes).
@@ -200,7 +202,8 @@ impl PyFullTokenizer {
     ) -> PyResult<BatchArrays> {
         let max_length = size_arg(max_length.as_ref(), "max_length")?;
         let opts = BatchOptions { special, max_length, offsets: return_offsets, pair: self::pair_truncation(pair_truncation)? };
-        let (batch, _) = self.run_batch(py, texts, pairs.as_ref(), opts, num_threads, arrow, added, None)?;
+        let needles: Vec<&[u8]> = added.iter().flatten().map(|a| a.as_bytes()).collect();
+        let (batch, _) = self.run_batch(py, texts, pairs.as_ref(), opts, thread_count(py, num_threads)?, arrow, &needles, None)?;
         let n = batch.ids.len();
         let offsets = match return_offsets {
             true => Some(Array::new(batch.offsets.iter().map(|&(a, b)| [a, b]).collect::<Vec<[u32; 2]>>(), vec![n])?),
@@ -245,7 +248,8 @@ impl PyFullTokenizer {
         let (pad_to, pad_to_multiple_of) = (size_arg(pad_to.as_ref(), "max_length")?, size_arg(pad_to_multiple_of.as_ref(), "pad_to_multiple_of")?);
         let opts = BatchOptions { special, max_length, offsets: return_offsets, pair: self::pair_truncation(pair_truncation)? };
         let padding = Padding { to: pad_to, multiple_of: pad_to_multiple_of, pad_id, pad_type_id, left: padding_left };
-        let (batch, padded) = self.run_batch(py, texts, pairs.as_ref(), opts, num_threads, arrow, added, Some(padding))?;
+        let needles: Vec<&[u8]> = added.iter().flatten().map(|a| a.as_bytes()).collect();
+        let (batch, padded) = self.run_batch(py, texts, pairs.as_ref(), opts, thread_count(py, num_threads)?, arrow, &needles, Some(padding))?;
         let padded = padded.unwrap_or_default();
         let lengths: Vec<i64> = batch.row_splits.windows(2).map(|w| (w[1] - w[0]) as i64).collect();
         let (rows, width) = (lengths.len(), padded.width);
@@ -292,7 +296,7 @@ impl PyFullTokenizer {
         let basic = basic_options(do_lower_case, never_split, tokenize_chinese_chars, strip_accents, do_split_on_punc, reference)?;
         let opts = FullOptions { basic, unk_token: unk_token.to_owned(), max_input_chars_per_word, preserve_unused_tokens };
         let inner = py.detach(|| FullTokenizer::new(Vocab::from_pairs(pairs), opts))?;
-        Ok(PyFullTokenizer { inner: Arc::new(inner) })
+        Ok(PyFullTokenizer { inner: Arc::new(inner), ints: IntCache::default() })
     }
 
     /// `(token, id)` pairs in vocabulary order.

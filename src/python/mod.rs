@@ -6,13 +6,15 @@
 //! One file per audience: `args.rs` (argument conversion shared by all),
 //! `full_tokenizer.rs` (the tokenizer behind `BertTokenizer` and
 //! `FullTokenizer`, batches), `google.rs` (Google's BasicTokenizer,
-//! WordpieceTokenizer and module functions), `lists.rs` (token columns as
+//! WordpieceTokenizer and module functions), `serving.rs` (the entry points
+//! of `BertTokenizer.__call__`'s common cases), `lists.rs` (token columns as
 //! Python lists).
 
 mod args;
 mod full_tokenizer;
 mod google;
 mod lists;
+mod serving;
 mod train;
 
 use crate::unicode;
@@ -51,7 +53,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<google::PyBasicTokenizer>()?;
     m.add_class::<google::PyWordpieceTokenizer>()?;
     m.add_class::<args::Array>()?;
+    m.add_class::<serving::Needles>()?;
     m.add_class::<train::PyWordCounter>()?;
+    m.add_function(wrap_pyfunction!(serving::encode_to_list, m)?)?;
+    m.add_function(wrap_pyfunction!(serving::encode_to_lists, m)?)?;
+    m.add_function(wrap_pyfunction!(serving::encode_to_windows, m)?)?;
+    m.add_function(wrap_pyfunction!(serving::encode_padded_block, m)?)?;
     m.add_function(wrap_pyfunction!(google::load_vocab, m)?)?;
     m.add_function(wrap_pyfunction!(google::whitespace_tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(google::_normalize, m)?)?;

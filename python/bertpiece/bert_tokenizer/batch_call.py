@@ -100,7 +100,7 @@ def call_batch(tok, items, *, add_special_tokens, padding_strategy, truncation_s
             data["offset_mapping"] = offsets
         if return_length:
             data["length"] = np.full(n, width, dtype="<i8")
-        rows = _LazyRows(tok, items, add_special_tokens, truncation_strategy, max_length, padding_side, width,
+        rows = _LazyRows(tok, texts, pairs, add_special_tokens, truncation_strategy, max_length, padding_side, width,
                          split_special)
         return _finish(data, rows, return_tensors)
     try:
@@ -168,8 +168,9 @@ def _as_lists(tok, items, ids, splits, offsets, type_ids, redo, add_special_toke
         data["offset_mapping"] = rows_offs
     if return_length:
         data["length"] = [len(r) for r in rows_ids]
-    rows = _LazyRows(tok, items, add_special_tokens, truncation_strategy, max_length, padding_side, None,
-                     split_special)
+    pairs = [b for _, b in items] if items[0][1] is not None else None
+    rows = _LazyRows(tok, [a for a, _ in items], pairs, add_special_tokens, truncation_strategy, max_length,
+                     padding_side, None, split_special)
     return BatchEncoding(data, rows, tensor_type=return_tensors)
 
 
@@ -264,30 +265,34 @@ class _LazyRows:
     """`BatchEncoding`'s per-row metadata (tokens, word ids, sequence ids,
     offsets), computed by the general path when a row is first asked for."""
 
-    def __init__(self, tok, items, add_special_tokens, truncation_strategy, max_length, padding_side, width,
+    __slots__ = ("_tok", "_texts", "_pairs", "_cache", "_opts", "_width")
+
+    def __init__(self, tok, texts, pairs, add_special_tokens, truncation_strategy, max_length, padding_side, width,
                  split_special):
-        self._tok, self._items, self._cache = tok, items, {}
-        self._opts = dict(add_special_tokens=add_special_tokens, truncation_strategy=truncation_strategy,
-                          max_length=max_length, padding_side=padding_side, split_special=split_special)
+        self._tok, self._texts, self._pairs, self._cache = tok, texts, pairs, None
+        self._opts = (add_special_tokens, truncation_strategy, max_length, padding_side, split_special)
         self._width = width
 
     def __len__(self):
-        return len(self._items)
+        return len(self._texts)
 
     def __getitem__(self, i):
         if not -len(self) <= i < len(self):
             raise IndexError(f"batch index {i} out of range for a batch of {len(self)}")
         i %= len(self)
+        if self._cache is None:
+            self._cache = {}
         if i not in self._cache:
-            o = self._opts
+            add_special_tokens, truncation_strategy, max_length, padding_side, split_special = self._opts
+            item = (self._texts[i], self._pairs[i] if self._pairs is not None else None)
             enc = self._tok._call_fast(
-                True, [self._items[i]], add_special_tokens=o["add_special_tokens"],
+                True, [item], add_special_tokens=add_special_tokens,
                 padding_strategy="max_length" if self._width is not None else "do_not_pad",
-                truncation_strategy=o["truncation_strategy"], max_length=o["max_length"], stride=0,
-                is_split_into_words=False, pad_to_multiple_of=None, padding_side=o["padding_side"],
+                truncation_strategy=truncation_strategy, max_length=max_length, stride=0,
+                is_split_into_words=False, pad_to_multiple_of=None, padding_side=padding_side,
                 return_tensors=None, return_token_type_ids=False, return_attention_mask=False,
                 return_overflowing_tokens=False, return_special_tokens_mask=False, return_offsets_mapping=False,
-                return_length=False, split_special=o["split_special"],
+                return_length=False, split_special=split_special,
                 pad_to=self._width if self._width is not None else -1)
             self._cache[i] = enc._rows[0]
         return self._cache[i]

@@ -8,9 +8,7 @@ from __future__ import annotations
 import logging
 import warnings
 
-from ..batch import surrogate_error
-from .batch_call import _LazyRows
-from .encoding import BatchEncoding
+from . import serving
 from .general import _MAX_PADDED_CELLS
 
 # transformers' logger, so its verbosity settings apply to the same messages
@@ -94,13 +92,34 @@ class Calls:
                  pad_to_multiple_of=None, padding_side=None, return_tensors=None, return_token_type_ids=None,
                  return_attention_mask=None, return_overflowing_tokens=False, return_special_tokens_mask=False,
                  return_offsets_mapping=False, return_length=False, verbose=True, tokenizer_kwargs=None, **kwargs):
-        if (type(text) is str and text_pair is None and text_target is None and padding is False
-                and truncation is None and max_length is None and not is_split_into_words and stride == 0
-                and return_tensors is None and return_token_type_ids is None and return_attention_mask is None
+        if (text_pair is None and text_target is None and not is_split_into_words and stride == 0
+                and return_token_type_ids is None and return_attention_mask is None
                 and not (return_overflowing_tokens or return_special_tokens_mask or return_offsets_mapping
-                         or return_length or kwargs or tokenizer_kwargs) and pad_to_multiple_of is None
-                and padding_side is None):
-            out = self._call_one_text(text, add_special_tokens, verbose)
+                         or return_length or kwargs) and tokenizer_kwargs is None and padding_side is None):
+            # the serving cases (serving.py); None: the general path below
+            if type(text) is str:
+                if (padding is False and truncation is None and max_length is None and return_tensors is None
+                        and pad_to_multiple_of is None):
+                    out = serving.one_text(self, text, add_special_tokens, verbose)
+                else:
+                    out = serving.batch(self, [text], False, add_special_tokens, padding, truncation, max_length,
+                                        pad_to_multiple_of, return_tensors, verbose)
+            elif type(text) is list or type(text) is tuple:
+                try:
+                    out = serving.batch(self, text, True, add_special_tokens, padding, truncation, max_length,
+                                        pad_to_multiple_of, return_tensors, verbose)
+                except TypeError:  # an item that is not a str: the general path names it
+                    out = None
+            else:
+                out = None
+            if out is not None:
+                return out
+        elif (type(text) is str and return_overflowing_tokens and text_pair is None and text_target is None
+              and padding is False and return_tensors is None and return_token_type_ids is None
+              and return_attention_mask is None and pad_to_multiple_of is None and padding_side is None
+              and not (is_split_into_words or return_special_tokens_mask or return_offsets_mapping
+                       or return_length or kwargs) and tokenizer_kwargs is None):
+            out = serving.windows(self, text, add_special_tokens, truncation, max_length, stride, verbose)
             if out is not None:
                 return out
         opts = dict(add_special_tokens=add_special_tokens, padding=padding, truncation=truncation,
@@ -131,29 +150,6 @@ class Calls:
             return targets
         encodings["labels"] = targets["input_ids"]
         return encodings
-
-    def _call_one_text(self, text, add_special_tokens, verbose):
-        """`tok(text)` with the default options, the serving case: the core's ids
-        and lists, with no Python per token; alignment (`tokens()`, `word_ids()`)
-        computed by the general path on first use. None when the text needs the
-        general path (legacy mode, an added token in it, a lone surrogate)."""
-        if self.legacy or not self.do_basic_tokenize or self.split_special_tokens or self._matcher.search(text):
-            return None
-        if not text.isascii() and surrogate_error([text], "text") is not None:
-            return None  # the general path raises the error
-        ids = self._core.encode(text)
-        if add_special_tokens:
-            cls_id, sep_id = self._special_id("cls_token"), self._special_id("sep_token")
-            if cls_id is None or sep_id is None:
-                return None
-            ids.insert(0, cls_id)
-            ids.append(sep_id)
-        n = len(ids)
-        if verbose and n > self.model_max_length:
-            self._warn_if_too_long(ids, False)
-        rows = _LazyRows(self, [(text, None)], add_special_tokens, "do_not_truncate", None, self.padding_side, None,
-                         False)
-        return BatchEncoding({"input_ids": ids, "token_type_ids": [0] * n, "attention_mask": [1] * n}, rows)
 
     def _warn_unused(self, kwargs):
         # transformers ignores keyword arguments it does not know (a model's

@@ -36,6 +36,13 @@ class BatchEncoding(collections.UserDict):
         if tensor_type is not None:
             self.convert_to_tensors(tensor_type, prepend_batch_axis)
 
+    @classmethod
+    def _of(cls, data, rows):
+        """A BatchEncoding that takes `data` (a new dict) as it is: the serving paths."""
+        out = cls.__new__(cls)
+        out.data, out._rows = data, rows
+        return out
+
     # dict-like access: enc.input_ids
     def __getattr__(self, item):
         if item.startswith("_") or item == "data":

@@ -16,7 +16,7 @@ from .._pickle import pack_entries, unpack_entries
 
 class Engine:
     __slots__ = ("core", "settings", "wordpiece", "vocab", "ids_to_tokens", "matcher", "nonspecial_matcher",
-                 "special_contents")
+                 "special_contents", "serving")
 
     def __init__(self, core, settings, wordpiece_only=False):
         self.core = core
@@ -24,6 +24,7 @@ class Engine:
         self.wordpiece = None
         self.vocab = self.ids_to_tokens = None
         self.matcher = self.nonspecial_matcher = self.special_contents = None
+        self.serving = None  # serving.py's ServingState, dropped on any change of the tokenizer
         if wordpiece_only:  # legacy mode, do_basic_tokenize=False
             self.wordpiece = _core.WordpieceTokenizer(list(self.vocab_dict()), settings["unk_token"],
                                                       settings["max_input_chars_per_word"])

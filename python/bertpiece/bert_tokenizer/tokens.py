@@ -58,6 +58,9 @@ class SpecialTokens:
         raise AttributeError(f"{type(self).__name__} has no attribute {key}")
 
     def __setattr__(self, key, value):
+        engine = self.__dict__.get("_engine")
+        if engine is not None:  # what the serving paths read may have changed
+            engine.serving = None
         base = key.removesuffix("_ids").removesuffix("_id") if key.endswith(("_id", "_ids")) else key
         if "_special_tokens_map" in self.__dict__:
             if base in self.SPECIAL_TOKENS_ATTRIBUTES:
@@ -136,6 +139,7 @@ class SpecialTokens:
         return 1
 
     def _put_added(self, tid, token):
+        self._engine.serving = None
         old = self._added_by_id.get(tid)
         if old is not None and self._added.get(old.content, (None,))[0] == tid:
             del self._added[old.content]
@@ -215,6 +219,7 @@ class SpecialTokens:
 
     def _refresh_matcher(self):
         engine = self._engine
+        engine.serving = None
         engine.matcher = Matcher(self._added)
         engine.special_contents = [c for c, (_, t) in self._added.items() if t.special]
         engine.nonspecial_matcher = Matcher(c for c, (_, t) in self._added.items() if not t.special)

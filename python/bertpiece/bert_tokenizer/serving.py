@@ -1,0 +1,285 @@
+"""`BertTokenizer.__call__`'s serving cases with as little Python as possible
+between the call and the core: one text to lists, a batch to lists, and a
+batch padded into NumPy arrays (or torch tensors, or lists).
+
+Each function returns None when its case needs the general path (`call.py`
+then goes on as if it had not been tried), so the general path stays the
+definition. What a call's options mean is decided by the general path's own
+checks (`_check_size`, `_strategies`), run once per distinct set of options
+and remembered (`Plans`); what the tokenizer's tokens are is read once per
+change of the tokenizer (`ServingState`, dropped by `tokens.py` on any change).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _core
+from .batch_call import _general, _LazyRows, _no_gc
+from .encoding import BatchEncoding
+from .general import _MAX_PADDED_CELLS
+from .truncation import _hf_truncate
+
+_encode_to_list, _encode_to_lists, _encode_to_windows, _encode_padded_block = (
+    _core.encode_to_list, _core.encode_to_lists, _core.encode_to_windows, _core.encode_padded_block)
+_MAX_PLANS = 64  # distinct option sets remembered per tokenizer
+_TENSORS = {"np": "np", "pt": "pt"}
+
+
+class ServingState:
+    """What the serving paths read from a tokenizer, read once per change of it."""
+
+    __slots__ = ("owner", "cls", "sep", "pad", "added", "matcher", "plans")
+
+    def __init__(self, tok):
+        self.owner = id(tok)  # a shallow copy of a tokenizer shares its engine, not its tokens
+        self.cls, self.sep = tok._special_id("cls_token"), tok._special_id("sep_token")
+        self.pad = tok._special_id("pad_token")
+        self.added = _core.Needles(list(tok._added))
+        self.matcher = tok._matcher
+        self.plans = {}
+
+
+def state(tok):
+    """The tokenizer's ServingState, kept on its engine (derived state, never pickled)."""
+    engine = tok._engine
+    s = engine.serving
+    if s is None or s.owner != id(tok):
+        s = engine.serving = ServingState(tok)
+    return s
+
+
+def usable(tok):
+    """Whether the serving paths apply to this tokenizer's settings at all."""
+    return not tok.legacy and tok.do_basic_tokenize and not tok.split_special_tokens
+
+
+# ------------------------------------------------------------------ one text
+def one_text(tok, text, add_special_tokens, verbose):
+    """`tok(text)` with the default options: the core's ids as a list, with no
+    Python per token; alignment (`tokens()`, `word_ids()`) is computed by the
+    general path on first use."""
+    if not usable(tok):
+        return None
+    st = state(tok)
+    if st.matcher.search(text):
+        return None  # an added token in the text
+    if add_special_tokens:
+        if st.cls is None or st.sep is None:
+            return None
+        ids = _encode_to_list(tok._core, text, st.cls, st.sep)
+    else:
+        ids = _encode_to_list(tok._core, text)
+    if ids is None:
+        return None  # a lone surrogate: the general path raises or drops it, as the reference does
+    n = len(ids)
+    if verbose and n > tok.model_max_length:
+        tok._warn_if_too_long(ids, False)
+    rows = _LazyRows(tok, [text], None, add_special_tokens, "do_not_truncate", None, tok.padding_side, None, False)
+    return BatchEncoding._of({"input_ids": ids, "token_type_ids": [0] * n, "attention_mask": [1] * n}, rows)
+
+
+# ------------------------------------------------------------------ batches
+def plan(tok, st, padding, truncation, max_length, pad_to_multiple_of, n_rows):
+    """(padding strategy, truncation strategy, max_length) as the general path
+    decides them, or None when it would warn or raise (it then does so)."""
+    key = (type(padding), padding, type(truncation), truncation, type(max_length), max_length,
+           type(pad_to_multiple_of), pad_to_multiple_of)
+    try:
+        found = st.plans.get(key)
+    except TypeError:  # an unhashable option: the general path says what it makes of it
+        return None
+    if found is None:
+        found = _decide(tok, padding, truncation, max_length, pad_to_multiple_of)
+        if len(st.plans) >= _MAX_PLANS:
+            st.plans.clear()
+        st.plans[key] = found
+    if found is False:
+        return None
+    padding_strategy, _, max_length = found
+    if padding_strategy != "do_not_pad":  # the general path refuses what cannot be allocated
+        width = max(max_length if padding_strategy == "max_length" and max_length else 0, pad_to_multiple_of or 0)
+        if width * n_rows * 3 > _MAX_PADDED_CELLS:
+            return None
+    return found
+
+
+def _decide(tok, padding, truncation, max_length, pad_to_multiple_of):
+    from .call import _check_size
+
+    if max_length is not None and padding is True and truncation in (None, False, "do_not_truncate"):
+        return False  # the general path warns that max_length is ignored
+    try:
+        if max_length is not None:
+            _check_size("max_length", max_length, allow_zero=True)
+        if pad_to_multiple_of is not None:
+            _check_size("pad_to_multiple_of", pad_to_multiple_of, allow_zero=False)
+        found = tok._strategies(padding, truncation, max_length, pad_to_multiple_of, verbose=False)
+    except Exception:  # the general path raises it
+        return False
+    padding_strategy, truncation_strategy, max_length = found
+    if truncation_strategy not in ("do_not_truncate", "longest_first", "only_first"):
+        return False
+    if truncation_strategy != "do_not_truncate" and max_length is not None and \
+            max_length < tok.num_special_tokens_to_add(pair=False):
+        return False  # the general path's error (too small for the special tokens, or for the stride check)
+    if type(max_length) is not int and max_length is not None:
+        return False
+    return found
+
+
+def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_length, pad_to_multiple_of,
+          return_tensors, verbose):
+    """`tok(texts, ...)` for single texts with the common options (no pairs,
+    stride or extra outputs): lists, or padded arrays."""
+    if not texts or not usable(tok) or tok.truncation_side != "right":
+        return None
+    tensors = _TENSORS.get(return_tensors) if type(return_tensors) is str else None
+    if tensors is None and return_tensors is not None:
+        return None
+    st = state(tok)
+    found = plan(tok, st, padding, truncation, max_length, pad_to_multiple_of, len(texts))
+    if found is None:
+        return None
+    padding_strategy, truncation_strategy, max_length = found
+    special = None
+    if add_special_tokens:
+        if st.cls is None or st.sep is None:
+            return None
+        special = (st.cls, st.sep)
+    limit = max_length if truncation_strategy != "do_not_truncate" else None
+    if padding_strategy == "do_not_pad":
+        if tensors is not None:
+            return None  # ragged rows: the general path says what transformers does
+        try:
+            with _no_gc():
+                ids, types, mask, redo = _encode_to_lists(tok._core, texts, special, limit, st.added)
+                if redo:
+                    _redo_lists(tok, texts, redo, ids, types, mask, add_special_tokens, truncation_strategy,
+                                max_length)
+        except UnicodeEncodeError:
+            return None
+        width = None
+        data = {"input_ids": ids, "token_type_ids": types, "attention_mask": mask}
+        if not batched:
+            data = {k: v[0] for k, v in data.items()}
+    else:
+        if st.pad is None:
+            return None  # the general path's error
+        pad_to = max_length if padding_strategy == "max_length" else None
+        try:
+            width, block, redo, longest = _encode_padded_block(
+                tok._core, texts, special, limit, pad_to, pad_to_multiple_of, st.pad, tok.padding_side == "left",
+                tok.pad_token_type_id, st.added)
+        except UnicodeEncodeError:
+            return None
+        if redo or (pad_to is not None and longest > pad_to):
+            return None  # added tokens in some row, or a row longer than max_length: the general path
+        block = np.asarray(block)
+        data = {"input_ids": block[0], "token_type_ids": block[1], "attention_mask": block[2]}
+        if tensors is None:
+            with _no_gc():
+                data = {k: (v.tolist() if batched else v[0].tolist()) for k, v in data.items()}
+    rows = _LazyRows(tok, texts, None, add_special_tokens, truncation_strategy, max_length, tok.padding_side,
+                     width, False)
+    out = BatchEncoding._of(data, rows)
+    if tensors == "pt":
+        out.convert_to_tensors("pt")
+    if max_length is None and verbose:
+        tok._warn_if_too_long(out["input_ids"], batched)
+    return out
+
+
+def _redo_lists(tok, texts, redo, ids, types, mask, add_special_tokens, truncation_strategy, max_length):
+    """Rows holding an added token, by the general path."""
+    redone = _general(tok, [(texts[k], None) for k in redo], add_special_tokens, truncation_strategy, max_length,
+                      False)
+    for k, (row, _, _, row_types) in zip(redo, redone):
+        ids[k], types[k], mask[k] = row, row_types, [1] * len(row)
+
+
+# ------------------------------------------------------------------ one long text in windows
+class _Span:
+    """A sequence of `n` tokens that `_hf_truncate` cuts into windows, as `(start, stop)` ranges."""
+
+    __slots__ = ("n",)
+
+    def __init__(self, n):
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+    def window(self, start, stop):
+        return start, stop
+
+
+def windows(tok, text, add_special_tokens, truncation, max_length, stride, verbose):
+    """`tok(text, truncation=..., max_length=..., stride=..., return_overflowing_tokens=True)`
+    for one text, as lists: the core's ids cut into HF's windows (`_hf_truncate`,
+    the general path's own definition) by the core (long-document chunking for
+    QA and retrieval)."""
+    if not usable(tok) or type(stride) is not int or stride < 0:
+        return None
+    st = state(tok)
+    found = plan(tok, st, False, truncation, max_length, None, 1)
+    if found is None:
+        return None
+    _, truncation_strategy, max_length = found
+    if truncation_strategy == "do_not_truncate" or max_length is None:
+        return None
+    if stride > max_length - tok.num_special_tokens_to_add(pair=False):
+        return None  # the general path's error
+    if add_special_tokens and (st.cls is None or st.sep is None) or st.matcher.search(text):
+        return None
+    limit = max_length - (2 if add_special_tokens else 0)
+    side = tok.truncation_side
+
+    def ranges(n):
+        wins, _ = _hf_truncate(_Span(n), None, limit, truncation_strategy, stride, side)
+        return [w if type(w) is tuple else (0, n) for w in wins]  # (the whole text: the _Span itself)
+
+    try:
+        out = _encode_to_windows(tok._core, text, ranges, st.cls if add_special_tokens else None,
+                                 st.sep if add_special_tokens else None)
+    except ValueError:
+        return None  # HF's refusal of these windows, raised by the general path
+    if out is None:
+        return None  # a lone surrogate
+    rows, types, mask = out
+    data = {"input_ids": rows, "token_type_ids": types, "attention_mask": mask,
+            "overflow_to_sample_mapping": [0] * len(rows)}
+    call = dict(add_special_tokens=add_special_tokens, padding_strategy="do_not_pad",
+                truncation_strategy=truncation_strategy, max_length=max_length, stride=stride,
+                is_split_into_words=False, pad_to_multiple_of=None, padding_side=tok.padding_side,
+                return_tensors=None, return_token_type_ids=False, return_attention_mask=False,
+                return_overflowing_tokens=True, return_special_tokens_mask=False, return_offsets_mapping=False,
+                return_length=False, split_special=False)
+    return BatchEncoding._of(data, _RowsOfOneCall(tok, [(text, None)], call, len(rows)))
+
+
+class _RowsOfOneCall:
+    """`BatchEncoding`'s row metadata, computed for all rows at once by the
+    general path on first use (overflow windows of one text)."""
+
+    __slots__ = ("_tok", "_items", "_call", "_n", "_rows")
+
+    def __init__(self, tok, items, call, n):
+        self._tok, self._items, self._call, self._n, self._rows = tok, items, call, n, None
+
+    def _all(self):
+        if self._rows is None:
+            self._rows = self._tok._call_fast(False, self._items, **self._call)._rows
+        return self._rows
+
+    def __len__(self):
+        return self._n
+
+    def __getitem__(self, i):
+        return self._all()[i]
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __reduce__(self):  # a pickled BatchEncoding carries plain rows, not the tokenizer
+        return list, (list(self._all()),)

@@ -1,0 +1,246 @@
+//! The serving entry points behind `BertTokenizer.__call__`'s common cases:
+//! one text straight to a list of ids, a batch as Python lists, and a padded
+//! batch as one NumPy block. They exist for the fixed cost of a call: each
+//! is one crossing from Python, reads `BERTPIECE_NUM_THREADS` itself, and
+//! makes no Python int per token. Python ints are immutable, so the ints of
+//! the vocabulary's ids are made once per tokenizer (`IntCache`) and shared
+//! by every list: a token costs a reference count, not an allocation.
+
+use super::args::*;
+use super::full_tokenizer::PyFullTokenizer;
+use crate::batch::BatchOptions;
+use crate::encoder::with_thread_scratch;
+use crate::padding::Padding;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyList, PyString};
+
+/// The most ids whose ints are kept (2 MiB of pointers and 8 MiB of ints at
+/// most); ids above it, rare outside huge vocabularies, get a new int.
+const MAX_CACHED_IDS: usize = 1 << 18;
+
+/// The Python ints `0..n` for the ids of one tokenizer, made on first use.
+#[derive(Default)]
+pub(super) struct IntCache(PyOnceLock<Vec<Py<PyAny>>>);
+
+impl IntCache {
+    fn ints<'a>(&'a self, py: Python<'_>, tok: &PyFullTokenizer) -> &'a [Py<PyAny>] {
+        self.0.get_or_init(py, || {
+            let top = tok.inner.vocab().entries().iter().map(|e| e.1 as usize + 1).max().unwrap_or(0);
+            (0..top.min(MAX_CACHED_IDS) as u32).map(|i| int(py, i)).collect()
+        })
+    }
+}
+
+fn int(py: Python<'_>, i: u32) -> Py<PyAny> {
+    let Ok(v) = i.into_pyobject(py);
+    v.into_any().unbind()
+}
+
+/// `ids` as a list of Python ints from the cache.
+fn int_list<'py>(py: Python<'py>, ints: &[Py<PyAny>], ids: &[u32]) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::new(py, ids.iter().map(|&i| match ints.get(i as usize) {
+        Some(o) => o.clone_ref(py),
+        None => int(py, i),
+    }))?;
+    Ok(untracked(list))
+}
+
+/// `one * n` for a one-element list `one` (`[0] * n`: a fill in C).
+fn repeated<'py>(one: &Bound<'py, PyList>, n: usize) -> PyResult<Bound<'py, PyList>> {
+    Ok(untracked(one.as_sequence().repeat(n)?.cast_into::<PyList>()?))
+}
+
+/// `list` (of ints) taken out of the cyclic garbage collector's sight. A list
+/// of ints cannot be part of a cycle, and a batch's row lists are millions of
+/// references: once `gc` is back on, its first pass over them took a third of
+/// `tok(texts)` (CPython untracks tuples and dicts of atomic values the same
+/// way). A row the caller later makes part of a cycle is only never freed.
+fn untracked(list: Bound<'_, PyList>) -> Bound<'_, PyList> {
+    // SAFETY: a live list object (PyList_New tracks it; untracking is allowed at any time).
+    unsafe { pyo3::ffi::PyObject_GC_UnTrack(list.as_ptr().cast()) };
+    list
+}
+
+/// The added tokens a batch's rows are searched for, converted once per
+/// change of the tokenizer rather than on every call (`_core.Needles(list)`).
+#[pyclass(frozen, module = "bertpiece._core", name = "Needles")]
+pub(super) struct Needles(Vec<Vec<u8>>);
+
+#[pymethods]
+impl Needles {
+    #[new]
+    fn new(added: Vec<String>) -> Self {
+        Needles(added.into_iter().map(String::into_bytes).collect())
+    }
+}
+
+impl Needles {
+    fn slices<'a>(needles: Option<&'a Bound<'_, Needles>>) -> Vec<&'a [u8]> {
+        needles.map_or_else(Vec::new, |n| n.get().0.iter().map(Vec::as_slice).collect())
+    }
+}
+
+/// `num_threads`, or `BERTPIECE_NUM_THREADS` when it is None (as
+/// `bertpiece.batch._num_threads` reads it, without Python's `os.environ`).
+fn threads_or_env(num_threads: Option<i64>) -> PyResult<Option<i64>> {
+    if num_threads.is_some() {
+        return Ok(num_threads);
+    }
+    match std::env::var_os("BERTPIECE_NUM_THREADS") {
+        Some(v) if !v.is_empty() => {
+            let s = v.to_string_lossy();
+            // Python's int(): surrounding whitespace and "_" between digits are allowed
+            let digits: String = s.trim().chars().filter(|&c| c != '_').collect();
+            match digits.parse::<i64>() {
+                Ok(n) if !s.trim().starts_with('_') && !s.trim().ends_with('_') && !s.contains("__") => Ok(Some(n)),
+                _ => Err(PyValueError::new_err(format!("BERTPIECE_NUM_THREADS='{s}' is not an integer"))),
+            }
+        }
+        _ => Ok(None),
+    }
+}
+
+/// The ids of one text as a list, between `cls` and `sep` when given; None
+/// when the text is not valid Unicode (a lone surrogate: the caller's general
+/// path says what happens).
+#[pyfunction]
+#[pyo3(signature = (tok, text, cls=None, sep=None))]
+pub(super) fn encode_to_list<'py>(
+    py: Python<'py>,
+    tok: &Bound<'py, PyFullTokenizer>,
+    text: &Bound<'py, PyString>,
+    cls: Option<u32>,
+    sep: Option<u32>,
+) -> PyResult<Option<Bound<'py, PyList>>> {
+    let t = tok.get();
+    let Ok(s) = text.to_str() else {
+        return Ok(None);
+    };
+    let bytes = s.as_bytes();
+    let inner = &t.inner;
+    let ids = py.detach(|| -> PyResult<Vec<u32>> {
+        let mut ids = Vec::with_capacity(bytes.len() / 4 + 3);
+        ids.extend(cls);
+        with_thread_scratch(|s| inner.encode_into(bytes, &mut ids, s))?;
+        ids.extend(sep);
+        Ok(ids)
+    })?;
+    int_list(py, t.ints.ints(py, t), &ids).map(Some)
+}
+
+/// One text cut into windows (long-document chunking): `windows(n)` gives
+/// the `(start, stop)` token ranges for the text's `n` tokens (HF's overflow
+/// windows, computed by the caller's one definition of them). Returns the
+/// windows as three lists of rows (ids between `cls` and `sep`, token type
+/// ids, attention mask), or None for a text that is not valid Unicode.
+#[pyfunction]
+#[pyo3(signature = (tok, text, windows, cls=None, sep=None))]
+#[allow(clippy::type_complexity)]
+pub(super) fn encode_to_windows<'py>(
+    py: Python<'py>,
+    tok: &Bound<'py, PyFullTokenizer>,
+    text: &Bound<'py, PyString>,
+    windows: &Bound<'py, PyAny>,
+    cls: Option<u32>,
+    sep: Option<u32>,
+) -> PyResult<Option<(Bound<'py, PyList>, Bound<'py, PyList>, Bound<'py, PyList>)>> {
+    let t = tok.get();
+    let Ok(s) = text.to_str() else {
+        return Ok(None);
+    };
+    let bytes = s.as_bytes();
+    let inner = &t.inner;
+    let ids = py.detach(|| -> PyResult<Vec<u32>> {
+        let mut ids = Vec::with_capacity(bytes.len() / 4 + 1);
+        with_thread_scratch(|s| inner.encode_into(bytes, &mut ids, s))?;
+        Ok(ids)
+    })?;
+    let ranges: Vec<(usize, usize)> = windows.call1((ids.len(),))?.extract()?;
+    let ints = t.ints.ints(py, t);
+    let (zero, one) = (PyList::new(py, [0])?, PyList::new(py, [1])?);
+    let (rows, types, mask) = (PyList::empty(py), PyList::empty(py), PyList::empty(py));
+    let mut row = Vec::new();
+    for (a, b) in ranges {
+        let Some(part) = ids.get(a..b) else {
+            return Err(PyValueError::new_err(format!("window {a}..{b} is outside the text's {} tokens", ids.len())));
+        };
+        row.clear();
+        row.extend(cls);
+        row.extend_from_slice(part);
+        row.extend(sep);
+        rows.append(int_list(py, ints, &row)?)?;
+        types.append(repeated(&zero, row.len())?)?;
+        mask.append(repeated(&one, row.len())?)?;
+    }
+    Ok(Some((rows, types, mask)))
+}
+
+/// A batch of texts as three lists of rows (ids, token type ids, attention
+/// mask) and the rows holding one of the `added` strings (for the caller to
+/// redo). Options as `FullTokenizer.encode_batch`.
+#[pyfunction]
+#[pyo3(signature = (tok, texts, special=None, max_length=None, added=None, num_threads=None))]
+#[allow(clippy::type_complexity)]
+pub(super) fn encode_to_lists<'py>(
+    py: Python<'py>,
+    tok: &Bound<'py, PyFullTokenizer>,
+    texts: &Bound<'py, PyAny>,
+    special: Option<(u32, u32)>,
+    max_length: Option<Bound<'py, PyAny>>,
+    added: Option<&Bound<'py, Needles>>,
+    num_threads: Option<i64>,
+) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>, Bound<'py, PyList>, Vec<u64>)> {
+    let t = tok.get();
+    let max_length = size_arg(max_length.as_ref(), "max_length")?;
+    let opts = BatchOptions { special, max_length, ..Default::default() };
+    let threads = thread_count(py, threads_or_env(num_threads)?)?;
+    let (batch, _) = t.run_batch(py, texts, None, opts, threads, None, &Needles::slices(added), None)?;
+    let ints = t.ints.ints(py, t);
+    let (zero, one) = (PyList::new(py, [0])?, PyList::new(py, [1])?);
+    let rows = batch.row_splits.windows(2).map(|w| (w[0] as usize, w[1] as usize));
+    let n = batch.row_splits.len().saturating_sub(1);
+    let (ids, types, mask) = (PyList::empty(py), PyList::empty(py), PyList::empty(py));
+    for (a, b) in rows {
+        ids.append(int_list(py, ints, &batch.ids[a..b])?)?;
+        types.append(repeated(&zero, b - a)?)?;
+        mask.append(repeated(&one, b - a)?)?;
+    }
+    debug_assert_eq!(ids.len(), n);
+    Ok((ids, types, mask, batch.flagged))
+}
+
+/// A batch of single texts padded (transformers' `padding`) into one int64
+/// block of `3 x rows x width`: ids, token type ids, attention mask. Returns
+/// `(width, block, rows holding an added string, longest row)`.
+#[pyfunction]
+#[pyo3(signature = (tok, texts, special=None, max_length=None, pad_to=None, pad_to_multiple_of=None, pad_id=0,
+    padding_left=false, pad_type_id=0, added=None, num_threads=None))]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn encode_padded_block<'py>(
+    py: Python<'py>,
+    tok: &Bound<'py, PyFullTokenizer>,
+    texts: &Bound<'py, PyAny>,
+    special: Option<(u32, u32)>,
+    max_length: Option<Bound<'py, PyAny>>,
+    pad_to: Option<Bound<'py, PyAny>>,
+    pad_to_multiple_of: Option<Bound<'py, PyAny>>,
+    pad_id: u32,
+    padding_left: bool,
+    pad_type_id: u32,
+    added: Option<&Bound<'py, Needles>>,
+    num_threads: Option<i64>,
+) -> PyResult<(usize, Array, Vec<u64>, usize)> {
+    let t = tok.get();
+    let max_length = size_arg(max_length.as_ref(), "max_length")?;
+    let (pad_to, pad_to_multiple_of) = (size_arg(pad_to.as_ref(), "max_length")?, size_arg(pad_to_multiple_of.as_ref(), "pad_to_multiple_of")?);
+    let opts = BatchOptions { special, max_length, ..Default::default() };
+    let threads = thread_count(py, threads_or_env(num_threads)?)?;
+    let (batch, _) = t.run_batch(py, texts, None, opts, threads, None, &Needles::slices(added), None)?;
+    let padding = Padding { to: pad_to, multiple_of: pad_to_multiple_of, pad_id, pad_type_id, left: padding_left };
+    let (width, block) = py.detach(|| batch.pad_stacked(&padding, crate::threads::thread_count(threads)?))?;
+    let rows = batch.row_splits.len().saturating_sub(1);
+    let longest = batch.row_splits.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0);
+    Ok((width, Array::new(block, vec![3, rows, width])?, batch.flagged, longest))
+}
