@@ -138,8 +138,9 @@ impl FullTokenizer {
         }
     }
 
-    /// The chunks of `text`, each through the ASCII lane or the general
-    /// path; `push(word, chars, ids)` appends a normalized word's ids.
+    /// The chunks of `text`, each through the ASCII lane, the code point
+    /// lane or the general path; `push(word, chars, ids)` appends a
+    /// normalized word's ids.
     #[inline(always)]
     fn offsets_lane(
         &self,
