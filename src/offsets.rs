@@ -138,8 +138,9 @@ impl FullTokenizer {
         }
     }
 
-    /// The chunks of `text`, each through the ASCII lane or the general
-    /// path; `push(word, chars, ids)` appends a normalized word's ids.
+    /// The chunks of `text`, each through the ASCII lane, the code point
+    /// lane or the general path; `push(word, chars, ids)` appends a
+    /// normalized word's ids.
     #[inline(always)]
     fn offsets_lane(
         &self,
@@ -236,6 +237,12 @@ struct Word {
     src: Vec<u32>,
 }
 
+/// Where a word's characters come from: a run of code points, one each, or each its own.
+enum Source<'a> {
+    Run(Span),
+    Each(&'a [u32]),
+}
+
 /// One chunk through the code point classes (see the module docs); `first`
 /// is its first code point in the text and `first_word` its first word.
 /// Returns its length in code points and the number after its last word;
@@ -252,21 +259,35 @@ fn classes_chunk(
     push: &mut impl FnMut(&[u8], usize, &mut Vec<u32>),
 ) -> Option<(usize, u32)> {
     let (mark, classes, lower) = (out.mark(), enc.classes(), enc.lowercases());
-    let mut flush = |w: &mut Word, word: &mut u32, out: &mut Out<'_>| {
-        if w.src.is_empty() {
-            return;
-        }
+    // One normalized word out.
+    let mut emit = |bytes: &[u8], src: Source<'_>, word: &mut u32, out: &mut Out<'_>| {
         let at = out.ids.len();
-        push(&w.bytes, w.src.len(), out.ids);
-        word_spans(chars, &w.src, &out.ids[at..], out.spans);
+        match src {
+            Source::Run(run) => {
+                push(bytes, (run.1 - run.0) as usize, out.ids);
+                piece_spans(chars, run, &out.ids[at..], out.spans);
+            }
+            Source::Each(src) => {
+                push(bytes, src.len(), out.ids);
+                word_spans(chars, src, &out.ids[at..], out.spans);
+            }
+        }
         out.push_words(*word, out.ids.len() - at);
         *word += 1;
-        w.bytes.clear();
-        w.src.clear();
     };
     w.bytes.clear();
     w.src.clear();
     let (mut i, mut cp, mut word) = (0, first, first_word);
+    // The word being built, if any, out.
+    macro_rules! flush {
+        () => {
+            if !w.src.is_empty() {
+                emit(&w.bytes, Source::Each(&w.src), &mut word, out);
+                w.bytes.clear();
+                w.src.clear();
+            }
+        };
+    }
     while i < chunk.len() {
         let b = chunk[i];
         let len = match enc.byte_class(b) {
@@ -276,10 +297,8 @@ fn classes_chunk(
                 1
             }
             PUNCT => {
-                flush(w, &mut word, out);
-                w.bytes.push(b);
-                w.src.push(cp);
-                flush(w, &mut word, out);
+                flush!();
+                emit(&chunk[i..i + 1], Source::Run((cp, cp + 1)), &mut word, out);
                 1
             }
             DROP => 1,
@@ -289,20 +308,40 @@ fn classes_chunk(
                 let (block, e) = if len == 0 { (None, cpc::Entry::SLOW) } else { enc.bmp_entry(classes, c) };
                 match (e.class(), block) {
                     (cpc::WORD, _) => {
-                        w.bytes.extend_from_slice(&chunk[i..i + len]);
-                        w.src.push(cp);
+                        // The whole run of unchanged word code points; when it is
+                        // the whole word (the common case), out straight from the text.
+                        let (start, start_cp) = (i, cp);
+                        (i, cp) = (i + len, cp + 1);
+                        // Whether what follows ends the word: the chunk's end, punctuation, a space.
+                        let mut ends = true;
+                        while let Some(&b) = chunk.get(i) {
+                            let next = match unicode::decode_one(&chunk[i..]) {
+                                Some((c, l)) if b >= 0x80 => (enc.bmp_entry(classes, c).1.class(), l),
+                                _ => (cpc::SLOW, 0),
+                            };
+                            if next.0 != cpc::WORD {
+                                ends = matches!(next.0, cpc::OWN | cpc::SPACE) || enc.byte_class(b) == PUNCT;
+                                break;
+                            }
+                            (i, cp) = (i + next.1, cp + 1);
+                        }
+                        if w.src.is_empty() && ends {
+                            emit(&chunk[start..i], Source::Run((start_cp, cp)), &mut word, out);
+                        } else {
+                            w.bytes.extend_from_slice(&chunk[start..i]);
+                            w.src.extend(start_cp..cp);
+                        }
+                        continue;
                     }
                     (cpc::MAPPED, Some(block)) => {
                         w.bytes.extend_from_slice(block.replacement(e));
                         w.src.extend(std::iter::repeat_n(cp, e.chars()));
                     }
                     (cpc::OWN, _) => {
-                        flush(w, &mut word, out);
-                        w.bytes.extend_from_slice(&chunk[i..i + len]);
-                        w.src.push(cp);
-                        flush(w, &mut word, out);
+                        flush!();
+                        emit(&chunk[i..i + len], Source::Run((cp, cp + 1)), &mut word, out);
                     }
-                    (cpc::SPACE, _) => flush(w, &mut word, out),
+                    (cpc::SPACE, _) => flush!(),
                     (cpc::DROP, _) => {}
                     _ => {
                         out.truncate(mark);
@@ -315,7 +354,7 @@ fn classes_chunk(
         i += len;
         cp += 1;
     }
-    flush(w, &mut word, out);
+    flush!();
     Some(((cp - first) as usize, word))
 }
 
