@@ -171,7 +171,7 @@ impl PyFullTokenizer {
             with_thread_scratch(|s| inner.encode_offsets_into(bytes, &mut ids, &mut offsets, Some(&mut words), s))?;
             PyResult::Ok((ids, offsets, words))
         })?;
-        super::lists::offsets_lists(py, &ids, &offsets, &words)
+        super::lists::offsets_lists(py, self.ints.ints(py, self), &ids, &offsets, &words)
     }
 
     /// Encodes a batch of texts on `num_threads` threads (default: all cores)

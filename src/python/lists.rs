@@ -1,7 +1,7 @@
 //! Python lists of token columns (ids, `(start, end)` offsets, word
 //! indices). Building the lists costs more than encoding (an int object per
 //! value, a tuple per offset), so int objects are shared where a value
-//! repeats: ids through a small direct-mapped memo (text is Zipfian), a
+//! repeats: ids from the tokenizer's table of them (serving.rs), a
 //! token's start from the previous token's end (pieces of a word touch), a
 //! word index from the previous token's. Ints are immutable: sharing one
 //! object is invisible to Python code.
@@ -9,36 +9,23 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-/// Slots of the id memo (a power of two).
-const ID_SLOTS: usize = 4096;
-
 #[inline]
 fn int(py: Python<'_>, v: u32) -> Bound<'_, PyAny> {
     let Ok(o) = v.into_pyobject(py);
     o.into_any()
 }
 
-/// `(ids, offsets, words)` as three lists: ints, `(start, end)` tuples, ints.
+/// `(ids, offsets, words)` as three lists: ints (from the tokenizer's
+/// `ints`, see serving.rs), `(start, end)` tuples, ints.
 #[allow(clippy::type_complexity)]
 pub(super) fn offsets_lists<'py>(
     py: Python<'py>,
+    ints: &[Py<PyAny>],
     ids: &[u32],
     spans: &[(u32, u32)],
     words: &[u32],
 ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>, Bound<'py, PyList>)> {
-    let mut memo: Vec<Option<(u32, Bound<'py, PyAny>)>> = vec![None; ID_SLOTS.min(ids.len().next_power_of_two())];
-    let mask = memo.len() - 1;
-    let ids = PyList::new(
-        py,
-        ids.iter().map(|&id| match &mut memo[id as usize & mask] {
-            Some((k, o)) if *k == id => o.clone(),
-            slot => {
-                let o = int(py, id);
-                *slot = Some((id, o.clone()));
-                o
-            }
-        }),
-    )?;
+    let ids = super::serving::int_list(py, ints, ids)?;
     let offsets = span_list(py, spans)?;
     let mut prev: Option<(u32, Bound<'py, PyAny>)> = None;
     let words = PyList::new(

@@ -25,7 +25,7 @@ const MAX_CACHED_IDS: usize = 1 << 18;
 pub(super) struct IntCache(PyOnceLock<Vec<Py<PyAny>>>);
 
 impl IntCache {
-    fn ints<'a>(&'a self, py: Python<'_>, tok: &PyFullTokenizer) -> &'a [Py<PyAny>] {
+    pub(super) fn ints<'a>(&'a self, py: Python<'_>, tok: &PyFullTokenizer) -> &'a [Py<PyAny>] {
         self.0.get_or_init(py, || {
             let top = tok.inner.vocab().entries().iter().map(|e| e.1 as usize + 1).max().unwrap_or(0);
             (0..top.min(MAX_CACHED_IDS) as u32).map(|i| int(py, i)).collect()
@@ -39,7 +39,7 @@ fn int(py: Python<'_>, i: u32) -> Py<PyAny> {
 }
 
 /// `ids` as a list of Python ints from the cache.
-fn int_list<'py>(py: Python<'py>, ints: &[Py<PyAny>], ids: &[u32]) -> PyResult<Bound<'py, PyList>> {
+pub(super) fn int_list<'py>(py: Python<'py>, ints: &[Py<PyAny>], ids: &[u32]) -> PyResult<Bound<'py, PyList>> {
     let list = PyList::new(py, ids.iter().map(|&i| match ints.get(i as usize) {
         Some(o) => o.clone_ref(py),
         None => int(py, i),
