@@ -12,7 +12,7 @@ This class needs no transformers; `bertpiece.BertTokenizer` is the subclass
 in `transformers_base.py` when transformers is installed. The parts, one
 file each: `tokens.py` (special and added tokens, conversions), `call.py`
 (`__call__`), `general.py` (its exact path), `batch_call.py` (its batch
-path), `legacy.py` (legacy mode's truncation and padding), `decode.py` (post-processing and decoding),
+path), `serving.py` (its one-crossing serving cases), `legacy.py` (legacy mode's truncation and padding), `decode.py` (post-processing and decoding),
 `files.py` (from_pretrained / save_pretrained), `hf_backend.py`
 (backend_tokenizer, train_new_from_iterator). See docs/bert_tokenizer.md.
 """

@@ -2,7 +2,7 @@
 input at a time through the core's offsets, HF tokenizers' truncation
 (overflow windows, stride) and padding, and the token metadata behind
 `BatchEncoding`'s alignment methods. Exact for every option; `batch_call.py`
-and `Calls._call_one_text` take the common cases faster and fall back here."""
+and `serving.py` take the common cases faster and fall back here."""
 
 from __future__ import annotations
 
