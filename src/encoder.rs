@@ -556,7 +556,7 @@ fn flush(s: &mut Buffers, word: &mut impl FnMut(&[u8], usize)) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use crate::encoder::Scratch;
     use crate::normalizer::Reference;
     use crate::tokenizer::{BasicOptions, FullOptions, FullTokenizer};
@@ -589,7 +589,8 @@ mod tests {
         Vocab::parse(&(lines.join("\n") + "\n"), Reference::Google)
     }
 
-    fn options() -> Vec<BasicOptions> {
+    /// Every combination of the basic options (the tests of the other lanes use it too).
+    pub(crate) fn options() -> Vec<BasicOptions> {
         let mut all = Vec::new();
         for reference in [Reference::Google, Reference::Transformers, Reference::Tokenizers] {
             for do_lower_case in [true, false] {

@@ -2,6 +2,7 @@
 //! stage): the same (id, span, word) triples for every option set.
 
 use crate::aligned::Span;
+use crate::encoder::tests::options;
 use crate::encoder::Scratch;
 use crate::normalizer::Reference;
 use crate::tokenizer::{BasicOptions, FullOptions, FullTokenizer};
@@ -52,25 +53,6 @@ fn vocab(seed: &mut u64, kind: u64) -> Vocab {
         (l.into_bytes(), id)
     });
     Vocab::from_pairs(pairs.collect::<Vec<_>>())
-}
-
-fn options() -> Vec<BasicOptions> {
-    let mut all = Vec::new();
-    for reference in [Reference::Google, Reference::Transformers, Reference::Tokenizers] {
-        for do_lower_case in [true, false] {
-            for strip_accents in [None, Some(true), Some(false)] {
-                for tokenize_chinese_chars in [true, false] {
-                    for do_split_on_punc in [true, false] {
-                        if reference == Reference::Tokenizers && !do_split_on_punc {
-                            continue;
-                        }
-                        all.push(BasicOptions { do_lower_case, strip_accents, tokenize_chinese_chars, do_split_on_punc, reference, never_split: vec![] });
-                    }
-                }
-            }
-        }
-    }
-    all
 }
 
 fn text(seed: &mut u64, fragments: u64) -> String {

@@ -102,9 +102,26 @@ fn threads_or_env(num_threads: Option<i64>) -> PyResult<Option<i64>> {
     }
 }
 
+/// The ids of one text between `cls` and `sep` (when given), encoded without
+/// the GIL; None when the text is not valid Unicode (a lone surrogate: the
+/// caller's general path says what happens).
+fn text_ids(py: Python<'_>, t: &PyFullTokenizer, text: &Bound<'_, PyString>, cls: Option<u32>, sep: Option<u32>) -> PyResult<Option<Vec<u32>>> {
+    let Ok(s) = text.to_str() else {
+        return Ok(None);
+    };
+    let bytes = s.as_bytes();
+    let inner = &t.inner;
+    py.detach(|| -> PyResult<_> {
+        let mut ids = Vec::with_capacity(bytes.len() / 4 + 3);
+        ids.extend(cls);
+        with_thread_scratch(|s| inner.encode_into(bytes, &mut ids, s))?;
+        ids.extend(sep);
+        Ok(Some(ids))
+    })
+}
+
 /// The ids of one text as a list, between `cls` and `sep` when given; None
-/// when the text is not valid Unicode (a lone surrogate: the caller's general
-/// path says what happens).
+/// when the text is not valid Unicode.
 #[pyfunction]
 #[pyo3(signature = (tok, text, cls=None, sep=None))]
 pub(super) fn encode_to_list<'py>(
@@ -115,18 +132,9 @@ pub(super) fn encode_to_list<'py>(
     sep: Option<u32>,
 ) -> PyResult<Option<Bound<'py, PyList>>> {
     let t = tok.get();
-    let Ok(s) = text.to_str() else {
+    let Some(ids) = text_ids(py, t, text, cls, sep)? else {
         return Ok(None);
     };
-    let bytes = s.as_bytes();
-    let inner = &t.inner;
-    let ids = py.detach(|| -> PyResult<Vec<u32>> {
-        let mut ids = Vec::with_capacity(bytes.len() / 4 + 3);
-        ids.extend(cls);
-        with_thread_scratch(|s| inner.encode_into(bytes, &mut ids, s))?;
-        ids.extend(sep);
-        Ok(ids)
-    })?;
     int_list(py, t.ints.ints(py, t), &ids).map(Some)
 }
 
@@ -178,16 +186,9 @@ pub(super) fn encode_to_windows<'py>(
     sep: Option<u32>,
 ) -> PyResult<Option<(Bound<'py, PyList>, Bound<'py, PyList>, Bound<'py, PyList>)>> {
     let t = tok.get();
-    let Ok(s) = text.to_str() else {
+    let Some(ids) = text_ids(py, t, text, None, None)? else {
         return Ok(None);
     };
-    let bytes = s.as_bytes();
-    let inner = &t.inner;
-    let ids = py.detach(|| -> PyResult<Vec<u32>> {
-        let mut ids = Vec::with_capacity(bytes.len() / 4 + 1);
-        with_thread_scratch(|s| inner.encode_into(bytes, &mut ids, s))?;
-        Ok(ids)
-    })?;
     let ranges: Vec<(usize, usize)> = windows.call1((ids.len(),))?.extract()?;
     let ints = t.ints.ints(py, t);
     let (zero, one) = (PyList::new(py, [0])?, PyList::new(py, [1])?);
