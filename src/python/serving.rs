@@ -1,7 +1,7 @@
 //! The serving entry points behind `BertTokenizer.__call__`'s common cases:
 //! one text straight to a list of ids, a batch as Python lists, and a padded
 //! batch as one NumPy block. They exist for the fixed cost of a call: each
-//! is one crossing from Python, reads `BERTPIECE_NUM_THREADS` itself, and
+//! is one crossing from Python, reads a plain `BERTPIECE_NUM_THREADS` itself, and
 //! makes no Python int per token. Python ints are immutable, so the ints of
 //! the vocabulary's ids are made once per tokenizer (`IntCache`) and shared
 //! by every list: a token costs a reference count, not an allocation.
@@ -47,6 +47,33 @@ pub(super) fn int_list<'py>(py: Python<'py>, ints: &[Py<PyAny>], ids: &[u32]) ->
     Ok(untracked(list))
 }
 
+/// Rows as the three lists of a `BatchEncoding`: ids (from the int table),
+/// token type ids (0) and attention mask (1), each row list untracked.
+struct RowLists<'py> {
+    zero: Bound<'py, PyList>,
+    one: Bound<'py, PyList>,
+    ids: Bound<'py, PyList>,
+    types: Bound<'py, PyList>,
+    mask: Bound<'py, PyList>,
+}
+
+impl<'py> RowLists<'py> {
+    fn new(py: Python<'py>) -> PyResult<Self> {
+        let (zero, one) = (PyList::new(py, [0])?, PyList::new(py, [1])?);
+        Ok(RowLists { zero, one, ids: PyList::empty(py), types: PyList::empty(py), mask: PyList::empty(py) })
+    }
+
+    fn push(&self, ints: &[Py<PyAny>], row: &[u32]) -> PyResult<()> {
+        self.ids.append(int_list(self.ids.py(), ints, row)?)?;
+        self.types.append(repeated(&self.zero, row.len())?)?;
+        self.mask.append(repeated(&self.one, row.len())?)
+    }
+
+    fn into_lists(self) -> (Bound<'py, PyList>, Bound<'py, PyList>, Bound<'py, PyList>) {
+        (self.ids, self.types, self.mask)
+    }
+}
+
 /// `one * n` for a one-element list `one` (`[0] * n`: a fill in C).
 fn repeated<'py>(one: &Bound<'py, PyList>, n: usize) -> PyResult<Bound<'py, PyList>> {
     Ok(untracked(one.as_sequence().repeat(n)?.cast_into::<PyList>()?))
@@ -82,23 +109,20 @@ impl Needles {
     }
 }
 
-/// `num_threads`, or `BERTPIECE_NUM_THREADS` when it is None (as
-/// `bertpiece.batch._num_threads` reads it, without Python's `os.environ`).
-fn threads_or_env(num_threads: Option<i64>) -> PyResult<Option<i64>> {
+/// `num_threads`, or `BERTPIECE_NUM_THREADS` when it is None. A plain
+/// integer is read here (Python's `os.environ` costs most of a small call);
+/// anything else goes to `bertpiece.batch._num_threads`, the one definition
+/// of what the variable may hold and of its error.
+fn threads_or_env(py: Python<'_>, num_threads: Option<i64>) -> PyResult<Option<i64>> {
     if num_threads.is_some() {
         return Ok(num_threads);
     }
     match std::env::var_os("BERTPIECE_NUM_THREADS") {
-        Some(v) if !v.is_empty() => {
-            let s = v.to_string_lossy();
-            // Python's int(): surrounding whitespace and "_" between digits are allowed
-            let digits: String = s.trim().chars().filter(|&c| c != '_').collect();
-            match digits.parse::<i64>() {
-                Ok(n) if !s.trim().starts_with('_') && !s.trim().ends_with('_') && !s.contains("__") => Ok(Some(n)),
-                _ => Err(PyValueError::new_err(format!("BERTPIECE_NUM_THREADS='{s}' is not an integer"))),
-            }
-        }
-        _ => Ok(None),
+        None => Ok(None),
+        Some(v) => match v.to_str().map(str::parse::<i64>) {
+            Some(Ok(n)) => Ok(Some(n)),
+            _ => py.import("bertpiece.batch")?.getattr("_num_threads")?.call1((py.None(),))?.extract(),
+        },
     }
 }
 
@@ -190,9 +214,7 @@ pub(super) fn encode_to_windows<'py>(
         return Ok(None);
     };
     let ranges: Vec<(usize, usize)> = windows.call1((ids.len(),))?.extract()?;
-    let ints = t.ints.ints(py, t);
-    let (zero, one) = (PyList::new(py, [0])?, PyList::new(py, [1])?);
-    let (rows, types, mask) = (PyList::empty(py), PyList::empty(py), PyList::empty(py));
+    let (ints, out) = (t.ints.ints(py, t), RowLists::new(py)?);
     let mut row = Vec::new();
     for (a, b) in ranges {
         let Some(part) = ids.get(a..b) else {
@@ -202,11 +224,9 @@ pub(super) fn encode_to_windows<'py>(
         row.extend(cls);
         row.extend_from_slice(part);
         row.extend(sep);
-        rows.append(int_list(py, ints, &row)?)?;
-        types.append(repeated(&zero, row.len())?)?;
-        mask.append(repeated(&one, row.len())?)?;
+        out.push(ints, &row)?;
     }
-    Ok(Some((rows, types, mask)))
+    Ok(Some(out.into_lists()))
 }
 
 /// A batch of texts as three lists of rows (ids, token type ids, attention
@@ -227,19 +247,13 @@ pub(super) fn encode_to_lists<'py>(
     let t = tok.get();
     let max_length = size_arg(max_length.as_ref(), "max_length")?;
     let opts = BatchOptions { special, max_length, ..Default::default() };
-    let threads = thread_count(py, threads_or_env(num_threads)?)?;
+    let threads = thread_count(py, threads_or_env(py, num_threads)?)?;
     let (batch, _) = t.run_batch(py, texts, None, opts, threads, None, &Needles::slices(added), None)?;
-    let ints = t.ints.ints(py, t);
-    let (zero, one) = (PyList::new(py, [0])?, PyList::new(py, [1])?);
-    let rows = batch.row_splits.windows(2).map(|w| (w[0] as usize, w[1] as usize));
-    let n = batch.row_splits.len().saturating_sub(1);
-    let (ids, types, mask) = (PyList::empty(py), PyList::empty(py), PyList::empty(py));
-    for (a, b) in rows {
-        ids.append(int_list(py, ints, &batch.ids[a..b])?)?;
-        types.append(repeated(&zero, b - a)?)?;
-        mask.append(repeated(&one, b - a)?)?;
+    let (ints, out) = (t.ints.ints(py, t), RowLists::new(py)?);
+    for w in batch.row_splits.windows(2) {
+        out.push(ints, &batch.ids[w[0] as usize..w[1] as usize])?;
     }
-    debug_assert_eq!(ids.len(), n);
+    let (ids, types, mask) = out.into_lists();
     Ok((ids, types, mask, batch.flagged))
 }
 
@@ -268,7 +282,7 @@ pub(super) fn encode_padded_block<'py>(
     let max_length = size_arg(max_length.as_ref(), "max_length")?;
     let (pad_to, pad_to_multiple_of) = (size_arg(pad_to.as_ref(), "max_length")?, size_arg(pad_to_multiple_of.as_ref(), "pad_to_multiple_of")?);
     let opts = BatchOptions { special, max_length, ..Default::default() };
-    let threads = thread_count(py, threads_or_env(num_threads)?)?;
+    let threads = thread_count(py, threads_or_env(py, num_threads)?)?;
     let (batch, _) = t.run_batch(py, texts, None, opts, threads, None, &Needles::slices(added), None)?;
     let padding = Padding { to: pad_to, multiple_of: pad_to_multiple_of, pad_id, pad_type_id, left: padding_left };
     let (width, block) = py.detach(|| batch.pad_stacked(&padding, crate::threads::thread_count(threads)?))?;

@@ -9,7 +9,7 @@ import logging
 import warnings
 
 from . import serving
-from .general import _MAX_PADDED_CELLS
+from .general import _padding_too_large
 
 # transformers' logger, so its verbosity settings apply to the same messages
 logger = logging.getLogger("transformers.tokenization_utils_base")
@@ -169,37 +169,21 @@ class Calls:
             for k in new:
                 self.deprecation_warnings[("unused", k)] = True
 
-    def _encode(self, text, text_pair, *, add_special_tokens, padding, truncation, max_length, stride,
-                is_split_into_words, pad_to_multiple_of, padding_side, return_tensors, return_token_type_ids,
-                return_attention_mask, return_overflowing_tokens, return_special_tokens_mask, return_offsets_mapping,
-                return_length, verbose, split_special_tokens):
+    def _resolve_options(self, padding, truncation, max_length, stride, pad_to_multiple_of, verbose):
+        """The sizes checked and the strategies decided: (padding strategy, truncation strategy, max_length)."""
         _check_size("stride", stride, allow_zero=True)
         if max_length is not None:
             _check_size("max_length", max_length, allow_zero=True)
         if pad_to_multiple_of is not None:
             _check_size("pad_to_multiple_of", pad_to_multiple_of, allow_zero=False)
-        padding_strategy, truncation_strategy, max_length = self._strategies(
-            padding, truncation, max_length, pad_to_multiple_of, verbose)
-        if padding_side is not None and padding_side not in ("left", "right"):
-            raise ValueError(f"Padding side should be selected between 'right' and 'left', current value: {padding_side}")
-        if return_tensors is not None and getattr(return_tensors, "value", return_tensors) == "pt":
-            try:
-                import torch  # noqa: F401  (only checks that it is installed)
-            except ImportError:
-                raise ImportError("return_tensors='pt' needs PyTorch: pip install torch") from None
-        batched, items = self._batch_items(text, text_pair, is_split_into_words)
-        if padding_strategy != "do_not_pad":
-            # every row is at least this wide once padded: refuse what cannot be allocated, up front
-            width = max(max_length if padding_strategy == "max_length" and max_length else 0, pad_to_multiple_of or 0)
-            if width * len(items) * 3 > _MAX_PADDED_CELLS:
-                what = "pad_to_multiple_of" if (pad_to_multiple_of or 0) >= width else "max_length"
-                raise MemoryError(f"padding {len(items)} row(s) to {width} tokens ({what}={width}) would need "
-                                  f"{width * len(items) * 3} cells for input ids, masks and type ids; "
-                                  f"use a smaller {what}")
+        return self._strategies(padding, truncation, max_length, pad_to_multiple_of, verbose)
+
+    def _check_lengths(self, truncation_strategy, max_length, stride, add_special_tokens, pair):
+        """A max_length too small for the special tokens or for the stride: refused before encoding."""
         if truncation_strategy != "do_not_truncate" and add_special_tokens and max_length is not None:
             # transformers does not check this: HF silently skips truncation, the
             # legacy tokenizer empties the sequences. Both are wrong model inputs.
-            n_special = self.num_special_tokens_to_add(pair=any(b is not None for _, b in items))
+            n_special = self.num_special_tokens_to_add(pair=pair)
             if max_length < n_special:
                 raise ValueError(f"max_length={max_length} is smaller than the {n_special} special tokens added "
                                  "to each sequence; use a larger max_length or add_special_tokens=False")
@@ -211,6 +195,26 @@ class Calls:
                 raise ValueError(f"tokenizer stride set to {stride}, which is greater than or equal to its effective "
                                  f"max length of {effective} (= {max_length} original max length - "
                                  f"{max_length - effective} added special tokens), ")
+
+    def _encode(self, text, text_pair, *, add_special_tokens, padding, truncation, max_length, stride,
+                is_split_into_words, pad_to_multiple_of, padding_side, return_tensors, return_token_type_ids,
+                return_attention_mask, return_overflowing_tokens, return_special_tokens_mask, return_offsets_mapping,
+                return_length, verbose, split_special_tokens):
+        padding_strategy, truncation_strategy, max_length = self._resolve_options(
+            padding, truncation, max_length, stride, pad_to_multiple_of, verbose)
+        if padding_side is not None and padding_side not in ("left", "right"):
+            raise ValueError(f"Padding side should be selected between 'right' and 'left', current value: {padding_side}")
+        if return_tensors is not None and getattr(return_tensors, "value", return_tensors) == "pt":
+            try:
+                import torch  # noqa: F401  (only checks that it is installed)
+            except ImportError:
+                raise ImportError("return_tensors='pt' needs PyTorch: pip install torch") from None
+        batched, items = self._batch_items(text, text_pair, is_split_into_words)
+        error = _padding_too_large(padding_strategy, max_length, pad_to_multiple_of, len(items))
+        if error is not None:
+            raise error
+        self._check_lengths(truncation_strategy, max_length, stride, add_special_tokens,
+                            pair=any(b is not None for _, b in items))
         split_special = self.split_special_tokens if split_special_tokens is None else split_special_tokens
         opts = dict(add_special_tokens=add_special_tokens, padding_strategy=padding_strategy,
                     truncation_strategy=truncation_strategy, max_length=max_length, stride=stride,

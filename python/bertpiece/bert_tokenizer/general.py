@@ -13,6 +13,19 @@ from .truncation import _hf_truncate
 _MAX_PADDED_CELLS = 2**31  # Python list cells of one padded call (16 GiB of pointers): refused up front
 
 
+def _padding_too_large(padding_strategy, max_length, pad_to_multiple_of, rows):
+    """The MemoryError for padding `rows` rows wider than can be allocated, or None.
+    Every row is at least this wide once padded, so it is known before encoding."""
+    if padding_strategy == "do_not_pad":
+        return None
+    width = max(max_length if padding_strategy == "max_length" and max_length else 0, pad_to_multiple_of or 0)
+    if width * rows * 3 <= _MAX_PADDED_CELLS:
+        return None
+    what = "pad_to_multiple_of" if (pad_to_multiple_of or 0) >= width else "max_length"
+    return MemoryError(f"padding {rows} row(s) to {width} tokens ({what}={width}) would need {width * rows * 3} "
+                       f"cells for input ids, masks and type ids; use a smaller {what}")
+
+
 class _LazyTokens:
     """A row's token strings, looked up when `tokens()` first asks (most calls never do)."""
 

@@ -5,8 +5,8 @@ batch padded into NumPy arrays (or torch tensors, or lists).
 Each function returns None when its case needs the general path (`call.py`
 then goes on as if it had not been tried), so the general path stays the
 definition. What a call's options mean is decided by the general path's own
-checks (`_check_size`, `_strategies`), run once per distinct set of options
-and remembered (`Plans`); what the tokenizer's tokens are is read once per
+checks (`_resolve_options`, `_check_lengths`, `_padding_too_large`), run
+once per distinct set of options and remembered (`ServingState.plans`); what the tokenizer's tokens are is read once per
 change of the tokenizer (`ServingState`, dropped by `tokens.py` on any change).
 """
 
@@ -17,14 +17,13 @@ import numpy as np
 from .. import _core
 from .batch_call import _general, _LazyRows, _no_gc
 from .encoding import BatchEncoding
-from .general import _MAX_PADDED_CELLS
+from .general import _padding_too_large
 from .truncation import _hf_truncate
 
 _encode_to_list, _encode_to_lists, _encode_to_offsets, _encode_to_windows, _encode_padded_block = (
     _core.encode_to_list, _core.encode_to_lists, _core.encode_to_offsets, _core.encode_to_windows,
     _core.encode_padded_block)
 _MAX_PLANS = 64  # distinct option sets remembered per tokenizer
-_TENSORS = {"np": "np", "pt": "pt"}
 
 
 class ServingState:
@@ -88,51 +87,39 @@ def one_text(tok, text, add_special_tokens, verbose, offsets=False):
 
 
 # ------------------------------------------------------------------ batches
-def plan(tok, st, padding, truncation, max_length, pad_to_multiple_of, n_rows):
+def plan(tok, st, padding, truncation, max_length, stride, pad_to_multiple_of, n_rows):
     """(padding strategy, truncation strategy, max_length) as the general path
-    decides them, or None when it would warn or raise (it then does so)."""
-    key = (type(padding), padding, type(truncation), truncation, type(max_length), max_length,
+    decides them for single texts, or None when it would warn or raise (it then does so)."""
+    key = (type(padding), padding, type(truncation), truncation, type(max_length), max_length, type(stride), stride,
            type(pad_to_multiple_of), pad_to_multiple_of)
     try:
         found = st.plans.get(key)
     except TypeError:  # an unhashable option: the general path says what it makes of it
         return None
     if found is None:
-        found = _decide(tok, padding, truncation, max_length, pad_to_multiple_of)
+        found = _decide(tok, padding, truncation, max_length, stride, pad_to_multiple_of)
         if len(st.plans) >= _MAX_PLANS:
             st.plans.clear()
         st.plans[key] = found
-    if found is False:
+    if found is False or _padding_too_large(found[0], found[2], pad_to_multiple_of, n_rows) is not None:
         return None
-    padding_strategy, _, max_length = found
-    if padding_strategy != "do_not_pad":  # the general path refuses what cannot be allocated
-        width = max(max_length if padding_strategy == "max_length" and max_length else 0, pad_to_multiple_of or 0)
-        if width * n_rows * 3 > _MAX_PADDED_CELLS:
-            return None
     return found
 
 
-def _decide(tok, padding, truncation, max_length, pad_to_multiple_of):
-    from .call import _check_size
-
+def _decide(tok, padding, truncation, max_length, stride, pad_to_multiple_of):
+    """The general path's own option checks (`_resolve_options`, `_check_lengths`); False where they raise."""
     if max_length is not None and padding is True and truncation in (None, False, "do_not_truncate"):
         return False  # the general path warns that max_length is ignored
     try:
-        if max_length is not None:
-            _check_size("max_length", max_length, allow_zero=True)
-        if pad_to_multiple_of is not None:
-            _check_size("pad_to_multiple_of", pad_to_multiple_of, allow_zero=False)
-        found = tok._strategies(padding, truncation, max_length, pad_to_multiple_of, verbose=False)
+        found = tok._resolve_options(padding, truncation, max_length, stride, pad_to_multiple_of, verbose=False)
+        tok._check_lengths(found[1], found[2], stride, add_special_tokens=True, pair=False)
     except Exception:  # the general path raises it
         return False
     padding_strategy, truncation_strategy, max_length = found
     if truncation_strategy not in ("do_not_truncate", "longest_first", "only_first"):
         return False
-    if truncation_strategy != "do_not_truncate" and max_length is not None and \
-            max_length < tok.num_special_tokens_to_add(pair=False):
-        return False  # the general path's error (too small for the special tokens, or for the stride check)
-    if type(max_length) is not int and max_length is not None:
-        return False
+    if type(max_length) is not int and max_length is not None or type(stride) is not int:
+        return False  # (sizes given as other integer types: the general path converts them)
     return found
 
 
@@ -142,11 +129,11 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
     stride or extra outputs): lists, or padded arrays."""
     if not texts or not usable(tok) or tok.truncation_side != "right":
         return None
-    tensors = _TENSORS.get(return_tensors) if type(return_tensors) is str else None
-    if tensors is None and return_tensors is not None:
-        return None
+    if return_tensors is not None and (type(return_tensors) is not str or return_tensors not in ("np", "pt")):
+        return None  # (a TensorType, "tf", "mlx"...: the general path)
+    tensors = return_tensors
     st = state(tok)
-    found = plan(tok, st, padding, truncation, max_length, pad_to_multiple_of, len(texts))
+    found = plan(tok, st, padding, truncation, max_length, 0, pad_to_multiple_of, len(texts))
     if found is None:
         return None
     padding_strategy, truncation_strategy, max_length = found
@@ -227,17 +214,15 @@ def windows(tok, text, add_special_tokens, truncation, max_length, stride, verbo
     for one text, as lists: the core's ids cut into HF's windows (`_hf_truncate`,
     the general path's own definition) by the core (long-document chunking for
     QA and retrieval)."""
-    if not usable(tok) or type(stride) is not int or stride < 0:
+    if not usable(tok):
         return None
     st = state(tok)
-    found = plan(tok, st, False, truncation, max_length, None, 1)
+    found = plan(tok, st, False, truncation, max_length, stride, None, 1)
     if found is None:
         return None
     _, truncation_strategy, max_length = found
     if truncation_strategy == "do_not_truncate" or max_length is None:
         return None
-    if stride > max_length - tok.num_special_tokens_to_add(pair=False):
-        return None  # the general path's error
     if add_special_tokens and (st.cls is None or st.sep is None) or st.matcher.search(text):
         return None
     limit = max_length - (2 if add_special_tokens else 0)
