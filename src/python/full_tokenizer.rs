@@ -2,7 +2,7 @@
 //! `bertpiece.BertTokenizer`, with its batch and padded-batch entry points.
 
 use super::args::*;
-use super::serving::IntCache;
+use super::lists::IntCache;
 use crate::batch::{encode_batch, encode_pairs, Batch, BatchOptions, PairTruncation};
 use crate::padding::{Padded, Padding};
 use crate::threads;
@@ -19,7 +19,7 @@ use std::sync::Arc;
 #[pyclass(frozen, module = "bertpiece._core", name = "FullTokenizer")]
 pub(super) struct PyFullTokenizer {
     pub(super) inner: Arc<FullTokenizer>,
-    /// The Python ints of the ids, for lists (serving.rs).
+    /// The Python ints of the ids, for lists (lists.rs).
     pub(super) ints: IntCache,
 }
 

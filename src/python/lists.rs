@@ -1,12 +1,14 @@
 //! Python lists of token columns (ids, `(start, end)` offsets, word
 //! indices). Building the lists costs more than encoding (an int object per
 //! value, a tuple per offset), so int objects are shared where a value
-//! repeats: ids from the tokenizer's table of them (serving.rs), a
+//! repeats: ids from the tokenizer's table of them (`IntCache`), a
 //! token's start from the previous token's end (pieces of a word touch), a
 //! word index from the previous token's. Ints are immutable: sharing one
 //! object is invisible to Python code.
 
+use super::full_tokenizer::PyFullTokenizer;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyTuple};
 
 #[inline]
@@ -15,8 +17,77 @@ fn int(py: Python<'_>, v: u32) -> Bound<'_, PyAny> {
     o.into_any()
 }
 
+/// The most ids whose ints are kept (2 MiB of pointers and 8 MiB of ints at
+/// most); ids above it, rare outside huge vocabularies, get a new int.
+const MAX_CACHED_IDS: usize = 1 << 18;
+
+/// The Python ints `0..n` for the ids of one tokenizer, made on first use.
+#[derive(Default)]
+pub(super) struct IntCache(PyOnceLock<Vec<Py<PyAny>>>);
+
+impl IntCache {
+    pub(super) fn ints<'a>(&'a self, py: Python<'_>, tok: &PyFullTokenizer) -> &'a [Py<PyAny>] {
+        self.0.get_or_init(py, || {
+            let top = tok.inner.vocab().entries().iter().map(|e| e.1 as usize + 1).max().unwrap_or(0);
+            (0..top.min(MAX_CACHED_IDS) as u32).map(|i| int(py, i).unbind()).collect()
+        })
+    }
+}
+
+/// `ids` as a list of Python ints from the cache.
+pub(super) fn int_list<'py>(py: Python<'py>, ints: &[Py<PyAny>], ids: &[u32]) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::new(py, ids.iter().map(|&i| match ints.get(i as usize) {
+        Some(o) => o.clone_ref(py),
+        None => int(py, i).unbind(),
+    }))?;
+    Ok(untracked(list))
+}
+
+/// Rows as the three lists of a `BatchEncoding`: ids (from the int table),
+/// token type ids (0) and attention mask (1), each row list untracked.
+pub(super) struct RowLists<'py> {
+    zero: Bound<'py, PyList>,
+    one: Bound<'py, PyList>,
+    ids: Bound<'py, PyList>,
+    types: Bound<'py, PyList>,
+    mask: Bound<'py, PyList>,
+}
+
+impl<'py> RowLists<'py> {
+    pub(super) fn new(py: Python<'py>) -> PyResult<Self> {
+        let (zero, one) = (PyList::new(py, [0])?, PyList::new(py, [1])?);
+        Ok(RowLists { zero, one, ids: PyList::empty(py), types: PyList::empty(py), mask: PyList::empty(py) })
+    }
+
+    pub(super) fn push(&self, ints: &[Py<PyAny>], row: &[u32]) -> PyResult<()> {
+        self.ids.append(int_list(self.ids.py(), ints, row)?)?;
+        self.types.append(repeated(&self.zero, row.len())?)?;
+        self.mask.append(repeated(&self.one, row.len())?)
+    }
+
+    pub(super) fn into_lists(self) -> (Bound<'py, PyList>, Bound<'py, PyList>, Bound<'py, PyList>) {
+        (self.ids, self.types, self.mask)
+    }
+}
+
+/// `one * n` for a one-element list `one` (`[0] * n`: a fill in C).
+fn repeated<'py>(one: &Bound<'py, PyList>, n: usize) -> PyResult<Bound<'py, PyList>> {
+    Ok(untracked(one.as_sequence().repeat(n)?.cast_into::<PyList>()?))
+}
+
+/// A list or tuple of ints taken out of the cyclic garbage collector's sight.
+/// It cannot be part of a cycle, and a batch's row lists are millions of
+/// references: once `gc` is back on, its first pass over them took a third of
+/// `tok(texts)` (CPython untracks tuples and dicts of atomic values the same
+/// way). A row the caller later makes part of a cycle is only never freed.
+pub(super) fn untracked<T>(obj: Bound<'_, T>) -> Bound<'_, T> {
+    // SAFETY: a live object (a new list or tuple, which its constructor tracks; untracking is allowed at any time).
+    unsafe { pyo3::ffi::PyObject_GC_UnTrack(obj.as_ptr().cast()) };
+    obj
+}
+
 /// `(ids, offsets, words)` as three lists: ints (from the tokenizer's
-/// `ints`, see serving.rs), `(start, end)` tuples, ints.
+/// `IntCache`), `(start, end)` tuples, ints.
 #[allow(clippy::type_complexity)]
 pub(super) fn offsets_lists<'py>(
     py: Python<'py>,
@@ -25,7 +96,7 @@ pub(super) fn offsets_lists<'py>(
     spans: &[(u32, u32)],
     words: &[u32],
 ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>, Bound<'py, PyList>)> {
-    let ids = super::serving::int_list(py, ints, ids)?;
+    let ids = int_list(py, ints, ids)?;
     let offsets = span_list(py, spans)?;
     let mut prev: Option<(u32, Bound<'py, PyAny>)> = None;
     let words = PyList::new(
@@ -57,10 +128,7 @@ pub(super) fn span_list<'py>(py: Python<'py>, spans: &[(u32, u32)]) -> PyResult<
         };
         let end = if e == s { start.clone() } else { int(py, e) };
         prev = Some((e, end.clone()));
-        let pair = PyTuple::new(py, [start, end])?;
-        // SAFETY: a live tuple just made (PyTuple_New tracks it; untracking is allowed at any time).
-        unsafe { pyo3::ffi::PyObject_GC_UnTrack(pair.as_ptr().cast()) };
-        list.append(pair)?;
+        list.append(untracked(PyTuple::new(py, [start, end])?))?;
     }
     Ok(list)
 }

@@ -2,93 +2,18 @@
 //! one text straight to a list of ids, a batch as Python lists, and a padded
 //! batch as one NumPy block. They exist for the fixed cost of a call: each
 //! is one crossing from Python, reads a plain `BERTPIECE_NUM_THREADS` itself, and
-//! makes no Python int per token. Python ints are immutable, so the ints of
-//! the vocabulary's ids are made once per tokenizer (`IntCache`) and shared
-//! by every list: a token costs a reference count, not an allocation.
+//! makes no Python int per token: the lists come from `lists.rs`, whose
+//! `IntCache` makes the ints of the vocabulary's ids once per tokenizer.
 
 use super::args::*;
+use super::lists::{int_list, untracked, RowLists};
 use super::full_tokenizer::PyFullTokenizer;
 use crate::batch::BatchOptions;
 use crate::encoder::with_thread_scratch;
 use crate::padding::Padding;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyString};
-
-/// The most ids whose ints are kept (2 MiB of pointers and 8 MiB of ints at
-/// most); ids above it, rare outside huge vocabularies, get a new int.
-const MAX_CACHED_IDS: usize = 1 << 18;
-
-/// The Python ints `0..n` for the ids of one tokenizer, made on first use.
-#[derive(Default)]
-pub(super) struct IntCache(PyOnceLock<Vec<Py<PyAny>>>);
-
-impl IntCache {
-    pub(super) fn ints<'a>(&'a self, py: Python<'_>, tok: &PyFullTokenizer) -> &'a [Py<PyAny>] {
-        self.0.get_or_init(py, || {
-            let top = tok.inner.vocab().entries().iter().map(|e| e.1 as usize + 1).max().unwrap_or(0);
-            (0..top.min(MAX_CACHED_IDS) as u32).map(|i| int(py, i)).collect()
-        })
-    }
-}
-
-fn int(py: Python<'_>, i: u32) -> Py<PyAny> {
-    let Ok(v) = i.into_pyobject(py);
-    v.into_any().unbind()
-}
-
-/// `ids` as a list of Python ints from the cache.
-pub(super) fn int_list<'py>(py: Python<'py>, ints: &[Py<PyAny>], ids: &[u32]) -> PyResult<Bound<'py, PyList>> {
-    let list = PyList::new(py, ids.iter().map(|&i| match ints.get(i as usize) {
-        Some(o) => o.clone_ref(py),
-        None => int(py, i),
-    }))?;
-    Ok(untracked(list))
-}
-
-/// Rows as the three lists of a `BatchEncoding`: ids (from the int table),
-/// token type ids (0) and attention mask (1), each row list untracked.
-struct RowLists<'py> {
-    zero: Bound<'py, PyList>,
-    one: Bound<'py, PyList>,
-    ids: Bound<'py, PyList>,
-    types: Bound<'py, PyList>,
-    mask: Bound<'py, PyList>,
-}
-
-impl<'py> RowLists<'py> {
-    fn new(py: Python<'py>) -> PyResult<Self> {
-        let (zero, one) = (PyList::new(py, [0])?, PyList::new(py, [1])?);
-        Ok(RowLists { zero, one, ids: PyList::empty(py), types: PyList::empty(py), mask: PyList::empty(py) })
-    }
-
-    fn push(&self, ints: &[Py<PyAny>], row: &[u32]) -> PyResult<()> {
-        self.ids.append(int_list(self.ids.py(), ints, row)?)?;
-        self.types.append(repeated(&self.zero, row.len())?)?;
-        self.mask.append(repeated(&self.one, row.len())?)
-    }
-
-    fn into_lists(self) -> (Bound<'py, PyList>, Bound<'py, PyList>, Bound<'py, PyList>) {
-        (self.ids, self.types, self.mask)
-    }
-}
-
-/// `one * n` for a one-element list `one` (`[0] * n`: a fill in C).
-fn repeated<'py>(one: &Bound<'py, PyList>, n: usize) -> PyResult<Bound<'py, PyList>> {
-    Ok(untracked(one.as_sequence().repeat(n)?.cast_into::<PyList>()?))
-}
-
-/// `list` (of ints) taken out of the cyclic garbage collector's sight. A list
-/// of ints cannot be part of a cycle, and a batch's row lists are millions of
-/// references: once `gc` is back on, its first pass over them took a third of
-/// `tok(texts)` (CPython untracks tuples and dicts of atomic values the same
-/// way). A row the caller later makes part of a cycle is only never freed.
-fn untracked(list: Bound<'_, PyList>) -> Bound<'_, PyList> {
-    // SAFETY: a live list object (PyList_New tracks it; untracking is allowed at any time).
-    unsafe { pyo3::ffi::PyObject_GC_UnTrack(list.as_ptr().cast()) };
-    list
-}
 
 /// The added tokens a batch's rows are searched for, converted once per
 /// change of the tokenizer rather than on every call (`_core.Needles(list)`).
