@@ -1,20 +1,26 @@
 # Developer entry point. `make test` is what CI runs (.ci/run) and what the README gives.
 PYTHON ?= python3
 PYTEST_WORKERS ?= 2
+# The exact versions the tests install (scripts/update_constraints.sh writes it);
+# empty for the newest releases (test-latest).
+CONSTRAINTS ?= constraints/test.txt
+PIP_PINS = $(if $(CONSTRAINTS),-c $(CONSTRAINTS),--upgrade --upgrade-strategy eager)
+# The supported range's lower end (README, "Supported versions"): what test-oldest pins instead.
+OLDEST_PINS ?= transformers==5.23.0 tokenizers==0.23.1
 
 MINUTES ?= 5
 
-.PHONY: install install-test fetch-ucd tables hf-tables cargo-test pytest test wheel sdist test-pythons bench fuzz clean
+.PHONY: install install-test test-latest test-oldest fetch-ucd tables hf-tables cargo-test pytest test wheel sdist test-pythons bench fuzz clean
 
 install:  ## build the extension (release profile) and install the package
 	$(PYTHON) -m pip install -q .
 
 install-test: fetch-ucd  ## install the package with the reference libraries the tests compare against
-	$(PYTHON) -m pip install -q ".[test]"
+	$(PYTHON) -m pip install -q $(PIP_PINS) ".[test]"
 	$(PYTHON) scripts/fetch_transformers_tests.py  # transformers' own tokenizer tests, from its sdist, into .cache/
 
 fetch-ucd:  ## the unicodedata2 sdist whose unicodetype_db.h the table generator reads
-	$(PYTHON) -m pip install -q "unicodedata2==17.0.1"
+	$(PYTHON) -m pip install -q $(PIP_PINS) "unicodedata2==17.0.1"
 	$(PYTHON) scripts/gen_unicode_tables.py --fetch --check
 
 tables: fetch-ucd  ## regenerate src/unicode_tables.rs and python/bertpiece/_strtables.py
@@ -29,11 +35,24 @@ cargo-test:  ## the Rust core alone, no Python involved
 pytest:
 	$(PYTHON) -m pytest -n $(PYTEST_WORKERS)
 
-test: install-test cargo-test pytest  ## everything CI runs
+test: install-test cargo-test pytest  ## everything CI runs (the pinned versions of constraints/test.txt)
+
+# Each in a venv of its own under .cache/, so the pinned environment is left as it is.
+test-latest:  ## the same suite against the newest releases of everything it tests against (no pins)
+	$(PYTHON) -m venv .cache/venv-latest
+	$(MAKE) test PYTHON=$(CURDIR)/.cache/venv-latest/bin/python CONSTRAINTS=
+
+test-oldest:  ## the same suite with the lower end of the supported transformers/tokenizers range
+	$(PYTHON) -m venv .cache/venv-oldest
+	# constraints/test.txt with the OLDEST_PINS packages' lines replaced
+	grep -v -E '^($(subst $(eval) ,|,$(foreach p,$(OLDEST_PINS),$(firstword $(subst ==, ,$(p))))))==' $(CONSTRAINTS) \
+		> .cache/constraints-oldest.txt
+	printf '%s\n' $(OLDEST_PINS) >> .cache/constraints-oldest.txt
+	$(MAKE) test PYTHON=$(CURDIR)/.cache/venv-oldest/bin/python CONSTRAINTS=.cache/constraints-oldest.txt
 
 # zig (from PyPI's ziglang) links against glibc 2.17 symbols, so no manylinux container is needed.
 wheel:  ## dist/: the release wheel, manylinux2014 (glibc >= 2.17) abi3 for CPython >= 3.10, checked by auditwheel
-	$(PYTHON) -m pip install -q "maturin>=1.7,<2" "ziglang==0.14.1" "auditwheel>=6"
+	$(PYTHON) -m pip install -q $(PIP_PINS) "maturin>=1.7,<2" "ziglang==0.14.1" "auditwheel>=6"
 	rm -f dist/bertpiece-*.whl
 	CARGO_ZIGBUILD_ZIG_PATH="$$($(PYTHON) -c 'import os, ziglang; print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))')" \
 		$(PYTHON) -m maturin build --release --locked --zig --compatibility manylinux2014 -i $(PYTHON) -o dist
@@ -42,12 +61,12 @@ wheel:  ## dist/: the release wheel, manylinux2014 (glibc >= 2.17) abi3 for CPyt
 	grep -q '"manylinux_2_17_x86_64"' dist/auditwheel.txt
 
 sdist:  ## dist/: the source distribution (pip builds it with a Rust toolchain)
-	$(PYTHON) -m pip install -q "maturin>=1.7,<2"
+	$(PYTHON) -m pip install -q $(PIP_PINS) "maturin>=1.7,<2"
 	rm -f dist/bertpiece-*.tar.gz
 	$(PYTHON) -m maturin sdist -o dist
 
 test-pythons:  ## the wheel from `make wheel` in a fresh venv of each other Python (3.10, 3.12, 3.13)
-	bash .ci/test-pythons
+	CONSTRAINTS=$(CONSTRAINTS) bash .ci/test-pythons
 
 fuzz:  ## differential fuzz campaign for MINUTES minutes (tests/fuzz); new failing cases land in tests/fuzz/regressions/
 	cd tests && RUST_BACKTRACE=0 $(PYTHON) -m fuzz.campaign --minutes $(MINUTES)

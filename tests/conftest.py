@@ -17,3 +17,17 @@ settings.register_profile(
     derandomize=os.environ.get("CI") == "true",
 )
 settings.load_profile("bertpiece")
+
+
+def pytest_report_header(config):
+    """The versions of the references this run compares against (pinned by
+    constraints/test.txt in `make test`, the newest in `make test-latest`)."""
+    from importlib import metadata
+
+    found = []
+    for name in ("transformers", "tokenizers", "bert-tensorflow", "torch"):
+        try:
+            found.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            found.append(f"{name} missing")
+    return "references: " + ", ".join(found)
