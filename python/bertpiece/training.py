@@ -15,11 +15,11 @@ core's encoding path, in parallel, streaming), then builds the vocabulary:
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 from typing import Callable, Iterable, Optional, Union
 
 from . import _core
+from ._atomic_write import write_text_atomically
 
 DEFAULT_SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 ALGORITHMS = ("likelihood", "hf")
@@ -36,21 +36,9 @@ class WordPieceVocab(list):
     def save(self, path: Union[str, os.PathLike]) -> str:
         """Writes `vocab.txt` (one token per line, in id order), which `FullTokenizer`,
         `BertTokenizer` and transformers load directly. The file appears whole or
-        not at all (written to a temporary file, then renamed). Returns the path."""
-        path = os.fspath(path)
-        directory = os.path.dirname(os.path.abspath(path))
-        fd, tmp = tempfile.mkstemp(prefix=".vocab-", suffix=".tmp", dir=directory)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-                f.write("".join(t + "\n" for t in self))
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
-        return path
+        not at all (written to a temporary file, then renamed), with the mode
+        `open(path, "w")` would give it (0o666 less the umask). Returns the path."""
+        return write_text_atomically(path, "".join(t + "\n" for t in self), prefix=".vocab-")
 
 
 def train_wordpiece(
