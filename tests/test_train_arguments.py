@@ -26,12 +26,14 @@ def read_back(path):
     def ordered(vocab):
         return sorted(vocab, key=vocab.get)
 
-    return {
+    readers = {
         "google": ordered(load_google().load_vocab(path)),
         "transformers": ordered(load_vocab(path)),
         "tokenizers": ordered(WordPiece.read_file(path)),
-        "bertpiece": ordered(bertpiece.FullTokenizer(path, unk_token="[UNK]").vocab),
     }
+    for reference in ("google", "transformers", "tokenizers"):  # bertpiece reads as each of them
+        readers["bertpiece-" + reference] = ordered(bertpiece.FullTokenizer(path, reference=reference).vocab)
+    return readers
 
 
 def test_whitespace_in_a_token_argument_is_refused():
@@ -72,6 +74,7 @@ def test_what_is_accepted_reads_back_the_same_in_every_reader(algorithm, tmp_pat
     cases = [
         {"special_tokens": ["[UNK]", "<s>", "[UNK]", "h", "[unused1]"], "unused_tokens": 3},
         {"special_tokens": ["[UNK]", "<\x00>", "[\u200b]", "\ufeff"], "initial_alphabet": ["\u200b", "\x7f", "q", "q"]},
+        {"special_tokens": ["\ufeff<s>", "[UNK]"]},  # a byte order mark opening the file stays in the token
         {"continuing_subword_prefix": ""},
         {"continuing_subword_prefix": "@@", "initial_alphabet": "z#"},
         {"special_tokens": ["<unk>", "<s>"], "unk_token": "<unk>"},
