@@ -109,7 +109,8 @@ def test_token_arguments_that_would_corrupt_the_vocab_are_usage_errors(corpus, t
     for flags, message in ((["--prefix", "#\n"], "--prefix='#\\n' holds whitespace (U+000A"),
                            (["--prefix", "# "], "--prefix='# ' holds whitespace (U+0020"),
                            (["--initial-alphabet", "ab\u2028"], "--initial-alphabet[2]='\\u2028' holds whitespace"),
-                           (["--special-tokens", "[UNK]", "[A]\x85"], "--special-tokens[1]='[A]\\x85' holds whitespace"),
+                           (["--special-tokens", "[UNK]", "[A]\x85"],
+                            "--special-tokens[1]='[A]\\x85' holds whitespace"),
                            (["--special-tokens", "[UNK]", ""], "--special-tokens[1] must not be empty"),
                            (["--special-tokens"], "--special-tokens must include the unknown token '[UNK]'"),
                            (["--special-tokens", "<unk>"], "name yours with --unk-token")):

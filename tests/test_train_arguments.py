@@ -142,7 +142,8 @@ def test_the_unknown_token_must_be_a_special_token(tmp_path):
 def test_a_text_with_a_lone_surrogate_is_named(algorithm, tmp_path):
     # Past the first batch (1,000 texts): the index is the text's in files_or_texts.
     texts = ["hello world"] * 1500 + ["ok", "hello w\ud800orld"]
-    with pytest.raises(SurrogateError, match=r"files_or_texts\[1501\] holds a lone surrogate \(U\+D800 at position 7\)"):
+    with pytest.raises(SurrogateError,
+                       match=r"files_or_texts\[1501\] holds a lone surrogate \(U\+D800 at position 7\)"):
         bertpiece.train_wordpiece(texts, 60, algorithm=algorithm)
     # A file among the items counts as one item.
     (tmp_path / "c.txt").write_text("a b\n" * 1200, encoding="utf-8")
