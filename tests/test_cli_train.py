@@ -45,10 +45,10 @@ def test_cli_options_and_input_kinds(corpus, tmp_path, monkeypatch):
     out = tmp_path / "v.txt"
     args = ["train", str(gz), str(jl), "-o", str(out), "--field", "body", "--vocab-size", "700", "--algorithm", "hf",
             "--no-lowercase", "--min-frequency", "3", "--limit-alphabet", "none", "--special-tokens", "<s>", "<unk>",
-            "--prefix", "@@", "--threads", "1", "-q"]
+            "--unk-token", "<unk>", "--prefix", "@@", "--threads", "1", "-q"]
     assert main(args) == 0
     want = bertpiece.train_wordpiece(lines, 700, algorithm="hf", do_lower_case=False, min_frequency=3,
-                                     limit_alphabet=None, special_tokens=["<s>", "<unk>"],
+                                     limit_alphabet=None, special_tokens=["<s>", "<unk>"], unk_token="<unk>",
                                      continuing_subword_prefix="@@")
     assert out.read_text(encoding="utf-8").split("\n")[:-1] == list(want)
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO("\n".join(lines).encode())))
@@ -102,3 +102,35 @@ def test_interrupted_run_leaves_no_vocab(corpus, tmp_path, monkeypatch, capsys):
     assert main(["train", str(corpus), "-o", str(out), "--vocab-size", "3000"]) == 130
     assert "interrupted" in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus.txt"]
+
+
+def test_token_arguments_that_would_corrupt_the_vocab_are_usage_errors(corpus, tmp_path, capsys):
+    out = tmp_path / "v.txt"
+    for flags, message in ((["--prefix", "#\n"], "--prefix='#\\n' holds whitespace (U+000A"),
+                           (["--prefix", "# "], "--prefix='# ' holds whitespace (U+0020"),
+                           (["--initial-alphabet", "ab\u2028"], "--initial-alphabet[2]='\\u2028' holds whitespace"),
+                           (["--special-tokens", "[UNK]", "[A]\x85"],
+                            "--special-tokens[1]='[A]\\x85' holds whitespace"),
+                           (["--special-tokens", "[UNK]", ""], "--special-tokens[1] must not be empty"),
+                           (["--special-tokens"], "--special-tokens must include the unknown token '[UNK]'"),
+                           (["--special-tokens", "<unk>"], "name yours with --unk-token")):
+        assert main(["train", str(corpus), "-o", str(out), "--vocab-size", "900"] + flags) == 2, flags
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1, (flags, err)
+    assert not out.exists()
+    assert main(["train", str(corpus), "-o", str(out), "--vocab-size", "900", "-q", "--special-tokens", "<unk>",
+                 "--unk-token", "<unk>"]) == 0
+    from transformers import BertTokenizer
+
+    pieces = bertpiece.FullTokenizer(str(out), unk_token="<unk>").tokenize("zebra \u4e00")
+    assert pieces == BertTokenizer(vocab=str(out), unk_token="<unk>").tokenize("zebra \u4e00")
+    assert pieces[-1] == "<unk>"
+
+
+def test_a_lone_surrogate_in_a_jsonl_corpus_is_a_usage_error(tmp_path, capsys):
+    jsonl = tmp_path / "c.jsonl"
+    jsonl.write_text("".join(json.dumps({"text": t}) + "\n" for t in ["a b"] * 3 + ["x \udc80"]), encoding="utf-8")
+    assert main(["train", str(jsonl), "-o", str(tmp_path / "v.txt")]) == 2
+    err = capsys.readouterr().err
+    assert "c.jsonl: line 4 holds a lone surrogate (U+DC80 at position 2)" in err and err.count("\n") == 1
+    assert not (tmp_path / "v.txt").exists()

@@ -92,16 +92,25 @@ class SurrogateError(UnicodeError, TypeError, ValueError):
     refuses such text with a TypeError; this names the row and position."""
 
 
-def surrogate_error(texts, where="texts"):
-    """The SurrogateError for the first text in `texts` holding a lone surrogate."""
+def first_surrogate(texts):
+    """`(index, position, character)` of the first lone surrogate in `texts`, or None."""
     for k, text in enumerate(texts):
         if isinstance(text, str) and not text.isascii():
             try:
                 text.encode("utf-8")
             except UnicodeEncodeError as exc:
-                return SurrogateError(f"{where}[{k}] holds a lone surrogate (U+{ord(text[exc.start]):04X} at "
-                                      f"position {exc.start}), which is not valid Unicode text")
+                return k, exc.start, text[exc.start]
     return None
+
+
+def surrogate_error(texts, where="texts"):
+    """The SurrogateError for the first text in `texts` holding a lone surrogate."""
+    found = first_surrogate(texts)
+    if found is None:
+        return None
+    k, position, char = found
+    return SurrogateError(f"{where}[{k}] holds a lone surrogate (U+{ord(char):04X} at "
+                          f"position {position}), which is not valid Unicode text")
 
 
 def core_texts(texts):

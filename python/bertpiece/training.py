@@ -15,11 +15,11 @@ core's encoding path, in parallel, streaming), then builds the vocabulary:
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 from typing import Callable, Iterable, Optional, Union
 
 from . import _core
+from ._atomic_write import write_text_atomically
 
 DEFAULT_SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 ALGORITHMS = ("likelihood", "hf")
@@ -36,21 +36,9 @@ class WordPieceVocab(list):
     def save(self, path: Union[str, os.PathLike]) -> str:
         """Writes `vocab.txt` (one token per line, in id order), which `FullTokenizer`,
         `BertTokenizer` and transformers load directly. The file appears whole or
-        not at all (written to a temporary file, then renamed). Returns the path."""
-        path = os.fspath(path)
-        directory = os.path.dirname(os.path.abspath(path))
-        fd, tmp = tempfile.mkstemp(prefix=".vocab-", suffix=".tmp", dir=directory)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-                f.write("".join(t + "\n" for t in self))
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
-        return path
+        not at all (written to a temporary file, then renamed), with the mode
+        `open(path, "w")` would give it (0o666 less the umask). Returns the path."""
+        return write_text_atomically(path, "".join(t + "\n" for t in self), prefix=".vocab-")
 
 
 def train_wordpiece(
@@ -66,6 +54,7 @@ def train_wordpiece(
     limit_alphabet: Optional[int] = 1000,
     initial_alphabet: Iterable[str] = (),
     special_tokens: Iterable[str] = DEFAULT_SPECIAL_TOKENS,
+    unk_token: str = "[UNK]",
     unused_tokens: int = 0,
     continuing_subword_prefix: str = "##",
     max_input_chars_per_word: Optional[int] = None,
@@ -84,6 +73,12 @@ def train_wordpiece(
     counted (default: the reference's limit for "likelihood", none for "hf",
     which has none). `progress(stage, done, total)` is called with stage
     "count" (texts) and "merge" (vocabulary size).
+
+    Every token is one line of vocab.txt, so `special_tokens`,
+    `initial_alphabet` and `continuing_subword_prefix` must not hold
+    whitespace (ValueError); `unk_token` must be one of `special_tokens`
+    (tokenizers loading the vocabulary need it). A text holding a lone
+    surrogate is a ValueError naming it.
     """
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}: expected one of {ALGORITHMS}")
@@ -95,11 +90,8 @@ def train_wordpiece(
     if limit_alphabet is not None and (isinstance(limit_alphabet, bool) or not isinstance(limit_alphabet, int)
                                        or limit_alphabet < 0):
         raise ValueError(f"limit_alphabet must be a non-negative integer or None, got {limit_alphabet!r}")
-    special_tokens = list(special_tokens)
-    for t in special_tokens:
-        if not isinstance(t, str) or not t or t != t.strip() or any(c in t for c in "\n\r"):
-            raise ValueError(f"special tokens must be non-empty strings without surrounding whitespace or "
-                             f"line breaks, got {t!r}")
+    special_tokens, initial_alphabet = check_token_options(special_tokens, unk_token, initial_alphabet,
+                                                           continuing_subword_prefix)
     return _train(_batches(files_or_texts), vocab_size, algorithm=algorithm, reference=reference,
                   do_lower_case=do_lower_case, strip_accents=strip_accents,
                   tokenize_chinese_chars=tokenize_chinese_chars, min_frequency=min_frequency,
@@ -108,10 +100,56 @@ def train_wordpiece(
                   max_input_chars_per_word=max_input_chars_per_word, num_threads=num_threads, progress=progress)
 
 
+API_NAMES = {"special_tokens": "special_tokens", "unk_token": "unk_token", "initial_alphabet": "initial_alphabet",
+             "prefix": "continuing_subword_prefix"}
+
+
+def check_token_options(special_tokens, unk_token, initial_alphabet, prefix, names=API_NAMES):
+    """`(special_tokens, initial_alphabet)` as lists, or the error naming the
+    argument (by `names`: the CLI passes its flags). vocab.txt holds one token
+    per line, and its readers split lines at more than "\\n" (transformers at
+    "\\r", `str.splitlines` at "\\x0b", "\\x85", "\\u2028"...) and strip
+    whitespace at the ends (Google: `str.strip`, HF tokenizers: `trim_end`), so
+    no token may hold whitespace (`str.isspace`, a superset of Rust's); BERT's
+    pre-tokenization never makes one either."""
+    if isinstance(special_tokens, str):
+        raise TypeError(f"{names['special_tokens']} must be a list of strings, not a single str")
+    special_tokens = list(special_tokens)
+    for k, token in enumerate(special_tokens):
+        _check_string(f"{names['special_tokens']}[{k}]", token, allow_empty=False)
+    _check_string(names["unk_token"], unk_token, allow_empty=False)
+    if unk_token not in special_tokens:
+        raise ValueError(f"{names['special_tokens']} must include the unknown token {unk_token!r}: bertpiece and "
+                         f"transformers cannot load or encode with a vocabulary without it (name yours with "
+                         f"{names['unk_token']})")
+    initial_alphabet = list(initial_alphabet)
+    for k, char in enumerate(initial_alphabet):
+        where = f"{names['initial_alphabet']}[{k}]"
+        _check_string(where, char, allow_empty=False)
+        if len(char) != 1:
+            raise ValueError(f"{where} must be a single character, got {char!r}")
+    _check_string(names["prefix"], prefix, allow_empty=True)
+    return special_tokens, initial_alphabet
+
+
+def _check_string(name, value, *, allow_empty):
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
+    if not value and not allow_empty:
+        raise ValueError(f"{name} must not be empty (it would be an empty line of vocab.txt)")
+    for position, char in enumerate(value):
+        if char.isspace():
+            raise ValueError(f"{name}={value!r} holds whitespace (U+{ord(char):04X} at position {position}): "
+                             f"vocab.txt holds one token per line, and its readers split or strip there")
+        if "\ud800" <= char <= "\udfff":
+            raise ValueError(f"{name}={value!r} holds a lone surrogate (U+{ord(char):04X} at position {position}), "
+                             f"which is not valid Unicode text")
+
+
 def _train(batches, vocab_size, *, algorithm, reference, do_lower_case, strip_accents, tokenize_chinese_chars,
            min_frequency, limit_alphabet, initial_alphabet, special_tokens, unused_tokens, continuing_subword_prefix,
            max_input_chars_per_word, num_threads, progress):
-    """`train_wordpiece` on checked options and `batches` of (texts, invalid-UTF-8 lines)."""
+    """`train_wordpiece` on checked options and `batches` of (texts, invalid-UTF-8 lines, origin)."""
     if max_input_chars_per_word is None and algorithm == "likelihood":
         max_input_chars_per_word = 200 if reference == "google" else 100
     start = time.monotonic()
@@ -119,8 +157,14 @@ def _train(batches, vocab_size, *, algorithm, reference, do_lower_case, strip_ac
                                 tokenize_chinese_chars=tokenize_chinese_chars,
                                 max_input_chars_per_word=max_input_chars_per_word)
     texts_done, invalid = 0, 0
-    for batch, bad in batches:
-        counter.feed(batch, num_threads=num_threads)
+    for batch, bad, origin in batches:
+        try:
+            counter.feed(batch, num_threads=num_threads)
+        except UnicodeEncodeError:
+            error = _surrogate_error(batch, origin)
+            if error is None:
+                raise
+            raise error from None
         texts_done += len(batch)
         invalid += bad
         if progress is not None:
@@ -129,7 +173,7 @@ def _train(batches, vocab_size, *, algorithm, reference, do_lower_case, strip_ac
     report = None if progress is None else (lambda done, total: progress("merge", done, total))
     tokens, alphabet, merges = counter.train(
         vocab_size, algorithm=algorithm, special_tokens=special_tokens, unused_tokens=unused_tokens,
-        min_frequency=min_frequency, limit_alphabet=limit_alphabet, initial_alphabet=list(initial_alphabet),
+        min_frequency=min_frequency, limit_alphabet=limit_alphabet, initial_alphabet=initial_alphabet,
         continuing_subword_prefix=continuing_subword_prefix, progress=report)
     stats = {"algorithm": algorithm, "texts": texts_done, "words": words, "unique_words": unique,
              "long_words_skipped": skipped, "invalid_utf8_lines": invalid, "alphabet": alphabet, "merges": merges,
@@ -137,43 +181,66 @@ def _train(batches, vocab_size, *, algorithm, reference, do_lower_case, strip_ac
     return WordPieceVocab(tokens, stats)
 
 
+def _surrogate_error(texts, origin):
+    """The error for the first text of a batch holding a lone surrogate;
+    `origin` is `(None, index of the batch's first text in files_or_texts)`,
+    or `(a file's path, the lines before the batch)`."""
+    from .batch import SurrogateError, first_surrogate
+
+    found = first_surrogate(texts)
+    if found is None:
+        return None
+    k, position, char = found
+    where, first = origin
+    if where == "-":
+        where = "stdin"
+    place = f"files_or_texts[{first + k}]" if where is None else f"{where}: line {first + k + 1}"
+    return SurrogateError(f"{place} holds a lone surrogate (U+{ord(char):04X} at position {position}), which is "
+                          f"not valid Unicode text; no vocabulary can hold it")
+
+
 class Batches:
-    """Input already in batches: an iterable of `(texts, invalid-UTF-8 lines)`
-    (what the CLI passes, to report its own progress while reading)."""
+    """Input already in batches: an iterable of `(texts, invalid-UTF-8 lines,
+    (path, rows before the batch))` (what the CLI passes, to report its own
+    progress while reading)."""
 
     def __init__(self, batches):
         self.batches = batches
 
 
 def _batches(files_or_texts):
-    """Batches of texts, each with its count of lines that had invalid UTF-8."""
+    """Batches of texts, each with its count of lines that had invalid UTF-8
+    and its origin (`(None, index of its first text)` for texts given as str)."""
     if isinstance(files_or_texts, Batches):
         yield from files_or_texts.batches
         return
     if isinstance(files_or_texts, (str, os.PathLike)):
         yield from read_file(os.fspath(files_or_texts))
         return
-    pending = []
+    pending, index = [], 0  # index: the items before `pending`
     for item in files_or_texts:
         if isinstance(item, str):
             pending.append(item)
             if len(pending) >= _BATCH:
-                yield pending, 0
+                yield pending, 0, (None, index)
+                index += len(pending)
                 pending = []
         elif isinstance(item, os.PathLike):
             if pending:
-                yield pending, 0
+                yield pending, 0, (None, index)
+                index += len(pending)
                 pending = []
             yield from read_file(os.fspath(item))
+            index += 1
         else:
             raise TypeError(f"expected texts (str) or paths (os.PathLike), got {type(item).__name__}")
     if pending:
-        yield pending, 0
+        yield pending, 0, (None, index)
 
 
 def read_file(path: str, batch_size: int = _BATCH):
     """Batches of one input file, read as `bertpiece encode` reads it (invalid
-    UTF-8 bytes dropped and the lines counted)."""
+    UTF-8 bytes dropped and the lines counted), with their origin."""
     from .cli import UserError
     from .cli.io_formats import Source
 
@@ -181,7 +248,9 @@ def read_file(path: str, batch_size: int = _BATCH):
         raise FileNotFoundError(2, f"no such file: {path}", path)
     try:
         source = Source(path, want_extra=False)
+        rows = 0
         for batch in source.batches(batch_size):
-            yield batch.texts, batch.invalid_utf8
+            yield batch.texts, batch.invalid_utf8, (path, rows)
+            rows += len(batch.texts)
     except UserError as e:
         raise ValueError(str(e)) from None

@@ -17,7 +17,6 @@ enum Stage {
 
 #[pyclass(frozen, module = "bertpiece._core", name = "WordCounter")]
 pub(super) struct PyWordCounter {
-    reference: Reference,
     stage: Mutex<Stage>,
     /// words seen, words skipped for their length, unique words
     stats: Mutex<(u64, u64, usize)>,
@@ -48,14 +47,17 @@ impl PyWordCounter {
             None => None,
         };
         let opts = CountOptions { reference, do_lower_case, strip_accents, tokenize_chinese_chars, max_chars };
-        Ok(PyWordCounter { reference, stage: Mutex::new(Stage::Counting(Box::new(WordCounter::new(opts)?))), stats: Mutex::new((0, 0, 0)) })
+        Ok(PyWordCounter { stage: Mutex::new(Stage::Counting(Box::new(WordCounter::new(opts)?))), stats: Mutex::new((0, 0, 0)) })
     }
 
-    /// Counts the words of `texts` (a list of str).
+    /// Counts the words of `texts` (a list of str). A text holding a lone
+    /// surrogate raises UnicodeEncodeError whatever the reference (read as
+    /// HF tokenizers reads text): no vocabulary can hold one, and the facade
+    /// turns it into an error naming the text.
     #[pyo3(signature = (texts, num_threads=None))]
     fn feed(&self, py: Python<'_>, texts: &Bound<'_, PyAny>, num_threads: Option<i64>) -> PyResult<()> {
         let threads = thread_count(py, num_threads)?;
-        let read = BatchTexts::read(texts, self.reference, "texts")?;
+        let read = BatchTexts::read(texts, Reference::Tokenizers, "texts")?;
         let bytes = read.slices();
         let mut stage = self.lock()?;
         let Stage::Counting(counter) = &mut *stage else {

@@ -52,6 +52,8 @@ def add_parser(sub):
     p.add_argument("--initial-alphabet", default="", metavar="CHARS", help="characters always in the alphabet")
     p.add_argument("--special-tokens", nargs="*", default=list(DEFAULT_SPECIAL_TOKENS), metavar="TOKEN",
                    help="first in the vocabulary, in this order (default: " + " ".join(DEFAULT_SPECIAL_TOKENS) + ")")
+    p.add_argument("--unk-token", default="[UNK]", metavar="TOKEN",
+                   help="the unknown token, which must be one of the special tokens (default [UNK])")
     p.add_argument("--unused-tokens", type=int, default=0, metavar="N",
                    help="reserve [unused0]..[unusedN-1] after the special tokens")
     p.add_argument("--prefix", default="##", help="continuing-subword prefix (default ##)")
@@ -98,16 +100,25 @@ class Bar:
             self.drawn = False
 
 
+CLI_NAMES = {"special_tokens": "--special-tokens", "unk_token": "--unk-token", "initial_alphabet": "--initial-alphabet",
+             "prefix": "--prefix"}
+
+
 def run(args) -> int:
     from . import UserError
     from .io_formats import Source
-    from ..training import Batches, train_wordpiece
+    from ..training import Batches, check_token_options, train_wordpiece
 
     for name in ("vocab_size", "unused_tokens", "min_frequency", "threads", "max_input_chars_per_word"):
         value = getattr(args, name)
         if value is not None and value < (1 if name in ("threads", "max_input_chars_per_word") else 0):
             raise UserError(f"--{name.replace('_', '-')} must be at least "
                             f"{1 if name in ('threads', 'max_input_chars_per_word') else 0}, got {value}")
+    try:  # before reading the corpus, naming the flags
+        check_token_options(args.special_tokens, args.unk_token, list(args.initial_alphabet), args.prefix,
+                            names=CLI_NAMES)
+    except (TypeError, ValueError) as e:
+        raise UserError(str(e)) from None
     if os.path.lexists(args.output) and not args.overwrite:
         raise UserError(f"{args.output} already exists (use --overwrite to replace it)")
     out_dir = os.path.dirname(os.path.abspath(args.output))
@@ -123,8 +134,10 @@ def run(args) -> int:
 
     def batches():
         for source in sources:
+            rows = 0
             for batch in source.batches(1_000):
-                yield batch.texts, batch.invalid_utf8
+                yield batch.texts, batch.invalid_utf8, (source.path, rows)
+                rows += len(batch.texts)
                 state["texts"] += len(batch.texts)
                 read = state["done_bytes"] + source.bytes_read()
                 counting.show("counting", read, total, f"{state['texts']:,} texts  {read / 1e6:,.1f} MB")
@@ -142,7 +155,7 @@ def run(args) -> int:
             do_lower_case=args.lowercase, strip_accents=args.strip_accents, tokenize_chinese_chars=args.chinese_chars,
             min_frequency=args.min_frequency, limit_alphabet=args.limit_alphabet,
             initial_alphabet=list(args.initial_alphabet), special_tokens=args.special_tokens,
-            unused_tokens=args.unused_tokens, continuing_subword_prefix=args.prefix,
+            unk_token=args.unk_token, unused_tokens=args.unused_tokens, continuing_subword_prefix=args.prefix,
             max_input_chars_per_word=args.max_input_chars_per_word, num_threads=args.threads, progress=progress)
     except ValueError as e:
         raise UserError(str(e)) from None

@@ -1,0 +1,57 @@
+"""Writing a file whole or not at all, with the mode a plain `open(path, "w")` gives.
+
+`tempfile.mkstemp` creates its file 0600 whatever the umask, and the rename
+keeps that mode: a vocab.txt written so was unreadable to the group and
+others even under umask 0o022. Here the temporary file is created with mode
+0o666, which the kernel reduces by the process umask (and the directory's
+default ACL) exactly as for `open(path, "w")`, without reading or changing
+the umask (`os.umask` is process-wide, so changing it races other threads).
+Like `open(path, "w")`, replacing an existing file keeps its mode, and a
+symbolic link is written through (its target is replaced, not the link).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import stat
+
+__all__ = ["write_text_atomically"]
+
+_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+
+
+def write_text_atomically(path, text: str, *, prefix: str = ".tmp-") -> str:
+    """Writes `text` (UTF-8, "\\n" line ends untranslated) to a temporary file
+    next to `path`, then renames it over `path`. On any error (or Ctrl-C) the
+    temporary file is removed and `path` is untouched. Returns `path` as str."""
+    path = os.fspath(path)
+    target = os.path.realpath(path)
+    try:
+        status = os.stat(target)
+        keep_mode = stat.S_IMODE(status.st_mode) if stat.S_ISREG(status.st_mode) else None
+    except FileNotFoundError:
+        keep_mode = None
+    directory = os.path.dirname(target)
+    for _ in range(100):
+        tmp = os.path.join(directory, f"{prefix}{secrets.token_hex(6)}.tmp")
+        try:
+            fd = os.open(tmp, _FLAGS, 0o666)
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise FileExistsError(f"no unused temporary file name in {directory}")
+    try:
+        if keep_mode is not None:
+            os.chmod(tmp, keep_mode)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return path
