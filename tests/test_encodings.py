@@ -226,3 +226,29 @@ def test_converting_tensors_again_keeps_them(bp, hf):
         ids = out["input_ids"]
         out.convert_to_tensors("pt")
         assert out["input_ids"] is ids, type(tok)
+
+
+def test_integer_and_slice_keys_as_transformers(bp, hf):
+    """enc[i] is row i's Encoding, enc[a:b] a list of them; out of range an IndexError, as transformers'."""
+    texts = SENTENCES[:3]
+    ours, theirs = bp(texts, padding=True), hf(texts, padding=True)
+    for i in (0, 2, -1):
+        assert_same_encoding(ours[i], theirs[i], ("key", i))
+    assert [e.ids for e in ours[1:]] == [e.ids for e in theirs[1:]]
+    with pytest.raises(IndexError):
+        theirs[5]
+    with pytest.raises(IndexError):
+        ours[5]
+    assert ours["input_ids"] == theirs["input_ids"]
+    with pytest.raises(KeyError):
+        ours["nothing"]
+
+
+def test_legacy_mode_keys_as_transformers_python_tokenizers():
+    legacy = transformers.BertTokenizerLegacy(vocab_file=PATH)
+    ours_tok = bertpiece.BertTokenizer(PATH, reference="transformers")
+    texts = SENTENCES[:3]
+    assert ours_tok(texts)[1:] == legacy(texts)[1:]
+    for tok in (legacy, ours_tok):
+        with pytest.raises(KeyError, match="Invalid key"):
+            tok(texts)[0]

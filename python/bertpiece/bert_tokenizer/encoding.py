@@ -47,6 +47,21 @@ class BatchEncoding(collections.UserDict):
         out.data, out._rows = data, rows
         return out
 
+    def __getitem__(self, key):
+        """transformers': a key's value; an integer, a row's `Encoding` (a slice, a list of them); without
+        encodings (legacy mode) a slice subsets every value."""
+        if isinstance(key, str):
+            return self.data[key]
+        if self._rows is not None:
+            if isinstance(key, slice):
+                return self.encodings[key]
+            row = self._rows[key]
+            return Encoding(row.group, row.pos)
+        if isinstance(key, slice):
+            return {name: value[key] for name, value in self.data.items()}
+        raise KeyError("Invalid key. Only three types of key are available: (1) string, (2) integers for backend "
+                       "Encoding, and (3) slices for data subsetting.")
+
     # dict-like access: enc.input_ids
     def __getattr__(self, item):
         if item.startswith("_") or item == "data":

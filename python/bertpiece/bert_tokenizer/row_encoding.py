@@ -9,14 +9,18 @@ serving paths compute their rows through the general path on first use.
 
 from __future__ import annotations
 
+import warnings
+
 
 def pad_row(row, target, fills, side):
     """Pad the columns of one general-path row (`[ids, types, special, offsets, words, seqs, mask]`) to
     `target` tokens with `fills`, on `side`, in place (HF tokenizers' `Encoding.pad`)."""
     n = target - len(row[0])
-    if n > 0:
-        for k, fill in enumerate(fills):
-            row[k] = (row[k] + [fill] * n) if side == "right" else ([fill] * n + row[k])
+    if n > 0:  # (all columns replaced at once: two threads reading `encodings` may pad the same row)
+        if side == "right":
+            row[:] = [column + [fill] * n for column, fill in zip(row, fills)]
+        else:
+            row[:] = [[fill] * n + column for column, fill in zip(row, fills)]
 
 
 def overflow_tree(n_first, n_second):
@@ -106,7 +110,13 @@ class Encoding:
     special_tokens_mask = property(lambda self: self._col(2))
     offsets = property(lambda self: self._col(3))
     word_ids = property(lambda self: self._col(4))
-    words = word_ids  # (deprecated in HF tokenizers, still there)
+
+    @property
+    def words(self):
+        warnings.warn("Deprecated in 0.9.4: Encoding.words is deprecated, please use Encoding.word_ids instead.",
+                      DeprecationWarning, stacklevel=2)  # (as HF tokenizers)
+        return self._col(4)
+
     sequence_ids = property(lambda self: self._col(5))
     attention_mask = property(lambda self: self._col(6))
     tokens = property(lambda self: list(self._group.tokens(self._pos)))
