@@ -91,6 +91,9 @@ def random_call(rng):
     if pair:
         args.append(rng.sample(short, 3) if batch else rng.choice(short))
     kwargs = {"add_special_tokens": rng.random() < 0.8, "padding_side": rng.choice(["left", "right"])}
+    if rng.random() < 0.2:  # pre-tokenized words
+        args = [[t.split() for t in a] if batch else a.split() for a in args]
+        kwargs["is_split_into_words"] = True
     kwargs["padding"] = rng.choice([False, True, "max_length"])
     truncation = rng.choice([False, True, "longest_first", "only_first", "only_second"] if pair
                             else [False, True, "only_first"])
@@ -140,6 +143,8 @@ def test_encodings_equal_transformers_on_random_calls(bp, hf):
     # pre-tokenized words, added and special tokens in the text
     ((["Hello", "wonderful", "world"],), dict(is_split_into_words=True, padding="max_length", max_length=8,
                                               padding_side="left")),
+    # labels: the encodings are the text's
+    (("a b c",), dict(text_target="d e f")),
     (("Hello [MASK] world [UNK]", "x [SEP] y"), dict(return_special_tokens_mask=True)),
 ])
 def test_encodings_equal_transformers(bp, hf, args, kwargs):
