@@ -107,6 +107,8 @@ def random_call(rng):
         kwargs["pad_to_multiple_of"] = rng.choice([4, 8])
     if rng.random() < 0.2:
         kwargs["return_tensors"] = "np"
+    if rng.random() < 0.3:  # (other batch-path cases)
+        kwargs["return_offsets_mapping"] = kwargs["return_special_tokens_mask"] = True
     return args, kwargs
 
 
