@@ -158,7 +158,9 @@ def reduce_bert_tokenizer(tok):
     # The engine (Rust core, tables) is rebuilt from its own state: the entries and the
     # settings the constructor gave it (frozen, so the bytes do not depend on string identity).
     entries, settings, wordpiece_only = tok._engine.state()
-    return (_restore_bert_tokenizer, (type(tok), entries, _freeze((settings, wordpiece_only)),
+    # (a tokenizers-mode object's class is its class made a TokenizersBackend: the pickle names the class)
+    cls = type(tok).__dict__.get("_bertpiece_plain_class", type(tok))
+    return (_restore_bert_tokenizer, (cls, entries, _freeze((settings, wordpiece_only)),
                                       _attrs(tok, _BERT_DERIVED), _freeze(by_id)))
 
 
@@ -170,6 +172,9 @@ def _restore_bert_tokenizer(cls, packed_entries, frozen_engine, attrs, frozen_by
     tok._added_by_id = {i: tok._added[content][1] if token is None else token
                         for i, content, token in pickle.loads(frozen_by_id)}
     tok._engine = rebuild(packed_entries, *pickle.loads(frozen_engine))
+    settle = getattr(tok, "_settle_class", None)  # (transformers installed: TokenizersBackend by mode)
+    if settle is not None:
+        settle()
     return tok
 
 

@@ -21,20 +21,19 @@ Configurations (class-name prefix):
 Each has a `...TokenizationTest` (TokenizerTesterMixin); the tokenizers-backend
 ones also a `...BackendTest` (TokenizersBackendTesterMixin, which the sdist runs
 for transformers' BertTokenizer on the same hub id as TokenizersBackendCommonTest).
+Every upstream test runs as upstream wrote it: bertpiece's tokenizers mode is a
+`TokenizersBackend` (as transformers' BertTokenizer), its legacy mode is not.
 """
 
 from __future__ import annotations
 
 import functools
 import unittest
-from unittest import mock
 
 import bertpiece
 from transformers import BertTokenizer as HfBertTokenizer
-from transformers import TokenizersBackend
 from transformers.models.bert.tokenization_bert_legacy import BertTokenizerLegacy
 
-from tests import test_tokenization_common
 from tests.test_tokenization_common import TokenizerTesterMixin, filter_non_english
 from tests.test_tokenizers_backend_mixin import TokenizersBackendTesterMixin
 
@@ -96,38 +95,9 @@ class HfLegacyTokenizationTest(_BertTokenization, unittest.TestCase):
     reference_class = BertTokenizerLegacy
 
 
-def as_tokenizers_backend(test):
-    """Run an upstream test that branches on the tokenizer being HF tokenizers'
-    (`isinstance(tokenizer, TokenizersBackend)`, or `tokenizer.backend ==
-    "tokenizers"`, else skipped) with bertpiece's tokenizers mode on that side:
-    the mode gives HF tokenizers' results (overflow as extra rows, a pair cut by
-    longest_first, sequence ids, offsets), which the test checks only of that
-    class; the other side is the Python tokenizer's, which is the legacy mode's.
-    (bertpiece's `backend` is "tokenizers" in that mode already.)"""
-
-    @functools.wraps(test)
-    def run(self):
-        hf_side = (TokenizersBackend, BertpieceTokenizers)
-        with mock.patch.object(test_tokenization_common, "TokenizersBackend", hf_side), \
-                mock.patch.object(BertpieceTokenizers, "backend", property(lambda tok: "tokenizers", lambda tok, v: None),
-                                  create=True):
-            return test(self)
-
-    return run
-
-
-TOKENIZERS_BACKEND_BRANCHES = ("test_maximum_encoding_length_single_input", "test_maximum_encoding_length_pair_input",
-                               "test_sequence_ids", "test_chat_template_return_assistant_tokens_mask",
-                               "test_chat_template_return_assistant_tokens_mask_truncated")
-
-
 class BpTokenizersTokenizationTest(_BertTokenization, unittest.TestCase):
     tokenizer_class = BertpieceTokenizers
     rust_tokenizer_class = BertpieceTokenizers
-
-
-for _name in TOKENIZERS_BACKEND_BRANCHES:
-    setattr(BpTokenizersTokenizationTest, _name, as_tokenizers_backend(getattr(TokenizerTesterMixin, _name)))
 
 
 class BpLegacyTokenizationTest(_BertTokenization, unittest.TestCase):

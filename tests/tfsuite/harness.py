@@ -42,9 +42,8 @@ KINDS = {
 NOT_APPLICABLE: dict[str, str] = {}
 
 # (reference, test) -> why bertpiece fails a test transformers' class passes: xfailed strictly (a pass
-# shows), and listed in docs/transformers_suite.md. (test_maximum_encoding_length_*, which branch on
-# isinstance(tokenizer, TokenizersBackend), run with bertpiece's tokenizers mode on that branch:
-# bert_suite.as_tokenizers_backend.)
+# shows), and listed in docs/transformers_suite.md. (None: every test runs as upstream wrote it, also
+# those that branch on isinstance(tokenizer, TokenizersBackend), which bertpiece's tokenizers mode is.)
 KNOWN_BERTPIECE_FAILURES: dict[tuple[str, str], str] = {}
 
 # (configuration, test) -> why transformers' own class fails it (5.23.0); checked, so a new failure shows

@@ -6,6 +6,8 @@ from __future__ import annotations
 import collections
 from typing import NamedTuple
 
+from .row_encoding import Encoding
+
 
 class CharSpan(NamedTuple):
     start: int
@@ -20,10 +22,12 @@ class TokenSpan(NamedTuple):
 class _Row:
     """Per-row metadata that transformers keeps in tokenizers' Encoding."""
 
-    __slots__ = ("tokens", "words", "seq_ids", "offsets")
+    # group, pos: the input's rows (row_encoding.RowGroup) and this row's place in them, for `encodings`
+    __slots__ = ("tokens", "words", "seq_ids", "offsets", "group", "pos")
 
-    def __init__(self, tokens, words, seq_ids, offsets):
+    def __init__(self, tokens, words, seq_ids, offsets, group=None, pos=0):
         self.tokens, self.words, self.seq_ids, self.offsets = tokens, words, seq_ids, offsets
+        self.group, self.pos = group, pos
 
 
 class BatchEncoding(collections.UserDict):
@@ -42,6 +46,21 @@ class BatchEncoding(collections.UserDict):
         out = cls.__new__(cls)
         out.data, out._rows = data, rows
         return out
+
+    def __getitem__(self, key):
+        """transformers': a key's value; an integer, a row's `Encoding` (a slice, a list of them); without
+        encodings (legacy mode) a slice subsets every value."""
+        if isinstance(key, str):
+            return self.data[key]
+        if self._rows is not None:
+            if isinstance(key, slice):
+                return self.encodings[key]
+            row = self._rows[key]
+            return Encoding(row.group, row.pos)
+        if isinstance(key, slice):
+            return {name: value[key] for name, value in self.data.items()}
+        raise KeyError("Invalid key. Only three types of key are available: (1) string, (2) integers for backend "
+                       "Encoding, and (3) slices for data subsetting.")
 
     # dict-like access: enc.input_ids
     def __getattr__(self, item):
@@ -64,10 +83,19 @@ class BatchEncoding(collections.UserDict):
         return self._rows is not None
 
     @property
+    def encodings(self):
+        """One HF tokenizers-like `Encoding` per row (overflow windows included), as transformers'
+        tokenizers-backed BatchEncoding; None in reference="transformers" mode, as for its Python tokenizers."""
+        if self._rows is None:
+            return None
+        return [Encoding(row.group, row.pos) for row in self._rows]
+
+    @property
     def n_sequences(self):
+        """transformers': the first row's `Encoding.n_sequences` (2 for a pair, even one cut to nothing)."""
         if not self._rows:
             return None
-        return max((s for s in self._rows[0].seq_ids if s is not None), default=-1) + 1 or None
+        return self._rows[0].group.n_sequences
 
     def _row(self, i, method="word_ids"):
         if self._rows is None:
@@ -151,9 +179,11 @@ class BatchEncoding(collections.UserDict):
                 import torch
             except ImportError:
                 raise ImportError("return_tensors='pt' needs PyTorch: pip install torch") from None
-            as_tensor = torch.tensor
+            as_tensor, done = torch.tensor, torch.Tensor
         elif tensor_type == "np":
             import numpy as np
+
+            done = np.ndarray
 
             def as_tensor(value):
                 # transformers: ragged rows become an object array of 1-D arrays
@@ -168,6 +198,8 @@ class BatchEncoding(collections.UserDict):
         for key, value in list(self.data.items()):
             if prepend_batch_axis:
                 value = [value]
+            elif isinstance(value, done):  # converted already (apply_chat_template converts again, as transformers)
+                continue
             try:
                 self.data[key] = as_tensor(value)
             except Exception as exc:

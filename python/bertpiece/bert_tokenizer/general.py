@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .batch_call import call_batch
 from .encoding import BatchEncoding, _Row
+from .row_encoding import RowGroup, overflow_tree, pad_row
 from .truncation import _hf_truncate
 
 _MAX_PADDED_CELLS = 2**31  # Python list cells of one padded call (16 GiB of pointers): refused up front
@@ -72,6 +73,7 @@ class GeneralPath:
                    for a, b in items]
         cls_id, sep_id = self._special_id("cls_token"), self._special_id("sep_token")
         all_rows = []  # per input: list of rows (ids, type_ids, special, offsets, words, seq_ids)
+        groups = []  # per input: all its rows, returned or not (row_encoding.RowGroup)
         for a, b in encoded:
             n_added = (2 if b is None else 3) if add_special_tokens else 0
             if truncation_strategy != "do_not_truncate" and max_length is not None:
@@ -110,9 +112,10 @@ class GeneralPath:
                     words += [*y.words, *[None] * len(tail)]
                     seqs += [*[1] * len(y), *[None] * len(tail)]
                 rows.append([ids, types, special, offs, words, seqs, [1] * len(ids)])
-            if not return_overflowing_tokens:
-                del rows[1:]
-            all_rows.append(rows)
+            # every window stays in the input's RowGroup: HF's `encodings` hold them as `overflowing`
+            groups.append(RowGroup(self, rows, overflow_tree(len(a_w), None if b_w is None else len(b_w)),
+                                   1 if b is None else 2))
+            all_rows.append(rows if return_overflowing_tokens else rows[:1])
         if padding_strategy != "do_not_pad":
             # tokenizers' pad_encodings: the target comes from the main rows; overflow rows pad to it too
             if pad_to is not None:  # the batch path's lazy rows: the width the batch was padded to
@@ -130,12 +133,11 @@ class GeneralPath:
                 raise MemoryError(f"padding to {target} tokens ({what}={max_length if what == 'max_length' else pad_to_multiple_of}) "
                                   f"would need {cells} list cells; use a smaller {what}")
             try:
-                for rows in all_rows:
+                for rows, group in zip(all_rows, groups):
                     for r in rows:
-                        n = target - len(r[0])
-                        if n > 0:
-                            for k, f in enumerate(fills):
-                                r[k] = (r[k] + [f] * n) if padding_side == "right" else ([f] * n + r[k])
+                        pad_row(r, target, fills, padding_side)
+                    if len(group.rows) > len(rows):  # windows not returned: padded if `encodings` asks
+                        group.pending = (len(rows), target, fills, padding_side)
             except MemoryError:
                 raise MemoryError(f"not enough memory to pad rows to {target} tokens (max_length={max_length}, "
                                   f"pad_to_multiple_of={pad_to_multiple_of})") from None
@@ -147,14 +149,14 @@ class GeneralPath:
         if return_length:
             data["length"] = []
         meta, mapping = [], []
-        for k, rows in enumerate(all_rows):
-            for r in rows:
+        for k, (rows, group) in enumerate(zip(all_rows, groups)):
+            for pos, r in enumerate(rows):
                 for name, col, wanted in columns:
                     if wanted:
                         data[name].append(r[col])
                 if return_length:
                     data["length"].append(len(r[0]))
-                meta.append(_Row(_LazyTokens(self, r[0]), r[4], r[5], r[3]))
+                meta.append(_Row(_LazyTokens(self, r[0]), r[4], r[5], r[3], group, pos))
                 mapping.append(k)
         if return_overflowing_tokens:
             data["overflow_to_sample_mapping"] = mapping
