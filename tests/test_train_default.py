@@ -106,6 +106,7 @@ def test_a_text_that_is_a_files_path_warns(corpus):
         bertpiece.train_wordpiece(["some text", "more text", str(corpus), str(corpus)], 100)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        bertpiece.train_wordpiece(["corpus.txt", "no such file here", str(corpus.parent)], 100)  # no file: silent
+        absent = str(corpus.parent / "absent.txt")
+        bertpiece.train_wordpiece([absent, "no such file here", str(corpus.parent)], 100)  # no file: silent
         bertpiece.train_wordpiece([corpus], 900)  # a pathlib.Path item is a file, as before
         bertpiece.train_wordpiece(str(corpus), 900)  # a single path too
