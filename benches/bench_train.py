@@ -1,5 +1,7 @@
-"""Vocabulary training speed, memory and quality: bertpiece (likelihood and
-hf modes) against HF tokenizers' WordPieceTrainer, same options.
+"""Vocabulary training speed, memory and quality: bertpiece (hf mode, the
+default, and likelihood mode) against HF tokenizers' WordPieceTrainer, same
+options. (benches/train_quality.py compares the vocabularies' quality in
+more depth.)
 
     python benches/bench_train.py --markdown
 
@@ -51,8 +53,8 @@ else:
     import bertpiece
     algorithm = trainer.split("-", 1)[1]
     start, cpu0 = time.perf_counter(), cpu()
-    tokens = bertpiece.train_wordpiece(path, %(size)d, algorithm=algorithm, reference="tokenizers",
-                                       min_frequency=2, limit_alphabet=1000, num_threads=threads)
+    tokens = bertpiece.train_wordpiece_from_files([path], %(size)d, algorithm=algorithm, reference="tokenizers",
+                                                  min_frequency=2, limit_alphabet=1000, num_threads=threads)
     seconds, cpu_seconds = time.perf_counter() - start, cpu() - cpu0
 if out != "-":
     open(out, "w", encoding="utf-8").write("".join(t + "\n" for t in tokens))

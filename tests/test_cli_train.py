@@ -77,7 +77,7 @@ def _always_draw(show):
 
 def test_errors_leave_no_vocab(corpus, tmp_path, capsys):
     out = tmp_path / "v.txt"
-    assert main(["train", str(corpus), "-o", str(out), "--vocab-size", "10"]) == 2
+    assert main(["train", str(corpus), "-o", str(out), "--vocab-size", "10", "--algorithm", "likelihood"]) == 2
     assert "smaller than the special tokens" in capsys.readouterr().err
     empty = tmp_path / "empty.txt"
     empty.write_text(" \n\t\n", encoding="utf-8")

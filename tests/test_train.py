@@ -38,7 +38,7 @@ def oracle_vocab(texts, vocab_size, *, reference="google", do_lower_case=True, s
 def both(texts, vocab_size, **options):
     """(ours, oracle's), each a token list or the ValueError's type."""
     results = []
-    for train in (lambda: list(bertpiece.train_wordpiece(texts, vocab_size, **options)),
+    for train in (lambda: list(bertpiece.train_wordpiece(texts, vocab_size, algorithm="likelihood", **options)),
                   lambda: oracle_vocab(texts, vocab_size, **options)):
         try:
             results.append(train())
@@ -84,15 +84,16 @@ def test_likelihood_equals_oracle_on_real_text(path):
 
 def test_likelihood_is_deterministic_across_threads_and_batches(tmp_path):
     texts = lines(CORPUS / "ud-de.txt", 3000)
-    one = bertpiece.train_wordpiece(texts, 2000, num_threads=1)
-    two = bertpiece.train_wordpiece(texts, 2000, num_threads=2)
+    one = bertpiece.train_wordpiece(texts, 2000, algorithm="likelihood", num_threads=1)
+    two = bertpiece.train_wordpiece(texts, 2000, algorithm="likelihood", num_threads=2)
     assert list(one) == list(two)
     hf = [bertpiece.train_wordpiece(texts, 2000, algorithm="hf", num_threads=n) for n in (1, 2, 2)]
     assert list(hf[0]) == list(hf[1]) == list(hf[2])
     # Fed a file (batches of 1,000 lines) or as texts, the same file.
     f = tmp_path / "corpus.txt"
     f.write_text("\n".join(texts), encoding="utf-8")
-    a, b = one.save(tmp_path / "a.txt"), bertpiece.train_wordpiece(str(f), 2000).save(tmp_path / "b.txt")
+    b = bertpiece.train_wordpiece_from_files(f, 2000, algorithm="likelihood").save(tmp_path / "b.txt")
+    a = one.save(tmp_path / "a.txt")
     assert pathlib.Path(a).read_bytes() == pathlib.Path(b).read_bytes()
 
 
@@ -227,7 +228,7 @@ def test_bad_input():
     only_specials = bertpiece.train_wordpiece(["[CLS] [SEP]"], 100, min_frequency=1)
     assert only_specials[:5] == SPECIALS and "[" in only_specials and "cls" in only_specials
     with pytest.raises(ValueError, match="smaller than the special tokens"):
-        bertpiece.train_wordpiece(["abc def"], 8)
+        bertpiece.train_wordpiece(["abc def"], 8, algorithm="likelihood")
     with pytest.raises(ValueError, match="smaller than the special tokens"):
         bertpiece.train_wordpiece(["abc def"], 100, unused_tokens=10**12)
     with pytest.raises(ValueError, match="unknown algorithm"):

@@ -3,9 +3,12 @@
 Words are counted with the normalization of the tokenizer that will use the
 vocabulary (--reference, --lowercase, --strip-accents, --chinese-chars), in
 parallel and streaming (memory grows with the unique words, not the corpus),
-then merged: --algorithm likelihood (WordPiece's score, default) or hf (HF
-tokenizers' WordPieceTrainer). The output appears whole or not at all: an
-interrupted run leaves no vocab.txt. See docs/train.md.
+then merged: --algorithm hf (HF tokenizers' WordPieceTrainer, merging the most
+frequent pair; default) or likelihood (WordPiece's textbook score
+count(ab)/(count(a)*count(b)), which favours rare pairs: on held-out text
+1.46x the tokens per word of hf in English, up to 2.8x in other languages).
+The output appears whole or not at all: an interrupted run leaves no
+vocab.txt. See docs/train.md.
 """
 
 from __future__ import annotations
@@ -37,10 +40,11 @@ def add_parser(sub):
                    help="input files (.txt, .jsonl, .parquet, optionally .gz/.zst) or - for stdin lines")
     p.add_argument("-o", "--output", required=True, help="the vocab.txt to write")
     p.add_argument("--vocab-size", type=int, default=30522, help="tokens in the vocabulary (default 30522)")
-    p.add_argument("--algorithm", default="likelihood", choices=["likelihood", "hf"],
-                   help="likelihood: WordPiece's score (default); hf: HF tokenizers' WordPieceTrainer")
+    p.add_argument("--algorithm", default="hf", choices=["hf", "likelihood"],
+                   help="hf: HF tokenizers' WordPieceTrainer (default); likelihood: WordPiece's textbook score "
+                        "(1.46x longer sequences on held-out English, see above)")
     p.add_argument("--reference", choices=["google", "transformers", "tokenizers"],
-                   help="whose normalization (default: google; tokenizers with --algorithm hf)")
+                   help="whose normalization (default: tokenizers; google with --algorithm likelihood)")
     p.add_argument("--lowercase", action=argparse.BooleanOptionalAction, default=True, help="lowercase (default)")
     p.add_argument("--strip-accents", action=argparse.BooleanOptionalAction, default=None,
                    help="strip accents (default: when lowercasing)")
@@ -58,7 +62,8 @@ def add_parser(sub):
                    help="reserve [unused0]..[unusedN-1] after the special tokens")
     p.add_argument("--prefix", default="##", help="continuing-subword prefix (default ##)")
     p.add_argument("--max-input-chars-per-word", type=int, metavar="N",
-                   help="do not count longer words (default: the reference's limit; none with --algorithm hf)")
+                   help="do not count longer words (default: none; the reference's limit with --algorithm "
+                        "likelihood)")
     p.add_argument("--field", default="text", help="jsonl field holding the text (default: text)")
     p.add_argument("--column", default="text", help="Parquet column holding the text (default: text)")
     p.add_argument("--threads", type=int, help="counting threads (default: all cores)")
