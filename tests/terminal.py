@@ -22,7 +22,8 @@ SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 
 def run_on_terminal(argv, columns, *, stdin_text=None, cwd=None, timeout=120):
     """`python -m bertpiece ARGV` with stdin, stdout and stderr on a pty of `columns`
     columns (COLUMNS unset, so the program must ask the terminal). `stdin_text` is
-    typed on the terminal, then Ctrl-D. Returns (exit status, everything shown)."""
+    typed on the terminal, then Ctrl-D, once the program has shown something (a prompt)
+    or after 10 s. Returns (exit status, everything shown)."""
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR")}
@@ -30,11 +31,13 @@ def run_on_terminal(argv, columns, *, stdin_text=None, cwd=None, timeout=120):
     proc = subprocess.Popen([sys.executable, "-m", "bertpiece", *map(str, argv)], stdin=slave, stdout=slave,
                             stderr=slave, cwd=cwd, env=env, close_fds=True)
     os.close(slave)
-    if stdin_text is not None:
-        time.sleep(0.5)
-        os.write(master, stdin_text.encode() + b"\x04")
     chunks, deadline = [], time.monotonic() + timeout
+    type_by = time.monotonic() + 10
     while time.monotonic() < deadline:
+        if stdin_text is not None and (chunks or time.monotonic() > type_by):
+            time.sleep(0.2)  # the rest of the prompt
+            os.write(master, stdin_text.encode() + b"\x04")
+            stdin_text = None
         ready, _, _ = select.select([master], [], [], 0.2)
         if ready:
             try:
