@@ -80,6 +80,9 @@ def run(args) -> int:
     vocab_file, lower, source = _vocabulary(args)
     # transformers prints "PyTorch was not found..." on import; it is advice, not a problem here.
     os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
+    missing = references.missing_package(args.reference)  # the check `bertpiece info` shows
+    if missing is not None:
+        raise _user_error(str(references.ReferenceMissing(args.reference, missing)))
     try:
         ours = references.load_bertpiece(args.reference, vocab_file, lower)
         theirs = references.load_reference(args.reference, vocab_file, lower)
