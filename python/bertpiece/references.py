@@ -61,7 +61,7 @@ _PIP_PACKAGES = {"bert": "bert-tensorflow", "absl": "absl-py", "six": "six",
 # The modules each reference imports (the ones `load_reference` needs), checked without importing them.
 _MODULES = {"google": ("bert.tokenization", "absl.flags", "six"), "transformers": ("transformers",),
             "tokenizers": ("tokenizers",), "oracle": ()}
-# What to install for each, from PyPI (bertpiece itself is not there: no "bertpiece[parity]").
+# What to install for each, from PyPI (bertpiece itself is not there, so not its parity extra).
 INSTALL = {"google": 'pip install "bert-tensorflow==1.0.4" absl-py six', "transformers": 'pip install "transformers>=5,<6"',
            "tokenizers": "pip install tokenizers", "oracle": None}
 

@@ -96,7 +96,8 @@ class _Parser(argparse.ArgumentParser):
 def main(argv=None) -> int:
     from .. import UNICODE_VERSION, __version__
 
-    ap = _Parser(prog="bertpiece", description="Exact BERT WordPiece tokenization.")
+    ap = _Parser(prog="bertpiece", description="Exact BERT WordPiece tokenization.",
+                 epilog=f"Documentation: {DOCS_URL}cli.md")
     ap.add_argument("--version", action="version", version=f"bertpiece {__version__} (Unicode {UNICODE_VERSION})")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS:

@@ -38,8 +38,7 @@ outputs (NAME = OUTPUT without its extension):
             read with bertpiece.cli.encode.read_bin
 
 Ids equal bertpiece.BertTokenizer.from_pretrained(MODEL)(texts)["input_ids"].
-Parquet output and .zst input need pyarrow and zstandard: pip install pyarrow zstandard
-(or install bertpiece with its cli extra: pip install "bertpiece-*.whl[cli]", or ".[cli]" in a checkout).
+Parquet output and .zst input need: pip install pyarrow zstandard
 Resuming, memory, formats in detail: {docs}cli-encode.md
 """
 
@@ -236,7 +235,7 @@ def _prefetch(iterator, depth=2):
 # --------------------------------------------------------------------- run
 def run(args) -> int:
     from . import UserError, refuse_input_as_output, threads_note
-    from .io_formats import Source, need_pyarrow
+    from .io_formats import CLI_EXTRA, Source, need_pyarrow
     from .outputs import output_files
     from .progress import summary_width
     from .workdir import WorkDir
@@ -298,7 +297,7 @@ def run(args) -> int:
         raise UserError(f"cannot write {output}: {reason} ({where})") from None
     except ImportError as e:
         work.remove()
-        raise UserError(f"missing dependency ({e}): pip install \"bertpiece[cli]\"") from None
+        raise UserError(f"missing dependency ({e}): {CLI_EXTRA}") from None
     finally:
         source.close()
     if not args.quiet:

@@ -12,7 +12,10 @@ from ..batch import THREADS_ENV
 
 
 def add_parser(sub):
-    p = sub.add_parser("info", help=__doc__.split(": ", 1)[1], description=__doc__)
+    from . import DOCS_URL
+
+    p = sub.add_parser("info", help=__doc__.split(": ", 1)[1], description=__doc__,
+                       epilog=f"Documentation: {DOCS_URL}cli.md")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(run=run)
 

@@ -26,10 +26,10 @@ CONTEXT_BEFORE, CONTEXT_AFTER = 2, 5  # token rows shown around the first differ
 
 
 def add_parser(sub):
-    from . import add_vocab_options, int_range
+    from . import DOCS_URL, add_vocab_options, int_range
 
     summary = __doc__.split("\n")[0].split(": ", 1)[1]
-    p = sub.add_parser("parity", help=summary, description=__doc__,
+    p = sub.add_parser("parity", help=summary, description=__doc__, epilog=f"Documentation: {DOCS_URL}cli.md",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", metavar="INPUT", help="text file, one document per line (UTF-8), or - for stdin")
     p.add_argument("--reference", required=True, choices=list(references.REFERENCES),

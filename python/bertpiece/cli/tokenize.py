@@ -22,10 +22,10 @@ from .progress import is_terminal
 
 
 def add_parser(sub):
-    from . import add_vocab_options
+    from . import DOCS_URL, add_vocab_options
 
     summary = __doc__.split("\n")[0].split(": ", 1)[1]
-    p = sub.add_parser("tokenize", help=summary, description=__doc__,
+    p = sub.add_parser("tokenize", help=summary, description=__doc__, epilog=f"Documentation: {DOCS_URL}cli.md",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("text", nargs="*", help="texts to tokenize (default: one per stdin line)")
     add_vocab_options(p, "lowercase and strip accents (default: the model's casing; with --vocab: yes)")
