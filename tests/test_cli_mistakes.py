@@ -150,3 +150,25 @@ def test_integer_options_out_of_range_are_usage_errors(tmp_path, argv):
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
     assert f"argument {option}: " in proc.stderr and f"bertpiece {argv[0]}: error:" in proc.stderr
     assert sorted(os.listdir(tmp_path)) == ["c.txt"]
+
+
+# ------------------------------------------------------ nothing left behind
+def test_commands_leave_no_temporary_files(tmp_path):
+    """Every temporary file lives in OUTPUT.partial/ (encode) or next to the output (train)
+    and is gone afterwards; nothing goes to TMPDIR. (A guard: no command left any.)"""
+    work, tmp = tmp_path / "work", tmp_path / "tmp"
+    work.mkdir()
+    tmp.mkdir()
+    write_txt(work / "c.txt", TEXTS)
+    env = {"PYTHONPATH": SRC, "PATH": "", "TMPDIR": str(tmp)}
+    for argv in (["encode", "c.txt", "-o", "a.parquet"], ["encode", "-", "-o", "b.npy"],
+                 ["encode", "c.txt", "-o", "c.bin", "--max-length", "8", "--stride", "2"],
+                 ["train", "c.txt", "-o", "v.txt", "--vocab-size", "600"],
+                 ["parity", "c.txt", "--reference", "oracle"], ["tokenize", "hello"]):
+        stdin = (work / "c.txt").read_bytes() if "-" in argv else None
+        proc = subprocess.run([sys.executable, "-m", "bertpiece", *argv], input=stdin, capture_output=True,
+                              cwd=work, env=env)
+        assert proc.returncode == 0, proc.stderr
+    assert os.listdir(tmp) == []
+    assert sorted(os.listdir(work)) == ["a.parquet", "b.npy", "b.row_splits.npy", "c.bin", "c.idx", "c.txt",
+                                        "v.txt"]
