@@ -23,7 +23,6 @@ import time
 
 import numpy as np
 
-from .. import __version__
 from .outputs import EncodedRows, read_bin, read_bin_index
 
 __all__ = ["add_parser", "run", "encode_rows", "read_bin", "read_bin_index"]
@@ -122,19 +121,6 @@ def _tokenizer(args):
         return BertTokenizer.from_pretrained(args.model, reference=args.reference, **kwargs)
     except (OSError, ValueError) as e:
         raise UserError(f"cannot load the vocabulary: {e}") from None
-
-
-def _fingerprint(args, fmt, source):
-    """Everything the output bytes depend on; --resume refuses when it changed."""
-    def file_id(path):
-        st = os.stat(path)
-        return [os.path.abspath(path), st.st_size, st.st_mtime_ns]
-
-    keys = ("model", "reference", "lowercase", "strip_accents", "no_special_tokens", "field", "column",
-            "max_length", "truncation", "stride", "attention_mask", "token_type_ids", "offsets", "batch_size",
-            "checkpoint_every")
-    return {"bertpiece": __version__, "format": fmt, "input": file_id(args.input),
-            "vocab": file_id(args.vocab) if args.vocab else None, **{k: getattr(args, k) for k in keys}}
 
 
 # ----------------------------------------------------------------- encoding
@@ -238,7 +224,7 @@ def run(args) -> int:
     from .io_formats import CLI_EXTRA, Source, need_pyarrow
     from .outputs import output_files
     from .progress import summary_width
-    from .workdir import WorkDir
+    from .workdir import WorkDir, differences, run_fingerprint
 
     fmt = _check_options(args)
     if fmt == "parquet":
@@ -257,14 +243,14 @@ def run(args) -> int:
     source = Source(args.input, field=args.field, column=args.column, workdir_for_temp=work.path,
                     want_extra=fmt == "parquet")
     tok = _tokenizer(args)
-    fingerprint = _fingerprint(args, fmt, source) if args.input != "-" else None
+    fingerprint = run_fingerprint(args, fmt) if args.input != "-" else None
 
     state = None
     if work.exists():
         if args.resume:
             state = work.load_state()
             if state is not None and state.get("fingerprint") != json.loads(json.dumps(fingerprint)):
-                raise UserError(f"cannot resume {work.path}: {_differences(state.get('fingerprint'), fingerprint)} "
+                raise UserError(f"cannot resume {work.path}: {differences(state.get('fingerprint'), fingerprint)} "
                                 "(rerun the interrupted command, or use --overwrite to start over)")
             if state is None:
                 work.remove()  # died before its first checkpoint: nothing to keep
@@ -310,37 +296,6 @@ def run(args) -> int:
         except OSError as e:
             raise UserError(f"cannot write {args.summary_json}: {e.strerror or e}") from None
     return 0
-
-
-def _differences(old, new) -> str:
-    """What differs between the interrupted run's fingerprint and this one, named as the user knows it."""
-    new = json.loads(json.dumps(new))
-    if not isinstance(old, dict):
-        return "its saved state is unreadable"
-    out = []
-    for key in new:
-        was, now = old.get(key), new[key]
-        if was == now:
-            continue
-        if key in ("input", "vocab"):
-            what = "the input" if key == "input" else "--vocab"
-            if not (was and now) or was[0] != now[0]:
-                out.append(f"{what} was {was[0] if was else 'not given'}, now {now[0] if now else 'not given'}")
-            elif was[1] != now[1]:
-                out.append(f"{what} {now[0]} changed since (size {was[1]:,} -> {now[1]:,} bytes)")
-            else:
-                out.append(f"{what} {now[0]} was modified since (same size, new modification time)")
-        elif key == "bertpiece":
-            out.append(f"it was made by bertpiece {was}, this is {now}")
-        elif key == "format":
-            out.append(f"output format {was} -> {now}")
-        else:
-            out.append(f"--{key.replace('_', '-')} was {_shown(was)}, now {_shown(now)}")
-    return "; ".join(out) or "its saved state is from another run"
-
-
-def _shown(value) -> str:
-    return "not given" if value is None else json.dumps(value)
 
 
 def _make_writer(args, fmt, tok, work, overflow, writer_state):
