@@ -209,9 +209,9 @@ def test_unwritable_directory(tmp_path, capsys, monkeypatch):
 
 
 @pytest.mark.parametrize("module, argv, message", [
-    ("pyarrow", ["in.txt", "-o", "o.parquet"], 'pip install "bertpiece[cli]"'),
-    ("pyarrow", ["in.parquet", "-o", "o.npy"], 'pip install "bertpiece[cli]"'),
-    ("zstandard", ["in.txt.zst", "-o", "o.npy"], 'pip install "bertpiece[cli]"'),
+    ("pyarrow", ["in.txt", "-o", "o.parquet"], 'pip install pyarrow zstandard'),
+    ("pyarrow", ["in.parquet", "-o", "o.npy"], 'pip install pyarrow zstandard'),
+    ("zstandard", ["in.txt.zst", "-o", "o.npy"], 'pip install pyarrow zstandard'),
 ])
 def test_missing_optional_dependency(tmp_path, capsys, monkeypatch, module, argv, message):
     monkeypatch.chdir(tmp_path)

@@ -17,7 +17,7 @@ import pytest
 
 import bertpiece
 from bertpiece.cli import encode as encode_cli
-from bertpiece.cli import main
+from bertpiece.cli import DOCS_URL, main
 from bertpiece.cli.progress import Progress, Summary, Counters
 from encode_helpers import TEXTS, encode, write_txt
 
@@ -89,8 +89,8 @@ def test_progress_line_fits_the_terminal(monkeypatch, columns):
     drawn = [line.removesuffix("\x1b[K") for line in stream.getvalue().rstrip("\n").split("\r")[1:]]
     assert len(drawn) == 2 and all(len(line) <= columns - 1 for line in drawn)
     assert "12,345,678 rows" in drawn[1] or columns < 40
-    if columns >= 80:
-        assert drawn[1].startswith("[") and "ETA" in drawn[1]
+    if columns >= 200:  # (at 80 the mocked 1,017,461.8 MB/s leaves no room for the bar)
+        assert drawn[1].startswith("encoding  [") and "ETA" in drawn[1]
 
 
 def test_progress_phase_ticks_while_the_output_is_assembled(monkeypatch):
@@ -123,7 +123,6 @@ def test_encode_help_points_to_what_is_installed(capsys):
     with pytest.raises(SystemExit):
         main(["encode", "--help"])
     out = " ".join(capsys.readouterr().out.split())
-    # docs/ is not in the wheel: --help may name it only as part of the source distribution.
-    for m in re.finditer(r"docs/[\w.-]+", out):
-        assert "source distribution" in out[m.end():m.end() + 40]
-    assert ".row_splits.npy" in out and ".idx" in out and 'pip install "bertpiece[cli]"' in out
+    # docs/ is not in the wheel: --help links the documentation online (test_cli_install_hints.py).
+    assert out.count("docs/") == out.count(DOCS_URL) == 1
+    assert ".row_splits.npy" in out and ".idx" in out and "pip install pyarrow zstandard" in out

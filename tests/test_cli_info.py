@@ -7,6 +7,8 @@ import sys
 import unicodedata
 from importlib import metadata
 
+import pytest
+
 import bertpiece
 from bertpiece.cli import main
 
@@ -47,16 +49,37 @@ def test_text(capsys, monkeypatch):
         assert ("/" in casing) is (entry.do_lower_case != entry.hf_do_lower_case)
 
 
-def test_missing_reference_is_shown(capsys, monkeypatch):
-    real = metadata.version
+@pytest.mark.parametrize("module, reference, package", [
+    ("bert.tokenization", "google", "bert-tensorflow"), ("absl.flags", "google", "absl-py"),
+    ("six", "google", "six"), ("transformers", "transformers", "transformers"),
+    ("tokenizers", "tokenizers", "tokenizers"), (None, None, None),
+])
+def test_info_and_parity_agree_on_what_is_available(capsys, monkeypatch, tmp_path, module, reference, package):
+    """One check for both (references.missing_package): with absl-py or six missing, info used
+    to list bert-tensorflow as installed (its metadata) while parity could not load it."""
+    from bertpiece import references
 
-    def version(name):
-        if name == "transformers":
-            raise metadata.PackageNotFoundError(name)
-        return real(name)
-    monkeypatch.setattr(metadata, "version", version)
-    assert main(["info"]) == 0
-    assert "not installed (pip install transformers)" in capsys.readouterr().out
+    if module is not None:
+        monkeypatch.setitem(sys.modules, module, None)  # makes `import module` fail
+    references.load_google.cache_clear()
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("Hello world\n", encoding="utf-8")
+    try:
+        assert main(["info", "--json"]) == 0
+        listed = json.loads(capsys.readouterr().out)["references"]
+        assert main(["info"]) == 0
+        text = capsys.readouterr().out
+        for name, entry in listed.items():
+            rc = main(["parity", str(corpus), "--reference", name, "--quiet"])
+            err = capsys.readouterr().err
+            assert entry["available"] is (rc == 0), (name, err)
+            assert entry["available"] is (name != reference)
+            if name == reference:
+                assert rc == 2 and (f"missing {package}" in err or package == references.REFERENCES[name])
+                assert entry["missing"] == package and references.INSTALL[name] in err
+                assert references.INSTALL[name] in text and "Traceback" not in err
+    finally:
+        references.load_google.cache_clear()
 
 
 def test_subprocess():

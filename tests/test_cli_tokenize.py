@@ -176,3 +176,34 @@ def test_defaults_agree_with_encode_and_bert_tokenizer(capsys, tmp_path, model):
     from_encode = [ids[a + 1:b - 1].tolist() for a, b in zip(splits[:-1], splits[1:])]
     bert = bertpiece.BertTokenizer.from_pretrained(model)
     assert [r["ids"] for r in rows] == from_encode == bert(texts, add_special_tokens=False)["input_ids"]
+
+
+def test_stdin_on_a_terminal_says_what_it_waits_for():
+    """`bertpiece tokenize` alone used to wait silently for stdin."""
+    from terminal import run_on_terminal
+
+    code, out = run_on_terminal(["tokenize", "--no-color"], 80, stdin_text="hello world\n", timeout=60)
+    assert code == 0, out
+    prompt, *rest = out.split("\r\n")
+    assert prompt.startswith("bertpiece tokenize: reading texts from stdin") and "Ctrl-D" in prompt
+    assert "  hello  7592  0:5   hello" in rest  # then tokenizes what was typed
+
+
+def test_piped_stdin_gets_no_prompt():
+    proc = subprocess.run([sys.executable, "-m", "bertpiece", "tokenize", "--json"], input=b"hello\n",
+                          capture_output=True)
+    assert proc.returncode == 0 and proc.stderr == b""
+    assert json.loads(proc.stdout)["tokens"] == ["hello"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    ([b"ok", b"ab\xffc"], "argument 2 is not valid UTF-8 (byte 2)"),
+    ([b"\xe4\xb8"], "argument 1 is not valid UTF-8 (byte 0)"),  # a cut-off multi-byte character
+])
+def test_invalid_utf8_argument_is_a_one_line_error(argv, message):
+    """Like invalid UTF-8 on tokenize's stdin (`stdin: line N is not valid UTF-8 (byte K)`)."""
+    proc = subprocess.run([sys.executable.encode(), b"-m", b"bertpiece", b"tokenize", *argv], capture_output=True)
+    err = proc.stderr.decode()
+    assert proc.returncode == 2 and err == f"bertpiece: error: {message}\n" and proc.stdout == b""
+    piped = subprocess.run([sys.executable, "-m", "bertpiece", "tokenize"], input=b"ab\xffc\n", capture_output=True)
+    assert piped.returncode == 2 and b"is not valid UTF-8 (byte 2)" in piped.stderr

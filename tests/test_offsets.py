@@ -2,7 +2,9 @@
 code point in context, and real text, through BertNormalizer + BertPreTokenizer
 + WordPiece. Offsets are code points of the original string."""
 
+import atexit
 import os
+import shutil
 import tempfile
 
 import pytest
@@ -19,6 +21,7 @@ SEGMENT = 0x8000
 # A vocabulary of just the unknown token turns every pre-tokenizer word into one
 # [UNK] spanning the whole word: its offsets are the pre-tokenizer's offsets.
 UNK_ONLY = os.path.join(tempfile.mkdtemp(prefix="bertpiece-"), "unk-only.txt")
+atexit.register(shutil.rmtree, os.path.dirname(UNK_ONLY), True)  # needed at collection: no tmp_path yet
 with open(UNK_ONLY, "w", encoding="utf-8") as f:
     f.write("[UNK]\n")
 

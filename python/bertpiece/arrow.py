@@ -18,8 +18,8 @@ import numpy as np
 try:
     import pyarrow as pa
     import pyarrow.compute as pc
-except ImportError as exc:  # pragma: no cover - depends on the environment
-    raise ImportError("bertpiece.arrow needs pyarrow: pip install pyarrow") from exc
+except ImportError:  # pragma: no cover - depends on the environment
+    raise ImportError("bertpiece.arrow needs pyarrow: pip install pyarrow") from None
 
 from .batch import EncodedBatch
 

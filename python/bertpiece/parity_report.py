@@ -142,18 +142,21 @@ def classify(reference: str, text: str, ours: Output, theirs: Output) -> Tuple[s
 
 
 def compare(lines: Iterable[str], ours: Callable, theirs: Callable, reference: str, source: str,
-            do_lower_case: bool, keep: int = 1000) -> ParityResult:
-    """Run both sides once over each line; keep the first `keep` differences."""
+            do_lower_case: bool, keep: int = 1000, progress: Callable | None = None) -> ParityResult:
+    """Run both sides once over each line; keep the first `keep` differences.
+    `progress(result)`, when given, is called after each line."""
     result = ParityResult(reference, source, do_lower_case)
     for line_no, text in enumerate(lines, 1):
         a, b = _run(ours, text), _run(theirs, text)
         result.lines += 1
         if a == b and a.error is None:
             result.matching += 1
-            continue
-        kind, detail = classify(reference, text, a, b)
-        result.counts[kind] += 1
-        if len(result.differences) < keep:
-            what, index = first_difference(a, b)
-            result.differences.append(Difference(line_no, text, a, b, what, index, kind, detail))
+        else:
+            kind, detail = classify(reference, text, a, b)
+            result.counts[kind] += 1
+            if len(result.differences) < keep:
+                what, index = first_difference(a, b)
+                result.differences.append(Difference(line_no, text, a, b, what, index, kind, detail))
+        if progress is not None:
+            progress(result)
     return result

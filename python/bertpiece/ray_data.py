@@ -18,13 +18,18 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-import pyarrow as pa
+try:
+    import pyarrow as pa
+except ImportError:  # pragma: no cover - depends on the environment
+    raise ImportError('bertpiece.ray_data needs pyarrow and Ray Data: pip install pyarrow "ray[data]"') from None
 
 from .arrow import encode_arrow
 from .bert_tokenizer import PlainBertTokenizer as BertTokenizer
 from .pretrained import DEFAULT_MODEL
 
 __all__ = ["BertpieceMapper", "tokenize_dataset"]
+
+RAY_INSTALL = 'pip install pyarrow "ray[data]"'  # from PyPI; bertpiece itself is not there
 
 
 class BertpieceMapper:
@@ -71,9 +76,10 @@ def tokenize_dataset(ds, *, column: str = "text", model: str = DEFAULT_MODEL,
     `num_cpus` CPUs each (the tokenizer uses that many threads). Extra keyword
     arguments (`max_length`, `truncation`, `return_attention_mask`, ...) go to
     `bertpiece.arrow.encode_arrow`. Returns the new (lazy) `ray.data.Dataset`."""
+    pool = _actor_pool(concurrency)  # first: a missing Ray is a clear ImportError
     encode_options.setdefault("num_threads", num_cpus)
     return ds.map_batches(
-        BertpieceMapper, batch_format="pyarrow", batch_size=batch_size, num_cpus=num_cpus, **_actor_pool(concurrency),
+        BertpieceMapper, batch_format="pyarrow", batch_size=batch_size, num_cpus=num_cpus, **pool,
         fn_constructor_kwargs=dict(model=model, column=column, tokenizer=tokenizer, tokenizer_kwargs=tokenizer_kwargs,
                                    drop_text=drop_text, **encode_options))
 
@@ -82,7 +88,11 @@ def _actor_pool(size: int) -> dict:
     """`concurrency=size` is deprecated from Ray 2.51 (a warning on every call) in
     favour of `compute=ActorPoolStrategy(size=...)`, which Ray 2.40-2.50 in turn
     call deprecated: the argument this Ray wants."""
-    import ray
+    try:
+        import ray
+        import ray.data  # noqa: F401  (the extra `ray[data]`, not only ray)
+    except ImportError:
+        raise ImportError(f"bertpiece.ray_data.tokenize_dataset needs Ray Data: {RAY_INSTALL}") from None
 
     version = tuple(int(p) for p in ray.__version__.split(".")[:2] if p.isdigit())
     if version >= (2, 51):

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.util
 import re
 import sys
 import types
@@ -57,19 +58,38 @@ INTERPRETER_UNICODE = frozenset({"google", "transformers"})
 # import name of a missing module -> the pip package that provides it
 _PIP_PACKAGES = {"bert": "bert-tensorflow", "absl": "absl-py", "six": "six",
                  "transformers": "transformers", "tokenizers": "tokenizers"}
+# The modules each reference imports (the ones `load_reference` needs), checked without importing them.
+_MODULES = {"google": ("bert.tokenization", "absl.flags", "six"), "transformers": ("transformers",),
+            "tokenizers": ("tokenizers",), "oracle": ()}
+# What to install for each, from PyPI (bertpiece itself is not there, so not its parity extra).
+INSTALL = {"google": 'pip install "bert-tensorflow==1.0.4" absl-py six', "transformers": 'pip install "transformers>=5,<6"',
+           "tokenizers": "pip install tokenizers", "oracle": None}
 
 Encoder = Callable[[str], Tuple[List[str], List[int]]]
 
 
+def missing_package(reference: str):
+    """The pip package `reference` needs that is missing here, or None when it can be loaded.
+    The one availability check, shared by `bertpiece info` and `bertpiece parity`; it finds the
+    modules without running them (cheap: transformers is not imported)."""
+    for module in _MODULES[reference]:
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):  # a parent package missing or broken
+            found = False
+        if not found:
+            return _PIP_PACKAGES[module.split(".")[0]]
+    return None
+
+
 class ReferenceMissing(ImportError):
     """The reference library is not installed; `package` is the missing one. The
-    message names the extra that installs all of them, not one package at a time."""
+    message names the package the reference is known by and what to install."""
 
     def __init__(self, reference: str, package: str):
         needs = REFERENCES[reference] or package
         missing = "" if package == needs else f", missing {package}"
-        super().__init__(f"--reference {reference} needs {needs} (not installed{missing}): "
-                         f"pip install \"bertpiece[parity]\"")
+        super().__init__(f"--reference {reference} needs {needs} (not installed{missing}): {INSTALL[reference]}")
         self.reference = reference
         self.package = package
 

@@ -23,13 +23,12 @@ import time
 
 import numpy as np
 
-from .. import __version__
 from .outputs import EncodedRows, read_bin, read_bin_index
 
 __all__ = ["add_parser", "run", "encode_rows", "read_bin", "read_bin_index"]
 
 # The user guide (docs/cli-encode.md) is not installed with the wheel: --help
-# carries what a pip user needs and names where the rest is.
+# carries what a pip user needs and links the rest.
 EPILOG = """\
 outputs (NAME = OUTPUT without its extension):
   .parquet  input_ids list<int32>, plus the input's other columns (source_row with --stride)
@@ -38,9 +37,8 @@ outputs (NAME = OUTPUT without its extension):
             read with bertpiece.cli.encode.read_bin
 
 Ids equal bertpiece.BertTokenizer.from_pretrained(MODEL)(texts)["input_ids"].
-Parquet output and .zst input need: pip install "bertpiece[cli]".
-Resuming, memory, formats in detail: docs/cli-encode.md in bertpiece's source
-distribution (pip download --no-deps --no-binary bertpiece bertpiece).
+Parquet output and .zst input need: pip install pyarrow zstandard
+Resuming, memory, formats in detail: {docs}cli-encode.md
 """
 
 # The CLI's one default: what transformers' (and bertpiece's) BertTokenizer runs.
@@ -51,8 +49,10 @@ OUTPUT_FORMATS = {".parquet": "parquet", ".npy": "npy", ".bin": "bin"}
 def add_parser(sub):
     from . import add_vocab_options
 
+    from . import DOCS_URL, int_range
+
     p = sub.add_parser("encode", help=__doc__.split(": ", 1)[1].split("\n")[0], description=__doc__,
-                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       epilog=EPILOG.format(docs=DOCS_URL), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", help="input file (.txt, .jsonl, .parquet, optionally .gz/.zst) or - for stdin lines")
     p.add_argument("-o", "--output", required=True, help="output file: .parquet, .npy or .bin")
     add_vocab_options(p, "lowercase (default: the model's setting; True with --vocab)")
@@ -63,16 +63,16 @@ def add_parser(sub):
     p.add_argument("--no-special-tokens", action="store_true", help="do not add [CLS] and [SEP]")
     p.add_argument("--field", default="text", help="jsonl field holding the text (default: text)")
     p.add_argument("--column", default="text", help="Parquet column holding the text (default: text)")
-    p.add_argument("--max-length", type=int, help="truncate rows to this many tokens (implies --truncation)")
+    p.add_argument("--max-length", type=int_range(1), help="truncate rows to this many tokens (implies --truncation)")
     p.add_argument("--truncation", action="store_true", help="truncate to --max-length")
-    p.add_argument("--stride", type=int, help="keep the overflow as extra rows (windows overlapping by STRIDE "
+    p.add_argument("--stride", type=int_range(0), help="keep the overflow as extra rows (windows overlapping by STRIDE "
                                               "tokens, with a source_row); needs --max-length")
     p.add_argument("--attention-mask", action="store_true", help="Parquet: add an attention_mask column")
     p.add_argument("--token-type-ids", action="store_true", help="Parquet: add a token_type_ids column")
     p.add_argument("--offsets", action="store_true", help="Parquet: add offset_mapping (code point offsets)")
-    p.add_argument("--threads", type=int, help="encoding threads (default: all cores)")
-    p.add_argument("--batch-size", type=int, default=10_000, help="input rows per encode call (default 10000)")
-    p.add_argument("--checkpoint-every", type=int, default=5, metavar="BATCHES",
+    p.add_argument("--threads", type=int_range(1), help="encoding threads (default: all cores)")
+    p.add_argument("--batch-size", type=int_range(1, sys.maxsize), default=10_000, help="input rows per encode call (default 10000)")
+    p.add_argument("--checkpoint-every", type=int_range(1), default=5, metavar="BATCHES",
                    help="save a resume point every this many batches (default 5)")
     p.add_argument("--resume", action="store_true", help="continue an interrupted run of the same command")
     p.add_argument("--overwrite", action="store_true", help="replace an existing output (or partial run)")
@@ -85,12 +85,6 @@ def add_parser(sub):
 def _check_options(args):
     from . import UserError
 
-    for name in ("batch_size", "checkpoint_every", "threads"):
-        value = getattr(args, name)
-        if value is not None and value < 1:
-            raise UserError(f"--{name.replace('_', '-')} must be at least 1, got {value}")
-    if args.stride is not None and args.stride < 0:
-        raise UserError(f"--stride must be >= 0, got {args.stride}")
     if (args.truncation or args.stride is not None) and args.max_length is None:
         raise UserError("--truncation and --stride need --max-length")
     if args.max_length is not None:
@@ -127,19 +121,6 @@ def _tokenizer(args):
         return BertTokenizer.from_pretrained(args.model, reference=args.reference, **kwargs)
     except (OSError, ValueError) as e:
         raise UserError(f"cannot load the vocabulary: {e}") from None
-
-
-def _fingerprint(args, fmt, source):
-    """Everything the output bytes depend on; --resume refuses when it changed."""
-    def file_id(path):
-        st = os.stat(path)
-        return [os.path.abspath(path), st.st_size, st.st_mtime_ns]
-
-    keys = ("model", "reference", "lowercase", "strip_accents", "no_special_tokens", "field", "column",
-            "max_length", "truncation", "stride", "attention_mask", "token_type_ids", "offsets", "batch_size",
-            "checkpoint_every")
-    return {"bertpiece": __version__, "format": fmt, "input": file_id(args.input),
-            "vocab": file_id(args.vocab) if args.vocab else None, **{k: getattr(args, k) for k in keys}}
 
 
 # ----------------------------------------------------------------- encoding
@@ -239,10 +220,11 @@ def _prefetch(iterator, depth=2):
 
 # --------------------------------------------------------------------- run
 def run(args) -> int:
-    from . import UserError
-    from .io_formats import Source, need_pyarrow
+    from . import UserError, refuse_input_as_output, threads_note
+    from .io_formats import CLI_EXTRA, Source, need_pyarrow
     from .outputs import output_files
-    from .workdir import WorkDir
+    from .progress import summary_width
+    from .workdir import WorkDir, differences, run_fingerprint
 
     fmt = _check_options(args)
     if fmt == "parquet":
@@ -250,7 +232,7 @@ def run(args) -> int:
     output = args.output
     overflow = args.stride is not None
     finals = output_files(output, fmt, overflow)
-    _refuse_input_as_output(args.input, finals)
+    refuse_input_as_output([args.input], finals + [args.summary_json])
     existing = [p for p in finals if os.path.lexists(p)]
     if existing and not args.overwrite:
         raise UserError(f"{existing[-1]} already exists (use --overwrite to replace it)")
@@ -261,15 +243,15 @@ def run(args) -> int:
     source = Source(args.input, field=args.field, column=args.column, workdir_for_temp=work.path,
                     want_extra=fmt == "parquet")
     tok = _tokenizer(args)
-    fingerprint = _fingerprint(args, fmt, source) if args.input != "-" else None
+    fingerprint = run_fingerprint(args, fmt) if args.input != "-" else None
 
     state = None
     if work.exists():
         if args.resume:
             state = work.load_state()
             if state is not None and state.get("fingerprint") != json.loads(json.dumps(fingerprint)):
-                raise UserError(f"cannot resume: the input or the options differ from the interrupted run in "
-                                f"{work.path} (rerun the same command, or use --overwrite to start over)")
+                raise UserError(f"cannot resume {work.path}: {differences(state.get('fingerprint'), fingerprint)} "
+                                "(rerun the interrupted command, or use --overwrite to start over)")
             if state is None:
                 work.remove()  # died before its first checkpoint: nothing to keep
         elif args.overwrite:
@@ -284,7 +266,8 @@ def run(args) -> int:
         raise UserError(f"cannot write to {out_dir}: {e.strerror or e}") from None
 
     try:
-        summary = _encode_all(args, fmt, source, tok, work, state, fingerprint, overflow)
+        with threads_note(args.threads):
+            summary = _encode_all(args, fmt, source, tok, work, state, fingerprint, overflow)
     except KeyboardInterrupt:
         if fingerprint is not None:  # one message, printed by cli.main
             raise KeyboardInterrupt("interrupted; rerun the same command with --resume to continue") from None
@@ -300,11 +283,11 @@ def run(args) -> int:
         raise UserError(f"cannot write {output}: {reason} ({where})") from None
     except ImportError as e:
         work.remove()
-        raise UserError(f"missing dependency ({e}): pip install \"bertpiece[cli]\"") from None
+        raise UserError(f"missing dependency ({e}): {CLI_EXTRA}") from None
     finally:
         source.close()
     if not args.quiet:
-        print(summary.text(), file=sys.stderr)
+        print(summary.text(summary_width(sys.stderr)), file=sys.stderr)
     if args.summary_json:
         try:
             with open(args.summary_json, "w", encoding="utf-8") as f:
@@ -313,17 +296,6 @@ def run(args) -> int:
         except OSError as e:
             raise UserError(f"cannot write {args.summary_json}: {e.strerror or e}") from None
     return 0
-
-
-def _refuse_input_as_output(input_path, finals):
-    """--overwrite must never replace the corpus being read (same file under any name)."""
-    from . import UserError
-
-    if input_path == "-" or not os.path.exists(input_path):
-        return
-    for path in finals:
-        if os.path.exists(path) and os.path.samefile(path, input_path):
-            raise UserError(f"{path} is the input file: write the output to another file")
 
 
 def _make_writer(args, fmt, tok, work, overflow, writer_state):
@@ -352,8 +324,7 @@ def _encode_all(args, fmt, source, tok, work, state, fingerprint, overflow):
 
         source.set_schema(pa.ipc.read_schema(pa.py_buffer(base64.b64decode(state["schema"]))))
     writer = _make_writer(args, fmt, tok, work, overflow, state["writer"] if state else None)
-    progress = Progress(source.total_bytes, enabled=False if args.quiet else None, start=start,
-                        base_bytes=resumed_bytes)
+    progress = Progress(source.total_bytes, enabled=not args.quiet, start=start, base_bytes=resumed_bytes)
     options = dict(special=not args.no_special_tokens, max_length=args.max_length, stride=args.stride,
                    offsets=args.offsets, threads=args.threads)
     since_checkpoint = 0
@@ -377,14 +348,18 @@ def _encode_all(args, fmt, source, tok, work, state, fingerprint, overflow):
         progress.update(counters.rows_in, source.bytes_read(), force=True)
         with progress.phase(f"{'assembling' if fmt == 'parquet' else 'writing'} {os.path.basename(args.output)}"):
             _finalize(args, fmt, source, writer, overflow)
+        seconds = time.monotonic() - start  # one figure for the last frame and the summary
+    except BaseException:
+        progress.close()
+        raise
     finally:
         writer.close()
-        progress.close()
+    progress.close(seconds)
     work.remove()
     from .outputs import output_files
 
-    return Summary(counters, time.monotonic() - start, max(source.bytes_read() - resumed_bytes, 0), resumed_from,
-                   output_files(args.output, fmt, overflow))
+    return Summary(counters, seconds, max(source.bytes_read() - resumed_bytes, 0), resumed_from,
+                   output_files(args.output, fmt, overflow), model=None if args.vocab else args.model)
 
 
 def _finalize(args, fmt, source, writer, overflow):

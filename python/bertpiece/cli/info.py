@@ -12,7 +12,10 @@ from ..batch import THREADS_ENV
 
 
 def add_parser(sub):
-    p = sub.add_parser("info", help=__doc__.split(": ", 1)[1], description=__doc__)
+    from . import DOCS_URL
+
+    p = sub.add_parser("info", help=__doc__.split(": ", 1)[1], description=__doc__,
+                       epilog=f"Documentation: {DOCS_URL}cli.md")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(run=run)
 
@@ -42,7 +45,10 @@ def collect() -> dict:
                    for name, p in PRETRAINED.items()},
         "threads_available": threads,
         THREADS_ENV: os.environ.get(THREADS_ENV),
-        "references": {name: {"package": pkg, "version": _installed(pkg)}
+        # available: what `bertpiece parity --reference NAME` finds (references.missing_package)
+        "references": {name: {"package": pkg, "version": _installed(pkg),
+                              "available": references.missing_package(name) is None,
+                              "missing": references.missing_package(name)}
                        for name, pkg in references.REFERENCES.items()},
     }
 
@@ -69,6 +75,9 @@ def run(args) -> int:
         print(f"  {name:<30} {casing}")
     print("parity references:")
     for name, r in info["references"].items():
-        where = r["version"] and f"{r['package'] or 'bertpiece'} {r['version']}"
-        print(f"  {name:<14} {where or 'not installed (pip install ' + r['package'] + ')'}")
+        if r["available"]:
+            print(f"  {name:<14} {r['package'] or 'bertpiece'} {r['version'] or '(version unknown)'}")
+        else:
+            missing = "" if r["missing"] == r["package"] else f", missing {r['missing']}"
+            print(f"  {name:<14} not installed{missing} ({references.INSTALL[name]})")
     return 0

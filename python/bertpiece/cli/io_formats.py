@@ -20,7 +20,7 @@ from . import UserError
 
 TEXT_KINDS = ("txt", "jsonl", "parquet")
 COMPRESSIONS = {"gz": "gzip", "zst": "zstd"}
-CLI_EXTRA = 'pip install "bertpiece[cli]"'
+CLI_EXTRA = "pip install pyarrow zstandard"  # from PyPI; bertpiece itself is not there
 
 
 def need_pyarrow(what: str):

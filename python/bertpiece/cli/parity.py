@@ -11,40 +11,51 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
+import textwrap
 
 from .. import PRETRAINED, references, vocab_path
 from ..parity_html import render_html
 from ..parity_report import KIND_LABELS, KINDS, UNEXPLAINED, Difference, ParityResult, compare
 from ._input import read_lines
 from ._text import paint, pad, use_color, visible, width
+from .progress import LiveLine, summary_width
 
 HTML_KEEP = 1000  # differing lines listed in the HTML report at most
 CONTEXT_BEFORE, CONTEXT_AFTER = 2, 5  # token rows shown around the first difference
 
 
 def add_parser(sub):
-    from . import add_vocab_options
+    from . import DOCS_URL, add_vocab_options, int_range
 
     summary = __doc__.split("\n")[0].split(": ", 1)[1]
-    p = sub.add_parser("parity", help=summary, description=__doc__,
+    p = sub.add_parser("parity", help=summary, description=__doc__, epilog=f"Documentation: {DOCS_URL}cli.md",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", metavar="INPUT", help="text file, one document per line (UTF-8), or - for stdin")
     p.add_argument("--reference", required=True, choices=list(references.REFERENCES),
                    help="google: bert-tensorflow; transformers: BertTokenizerLegacy; "
                         "tokenizers: HF tokenizers; oracle: bertpiece.oracle")
     add_vocab_options(p, "lowercase and strip accents (default: the model's casing; with --vocab: yes)")
-    p.add_argument("--show", type=_count, default=10, metavar="N", help="differing lines to show (default 10)")
+    p.add_argument("--show", type=int_range(0), default=10, metavar="N", help="differing lines to show (default 10)")
     p.add_argument("--html", metavar="REPORT", help="also write a self-contained HTML report to this file")
     p.add_argument("--json", action="store_true", help="print a machine-readable summary instead of the report")
     p.add_argument("--no-color", action="store_true", help="no colour (also: NO_COLOR environment variable)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress line on stderr")
     p.set_defaults(run=run)
 
 
-def _count(value: str) -> int:
-    n = int(value) if value.isdigit() else -1
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {value!r}")
-    return n
+def _size(path: str):
+    """Bytes in the input when it is a regular file (the progress line's 100%), else None."""
+    try:
+        return os.path.getsize(path) if path != "-" and os.path.isfile(path) else None
+    except OSError:
+        return None
+
+
+def _fields(result: ParityResult, seconds: float, final: bool = False) -> list:
+    rate = result.lines / seconds if seconds > 0 else 0.0
+    return [f"{result.lines:,} lines", f"{result.differing:,} differing", f"{rate:,.0f} lines/s",
+            f"{seconds:.2f} s" if final else f"{seconds:.0f} s"]
 
 
 def _vocabulary(args):
@@ -69,6 +80,9 @@ def run(args) -> int:
     vocab_file, lower, source = _vocabulary(args)
     # transformers prints "PyTorch was not found..." on import; it is advice, not a problem here.
     os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
+    missing = references.missing_package(args.reference)  # the check `bertpiece info` shows
+    if missing is not None:
+        raise _user_error(str(references.ReferenceMissing(args.reference, missing)))
     try:
         ours = references.load_bertpiece(args.reference, vocab_file, lower)
         theirs = references.load_reference(args.reference, vocab_file, lower)
@@ -77,7 +91,25 @@ def run(args) -> int:
     except (OSError, ValueError, KeyError) as e:
         raise _user_error(f"cannot load {source}: {e}") from None
     keep = max(args.show, HTML_KEEP if args.html else 0)
-    result = compare(read_lines(args.input), ours, theirs, args.reference, source, lower, keep=keep)
+    line = LiveLine("bertpiece parity", enabled=not args.quiet)
+    total = _size(args.input)
+    done = [0]  # input bytes compared
+
+    def lines():
+        for text in read_lines(args.input):
+            yield text
+            done[0] += len(text.encode("utf-8")) + 1
+
+    def progress(result):
+        line.show("comparing", min(done[0] / total, 1.0) if total else None, _fields(result, line.elapsed()))
+
+    try:
+        result = compare(lines(), ours, theirs, args.reference, source, lower, keep=keep, progress=progress)
+    except BaseException:
+        line.close()
+        raise
+    seconds = line.elapsed()
+    line.close("done", 1.0 if total else None, _fields(result, seconds, final=True))
     if args.html:
         try:
             with open(args.html, "w", encoding="utf-8") as f:
@@ -87,42 +119,46 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(result.to_json(args.show), ensure_ascii=False, indent=2))
     else:
-        print(render_text(result, args.show, use_color(args.no_color)))
+        print(render_text(result, args.show, use_color(args.no_color), summary_width(sys.stdout)))
     return 0 if result.ok else 1
 
 
-def render_text(result: ParityResult, show: int, color: bool = False) -> str:
-    """The human-readable report: summary, the first `show` differences side by side, verdict."""
+def render_text(result: ParityResult, show: int, color: bool = False, limit: int | None = None) -> str:
+    """The human-readable report: summary, the first `show` differences side by side, verdict.
+    With `limit` (a terminal's width), summary lines too wide are wrapped (between words when they fit)."""
     theirs_label, ours_label = references.LABELS[result.reference]
     versions = result.unicode_versions()
     their_unicode = (f"{versions['reference']} (this Python's unicodedata)" if versions["reference"]
                      else "fixed tables")
-    counts = ", ".join(f"{KIND_LABELS[k]} {result.counts[k]}" for k in KINDS)
+    counts = ", ".join(f"{KIND_LABELS[k]} {result.counts[k]:,}" for k in KINDS)
     out = [
         f"bertpiece parity: {ours_label}  vs  {theirs_label}",
         f"vocabulary:     {result.source} ({'lowercase' if result.do_lower_case else 'cased'})",
         f"Unicode:        bertpiece {versions['bertpiece']}, reference {their_unicode}",
-        f"lines compared: {result.lines}",
-        f"exact matches:  {result.matching} ({100 * result.match_rate:.2f}%)",
-        f"differences:    {result.differing} ({counts})",
+        f"lines compared: {result.lines:,}",
+        f"exact matches:  {result.matching:,} ({100 * result.match_rate:.2f}%)",
+        f"differences:    {result.differing:,} ({counts})",
     ]
+    if limit is not None:
+        out = [wrapped for line in out for wrapped in
+               textwrap.wrap(line, max(limit, 20), subsequent_indent="  ")]
     for d in result.differences[:show]:
         out.append("")
         out.extend(_render_difference(d, result.reference, color))
     hidden = result.differing - min(show, len(result.differences))
     if hidden > 0:
-        out += ["", f"... {hidden} more differing line(s) (--show N to see more)"]
+        out += ["", f"... {hidden:,} more differing line(s) (--show N to see more)"]
     out.append("")
     if result.ok:
         out.append(paint("OK: no unexplained differences", "green+bold", color))
     else:
-        out.append(paint(f"FAIL: {result.counts[UNEXPLAINED]} unexplained difference(s)", "red+bold", color))
+        out.append(paint(f"FAIL: {result.counts[UNEXPLAINED]:,} unexplained difference(s)", "red+bold", color))
     return "\n".join(out)
 
 
 def _render_difference(d: Difference, reference: str, color: bool) -> list:
     style = "red+bold" if d.kind == UNEXPLAINED else "yellow"
-    head = f"line {d.line_no} [{KIND_LABELS[d.kind]}]"
+    head = f"line {d.line_no:,} [{KIND_LABELS[d.kind]}]"
     if d.detail:
         head += ": " + "; ".join(d.detail)
     text = visible(d.text)

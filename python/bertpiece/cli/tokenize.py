@@ -11,19 +11,21 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from typing import List, Tuple
 
 from .. import PRETRAINED, REFERENCES, FullTokenizer, vocab_path
 from ._input import read_lines
 from .encode import DEFAULT_REFERENCE
 from ._text import paint, pad, use_color, visible, width
+from .progress import is_terminal
 
 
 def add_parser(sub):
-    from . import add_vocab_options
+    from . import DOCS_URL, add_vocab_options
 
     summary = __doc__.split("\n")[0].split(": ", 1)[1]
-    p = sub.add_parser("tokenize", help=summary, description=__doc__,
+    p = sub.add_parser("tokenize", help=summary, description=__doc__, epilog=f"Documentation: {DOCS_URL}cli.md",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("text", nargs="*", help="texts to tokenize (default: one per stdin line)")
     add_vocab_options(p, "lowercase and strip accents (default: the model's casing; with --vocab: yes)")
@@ -73,7 +75,13 @@ def encode(tok: FullTokenizer, text: str) -> Tuple[List[str], List[int], List[Tu
 def run(args) -> int:
     tok = _tokenizer(args)
     color = not args.json and use_color(args.no_color)
-    texts = args.text if args.text else read_lines("-")
+    if args.text:
+        texts = [_argument_text(text, k) for k, text in enumerate(args.text, 1)]
+    else:
+        if is_terminal(sys.stdin):  # not a pipe: say what the silence is waiting for
+            print("bertpiece tokenize: reading texts from stdin, one per line, until Ctrl-D "
+                  "(or give them as arguments: bertpiece tokenize \"some text\")", file=sys.stderr)
+        texts = read_lines("-")
     if not args.json:
         print(paint(settings_line(args), "dim", color))
     for text in texts:
@@ -85,6 +93,22 @@ def run(args) -> int:
         print()
         print(render(text, tokens, ids, offsets, color))
     return 0
+
+
+def _argument_text(text: str, position: int) -> str:
+    """A command-line text; argv bytes that are not UTF-8 (Python keeps them as lone
+    surrogates) are a one-line error, as invalid UTF-8 on stdin is."""
+    from . import UserError
+
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            os.fsencode(text).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise UserError(f"argument {position} is not valid UTF-8 (byte {e.start})") from None
+        raise UserError(f"argument {position} holds a lone surrogate, which is not text") from None
+    return text
 
 
 def render(text: str, tokens: List[str], ids: List[int], offsets: List[Tuple[int, int]], color: bool) -> str:

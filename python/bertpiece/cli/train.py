@@ -17,29 +17,29 @@ import argparse
 import json
 import os
 import sys
-import time
 
 __all__ = ["add_parser", "run"]
 
 
 def _limit(value: str):
+    from . import int_range
+
     if value.lower() == "none":
         return None
-    n = int(value)
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0 or none, got {value}")
-    return n
+    return int_range(0)(value)
 
 
 def add_parser(sub):
     from ..training import DEFAULT_SPECIAL_TOKENS
+    from . import DOCS_URL, int_range
 
     p = sub.add_parser("train", help=__doc__.split(": ", 1)[1].split("\n")[0], description=__doc__,
+                       epilog=f"Options and algorithms in detail: {DOCS_URL}train.md",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("inputs", nargs="+", metavar="CORPUS",
                    help="input files (.txt, .jsonl, .parquet, optionally .gz/.zst) or - for stdin lines")
     p.add_argument("-o", "--output", required=True, help="the vocab.txt to write")
-    p.add_argument("--vocab-size", type=int, default=30522, help="tokens in the vocabulary (default 30522)")
+    p.add_argument("--vocab-size", type=int_range(0), default=30522, help="tokens in the vocabulary (default 30522)")
     p.add_argument("--algorithm", default="hf", choices=["hf", "likelihood"],
                    help="hf: HF tokenizers' WordPieceTrainer (default); likelihood: WordPiece's textbook score "
                         "(1.46x longer sequences on held-out English, see above)")
@@ -50,7 +50,7 @@ def add_parser(sub):
                    help="strip accents (default: when lowercasing)")
     p.add_argument("--chinese-chars", action=argparse.BooleanOptionalAction, default=True,
                    help="split CJK characters into words of their own (default)")
-    p.add_argument("--min-frequency", type=int, default=2, help="never merge a rarer pair (default 2)")
+    p.add_argument("--min-frequency", type=int_range(0), default=2, help="never merge a rarer pair (default 2)")
     p.add_argument("--limit-alphabet", type=_limit, default=1000, metavar="N",
                    help="keep the N most frequent characters (default 1000; none: all)")
     p.add_argument("--initial-alphabet", default="", metavar="CHARS", help="characters always in the alphabet")
@@ -58,51 +58,19 @@ def add_parser(sub):
                    help="first in the vocabulary, in this order (default: " + " ".join(DEFAULT_SPECIAL_TOKENS) + ")")
     p.add_argument("--unk-token", default="[UNK]", metavar="TOKEN",
                    help="the unknown token, which must be one of the special tokens (default [UNK])")
-    p.add_argument("--unused-tokens", type=int, default=0, metavar="N",
+    p.add_argument("--unused-tokens", type=int_range(0), default=0, metavar="N",
                    help="reserve [unused0]..[unusedN-1] after the special tokens")
     p.add_argument("--prefix", default="##", help="continuing-subword prefix (default ##)")
-    p.add_argument("--max-input-chars-per-word", type=int, metavar="N",
+    p.add_argument("--max-input-chars-per-word", type=int_range(1), metavar="N",
                    help="do not count longer words (default: none; the reference's limit with --algorithm "
                         "likelihood)")
     p.add_argument("--field", default="text", help="jsonl field holding the text (default: text)")
     p.add_argument("--column", default="text", help="Parquet column holding the text (default: text)")
-    p.add_argument("--threads", type=int, help="counting threads (default: all cores)")
+    p.add_argument("--threads", type=int_range(1), help="counting threads (default: all cores)")
     p.add_argument("--overwrite", action="store_true", help="replace an existing output")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bars and no summary")
     p.add_argument("--summary-json", metavar="FILE", help="also write the summary as JSON to FILE")
     p.set_defaults(run=run)
-
-
-class Bar:
-    """One progress line on stderr (only on a terminal, not with --quiet), redrawn at most 5 times a second."""
-
-    def __init__(self, quiet: bool, stream=None):
-        self.stream = stream or sys.stderr
-        self.enabled = not quiet and bool(getattr(self.stream, "isatty", lambda: False)())
-        self.start = self.last = time.monotonic()
-        self.drawn = False
-        self.latest = None  # the last state asked for, drawn for sure on close
-
-    def show(self, label: str, done: float, total: float | None, detail: str, force: bool = False):
-        now = time.monotonic()
-        self.latest = (label, done, total, detail)
-        if not self.enabled or (not force and now - self.last < 0.2):
-            return
-        self.last = now
-        frac = min(done / total, 1.0) if total else None
-        bar = f"[{'#' * int(frac * 20):<20}] {100 * frac:5.1f}%  " if frac is not None else ""
-        self.stream.write(f"\r{label:<9}{bar}{detail}  {now - self.start:.0f}s\x1b[K")
-        self.stream.flush()
-        self.drawn = True
-
-    def close(self):
-        if self.enabled and self.latest is not None:
-            latest, self.latest = self.latest, None
-            self.show(*latest, force=True)
-        if self.drawn:
-            self.stream.write("\n")
-            self.stream.flush()
-            self.drawn = False
 
 
 CLI_NAMES = {"special_tokens": "--special-tokens", "unk_token": "--unk-token", "initial_alphabet": "--initial-alphabet",
@@ -110,15 +78,12 @@ CLI_NAMES = {"special_tokens": "--special-tokens", "unk_token": "--unk-token", "
 
 
 def run(args) -> int:
-    from . import UserError
+    from . import UserError, refuse_input_as_output, threads_note
     from .io_formats import Source
+    from .progress import LiveLine, summary_width, wrap
     from ..training import Batches, check_token_options, train_wordpiece
 
-    for name in ("vocab_size", "unused_tokens", "min_frequency", "threads", "max_input_chars_per_word"):
-        value = getattr(args, name)
-        if value is not None and value < (1 if name in ("threads", "max_input_chars_per_word") else 0):
-            raise UserError(f"--{name.replace('_', '-')} must be at least "
-                            f"{1 if name in ('threads', 'max_input_chars_per_word') else 0}, got {value}")
+    refuse_input_as_output(args.inputs, [args.output, args.summary_json])
     try:  # before reading the corpus, naming the flags
         check_token_options(args.special_tokens, args.unk_token, list(args.initial_alphabet), args.prefix,
                             names=CLI_NAMES)
@@ -134,7 +99,7 @@ def run(args) -> int:
     sources = [Source(path, field=args.field, column=args.column, want_extra=False) for path in args.inputs]
     totals = [s.total_bytes for s in sources]
     total = None if None in totals else sum(totals)
-    counting, merging = Bar(args.quiet), Bar(args.quiet)
+    line = LiveLine("bertpiece train", enabled=not args.quiet)
     state = {"done_bytes": 0, "texts": 0}
 
     def batches():
@@ -145,43 +110,54 @@ def run(args) -> int:
                 rows += len(batch.texts)
                 state["texts"] += len(batch.texts)
                 read = state["done_bytes"] + source.bytes_read()
-                counting.show("counting", read, total, f"{state['texts']:,} texts  {read / 1e6:,.1f} MB")
+                line.show("counting", min(read / total, 1.0) if total else None,
+                          [f"{state['texts']:,} texts", f"{read / 1e6:,.1f} MB", f"{line.elapsed():.0f} s"])
             state["done_bytes"] += source.bytes_read()
 
     def progress(stage, done, target):
         if stage == "merge":
-            counting.close()
-            merging.show("merging", done, target, f"{done:,}/{target:,} tokens")
+            line.show("merging", min(done / target, 1.0) if target else None,
+                      [f"{done:,}/{target:,} tokens", f"{line.elapsed():.0f} s"])
 
-    start = time.monotonic()
     try:
-        vocab = train_wordpiece(
-            Batches(batches()), args.vocab_size, algorithm=args.algorithm, reference=args.reference,
-            do_lower_case=args.lowercase, strip_accents=args.strip_accents, tokenize_chinese_chars=args.chinese_chars,
-            min_frequency=args.min_frequency, limit_alphabet=args.limit_alphabet,
-            initial_alphabet=list(args.initial_alphabet), special_tokens=args.special_tokens,
-            unk_token=args.unk_token, unused_tokens=args.unused_tokens, continuing_subword_prefix=args.prefix,
-            max_input_chars_per_word=args.max_input_chars_per_word, num_threads=args.threads, progress=progress)
+        with threads_note(args.threads):
+            vocab = train_wordpiece(
+                Batches(batches()), args.vocab_size, algorithm=args.algorithm, reference=args.reference,
+                do_lower_case=args.lowercase, strip_accents=args.strip_accents,
+                tokenize_chinese_chars=args.chinese_chars, min_frequency=args.min_frequency,
+                limit_alphabet=args.limit_alphabet, initial_alphabet=list(args.initial_alphabet),
+                special_tokens=args.special_tokens, unk_token=args.unk_token, unused_tokens=args.unused_tokens,
+                continuing_subword_prefix=args.prefix, max_input_chars_per_word=args.max_input_chars_per_word,
+                num_threads=args.threads, progress=progress)
+        stats = vocab.stats
+        if stats["words"] - stats["long_words_skipped"] == 0:
+            raise UserError("the corpus has no words to learn from (empty or only whitespace); nothing written")
+        try:
+            vocab.save(args.output)
+        except OSError as e:
+            raise UserError(f"cannot write {args.output}: {e.strerror or e}") from None
     except ValueError as e:
+        line.close()
         raise UserError(str(e)) from None
-    finally:
-        counting.close()
-        merging.close()
-    stats = vocab.stats
-    if stats["words"] - stats["long_words_skipped"] == 0:
-        raise UserError("the corpus has no words to learn from (empty or only whitespace); nothing written")
-    try:
-        vocab.save(args.output)
-    except OSError as e:
-        raise UserError(f"cannot write {args.output}: {e.strerror or e}") from None
-    stats = {**stats, "seconds": round(time.monotonic() - start, 3), "output": args.output}
+    except BaseException:
+        line.close()
+        raise
+    seconds = line.elapsed()  # one figure for the last frame and the summary
+    stats = {**stats, "seconds": round(seconds, 3), "output": args.output}
+    line.close("done", 1.0, [f"{stats['vocab_size']:,} tokens", f"{stats['merges']:,} merges",
+                             f"{stats['seconds']:.2f} s"])
     if not args.quiet:
-        print(f"bertpiece train: {stats['words']:,} words ({stats['unique_words']:,} unique, "
-              f"{stats['long_words_skipped']:,} too long), {stats['invalid_utf8_lines']:,} invalid-UTF-8 lines, "
-              f"alphabet {stats['alphabet']:,}, {stats['merges']:,} merges, {stats['vocab_size']:,} tokens "
-              f"({args.algorithm}), {stats['seconds']:.2f} s -> {args.output}", file=sys.stderr)
+        parts = [f"{stats['words']:,} words", f"{stats['unique_words']:,} unique",
+                 f"{stats['long_words_skipped']:,} too long",
+                 f"{stats['invalid_utf8_lines']:,} invalid-UTF-8 lines", f"alphabet {stats['alphabet']:,}",
+                 f"{stats['merges']:,} merges", f"{stats['vocab_size']:,} tokens ({args.algorithm})",
+                 f"{stats['seconds']:.2f} s -> {args.output}"]
+        print(wrap("bertpiece train:", parts, summary_width(sys.stderr)), file=sys.stderr)
     if args.summary_json:
-        with open(args.summary_json, "w", encoding="utf-8") as f:
-            json.dump(stats, f, indent=2)
-            f.write("\n")
+        try:
+            with open(args.summary_json, "w", encoding="utf-8") as f:
+                json.dump(stats, f, indent=2)
+                f.write("\n")
+        except OSError as e:
+            raise UserError(f"cannot write {args.summary_json}: {e.strerror or e}") from None
     return 0
