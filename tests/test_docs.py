@@ -9,7 +9,7 @@ Conventions (what a block's fence says decides how it runs):
   the block's other lines, up to what differs from run to run (times, MB/s, versions: NORMALIZE).
 - ```text: output, synopsis or data, never run; it must not be a runnable command.
 - A fence without a language is an error (say which of the above it is).
-Every block runs in a fresh temporary directory in which samples/ and tests/data/ are links to the
+Every block runs in a fresh temporary directory in which samples/, benches/ and tests/data/ are links to the
 checkout's (the paths the docs use), with this interpreter first on PATH, Hugging Face hub access
 off (HF_HUB_OFFLINE=1: an example that would download fails) and LC_ALL=C.UTF-8.
 
@@ -80,11 +80,13 @@ def _blocks():
 
 
 BLOCKS = list(_blocks())
-RUN = [b for b in BLOCKS if b[2] in ("python", "sh", "console") and not b[4]]
+# Identical blocks (the README's quickstarts repeated in docs/) run once, under their first place.
+RUN = list({(b[2], b[3]): b for b in reversed(BLOCKS) if b[2] in ("python", "sh", "console") and not b[4]}.values())[::-1]
 
 
 def _workdir(tmp_path):
     os.symlink(os.path.join(ROOT, "samples"), tmp_path / "samples")
+    os.symlink(os.path.join(ROOT, "benches"), tmp_path / "benches")
     (tmp_path / "tests").mkdir()
     os.symlink(os.path.join(ROOT, "tests", "data"), tmp_path / "tests" / "data")
     return tmp_path
@@ -108,14 +110,14 @@ def _literal(comment):
         return PROSE  # prose, not a value
 
 
-def _with_value_checks(code, where):
+def _with_value_checks(code, where, first_line=1):
     """`x = e  # v` -> `x = e; _check(x, v)` on the same line (line numbers stay the .md's)."""
     out, checked = [], 0
     for i, line in enumerate(code.splitlines()):
         m = re.match(r"^(\s*)(\S.*?)\s{2,}# (.+)$", line)
         if m and _literal(m.group(3)) is not PROSE:
             indent, stmt, value = m.group(1), m.group(2), m.group(3)
-            label = f"{where}+{i}: {stmt}"
+            label = f"{where}:{first_line + i}: {stmt}"
             try:
                 node = ast.parse(stmt).body[0]
             except SyntaxError:
@@ -158,7 +160,7 @@ def _normalize(text):
 def test_block_runs_as_written(tmp_path, doc, line, lang, code, reason):
     cwd = _workdir(tmp_path)
     if lang == "python":
-        source, _ = _with_value_checks(code, f"{doc}:{line + 1}")
+        source, _ = _with_value_checks(code, doc, line + 1)
         (cwd / "_docs_check.py").write_text(CHECK_MODULE)
         script = cwd / f"{os.path.basename(doc)}_{line}.py"
         script.write_text("\n" * line + source, encoding="utf-8")  # tracebacks name the .md's lines
@@ -186,7 +188,7 @@ def test_every_block_is_run_or_says_why_not():
             assert lang in ("sh", "python", "console") and NOT_RUN[reason](code), f"{where}: {reason!r} does not fit"
         if lang == "text":
             first = code.lstrip().splitlines()[0] if code.strip() else ""
-            runnable = re.match(r"(\$ |python3? |make |cargo |pip |bertpiece )", first)
+            runnable = re.match(r"(\$ |python3? |make |cargo |pip |bertpiece (?!\w+:))", first)  # not its output
             synopsis = re.search(r"\b[A-Z]{4,}\b|\[--?\w", first)  # bertpiece encode INPUT -o OUTPUT [options]
             assert not runnable or synopsis, f"{where}: a command in a text block: make it sh or console"
 
@@ -207,3 +209,12 @@ def test_set_up_makes_a_virtualenv_before_pip_and_names_rust():
     with open(os.path.join(ROOT, "Cargo.toml"), encoding="utf-8") as f:
         msrv = re.search(r'^rust-version = "(.+)"', f.read(), flags=re.M).group(1)
     assert f"Rust toolchain ≥ {msrv}" in section
+
+
+def test_bench_encode_names_a_missing_corpus(tmp_path):
+    """docs/benchmarks.md: without ../shared the quick check stops with one line naming the path."""
+    missing = tmp_path / "shared" / "en-large.txt"
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "benches", "bench_encode.py"), "--corpus", str(missing),
+                           "--scales", "1", "--limit-mb", "2"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and str(missing) in proc.stderr and "Traceback" not in proc.stderr
