@@ -9,8 +9,10 @@ itself tested against transformers elsewhere.
 import json
 import os
 import pickle
+import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 
@@ -211,8 +213,10 @@ def ray_cluster():
     import ray
 
     before = set(_descendants(os.getpid()))
-    # address="local": a new cluster even when an address file (/tmp/ray/ray_current_cluster) names another
-    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
+    # address="local": a new cluster even when an address file (/tmp/ray/ray_current_cluster) names another;
+    # its session files in a directory of its own (short: Ray's socket paths have a length limit), removed after
+    temp = tempfile.mkdtemp(prefix="bpray", dir="/tmp")
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, _temp_dir=temp)
     # the leak check below can only fail if Ray's processes are our descendants: make sure they are
     assert set(_descendants(os.getpid())) - before, "ray.init started no local processes"
     yield ray
@@ -220,6 +224,7 @@ def ray_cluster():
     deadline = time.monotonic() + 30
     while (left := set(_descendants(os.getpid())) - before) and time.monotonic() < deadline:
         time.sleep(0.2)
+    shutil.rmtree(temp, ignore_errors=True)
     assert not left, f"Ray processes left running after ray.shutdown(): {sorted(left)}"
 
 

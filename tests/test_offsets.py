@@ -2,7 +2,9 @@
 code point in context, and real text, through BertNormalizer + BertPreTokenizer
 + WordPiece. Offsets are code points of the original string."""
 
+import atexit
 import os
+import shutil
 import tempfile
 
 import pytest
@@ -18,7 +20,9 @@ from google_reference import data_files, read_lines
 SEGMENT = 0x8000
 # A vocabulary of just the unknown token turns every pre-tokenizer word into one
 # [UNK] spanning the whole word: its offsets are the pre-tokenizer's offsets.
-UNK_ONLY = os.path.join(tempfile.mkdtemp(prefix="bertpiece-"), "unk-only.txt")
+_UNK_DIR = tempfile.mkdtemp(prefix="bertpiece-")
+atexit.register(shutil.rmtree, _UNK_DIR, ignore_errors=True)  # nothing of a test run stays in /tmp
+UNK_ONLY = os.path.join(_UNK_DIR, "unk-only.txt")
 with open(UNK_ONLY, "w", encoding="utf-8") as f:
     f.write("[UNK]\n")
 

@@ -14,6 +14,7 @@ import contextlib
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -90,6 +91,7 @@ def two_node_cluster(env):
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(p.pid, signal.SIGKILL)
             p.wait(timeout=30)
+        shutil.rmtree(temp, ignore_errors=True)  # the nodes' session files: nothing stays in /tmp
         assert not left, f"processes of the two ray start commands still running after SIGTERM: {sorted(left)}"
 
 

@@ -13,6 +13,7 @@ wrong output there).
 
 from __future__ import annotations
 
+import atexit
 import functools
 import json
 import os
@@ -31,6 +32,7 @@ with warnings.catch_warnings():
 transformers.logging.set_verbosity_error()
 
 _TMP = tempfile.mkdtemp(prefix="bertpiece-fuzz-")
+atexit.register(shutil.rmtree, _TMP, ignore_errors=True)  # nothing of a run stays in /tmp
 
 
 def _config_dir(model: str, init: dict) -> str:
