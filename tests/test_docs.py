@@ -9,6 +9,7 @@ Conventions (what a block's fence says decides how it runs):
   the block's other lines, up to what differs from run to run (times, MB/s, versions: NORMALIZE).
 - ```text: output, synopsis or data, never run; it must not be a runnable command.
 - A fence without a language is an error (say which of the above it is).
+Identical blocks (a README quickstart repeated in docs/) run once, under the first one's name.
 Every block runs in a fresh temporary directory in which samples/, benches/ and tests/data/ are links to the
 checkout's (the paths the docs use), with this interpreter first on PATH, Hugging Face hub access
 off (HF_HUB_OFFLINE=1: an example that would download fails) and LC_ALL=C.UTF-8.
