@@ -9,6 +9,10 @@ stays flat while the input grows. Both outputs are compared row by row
 
     python benches/bench_encode.py                      # full run: en-large.txt ×1 and ×10
     python benches/bench_encode.py --scales 1 --limit-mb 2   # quick check that it works
+    python benches/bench_encode.py --scales 1 --corpus samples/sample.txt   # without ../shared
+
+The default corpus is ../shared/data/corpus/en-large.txt next to the checkout (not in this
+repository); without it the script stops with one line naming the path.
 """
 
 from __future__ import annotations
@@ -103,6 +107,9 @@ def main(argv=None) -> int:
         hf_worker(*args.hf_worker)
         return 0
 
+    if not os.path.isfile(args.corpus):  # the default is ../shared/data/corpus, outside this repository
+        raise SystemExit(f"bench_encode.py: corpus not found: {args.corpus} (the benchmark corpus in "
+                         "../shared/data/corpus next to the checkout; or pass --corpus FILE, e.g. samples/sample.txt)")
     import bertpiece
 
     if args.model != "bert-base-uncased":
