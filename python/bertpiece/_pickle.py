@@ -25,7 +25,8 @@ _SEP = "\n"
 _FULL_DERIVED = frozenset({"_core", "vocab", "inv_vocab", "basic_tokenizer", "wordpiece_tokenizer"})
 # deprecation_warnings: which warnings were already given, not a setting (a
 # use of the tokenizer would otherwise change its pickled bytes).
-_BERT_DERIVED = frozenset({"_engine", "_added_by_id", "deprecation_warnings"})
+# _epoch: which calls' lazy rows share a state (bert_tokenizer/epochs.py), never a setting.
+_BERT_DERIVED = frozenset({"_engine", "_added_by_id", "deprecation_warnings", "_epoch"})
 
 
 # ---------------------------------------------------------------- vocabulary
@@ -164,12 +165,14 @@ def reduce_bert_tokenizer(tok):
 
 def _restore_bert_tokenizer(cls, packed_entries, frozen_engine, attrs, frozen_by_id):
     from .bert_tokenizer.engine import rebuild  # lazily (see above; it imports us)
+    from .bert_tokenizer.epochs import Epoch
 
     tok = _new(cls, attrs)
     tok.deprecation_warnings = {}
     tok._added_by_id = {i: tok._added[content][1] if token is None else token
                         for i, content, token in pickle.loads(frozen_by_id)}
     tok._engine = rebuild(packed_entries, *pickle.loads(frozen_engine))
+    tok.__dict__["_epoch"] = Epoch()
     return tok
 
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..batch import _num_threads, core_texts, surrogate_error
 from .encoding import BatchEncoding
+from .epochs import frozen
 
 # Options the batch path reproduces; anything else takes the general path.
 _TRUNCATIONS = ("do_not_truncate", "longest_first", "only_first")
@@ -263,13 +264,15 @@ def _redo_padded(tok, items, redo, ids, mask, offsets, type_ids, special_mask, l
 
 class _LazyRows:
     """`BatchEncoding`'s per-row metadata (tokens, word ids, sequence ids,
-    offsets), computed by the general path when a row is first asked for."""
+    offsets), computed by the general path when a row is first asked for,
+    from the tokenizer as it was at the call."""
 
-    __slots__ = ("_tok", "_texts", "_pairs", "_cache", "_opts", "_width")
+    __slots__ = ("_tok", "_epoch", "_texts", "_pairs", "_cache", "_opts", "_width")
 
     def __init__(self, tok, texts, pairs, add_special_tokens, truncation_strategy, max_length, padding_side, width,
                  split_special):
-        self._tok, self._texts, self._pairs, self._cache = tok, texts, pairs, None
+        # the tokenizer as it is at the call (epochs.py), whatever changes it later
+        self._tok, self._epoch, self._texts, self._pairs, self._cache = tok, tok._epoch, texts, pairs, None
         self._opts = (add_special_tokens, truncation_strategy, max_length, padding_side, split_special)
         self._width = width
 
@@ -285,7 +288,7 @@ class _LazyRows:
         if i not in self._cache:
             add_special_tokens, truncation_strategy, max_length, padding_side, split_special = self._opts
             item = (self._texts[i], self._pairs[i] if self._pairs is not None else None)
-            enc = self._tok._call_fast(
+            enc = frozen(self._tok, self._epoch)._call_fast(
                 True, [item], add_special_tokens=add_special_tokens,
                 padding_strategy="max_length" if self._width is not None else "do_not_pad",
                 truncation_strategy=truncation_strategy, max_length=max_length, stride=0,

@@ -29,6 +29,7 @@ from .added_tokens import AddedToken
 from .call import Calls
 from .decode import PostProcessing
 from .engine import Engine
+from .epochs import Epoch
 from .files import TOKENIZER_FILE, VOCAB_FILE, TokenizerFiles
 from .general import GeneralPath
 from .hf_backend import HfBackendExtras
@@ -145,6 +146,8 @@ class BertTokenizer(SpecialTokens, Calls, GeneralPath, PostProcessing, LegacyEnc
                           else AddedToken.coerce(v, True) for v in specials], special_tokens=True)
         self._add_tokens([AddedToken(str(v), special=True, normalized=False) if isinstance(v, str)
                           else AddedToken.coerce(v, True) for v in self._extra_special_tokens], special_tokens=True)
+        # from here on every change starts a new epoch (epochs.py): calls' lazy rows keep their state
+        self.__dict__["_epoch"] = Epoch()
 
     def _init_base(self, init_kwargs, kwargs):
         """The state transformers' PreTrainedTokenizerBase.__init__ sets (the

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .batch_call import call_batch
 from .encoding import BatchEncoding, _Row
+from .epochs import frozen
 from .truncation import _hf_truncate
 
 _MAX_PADDED_CELLS = 2**31  # Python list cells of one padded call (16 GiB of pointers): refused up front
@@ -27,16 +28,18 @@ def _padding_too_large(padding_strategy, max_length, pad_to_multiple_of, rows):
 
 
 class _LazyTokens:
-    """A row's token strings, looked up when `tokens()` first asks (most calls never do)."""
+    """A row's token strings, looked up when `tokens()` first asks (most calls never do),
+    in the tokenizer as it was at the call (`epoch`, epochs.py)."""
 
-    __slots__ = ("tok", "ids", "tokens")
+    __slots__ = ("tok", "epoch", "ids", "tokens")
 
-    def __init__(self, tok, ids):
-        self.tok, self.ids, self.tokens = tok, ids, None
+    def __init__(self, tok, epoch, ids):
+        self.tok, self.epoch, self.ids, self.tokens = tok, epoch, ids, None
 
     def __iter__(self):
         if self.tokens is None:
-            self.tokens = self.tok._tokens_of(self.ids)
+            self.tokens = frozen(self.tok, self.epoch)._tokens_of(self.ids)
+            self.tok = self.epoch = None
         return iter(self.tokens)
 
     def __reduce__(self):  # a pickled BatchEncoding carries the strings, not the tokenizer
@@ -66,6 +69,7 @@ class GeneralPath:
                              split_special=split_special)
             if out is not None:
                 return out
+        epoch = self.__dict__.get("_epoch")  # the state this call's tokens() describe
         # (split_special is passed down, never set on the tokenizer: calls may run on many threads)
         encoded = [(self._encode_one(a, is_split_into_words, split_special),
                     self._encode_one(b, is_split_into_words, split_special) if b is not None else None)
@@ -154,7 +158,7 @@ class GeneralPath:
                         data[name].append(r[col])
                 if return_length:
                     data["length"].append(len(r[0]))
-                meta.append(_Row(_LazyTokens(self, r[0]), r[4], r[5], r[3]))
+                meta.append(_Row(_LazyTokens(self, epoch, r[0]), r[4], r[5], r[3]))
                 mapping.append(k)
         if return_overflowing_tokens:
             data["overflow_to_sample_mapping"] = mapping

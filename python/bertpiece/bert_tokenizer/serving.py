@@ -17,6 +17,7 @@ import numpy as np
 from .. import _core
 from .batch_call import _general, _LazyRows, _no_gc
 from .encoding import BatchEncoding
+from .epochs import frozen
 from .general import _padding_too_large
 from .truncation import _hf_truncate
 
@@ -255,14 +256,14 @@ class _RowsOfOneCall:
     """`BatchEncoding`'s row metadata, computed for all rows at once by the
     general path on first use (overflow windows of one text)."""
 
-    __slots__ = ("_tok", "_items", "_call", "_n", "_rows")
+    __slots__ = ("_tok", "_epoch", "_items", "_call", "_n", "_rows")
 
     def __init__(self, tok, items, call, n):
-        self._tok, self._items, self._call, self._n, self._rows = tok, items, call, n, None
+        self._tok, self._epoch, self._items, self._call, self._n, self._rows = tok, tok._epoch, items, call, n, None
 
     def _all(self):
-        if self._rows is None:
-            self._rows = self._tok._call_fast(False, self._items, **self._call)._rows
+        if self._rows is None:  # the tokenizer as it was at the call (epochs.py)
+            self._rows = frozen(self._tok, self._epoch)._call_fast(False, self._items, **self._call)._rows
         return self._rows
 
     def __len__(self):

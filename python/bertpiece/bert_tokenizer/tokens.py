@@ -10,6 +10,7 @@ The bookkeeping is transformers 5's (`PreTrainedTokenizerBase` and
 from __future__ import annotations
 
 from .added_tokens import SPECIAL_TOKENS_ATTRIBUTES, AddedToken, Matcher
+from .epochs import changing
 
 _U32 = 2**32  # HF ids are u32: anything outside raises OverflowError there
 
@@ -58,6 +59,13 @@ class SpecialTokens:
         raise AttributeError(f"{type(self).__name__} has no attribute {key}")
 
     def __setattr__(self, key, value):
+        if self.__dict__.get("_epoch") is None:  # (being built, or a snapshot)
+            self._set(key, value)
+            return
+        with changing(self):  # rows of earlier calls keep describing them
+            self._set(key, value)
+
+    def _set(self, key, value):
         engine = self.__dict__.get("_engine")
         if engine is not None:  # what the serving paths read may have changed
             engine.serving = None
@@ -139,6 +147,10 @@ class SpecialTokens:
         return 1
 
     def _put_added(self, tid, token):
+        with changing(self):
+            self._put_added_now(tid, token)
+
+    def _put_added_now(self, tid, token):
         self._engine.serving = None
         old = self._added_by_id.get(tid)
         if old is not None and self._added.get(old.content, (None,))[0] == tid:
@@ -149,6 +161,10 @@ class SpecialTokens:
             self._top_added_id = tid
 
     def _add_tokens(self, new_tokens, special_tokens=False):
+        with changing(self):
+            return self._add_tokens_now(new_tokens, special_tokens)
+
+    def _add_tokens_now(self, new_tokens, special_tokens):
         n = 0
         # BertTokenizerLegacy registers add_tokens(..., special_tokens=True) as extra special tokens
         registered = set(self.all_special_tokens) if self.legacy and special_tokens else None
@@ -177,7 +193,10 @@ class SpecialTokens:
         """transformers' add_special_tokens: `{"cls_token": ..., "extra_special_tokens": [...]}`."""
         if not special_tokens_dict:
             return 0
-        special_tokens_dict = dict(special_tokens_dict)
+        with changing(self):
+            return self._add_special_tokens_now(dict(special_tokens_dict), replace_extra_special_tokens)
+
+    def _add_special_tokens_now(self, special_tokens_dict, replace_extra_special_tokens):
         if "additional_special_tokens" in special_tokens_dict and not special_tokens_dict.get("extra_special_tokens"):
             special_tokens_dict["extra_special_tokens"] = special_tokens_dict.pop("additional_special_tokens")
         allowed = set(self.SPECIAL_TOKENS_ATTRIBUTES) | {"extra_special_tokens"}
