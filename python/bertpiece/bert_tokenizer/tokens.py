@@ -66,6 +66,10 @@ class SpecialTokens:
             self._set(key, value)
 
     def _set(self, key, value):
+        if key in ("padding_side", "truncation_side") and value not in ("right", "left"):
+            # refused here, as the constructor does (transformers only fails at the next call)
+            raise ValueError(f"{key.split('_')[0].capitalize()} side should be selected between 'right' and 'left', "
+                             f"current value: {value}")
         engine = self.__dict__.get("_engine")
         if engine is not None:  # what the serving paths read may have changed
             engine.serving = None
