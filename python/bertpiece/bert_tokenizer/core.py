@@ -136,7 +136,7 @@ class BertTokenizer(SpecialTokens, Calls, GeneralPath, PostProcessing, LegacyEnc
         self._init_special_tokens(named, extra_special_tokens)
         if isinstance(added_tokens_decoder, dict):
             added_tokens_decoder = [token for _, token in sorted(
-                ((self._check_id(i, "added_tokens_decoder key"), t) for i, t in added_tokens_decoder.items()),
+                ((self._check_id(i, "added_tokens_decoder key", strict=False), t) for i, t in added_tokens_decoder.items()),
                 key=lambda p: p[0])]
         for added in added_tokens_decoder or []:
             added = AddedToken.coerce(added, False)

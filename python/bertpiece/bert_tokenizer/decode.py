@@ -3,6 +3,8 @@ masks) and decoding, as transformers' BertTokenizer and BertTokenizerLegacy."""
 
 from __future__ import annotations
 
+from .tokens import IdTypeError, _as_id
+
 
 class PostProcessing:
     """Special-token layout and `decode`."""
@@ -65,10 +67,13 @@ class PostProcessing:
             token_ids = token_ids.tolist()
         if isinstance(token_ids, int):
             token_ids = [token_ids]
+        elif isinstance(token_ids, (str, bytes)) or not hasattr(token_ids, "__getitem__"):
+            raise IdTypeError(f"decode takes a token id or a sequence of them, got {type(token_ids).__name__}")
         if token_ids and isinstance(token_ids[0], list):
             return self.batch_decode(token_ids, skip_special_tokens, clean_up_tokenization_spaces, **kwargs)
         if self.legacy:
-            text = self.convert_tokens_to_string(self.convert_ids_to_tokens(list(token_ids), skip_special_tokens))
+            ids = [_as_id(i, f"token_ids[{k}]") for k, i in enumerate(token_ids)]  # (no float cut to an int)
+            text = self.convert_tokens_to_string(self.convert_ids_to_tokens(ids, skip_special_tokens))
         else:
             special = {self._added[c][0] for c in self._special_contents} if skip_special_tokens else ()
             toks = []
@@ -87,5 +92,7 @@ class PostProcessing:
     def batch_decode(self, sequences, skip_special_tokens=False, clean_up_tokenization_spaces=None, **kwargs):
         if hasattr(sequences, "tolist"):
             sequences = sequences.tolist()
+        if isinstance(sequences, (list, tuple)) and sequences and isinstance(sequences[0], int):
+            return [self.decode(sequences, skip_special_tokens, clean_up_tokenization_spaces, **kwargs)]  # as HF
         return [self.decode(s, skip_special_tokens, clean_up_tokenization_spaces, **kwargs) for s in sequences]
 

@@ -9,6 +9,8 @@ The bookkeeping is transformers 5's (`PreTrainedTokenizerBase` and
 
 from __future__ import annotations
 
+import operator
+
 from .added_tokens import SPECIAL_TOKENS_ATTRIBUTES, AddedToken, Matcher
 from .epochs import changing
 
@@ -18,6 +20,19 @@ _U32 = 2**32  # HF ids are u32: anything outside raises OverflowError there
 class InvalidIdError(OverflowError, ValueError):
     """A token id outside the vocabulary's range: OverflowError (HF
     tokenizers' type), also a ValueError (what it means)."""
+
+
+class IdTypeError(TypeError, ValueError):
+    """An id that is not an integer (a float, str, None, list): a TypeError (HF
+    tokenizers' type), also a ValueError (what BertTokenizerLegacy's int() raises)."""
+
+
+def _as_id(index, where):
+    """`index` as an int: ints, bools, NumPy integers, integer tensors; never a float cut to an int."""
+    try:
+        return operator.index(index)
+    except TypeError:
+        raise IdTypeError(f"{where} must be an integer token id, got {type(index).__name__} {index!r:.40}") from None
 
 
 class SpecialTokens:
@@ -302,12 +317,16 @@ class SpecialTokens:
             return self._token_to_id(str(self.unk_token)) if i is None and self.unk_token is not None else i
         return [self.convert_tokens_to_ids(t) for t in tokens]
 
-    def _check_id(self, index, where="token id"):
-        """An int id, or the error HF tokenizers gives (OverflowError) with the id and where it was."""
-        try:
-            index = int(index)
-        except (TypeError, ValueError):
-            raise TypeError(f"{where} must be an integer, got {type(index).__name__}") from None
+    def _check_id(self, index, where="token id", strict=True):
+        """An int id, or the error HF tokenizers gives (OverflowError) with the id and where it was.
+        Not `strict`: also an integer written as a string (tokenizer_config.json's keys)."""
+        if strict:
+            index = _as_id(index, where)
+        else:
+            try:
+                index = int(index)
+            except (TypeError, ValueError):
+                raise IdTypeError(f"{where} must be an integer, got {type(index).__name__}") from None
         if not 0 <= index < _U32:
             hint = " (-100 is the label padding id: drop it before decoding)" if index == -100 else ""
             raise InvalidIdError(f"{where} {index} is not a token id: ids run from 0 to {len(self) - 1}{hint}")
@@ -316,13 +335,13 @@ class SpecialTokens:
     def convert_ids_to_tokens(self, ids, skip_special_tokens=False):
         if isinstance(ids, int) or (hasattr(ids, "__index__") and not hasattr(ids, "__len__")):
             if self.legacy:
-                t = self._id_to_token(int(ids))
+                t = self._id_to_token(_as_id(ids, "ids"))
                 return str(self.unk_token) if t is None else t
             return self._id_to_token(self._check_id(ids))
         skip = set(self.all_special_ids) if skip_special_tokens else ()
         out = []
         for k, i in enumerate(ids):
-            i = int(i) if self.legacy else self._check_id(i, f"ids[{k}]")
+            i = _as_id(i, f"ids[{k}]") if self.legacy else self._check_id(i, f"ids[{k}]")
             if i in skip:
                 continue
             t = self._id_to_token(i)
