@@ -92,9 +92,10 @@ class SurrogateError(UnicodeError, TypeError, ValueError):
     refuses such text with a TypeError; this names the row and position."""
 
 
-def surrogate_error(texts, where="texts"):
-    """The SurrogateError for the first text in `texts` holding a lone surrogate."""
-    for k, text in enumerate(texts):
+def surrogate_error(texts, where="texts", start=0):
+    """The SurrogateError for the first text in `texts` holding a lone surrogate
+    (`texts` being `where[start:]`: the error names its index there)."""
+    for k, text in enumerate(texts, start):
         if isinstance(text, str) and not text.isascii():
             try:
                 text.encode("utf-8")

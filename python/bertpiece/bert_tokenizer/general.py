@@ -6,6 +6,7 @@ and `serving.py` take the common cases faster and fall back here."""
 
 from __future__ import annotations
 
+from ..batch import SurrogateError, surrogate_error
 from .batch_call import call_batch
 from .encoding import BatchEncoding, _Row
 from .epochs import frozen
@@ -25,6 +26,22 @@ def _padding_too_large(padding_strategy, max_length, pad_to_multiple_of, rows):
     what = "pad_to_multiple_of" if (pad_to_multiple_of or 0) >= width else "max_length"
     return MemoryError(f"padding {rows} row(s) to {width} tokens ({what}={width}) would need {width * rows * 3} "
                        f"cells for input ids, masks and type ids; use a smaller {what}")
+
+
+def _surrogate_in(items):
+    """The SurrogateError naming the first row (and word, for pre-tokenized
+    input) of `items` with a lone surrogate."""
+    for k, item in enumerate(items):
+        for where, seq in zip(("text", "text_pair"), item):
+            if isinstance(seq, str):
+                error = surrogate_error([seq], where, start=k)
+                if error is not None:
+                    return error
+            elif seq is not None:
+                error = surrogate_error(seq, f"{where}[{k}]")
+                if error is not None:
+                    return error
+    return SurrogateError("a text holds a lone surrogate, which is not valid Unicode text")
 
 
 class _LazyTokens:
@@ -71,9 +88,12 @@ class GeneralPath:
                 return out
         epoch = self.__dict__.get("_epoch")  # the state this call's tokens() describe
         # (split_special is passed down, never set on the tokenizer: calls may run on many threads)
-        encoded = [(self._encode_one(a, is_split_into_words, split_special),
-                    self._encode_one(b, is_split_into_words, split_special) if b is not None else None)
-                   for a, b in items]
+        try:
+            encoded = [(self._encode_one(a, is_split_into_words, split_special),
+                        self._encode_one(b, is_split_into_words, split_special) if b is not None else None)
+                       for a, b in items]
+        except SurrogateError:  # raised for one string: say which row (and word) of the call
+            raise _surrogate_in(items) from None
         cls_id, sep_id = self._special_id("cls_token"), self._special_id("sep_token")
         all_rows = []  # per input: list of rows (ids, type_ids, special, offsets, words, seq_ids)
         for a, b in encoded:
