@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _core
-from .batch_call import _general, _LazyRows, _no_gc
+from .batch_call import _general, _LazyRows, _row_lists
 from .encoding import BatchEncoding
 from .epochs import frozen
 from .general import _padding_too_large
@@ -148,11 +148,9 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
         if tensors is not None:
             return None  # ragged rows: the general path says what transformers does
         try:
-            with _no_gc():
-                ids, types, mask, redo = _encode_to_lists(tok._core, texts, special, limit, st.added)
-                if redo:
-                    _redo_lists(tok, texts, redo, ids, types, mask, add_special_tokens, truncation_strategy,
-                                max_length)
+            ids, types, mask, redo = _encode_to_lists(tok._core, texts, special, limit, st.added)  # (untracked rows)
+            if redo:
+                _redo_lists(tok, texts, redo, ids, types, mask, add_special_tokens, truncation_strategy, max_length)
         except UnicodeEncodeError:
             return None
         width = None
@@ -174,8 +172,7 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
         block = np.asarray(block)
         data = {"input_ids": block[0], "token_type_ids": block[1], "attention_mask": block[2]}
         if tensors is None:
-            with _no_gc():
-                data = {k: (v.tolist() if batched else v[0].tolist()) for k, v in data.items()}
+            data = {k: (_row_lists(v) if batched else v[0].tolist()) for k, v in data.items()}
     rows = _LazyRows(tok, texts, None, add_special_tokens, truncation_strategy, max_length, tok.padding_side,
                      width, False)
     out = BatchEncoding._of(data, rows)
