@@ -140,7 +140,7 @@ def encode_batch(tokenizer, texts, *, add_special_tokens=True, max_length=None, 
         # the core keeps a row's first tokens; __call__ keeps the last ones on this side
         rows = arrow_source.to_pylist() if arrow is not None else list(texts)
         return _from_call(tokenizer, rows, add_special_tokens, limit, return_offsets)
-    special = (tokenizer._special_id("cls_token"), tokenizer._special_id("sep_token")) if add_special_tokens else None
+    special = tokenizer._cls_sep_ids() if add_special_tokens else None
     if limit is not None and add_special_tokens and limit < 2:
         raise ValueError(f"max_length={limit} is smaller than the 2 special tokens added to each sequence; "
                          "use a larger max_length or add_special_tokens=False")

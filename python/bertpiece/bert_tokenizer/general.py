@@ -86,6 +86,7 @@ class GeneralPath:
                              split_special=split_special)
             if out is not None:
                 return out
+        cls_id, sep_id = self._cls_sep_ids() if add_special_tokens else (None, None)  # (refused before encoding)
         epoch = self.__dict__.get("_epoch")  # the state this call's tokens() describe
         # (split_special is passed down, never set on the tokenizer: calls may run on many threads)
         try:
@@ -94,7 +95,6 @@ class GeneralPath:
                        for a, b in items]
         except SurrogateError:  # raised for one string: say which row (and word) of the call
             raise _surrogate_in(items) from None
-        cls_id, sep_id = self._special_id("cls_token"), self._special_id("sep_token")
         all_rows = []  # per input: list of rows (ids, type_ids, special, offsets, words, seq_ids)
         for a, b in encoded:
             n_added = (2 if b is None else 3) if add_special_tokens else 0
