@@ -255,9 +255,14 @@ class BertTokenizer(SpecialTokens, Calls, GeneralPath, PostProcessing, LegacyEnc
             if error is not None:
                 raise error
         ids, offsets, words = [], [], []
+        strings = {}  # position -> token string, where it is not the token's content
         nword = word_offset
         for start, end, added in self._split_added(text, split_special):
             if added is not None:
+                if end - start != len(added):  # lstrip/rstrip: HF's token is the matched text
+                    matched = text[start:end]
+                    strings[len(ids)] = "".join(" " if c.isspace() else c for c in matched) \
+                        if self._added[added][1].normalized else matched  # (BertNormalizer: whitespace is " ")
                 ids.append(self._added[added][0])
                 offsets.append((start, end))
                 words.append(fixed_word if fixed_word is not None else nword)
@@ -272,13 +277,15 @@ class BertTokenizer(SpecialTokens, Calls, GeneralPath, PostProcessing, LegacyEnc
                 words += pwords if nword == 0 else [w + nword for w in pwords]
                 if pwords:
                     nword += pwords[-1] + 1  # word indices only grow
-        return _Seq(ids, offsets, words)
+        return _Seq(ids, offsets, words, [strings.get(k) for k in range(len(ids))] if strings else None)
 
     def _encode_one(self, text, is_split_into_words, split_special=None):
         if is_split_into_words:
             parts = [self._encode_text(w, fixed_word=i, split_special=split_special) for i, w in enumerate(text)]
+            strings = [s for p in parts for s in (p.strings or [None] * len(p))] \
+                if any(p.strings for p in parts) else None
             return _Seq([i for p in parts for i in p.ids], [o for p in parts for o in p.offsets],
-                        [w for p in parts for w in p.words])
+                        [w for p in parts for w in p.words], strings)
         return self._encode_text(text, split_special=split_special)
 
     def _legacy_tokenize(self, text, split_special=None):

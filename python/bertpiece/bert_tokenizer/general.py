@@ -48,15 +48,17 @@ class _LazyTokens:
     """A row's token strings, looked up when `tokens()` first asks (most calls never do),
     in the tokenizer as it was at the call (`epoch`, epochs.py)."""
 
-    __slots__ = ("tok", "epoch", "ids", "tokens")
+    __slots__ = ("tok", "epoch", "ids", "strings", "tokens")
 
-    def __init__(self, tok, epoch, ids):
-        self.tok, self.epoch, self.ids, self.tokens = tok, epoch, ids, None
+    def __init__(self, tok, epoch, ids, strings=None):
+        self.tok, self.epoch, self.ids, self.strings, self.tokens = tok, epoch, ids, strings, None
 
     def __iter__(self):
         if self.tokens is None:
-            self.tokens = frozen(self.tok, self.epoch)._tokens_of(self.ids)
-            self.tok = self.epoch = None
+            tokens = frozen(self.tok, self.epoch)._tokens_of(self.ids)
+            if self.strings is not None:  # (an lstrip/rstrip added token: the text it matched)
+                tokens = [t if s is None else s for t, s in zip(tokens, self.strings)]
+            self.tokens, self.tok, self.epoch = tokens, None, None
         return iter(self.tokens)
 
     def __reduce__(self):  # a pickled BatchEncoding carries the strings, not the tokenizer
@@ -124,6 +126,12 @@ class GeneralPath:
                 else:
                     ids, special, offs, words, seqs = list(x.ids), [0] * len(x), list(x.offsets), list(x.words), \
                         [0] * len(x)
+                strings = None  # token strings that are not the vocabulary's (lstrip/rstrip added tokens)
+                if x.strings is not None or (y is not None and y.strings is not None):
+                    strings = [None] * int(add_special_tokens) + (x.strings or [None] * len(x)) + \
+                        [None] * int(add_special_tokens)
+                    if y is not None:
+                        strings += (y.strings or [None] * len(y)) + [None] * int(add_special_tokens)
                 types = [0] * len(ids)
                 if y is not None:
                     tail = [sep_id] if add_special_tokens else []
@@ -133,7 +141,7 @@ class GeneralPath:
                     offs += [*y.offsets, *[(0, 0)] * len(tail)]
                     words += [*y.words, *[None] * len(tail)]
                     seqs += [*[1] * len(y), *[None] * len(tail)]
-                rows.append([ids, types, special, offs, words, seqs, [1] * len(ids)])
+                rows.append([ids, types, special, offs, words, seqs, [1] * len(ids), strings])
             if not return_overflowing_tokens:
                 del rows[1:]
             all_rows.append(rows)
@@ -160,6 +168,8 @@ class GeneralPath:
                         if n > 0:
                             for k, f in enumerate(fills):
                                 r[k] = (r[k] + [f] * n) if padding_side == "right" else ([f] * n + r[k])
+                            if r[7] is not None:
+                                r[7] = (r[7] + [None] * n) if padding_side == "right" else ([None] * n + r[7])
             except MemoryError:
                 raise MemoryError(f"not enough memory to pad rows to {target} tokens (max_length={max_length}, "
                                   f"pad_to_multiple_of={pad_to_multiple_of})") from None
@@ -178,7 +188,7 @@ class GeneralPath:
                         data[name].append(r[col])
                 if return_length:
                     data["length"].append(len(r[0]))
-                meta.append(_Row(_LazyTokens(self, epoch, r[0]), r[4], r[5], r[3]))
+                meta.append(_Row(_LazyTokens(self, epoch, r[0], r[7]), r[4], r[5], r[3]))
                 mapping.append(k)
         if return_overflowing_tokens:
             data["overflow_to_sample_mapping"] = mapping

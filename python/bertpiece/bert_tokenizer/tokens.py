@@ -152,13 +152,18 @@ class SpecialTokens:
 
     def _add_one(self, token, special):
         token = AddedToken.coerce(token, special)
+        if special:
+            token = token.as_special(keep_normalized=self.legacy)
         if not token.content:
             return 0
         if token.content in self._added:
-            old = self._added[token.content][1]
-            if special and not old.special:
-                old.special = True
-            return 0
+            # transformers replaces an added token's flags with the new ones (HF counts
+            # that as added unless nothing changed; BertTokenizerLegacy never does)
+            tid, old = self._added[token.content]
+            if old.flags() == token.flags() or (old.special and not token.special):
+                return 0  # (a special token stays special: docs/bert_tokenizer.md's differences)
+            self._put_added(tid, token)
+            return 0 if self.legacy else 1
         tid = self._core.token_to_id(token.content)
         if tid is None:
             tid = self._next_id()
