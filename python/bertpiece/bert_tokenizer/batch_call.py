@@ -103,8 +103,8 @@ def call_batch(tok, items, *, add_special_tokens, padding_strategy, truncation_s
             data["offset_mapping"] = offsets
         if return_length:
             data["length"] = np.full(n, width, dtype="<i8")
-        rows = _LazyRows(tok, texts, pairs, add_special_tokens, truncation_strategy, max_length, padding_side, width,
-                         split_special)
+        rows = _LazyRows(tok, tok._epoch, texts, pairs, add_special_tokens, truncation_strategy, max_length,
+                         padding_side, width, split_special)
         return _finish(data, rows, return_tensors)
     try:
         ids, splits, offsets, redo, type_ids, too_short = tok._core.encode_batch(args, **common)
@@ -164,8 +164,8 @@ def _as_lists(tok, items, ids, splits, offsets, type_ids, redo, add_special_toke
     if return_length:
         data["length"] = [len(r) for r in rows_ids]
     pairs = [b for _, b in items] if items[0][1] is not None else None
-    rows = _LazyRows(tok, [a for a, _ in items], pairs, add_special_tokens, truncation_strategy, max_length,
-                     padding_side, None, split_special)
+    rows = _LazyRows(tok, tok._epoch, [a for a, _ in items], pairs, add_special_tokens, truncation_strategy,
+                     max_length, padding_side, None, split_special)
     return BatchEncoding(data, rows, tensor_type=return_tensors)
 
 
@@ -256,10 +256,10 @@ class _LazyRows:
 
     __slots__ = ("_tok", "_epoch", "_texts", "_pairs", "_cache", "_opts", "_width")
 
-    def __init__(self, tok, texts, pairs, add_special_tokens, truncation_strategy, max_length, padding_side, width,
-                 split_special):
-        # the tokenizer as it is at the call (epochs.py), whatever changes it later
-        self._tok, self._epoch, self._texts, self._pairs, self._cache = tok, tok._epoch, texts, pairs, None
+    def __init__(self, tok, epoch, texts, pairs, add_special_tokens, truncation_strategy, max_length, padding_side,
+                 width, split_special):
+        # `epoch`: the tokenizer's at the call (epochs.py), whatever changes it later
+        self._tok, self._epoch, self._texts, self._pairs, self._cache = tok, epoch, texts, pairs, None
         self._opts = (add_special_tokens, truncation_strategy, max_length, padding_side, split_special)
         self._width = width
 

@@ -85,6 +85,9 @@ def _new_epoch(tok):
     if epoch.snapshot is None and sys.getrefcount(epoch) > _UNHELD:
         epoch.snapshot = _freeze(tok)
     tok.__dict__["_epoch"] = Epoch()
+    engine = tok.__dict__.get("_engine")
+    if engine is not None:  # serving.py's state holds the epoch: never one that has ended
+        engine.serving = None
 
 
 @contextlib.contextmanager
