@@ -123,3 +123,27 @@ def test_another_thread_changing_the_tokenizer_does_not_reach_earlier_rows():
         started.clear()
         assert got == expected
         ours, _ = both()
+
+
+def test_no_snapshot_without_rows_that_need_it():
+    """A change freezes the tokenizer only for rows that still hold its state."""
+    from bertpiece.bert_tokenizer import epochs
+
+    ours, _ = both()
+    frozen = []
+    original = epochs._freeze
+    epochs._freeze = lambda tok: frozen.append(1) or original(tok)
+    try:
+        for _ in range(3):
+            ours(["hello world", "a"], padding=True)  # (dropped at once)
+            ours("hello world")
+            ours.padding_side = "left"
+            ours.padding_side = "right"
+        assert frozen == []
+        held = ours("hello world")
+        ours.add_tokens(["wor"])
+        ours.add_tokens(["ld"])
+        assert frozen == [1]
+        assert held.tokens() == ["[CLS]", "hello", "world", "[SEP]"]
+    finally:
+        epochs._freeze = original

@@ -81,13 +81,13 @@ def _new_epoch(tok):
     epoch = tok.__dict__.get("_epoch")
     if epoch is None:
         return
+    engine = tok.__dict__.get("_engine")
+    if engine is not None:  # serving.py's state holds the epoch: never one that has ended
+        engine.serving = None
     # references: tok's __dict__, `epoch` here, getrefcount's argument; more are rows that hold it
     if epoch.snapshot is None and sys.getrefcount(epoch) > _UNHELD:
         epoch.snapshot = _freeze(tok)
     tok.__dict__["_epoch"] = Epoch()
-    engine = tok.__dict__.get("_engine")
-    if engine is not None:  # serving.py's state holds the epoch: never one that has ended
-        engine.serving = None
 
 
 @contextlib.contextmanager
