@@ -25,7 +25,8 @@ _SEP = "\n"
 _FULL_DERIVED = frozenset({"_core", "vocab", "inv_vocab", "basic_tokenizer", "wordpiece_tokenizer"})
 # deprecation_warnings: which warnings were already given, not a setting (a
 # use of the tokenizer would otherwise change its pickled bytes).
-_BERT_DERIVED = frozenset({"_engine", "_added_by_id", "deprecation_warnings"})
+# _epoch: which calls' lazy rows share a state (bert_tokenizer/epochs.py), never a setting.
+_BERT_DERIVED = frozenset({"_engine", "_added_by_id", "deprecation_warnings", "_epoch"})
 
 
 # ---------------------------------------------------------------- vocabulary
@@ -166,6 +167,7 @@ def reduce_bert_tokenizer(tok):
 
 def _restore_bert_tokenizer(cls, packed_entries, frozen_engine, attrs, frozen_by_id):
     from .bert_tokenizer.engine import rebuild  # lazily (see above; it imports us)
+    from .bert_tokenizer.epochs import Epoch
 
     tok = _new(cls, attrs)
     tok.deprecation_warnings = {}
@@ -175,6 +177,7 @@ def _restore_bert_tokenizer(cls, packed_entries, frozen_engine, attrs, frozen_by
     settle = getattr(tok, "_settle_class", None)  # (transformers installed: TokenizersBackend by mode)
     if settle is not None:
         settle()
+    tok.__dict__["_epoch"] = Epoch()
     return tok
 
 

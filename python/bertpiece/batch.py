@@ -103,13 +103,14 @@ def first_surrogate(texts):
     return None
 
 
-def surrogate_error(texts, where="texts"):
-    """The SurrogateError for the first text in `texts` holding a lone surrogate."""
+def surrogate_error(texts, where="texts", start=0):
+    """The SurrogateError for the first text in `texts` holding a lone surrogate
+    (`texts` being `where[start:]`: the error names its index there)."""
     found = first_surrogate(texts)
     if found is None:
         return None
     k, position, char = found
-    return SurrogateError(f"{where}[{k}] holds a lone surrogate (U+{ord(char):04X} at "
+    return SurrogateError(f"{where}[{start + k}] holds a lone surrogate (U+{ord(char):04X} at "
                           f"position {position}), which is not valid Unicode text")
 
 
@@ -148,7 +149,7 @@ def encode_batch(tokenizer, texts, *, add_special_tokens=True, max_length=None, 
         # the core keeps a row's first tokens; __call__ keeps the last ones on this side
         rows = arrow_source.to_pylist() if arrow is not None else list(texts)
         return _from_call(tokenizer, rows, add_special_tokens, limit, return_offsets)
-    special = (tokenizer._special_id("cls_token"), tokenizer._special_id("sep_token")) if add_special_tokens else None
+    special = tokenizer._cls_sep_ids() if add_special_tokens else None
     if limit is not None and add_special_tokens and limit < 2:
         raise ValueError(f"max_length={limit} is smaller than the 2 special tokens added to each sequence; "
                          "use a larger max_length or add_special_tokens=False")

@@ -7,6 +7,7 @@
 //! object is invisible to Python code.
 
 use super::full_tokenizer::PyFullTokenizer;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyTuple};
@@ -131,4 +132,42 @@ pub(super) fn span_list<'py>(py: Python<'py>, spans: &[(u32, u32)]) -> PyResult<
         list.append(untracked(PyTuple::new(py, [start, end])?))?;
     }
     Ok(list)
+}
+
+/// The rows of a NumPy integer array as Python lists, untracked (see
+/// `untracked`): what `array.tolist()` gives, without the collector passes
+/// over every new row list (which the Python side used to avoid by pausing
+/// `gc` process-wide, re-enabling it under other threads). `data` is the
+/// array's little-endian int64 bytes (`array.astype("<i8").tobytes()`); row
+/// `k` is the values `bounds[k]..bounds[k + 1]`, as `(start, end)` tuples of
+/// two values each when `pairs` (offsets).
+#[pyfunction]
+#[pyo3(signature = (data, bounds, pairs=false))]
+pub(super) fn int_rows<'py>(py: Python<'py>, data: &[u8], bounds: Vec<usize>, pairs: bool) -> PyResult<Bound<'py, PyList>> {
+    if data.len() % 8 != 0 {
+        return Err(PyValueError::new_err(format!("int_rows: {} bytes is not a whole number of int64 values", data.len())));
+    }
+    let values: Vec<i64> = data
+        .chunks_exact(8)
+        .map(|b| i64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
+        .collect();
+    let step = if pairs { 2 } else { 1 };
+    if bounds.windows(2).any(|w| w[0] > w[1] || (w[1] - w[0]) % step != 0) || bounds.last().is_some_and(|&b| b > values.len()) {
+        return Err(PyValueError::new_err("int_rows: bounds must be increasing row ends within the data"));
+    }
+    let out = PyList::empty(py);
+    for w in bounds.windows(2) {
+        let row = &values[w[0]..w[1]];
+        let list = if pairs {
+            let list = PyList::empty(py);
+            for p in row.chunks_exact(2) {
+                list.append(untracked(PyTuple::new(py, [p[0], p[1]])?))?;
+            }
+            list
+        } else {
+            PyList::new(py, row)?
+        };
+        out.append(untracked(list))?;
+    }
+    Ok(out)
 }

@@ -60,6 +60,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(serving::encode_to_offsets, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_windows, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_padded_block, m)?)?;
+    m.add_function(wrap_pyfunction!(lists::int_rows, m)?)?;
     m.add_function(wrap_pyfunction!(google::load_vocab, m)?)?;
     m.add_function(wrap_pyfunction!(google::whitespace_tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(google::_normalize, m)?)?;

@@ -21,7 +21,27 @@ class AddedToken:
         self.lstrip = lstrip
         self.rstrip = rstrip
         self.special = special
-        self.normalized = (not special) if normalized is None else normalized
+        self._normalized = normalized  # None: follows `special` (tokenizers' AddedToken does the same)
+
+    @property
+    def normalized(self):
+        return (not self.special) if self._normalized is None else self._normalized
+
+    @normalized.setter
+    def normalized(self, value):
+        self._normalized = value
+
+    def flags(self):
+        return self.single_word, self.lstrip, self.rstrip, self.special, self.normalized
+
+    def as_special(self, keep_normalized=False):
+        """This token with special=True (add_tokens(..., special_tokens=True), add_special_tokens):
+        a copy, its `normalized` then False unless it was given (HF tokenizers), or as it was
+        (`keep_normalized`: BertTokenizerLegacy)."""
+        if self.special:
+            return self
+        return AddedToken(self.content, self.single_word, self.lstrip, self.rstrip, True,
+                          self.normalized if keep_normalized else self._normalized)
 
     @classmethod
     def coerce(cls, token, special):
@@ -31,8 +51,8 @@ class AddedToken:
         if isinstance(token, str):
             return cls(token, special=special, normalized=not special)
         content = getattr(token, "content", None)
-        if isinstance(content, str):  # tokenizers.AddedToken
-            return cls(content, token.single_word, token.lstrip, token.rstrip, token.special, token.normalized)
+        if isinstance(content, str):  # tokenizers.AddedToken (its normalized, unless given, follows special)
+            return cls(content, token.single_word, token.lstrip, token.rstrip, token.special, _given_normalized(token))
         raise TypeError(f"Token {token!r} is not a string but a {type(token)}.")
 
     def __str__(self):
@@ -52,11 +72,23 @@ class AddedToken:
         return self.to_dict()
 
     def __setstate__(self, state):
+        state = dict(state)
+        self._normalized = state.pop("normalized", None)
         self.__dict__.update(state)
 
     def to_dict(self):
         return {"content": self.content, "single_word": self.single_word, "lstrip": self.lstrip,
                 "rstrip": self.rstrip, "normalized": self.normalized, "special": self.special}
+
+
+def _given_normalized(token):
+    """A tokenizers.AddedToken's `normalized` if it was given, else None (it then
+    follows `special`): seen by flipping `special` and back."""
+    special, normalized = token.special, token.normalized
+    token.special = not special
+    follows = token.normalized != normalized
+    token.special = special
+    return None if follows else normalized
 
 
 class Matcher:

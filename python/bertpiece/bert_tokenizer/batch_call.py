@@ -12,13 +12,16 @@ computed per row on first use, by the general path.
 
 from __future__ import annotations
 
-import contextlib
-import gc
+import itertools
 
 import numpy as np
 
+from .. import _core
 from ..batch import _num_threads, core_texts, surrogate_error
 from .encoding import BatchEncoding
+from .epochs import frozen
+
+_int_rows = _core.int_rows
 
 # Options the batch path reproduces; anything else takes the general path.
 _TRUNCATIONS = ("do_not_truncate", "longest_first", "only_first")
@@ -100,8 +103,8 @@ def call_batch(tok, items, *, add_special_tokens, padding_strategy, truncation_s
             data["offset_mapping"] = offsets
         if return_length:
             data["length"] = np.full(n, width, dtype="<i8")
-        rows = _LazyRows(tok, texts, pairs, add_special_tokens, truncation_strategy, max_length, padding_side, width,
-                         split_special)
+        rows = _LazyRows(tok, tok._epoch, texts, pairs, add_special_tokens, truncation_strategy, max_length,
+                         padding_side, width, split_special)
         return _finish(data, rows, return_tensors)
     try:
         ids, splits, offsets, redo, type_ids, too_short = tok._core.encode_batch(args, **common)
@@ -109,25 +112,21 @@ def call_batch(tok, items, *, add_special_tokens, padding_strategy, truncation_s
         return _surrogates(tok, items)
     if too_short:
         return None
-    with _no_gc():
-        return _as_lists(tok, items, ids, splits, offsets, type_ids, redo, add_special_tokens, truncation_strategy,
+    return _as_lists(tok, items, ids, splits, offsets, type_ids, redo, add_special_tokens, truncation_strategy,
                          max_length, padding_side, split_special, return_token_type_ids, return_attention_mask,
                          return_special_tokens_mask, return_length, return_tensors)
 
 
-@contextlib.contextmanager
-def _no_gc():
-    """The cyclic garbage collector paused while lists of ints are built: they
-    hold no cycles, and its passes over millions of new objects took two
-    thirds of `tok(texts)` (Python lists, the transformers default)."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
+def _row_lists(array):
+    """An integer array's rows as lists (`array.tolist()`; offsets as lists of
+    `(start, end)` tuples), made by the core out of the cyclic garbage
+    collector's sight: its passes over millions of new row lists took two
+    thirds of `tok(texts)`, and pausing it (`gc.disable()`) is process-wide."""
+    if array.ndim == 1:
+        return array.tolist()
+    rows, width = array.shape[0], int(np.prod(array.shape[1:]))
+    return _int_rows(np.ascontiguousarray(array, dtype="<i8").tobytes(),
+                     range(0, rows * width + 1, width) if width else [0] * (rows + 1), array.ndim == 3)
 
 
 def _as_lists(tok, items, ids, splits, offsets, type_ids, redo, add_special_tokens, truncation_strategy, max_length,
@@ -136,18 +135,13 @@ def _as_lists(tok, items, ids, splits, offsets, type_ids, redo, add_special_toke
     """The unpadded batch as lists: one flat list made in C, then sliced per row
     (a NumPy view per row costs more than the slice)."""
     bounds = np.asarray(splits).tolist()
-    spans = list(zip(bounds, bounds[1:]))
-    flat = np.asarray(ids).tolist()
-    rows_ids = [flat[a:b] for a, b in spans]
-    if type_ids is not None:
-        flat = np.asarray(type_ids).tolist()
-        rows_types = [flat[a:b] for a, b in spans]
-    else:
-        rows_types = [[0] * len(r) for r in rows_ids]
+    # (row lists made by the core, untracked: see _row_lists)
+    rows_ids = _int_rows(np.asarray(ids, dtype="<i8").tobytes(), bounds)
+    rows_types = _int_rows(np.asarray(type_ids, dtype="<i8").tobytes() if type_ids is not None
+                           else bytes(8 * bounds[-1]), bounds)
     rows_offs = None
     if offsets is not None:
-        flat = list(map(tuple, np.asarray(offsets).tolist()))
-        rows_offs = [flat[a:b] for a, b in spans]
+        rows_offs = _int_rows(np.asarray(offsets, dtype="<i8").tobytes(), [2 * b for b in bounds], True)
     rows_special = [([1] + [0] * (len(r) - 2) + [1]) if add_special_tokens else [0] * len(r) for r in rows_ids] \
         if return_special_tokens_mask else None
     for k, enc in zip(redo, _general(tok, [items[k] for k in redo], add_special_tokens, truncation_strategy,
@@ -161,7 +155,8 @@ def _as_lists(tok, items, ids, splits, offsets, type_ids, redo, add_special_toke
     if return_token_type_ids is not False:
         data["token_type_ids"] = rows_types
     if return_attention_mask is not False:
-        data["attention_mask"] = [[1] * len(r) for r in rows_ids]
+        lengths = [len(r) for r in rows_ids]
+        data["attention_mask"] = _int_rows(np.ones(sum(lengths), "<i8").tobytes(), [0, *itertools.accumulate(lengths)])
     if rows_special is not None:
         data["special_tokens_mask"] = rows_special
     if rows_offs is not None:
@@ -169,8 +164,8 @@ def _as_lists(tok, items, ids, splits, offsets, type_ids, redo, add_special_toke
     if return_length:
         data["length"] = [len(r) for r in rows_ids]
     pairs = [b for _, b in items] if items[0][1] is not None else None
-    rows = _LazyRows(tok, [a for a, _ in items], pairs, add_special_tokens, truncation_strategy, max_length,
-                     padding_side, None, split_special)
+    rows = _LazyRows(tok, tok._epoch, [a for a, _ in items], pairs, add_special_tokens, truncation_strategy,
+                     max_length, padding_side, None, split_special)
     return BatchEncoding(data, rows, tensor_type=return_tensors)
 
 
@@ -192,14 +187,7 @@ def _finish(data, rows, return_tensors):
     if tensor_type == "np":
         return BatchEncoding(data, rows)
     if tensor_type is None:
-        out = {}
-        with _no_gc():
-            for key, value in data.items():
-                if key == "offset_mapping":
-                    out[key] = [list(map(tuple, row)) for row in value.tolist()]
-                else:
-                    out[key] = value.tolist()
-        return BatchEncoding(out, rows)
+        return BatchEncoding({key: _row_lists(value) for key, value in data.items()}, rows)
     return BatchEncoding(data, rows, tensor_type=return_tensors)
 
 
@@ -263,13 +251,15 @@ def _redo_padded(tok, items, redo, ids, mask, offsets, type_ids, special_mask, l
 
 class _LazyRows:
     """`BatchEncoding`'s per-row metadata (tokens, word ids, sequence ids,
-    offsets), computed by the general path when a row is first asked for."""
+    offsets), computed by the general path when a row is first asked for,
+    from the tokenizer as it was at the call."""
 
-    __slots__ = ("_tok", "_texts", "_pairs", "_cache", "_opts", "_width")
+    __slots__ = ("_tok", "_epoch", "_texts", "_pairs", "_cache", "_opts", "_width")
 
-    def __init__(self, tok, texts, pairs, add_special_tokens, truncation_strategy, max_length, padding_side, width,
-                 split_special):
-        self._tok, self._texts, self._pairs, self._cache = tok, texts, pairs, None
+    def __init__(self, tok, epoch, texts, pairs, add_special_tokens, truncation_strategy, max_length, padding_side,
+                 width, split_special):
+        # `epoch`: the tokenizer's at the call (epochs.py), whatever changes it later
+        self._tok, self._epoch, self._texts, self._pairs, self._cache = tok, epoch, texts, pairs, None
         self._opts = (add_special_tokens, truncation_strategy, max_length, padding_side, split_special)
         self._width = width
 
@@ -285,7 +275,7 @@ class _LazyRows:
         if i not in self._cache:
             add_special_tokens, truncation_strategy, max_length, padding_side, split_special = self._opts
             item = (self._texts[i], self._pairs[i] if self._pairs is not None else None)
-            enc = self._tok._call_fast(
+            enc = frozen(self._tok, self._epoch)._call_fast(
                 True, [item], add_special_tokens=add_special_tokens,
                 padding_strategy="max_length" if self._width is not None else "do_not_pad",
                 truncation_strategy=truncation_strategy, max_length=max_length, stride=0,

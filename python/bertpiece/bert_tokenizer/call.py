@@ -190,8 +190,10 @@ class Calls:
         if not self.legacy and truncation_strategy != "do_not_truncate" and max_length is not None:
             # HF tokenizers checks the stride against the single-text window before encoding
             # (a stride equal to it passes there, then panics when a text is cut: see _hf_truncate)
+            # (whatever add_special_tokens says; a max_length below them wraps the unsigned
+            # subtraction there, so no check)
             effective = max_length - self.num_special_tokens_to_add(pair=False)
-            if stride > effective:
+            if stride > effective >= 0:
                 raise ValueError(f"tokenizer stride set to {stride}, which is greater than or equal to its effective "
                                  f"max length of {effective} (= {max_length} original max length - "
                                  f"{max_length - effective} added special tokens), ")
@@ -203,7 +205,8 @@ class Calls:
         padding_strategy, truncation_strategy, max_length = self._resolve_options(
             padding, truncation, max_length, stride, pad_to_multiple_of, verbose)
         if padding_side is not None and padding_side not in ("left", "right"):
-            raise ValueError(f"Padding side should be selected between 'right' and 'left', current value: {padding_side}")
+            raise ValueError(f"Invalid padding strategy:{padding_side}" if self.legacy else  # transformers' messages
+                             f"Unknown `direction`: `{padding_side}`. Use one of `left` or `right`")
         if return_tensors is not None and getattr(return_tensors, "value", return_tensors) == "pt":
             try:
                 import torch  # noqa: F401  (only checks that it is installed)

@@ -29,6 +29,7 @@ from .added_tokens import AddedToken
 from .call import Calls
 from .decode import PostProcessing
 from .engine import Engine
+from .epochs import Epoch
 from .files import TOKENIZER_FILE, VOCAB_FILE, TokenizerFiles
 from .general import GeneralPath
 from .hf_backend import HfBackendExtras
@@ -135,7 +136,7 @@ class BertTokenizer(SpecialTokens, Calls, GeneralPath, PostProcessing, LegacyEnc
         self._init_special_tokens(named, extra_special_tokens)
         if isinstance(added_tokens_decoder, dict):
             added_tokens_decoder = [token for _, token in sorted(
-                ((self._check_id(i, "added_tokens_decoder key"), t) for i, t in added_tokens_decoder.items()),
+                ((self._check_id(i, "added_tokens_decoder key", strict=False), t) for i, t in added_tokens_decoder.items()),
                 key=lambda p: p[0])]
         for added in added_tokens_decoder or []:
             added = AddedToken.coerce(added, False)
@@ -145,6 +146,8 @@ class BertTokenizer(SpecialTokens, Calls, GeneralPath, PostProcessing, LegacyEnc
                           else AddedToken.coerce(v, True) for v in specials], special_tokens=True)
         self._add_tokens([AddedToken(str(v), special=True, normalized=False) if isinstance(v, str)
                           else AddedToken.coerce(v, True) for v in self._extra_special_tokens], special_tokens=True)
+        # from here on every change starts a new epoch (epochs.py): calls' lazy rows keep their state
+        self.__dict__["_epoch"] = Epoch()
 
     def _init_base(self, init_kwargs, kwargs):
         """The state transformers' PreTrainedTokenizerBase.__init__ sets (the
@@ -252,9 +255,14 @@ class BertTokenizer(SpecialTokens, Calls, GeneralPath, PostProcessing, LegacyEnc
             if error is not None:
                 raise error
         ids, offsets, words = [], [], []
+        strings = {}  # position -> token string, where it is not the token's content
         nword = word_offset
         for start, end, added in self._split_added(text, split_special):
             if added is not None:
+                if end - start != len(added):  # lstrip/rstrip: HF's token is the matched text
+                    matched = text[start:end]
+                    strings[len(ids)] = "".join(" " if c.isspace() else c for c in matched) \
+                        if self._added[added][1].normalized else matched  # (BertNormalizer: whitespace is " ")
                 ids.append(self._added[added][0])
                 offsets.append((start, end))
                 words.append(fixed_word if fixed_word is not None else nword)
@@ -269,13 +277,15 @@ class BertTokenizer(SpecialTokens, Calls, GeneralPath, PostProcessing, LegacyEnc
                 words += pwords if nword == 0 else [w + nword for w in pwords]
                 if pwords:
                     nword += pwords[-1] + 1  # word indices only grow
-        return _Seq(ids, offsets, words)
+        return _Seq(ids, offsets, words, [strings.get(k) for k in range(len(ids))] if strings else None)
 
     def _encode_one(self, text, is_split_into_words, split_special=None):
         if is_split_into_words:
             parts = [self._encode_text(w, fixed_word=i, split_special=split_special) for i, w in enumerate(text)]
+            strings = [s for p in parts for s in (p.strings or [None] * len(p))] \
+                if any(p.strings for p in parts) else None
             return _Seq([i for p in parts for i in p.ids], [o for p in parts for o in p.offsets],
-                        [w for p in parts for w in p.words])
+                        [w for p in parts for w in p.words], strings)
         return self._encode_text(text, split_special=split_special)
 
     def _legacy_tokenize(self, text, split_special=None):

@@ -3,13 +3,26 @@ masks) and decoding, as transformers' BertTokenizer and BertTokenizerLegacy."""
 
 from __future__ import annotations
 
+from .tokens import IdTypeError, _as_id
+
 
 class PostProcessing:
     """Special-token layout and `decode`."""
 
     # ------------------------------------------------------- special tokens
+    def _cls_sep_ids(self):
+        """(cls id, sep id) for `[CLS] a [SEP]`; a ValueError when either token is None
+        (transformers puts None, or the id of a token named "None", into the rows)."""
+        cls, sep = self._special_id("cls_token"), self._special_id("sep_token")
+        if cls is None or sep is None:
+            name = "cls_token" if cls is None else "sep_token"
+            raise ValueError(f"adding special tokens ([CLS] a [SEP]) needs a {name}, and this tokenizer's {name} is "
+                             f"None: set one (tok.{name} = ...) or pass add_special_tokens=False")
+        return cls, sep
+
     def build_inputs_with_special_tokens(self, token_ids_0, token_ids_1=None):
-        cls, sep = [self._special_id("cls_token")], [self._special_id("sep_token")]
+        cls, sep = self._cls_sep_ids()
+        cls, sep = [cls], [sep]
         if token_ids_1 is None:
             return cls + list(token_ids_0) + sep
         return cls + list(token_ids_0) + sep + list(token_ids_1) + sep
@@ -65,10 +78,13 @@ class PostProcessing:
             token_ids = token_ids.tolist()
         if isinstance(token_ids, int):
             token_ids = [token_ids]
+        elif isinstance(token_ids, (str, bytes)) or not hasattr(token_ids, "__getitem__"):
+            raise IdTypeError(f"decode takes a token id or a sequence of them, got {type(token_ids).__name__}")
         if token_ids and isinstance(token_ids[0], list):
             return self.batch_decode(token_ids, skip_special_tokens, clean_up_tokenization_spaces, **kwargs)
         if self.legacy:
-            text = self.convert_tokens_to_string(self.convert_ids_to_tokens(list(token_ids), skip_special_tokens))
+            ids = [_as_id(i, f"token_ids[{k}]") for k, i in enumerate(token_ids)]  # (no float cut to an int)
+            text = self.convert_tokens_to_string(self.convert_ids_to_tokens(ids, skip_special_tokens))
         else:
             special = {self._added[c][0] for c in self._special_contents} if skip_special_tokens else ()
             toks = []
@@ -87,5 +103,7 @@ class PostProcessing:
     def batch_decode(self, sequences, skip_special_tokens=False, clean_up_tokenization_spaces=None, **kwargs):
         if hasattr(sequences, "tolist"):
             sequences = sequences.tolist()
+        if isinstance(sequences, (list, tuple)) and sequences and isinstance(sequences[0], int):
+            return [self.decode(sequences, skip_special_tokens, clean_up_tokenization_spaces, **kwargs)]  # as HF
         return [self.decode(s, skip_special_tokens, clean_up_tokenization_spaces, **kwargs) for s in sequences]
 

@@ -179,7 +179,12 @@ class BatchEncoding(collections.UserDict):
                 import torch
             except ImportError:
                 raise ImportError("return_tensors='pt' needs PyTorch: pip install torch") from None
-            as_tensor, done = torch.tensor, torch.Tensor
+            done = torch.Tensor
+
+            def as_tensor(value):
+                out = torch.tensor(value)
+                # every column is integers: empty rows must not become float32 (transformers: int64)
+                return out.long() if out.numel() == 0 and out.is_floating_point() else out
         elif tensor_type == "np":
             import numpy as np
 
@@ -190,9 +195,10 @@ class BatchEncoding(collections.UserDict):
                 if isinstance(value, (list, tuple)) and value and isinstance(value[0], (list, tuple, np.ndarray)):
                     if len({len(v) for v in value}) > 1:
                         out = np.empty(len(value), dtype=object)
-                        out[:] = [np.asarray(v) for v in value]
+                        out[:] = [np.asarray(v, dtype=np.int64) if len(v) == 0 else np.asarray(v) for v in value]
                         return out
-                return np.asarray(value)
+                out = np.asarray(value)
+                return out.astype(np.int64) if out.size == 0 and out.dtype.kind == "f" else out  # (empty rows)
         else:
             raise ValueError(f"Unsupported return_tensors {tensor_type!r}: expected None, 'np' or 'pt'")
         for key, value in list(self.data.items()):

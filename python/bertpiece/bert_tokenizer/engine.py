@@ -38,6 +38,15 @@ class Engine:
             core = _core.FullTokenizer(vocab_file, do_lower_case, **kwargs)
         return cls(core, dict(kwargs, do_lower_case=do_lower_case), wordpiece_only)
 
+    def shallow_copy(self):
+        """Another engine on the same core and tables (`epochs.py`'s snapshots:
+        the tokenizer replaces its matchers on a change, never mutates them)."""
+        out = Engine.__new__(Engine)
+        for name in Engine.__slots__:
+            setattr(out, name, getattr(self, name))
+        out.serving = None
+        return out
+
     def vocab_dict(self):
         if self.vocab is None:  # built on first use: a 119k-entry dict would double the load time
             self.vocab = dict(self.core.vocab_entries())

@@ -9,6 +9,7 @@ import os
 
 from . import chat_templates
 from .added_tokens import SPECIAL_TOKENS_ATTRIBUTES, AddedToken
+from ..tokenization import REFERENCES
 from ..pretrained import HUB_MODEL_MAX_LENGTH, PRETRAINED, bundled_name, pretrained, vocab_path
 
 VOCAB_FILE = "vocab.txt"
@@ -16,6 +17,7 @@ TOKENIZER_FILE = "tokenizer.json"
 CONFIG_FILE = "tokenizer_config.json"
 SPECIAL_TOKENS_MAP_FILE = "special_tokens_map.json"
 ADDED_TOKENS_FILE = "added_tokens.json"
+REFERENCE_KEY = "bertpiece_reference"  # tokenizer_config.json: the reference mode it was saved in
 
 # transformers' from_pretrained options about downloading; accepted and unused.
 _HUB_ONLY_KWARGS = ("cache_dir", "force_download", "local_files_only", "token", "revision", "subfolder", "proxies",
@@ -72,15 +74,19 @@ class TokenizerFiles:
 
     # ------------------------------------------------------------------ loading
     @classmethod
-    def from_pretrained(cls, pretrained_model_name_or_path, *init_inputs, reference="tokenizers", **kwargs):
+    def from_pretrained(cls, pretrained_model_name_or_path, *init_inputs, reference=None, **kwargs):
         """A bundled vocabulary by name or hub id (`bertpiece.PRETRAINED`,
         `google-bert/bert-base-uncased`), a directory with vocab.txt (+
         tokenizer_config.json, special_tokens_map.json, added_tokens.json)
         and/or tokenizer.json, or the path of a vocab.txt or tokenizer.json
-        file. The caller's keyword arguments win over the files' settings."""
+        file. The caller's keyword arguments win over the files' settings;
+        `reference` defaults to the mode a directory was saved in
+        (`save_pretrained`), else "tokenizers"."""
         for key in _HUB_ONLY_KWARGS:  # transformers' download options: nothing is downloaded here
             kwargs.pop(key, None)
         name = os.fspath(pretrained_model_name_or_path)
+        if reference is None and not os.path.isdir(name):
+            reference = "tokenizers"
         bundled = bundled_name(name)
         if bundled is not None:
             entry = pretrained(bundled)
@@ -99,6 +105,10 @@ class TokenizerFiles:
         config = _read_json_object(os.path.join(name, CONFIG_FILE))
         for key, value in _read_json_object(os.path.join(name, SPECIAL_TOKENS_MAP_FILE)).items():
             config.setdefault(key, value)
+        saved = config.pop(REFERENCE_KEY, None)
+        if reference is None:  # the mode it was saved in (save_pretrained), else transformers' class name says
+            reference = saved if saved in REFERENCES else \
+                "transformers" if config.get("tokenizer_class") == "BertTokenizerLegacy" else "tokenizers"
         for key in ("tokenizer_class", "auto_map", "backend", "is_local", "local_files_only", "name_or_path",
                     "processor_class", "tokenizer_file", "vocab_file", "files_loaded"):
             config.pop(key, None)
@@ -314,6 +324,7 @@ class TokenizerFiles:
             "padding_side": self.padding_side,
             "truncation_side": self.truncation_side,
             "tokenizer_class": "BertTokenizerLegacy" if self.legacy else "BertTokenizer",
+            REFERENCE_KEY: self.reference,  # (from_pretrained reloads in this mode; transformers ignores it)
         }
         config.update(self.special_tokens_map)
         if self._extra_special_tokens:

@@ -6,9 +6,10 @@ and `serving.py` take the common cases faster and fall back here."""
 
 from __future__ import annotations
 
+from ..batch import SurrogateError, surrogate_error
 from .batch_call import call_batch
 from .encoding import BatchEncoding, _Row
-from .row_encoding import RowGroup, overflow_tree, pad_row
+from .row_encoding import RowGroup, overflow_tree, pad_row, token_strings
 from .truncation import _hf_truncate
 
 _MAX_PADDED_CELLS = 2**31  # Python list cells of one padded call (16 GiB of pointers): refused up front
@@ -27,17 +28,35 @@ def _padding_too_large(padding_strategy, max_length, pad_to_multiple_of, rows):
                        f"cells for input ids, masks and type ids; use a smaller {what}")
 
 
+def _surrogate_in(items):
+    """The SurrogateError naming the first row (and word, for pre-tokenized
+    input) of `items` with a lone surrogate."""
+    for k, item in enumerate(items):
+        for where, seq in zip(("text", "text_pair"), item):
+            if isinstance(seq, str):
+                error = surrogate_error([seq], where, start=k)
+                if error is not None:
+                    return error
+            elif seq is not None:
+                error = surrogate_error(seq, f"{where}[{k}]")
+                if error is not None:
+                    return error
+    return SurrogateError("a text holds a lone surrogate, which is not valid Unicode text")
+
+
 class _LazyTokens:
-    """A row's token strings, looked up when `tokens()` first asks (most calls never do)."""
+    """A row's token strings, looked up when `tokens()` first asks (most calls never do),
+    in the tokenizer as it was at the call (`epoch`, epochs.py)."""
 
-    __slots__ = ("tok", "ids", "tokens")
+    __slots__ = ("tok", "epoch", "ids", "strings", "tokens")
 
-    def __init__(self, tok, ids):
-        self.tok, self.ids, self.tokens = tok, ids, None
+    def __init__(self, tok, epoch, ids, strings=None):
+        self.tok, self.epoch, self.ids, self.strings, self.tokens = tok, epoch, ids, strings, None
 
     def __iter__(self):
         if self.tokens is None:
-            self.tokens = self.tok._tokens_of(self.ids)
+            self.tokens = token_strings(self.tok, self.epoch, self.ids, self.strings)
+            self.tok = self.epoch = None
         return iter(self.tokens)
 
     def __reduce__(self):  # a pickled BatchEncoding carries the strings, not the tokenizer
@@ -67,11 +86,15 @@ class GeneralPath:
                              split_special=split_special)
             if out is not None:
                 return out
+        cls_id, sep_id = self._cls_sep_ids() if add_special_tokens else (None, None)  # (refused before encoding)
+        epoch = self.__dict__.get("_epoch")  # the state this call's tokens() describe
         # (split_special is passed down, never set on the tokenizer: calls may run on many threads)
-        encoded = [(self._encode_one(a, is_split_into_words, split_special),
-                    self._encode_one(b, is_split_into_words, split_special) if b is not None else None)
-                   for a, b in items]
-        cls_id, sep_id = self._special_id("cls_token"), self._special_id("sep_token")
+        try:
+            encoded = [(self._encode_one(a, is_split_into_words, split_special),
+                        self._encode_one(b, is_split_into_words, split_special) if b is not None else None)
+                       for a, b in items]
+        except SurrogateError:  # raised for one string: say which row (and word) of the call
+            raise _surrogate_in(items) from None
         all_rows = []  # per input: list of rows (ids, type_ids, special, offsets, words, seq_ids)
         groups = []  # per input: all its rows, returned or not (row_encoding.RowGroup)
         for a, b in encoded:
@@ -102,6 +125,12 @@ class GeneralPath:
                 else:
                     ids, special, offs, words, seqs = list(x.ids), [0] * len(x), list(x.offsets), list(x.words), \
                         [0] * len(x)
+                strings = None  # token strings that are not the vocabulary's (lstrip/rstrip added tokens)
+                if x.strings is not None or (y is not None and y.strings is not None):
+                    strings = [None] * int(add_special_tokens) + (x.strings or [None] * len(x)) + \
+                        [None] * int(add_special_tokens)
+                    if y is not None:
+                        strings += (y.strings or [None] * len(y)) + [None] * int(add_special_tokens)
                 types = [0] * len(ids)
                 if y is not None:
                     tail = [sep_id] if add_special_tokens else []
@@ -111,10 +140,10 @@ class GeneralPath:
                     offs += [*y.offsets, *[(0, 0)] * len(tail)]
                     words += [*y.words, *[None] * len(tail)]
                     seqs += [*[1] * len(y), *[None] * len(tail)]
-                rows.append([ids, types, special, offs, words, seqs, [1] * len(ids)])
+                rows.append([ids, types, special, offs, words, seqs, [1] * len(ids), strings])
             # every window stays in the input's RowGroup: HF's `encodings` hold them as `overflowing`
-            groups.append(RowGroup(self, rows, overflow_tree(len(a_w), None if b_w is None else len(b_w)),
-                                   1 if b is None else 2))
+            groups.append(RowGroup(self, epoch, rows,
+                                   overflow_tree(len(a_w), None if b_w is None else len(b_w)), 1 if b is None else 2))
             all_rows.append(rows if return_overflowing_tokens else rows[:1])
         if padding_strategy != "do_not_pad":
             # tokenizers' pad_encodings: the target comes from the main rows; overflow rows pad to it too
@@ -126,7 +155,7 @@ class GeneralPath:
                 target = max((len(r[0][0]) for r in all_rows), default=0)
             if pad_to_multiple_of and target % pad_to_multiple_of:
                 target += pad_to_multiple_of - target % pad_to_multiple_of
-            fills = (self._special_id("pad_token"), self.pad_token_type_id, 1, (0, 0), None, None, 0)
+            fills = (self._special_id("pad_token"), self.pad_token_type_id, 1, (0, 0), None, None, 0, None)
             cells = target * len(fills) * sum(map(len, all_rows))
             if cells > _MAX_PADDED_CELLS:  # checked before allocating, as the core's padded path does
                 what = "max_length" if padding_strategy == "max_length" else "pad_to_multiple_of"
@@ -156,7 +185,7 @@ class GeneralPath:
                         data[name].append(r[col])
                 if return_length:
                     data["length"].append(len(r[0]))
-                meta.append(_Row(_LazyTokens(self, r[0]), r[4], r[5], r[3], group, pos))
+                meta.append(_Row(_LazyTokens(self, epoch, r[0], r[7]), r[4], r[5], r[3], group, pos))
                 mapping.append(k)
         if return_overflowing_tokens:
             data["overflow_to_sample_mapping"] = mapping

@@ -11,16 +11,28 @@ from __future__ import annotations
 
 import warnings
 
+from .epochs import frozen
+
+
+def token_strings(tok, epoch, ids, strings):
+    """The token strings of a row: `ids` in the tokenizer as it was at the call (`epoch`, epochs.py), and
+    where `strings` has one, the text an lstrip/rstrip added token matched (HF's token string)."""
+    tokens = frozen(tok, epoch)._tokens_of(ids)
+    if strings is not None:
+        tokens = [t if s is None else s for t, s in zip(tokens, strings)]
+    return tokens
+
 
 def pad_row(row, target, fills, side):
-    """Pad the columns of one general-path row (`[ids, types, special, offsets, words, seqs, mask]`) to
-    `target` tokens with `fills`, on `side`, in place (HF tokenizers' `Encoding.pad`)."""
+    """Pad the columns of one general-path row (`[ids, types, special, offsets, words, seqs, mask, strings]`,
+    `strings` None when the row has none) to `target` tokens with `fills`, on `side`, in place (HF
+    tokenizers' `Encoding.pad`)."""
     n = target - len(row[0])
     if n > 0:  # (all columns replaced at once: two threads reading `encodings` may pad the same row)
         if side == "right":
-            row[:] = [column + [fill] * n for column, fill in zip(row, fills)]
+            row[:] = [None if column is None else column + [fill] * n for column, fill in zip(row, fills)]
         else:
-            row[:] = [[fill] * n + column for column, fill in zip(row, fills)]
+            row[:] = [None if column is None else [fill] * n + column for column, fill in zip(row, fills)]
 
 
 def overflow_tree(n_first, n_second):
@@ -55,11 +67,12 @@ class RowGroup:
     """The rows the general path built for one input: its first row and HF's overflow windows (some
     maybe not returned, and then padded only when asked for), with how they nest."""
 
-    __slots__ = ("tok", "rows", "tree", "n_sequences", "pending", "_tokens")
+    __slots__ = ("tok", "epoch", "rows", "tree", "n_sequences", "pending", "_tokens")
 
-    def __init__(self, tok, rows, tree, n_sequences, pending=None):
+    def __init__(self, tok, epoch, rows, tree, n_sequences, pending=None):
         # pending: (first row to pad, target, fills, side) for rows the call did not return
-        self.tok, self.rows, self.tree, self.n_sequences, self.pending = tok, rows, tree, n_sequences, pending
+        self.tok, self.epoch, self.rows, self.tree, self.n_sequences = tok, epoch, rows, tree, n_sequences
+        self.pending = pending
         self._tokens = {}
 
     def row(self, pos):
@@ -72,7 +85,8 @@ class RowGroup:
 
     def tokens(self, pos):
         if pos not in self._tokens:
-            self._tokens[pos] = self.tok._tokens_of(self.row(pos)[0])
+            row = self.row(pos)
+            self._tokens[pos] = token_strings(self.tok, self.epoch, row[0], row[7])
         return self._tokens[pos]
 
     def __reduce__(self):  # a pickled BatchEncoding carries the rows and token strings, not the tokenizer
@@ -81,7 +95,7 @@ class RowGroup:
 
 
 def _restore_group(rows, tree, n_sequences, tokens):
-    group = RowGroup(None, rows, tree, n_sequences)
+    group = RowGroup(None, None, rows, tree, n_sequences)
     group._tokens = dict(enumerate(tokens))
     return group
 

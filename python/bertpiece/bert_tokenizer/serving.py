@@ -15,8 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _core
-from .batch_call import _general, _LazyRows, _no_gc
+from .batch_call import _general, _LazyRows, _row_lists
 from .encoding import BatchEncoding
+from .epochs import frozen
 from .general import _padding_too_large
 from .truncation import _hf_truncate
 
@@ -29,10 +30,13 @@ _MAX_PLANS = 64  # distinct option sets remembered per tokenizer
 class ServingState:
     """What the serving paths read from a tokenizer, read once per change of it."""
 
-    __slots__ = ("owner", "cls", "sep", "pad", "added", "matcher", "plans")
+    __slots__ = ("owner", "epoch", "cls", "sep", "pad", "added", "matcher", "plans")
 
     def __init__(self, tok):
         self.owner = id(tok)  # a shallow copy of a tokenizer shares its engine, not its tokens
+        # the tokenizer's epoch (epochs.py): any change drops this state, so it is the current
+        # one, and the rows of a call keep it without another attribute read on the tokenizer
+        self.epoch = tok.__dict__.get("_epoch")
         self.cls, self.sep = tok._special_id("cls_token"), tok._special_id("sep_token")
         self.pad = tok._special_id("pad_token")
         self.added = _core.Needles(list(tok._added))
@@ -79,7 +83,8 @@ def one_text(tok, text, add_special_tokens, verbose, offsets=False):
     n = len(ids)
     if verbose and n > tok.model_max_length:
         tok._warn_if_too_long(ids, False)
-    rows = _LazyRows(tok, [text], None, add_special_tokens, "do_not_truncate", None, tok.padding_side, None, False)
+    rows = _LazyRows(tok, st.epoch, [text], None, add_special_tokens, "do_not_truncate", None, tok.padding_side, None,
+                     False)
     data = {"input_ids": ids, "token_type_ids": [0] * n, "attention_mask": [1] * n}
     if offsets:
         data["offset_mapping"] = spans
@@ -147,11 +152,9 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
         if tensors is not None:
             return None  # ragged rows: the general path says what transformers does
         try:
-            with _no_gc():
-                ids, types, mask, redo = _encode_to_lists(tok._core, texts, special, limit, st.added)
-                if redo:
-                    _redo_lists(tok, texts, redo, ids, types, mask, add_special_tokens, truncation_strategy,
-                                max_length)
+            ids, types, mask, redo = _encode_to_lists(tok._core, texts, special, limit, st.added)  # (untracked rows)
+            if redo:
+                _redo_lists(tok, texts, redo, ids, types, mask, add_special_tokens, truncation_strategy, max_length)
         except UnicodeEncodeError:
             return None
         width = None
@@ -173,10 +176,9 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
         block = np.asarray(block)
         data = {"input_ids": block[0], "token_type_ids": block[1], "attention_mask": block[2]}
         if tensors is None:
-            with _no_gc():
-                data = {k: (v.tolist() if batched else v[0].tolist()) for k, v in data.items()}
-    rows = _LazyRows(tok, texts, None, add_special_tokens, truncation_strategy, max_length, tok.padding_side,
-                     width, False)
+            data = {k: (_row_lists(v) if batched else v[0].tolist()) for k, v in data.items()}
+    rows = _LazyRows(tok, st.epoch, texts, None, add_special_tokens, truncation_strategy, max_length,
+                     tok.padding_side, width, False)
     out = BatchEncoding._of(data, rows)
     if tensors == "pt":
         out.convert_to_tensors("pt")
@@ -248,21 +250,21 @@ def windows(tok, text, add_special_tokens, truncation, max_length, stride, verbo
                 return_tensors=None, return_token_type_ids=False, return_attention_mask=False,
                 return_overflowing_tokens=True, return_special_tokens_mask=False, return_offsets_mapping=False,
                 return_length=False, split_special=False)
-    return BatchEncoding._of(data, _RowsOfOneCall(tok, [(text, None)], call, len(rows)))
+    return BatchEncoding._of(data, _RowsOfOneCall(tok, st.epoch, [(text, None)], call, len(rows)))
 
 
 class _RowsOfOneCall:
     """`BatchEncoding`'s row metadata, computed for all rows at once by the
     general path on first use (overflow windows of one text)."""
 
-    __slots__ = ("_tok", "_items", "_call", "_n", "_rows")
+    __slots__ = ("_tok", "_epoch", "_items", "_call", "_n", "_rows")
 
-    def __init__(self, tok, items, call, n):
-        self._tok, self._items, self._call, self._n, self._rows = tok, items, call, n, None
+    def __init__(self, tok, epoch, items, call, n):
+        self._tok, self._epoch, self._items, self._call, self._n, self._rows = tok, epoch, items, call, n, None
 
     def _all(self):
-        if self._rows is None:
-            self._rows = self._tok._call_fast(False, self._items, **self._call)._rows
+        if self._rows is None:  # the tokenizer as it was at the call (epochs.py)
+            self._rows = frozen(self._tok, self._epoch)._call_fast(False, self._items, **self._call)._rows
         return self._rows
 
     def __len__(self):

@@ -9,7 +9,10 @@ The bookkeeping is transformers 5's (`PreTrainedTokenizerBase` and
 
 from __future__ import annotations
 
+import operator
+
 from .added_tokens import SPECIAL_TOKENS_ATTRIBUTES, AddedToken, Matcher
+from .epochs import changing
 
 _U32 = 2**32  # HF ids are u32: anything outside raises OverflowError there
 
@@ -17,6 +20,19 @@ _U32 = 2**32  # HF ids are u32: anything outside raises OverflowError there
 class InvalidIdError(OverflowError, ValueError):
     """A token id outside the vocabulary's range: OverflowError (HF
     tokenizers' type), also a ValueError (what it means)."""
+
+
+class IdTypeError(TypeError, ValueError):
+    """An id that is not an integer (a float, str, None, list): a TypeError (HF
+    tokenizers' type), also a ValueError (what BertTokenizerLegacy's int() raises)."""
+
+
+def _as_id(index, where):
+    """`index` as an int: ints, bools, NumPy integers, integer tensors; never a float cut to an int."""
+    try:
+        return operator.index(index)
+    except TypeError:
+        raise IdTypeError(f"{where} must be an integer token id, got {type(index).__name__} {index!r:.40}") from None
 
 
 class SpecialTokens:
@@ -58,6 +74,17 @@ class SpecialTokens:
         raise AttributeError(f"{type(self).__name__} has no attribute {key}")
 
     def __setattr__(self, key, value):
+        if self.__dict__.get("_epoch") is None:  # (being built, or a snapshot)
+            self._set(key, value)
+            return
+        with changing(self):  # rows of earlier calls keep describing them
+            self._set(key, value)
+
+    def _set(self, key, value):
+        if key in ("padding_side", "truncation_side") and value not in ("right", "left"):
+            # refused here, as the constructor does (transformers only fails at the next call)
+            raise ValueError(f"{key.split('_')[0].capitalize()} side should be selected between 'right' and 'left', "
+                             f"current value: {value}")
         engine = self.__dict__.get("_engine")
         if engine is not None:  # what the serving paths read may have changed
             engine.serving = None
@@ -125,13 +152,18 @@ class SpecialTokens:
 
     def _add_one(self, token, special):
         token = AddedToken.coerce(token, special)
+        if special:
+            token = token.as_special(keep_normalized=self.legacy)
         if not token.content:
             return 0
         if token.content in self._added:
-            old = self._added[token.content][1]
-            if special and not old.special:
-                old.special = True
-            return 0
+            # transformers replaces an added token's flags with the new ones (HF counts
+            # that as added unless nothing changed; BertTokenizerLegacy never does)
+            tid, old = self._added[token.content]
+            if old.flags() == token.flags() or (old.special and not token.special):
+                return 0  # (a special token stays special: docs/bert_tokenizer.md's differences)
+            self._put_added(tid, token)
+            return 0 if self.legacy else 1
         tid = self._core.token_to_id(token.content)
         if tid is None:
             tid = self._next_id()
@@ -139,6 +171,10 @@ class SpecialTokens:
         return 1
 
     def _put_added(self, tid, token):
+        with changing(self):
+            self._put_added_now(tid, token)
+
+    def _put_added_now(self, tid, token):
         self._engine.serving = None
         old = self._added_by_id.get(tid)
         if old is not None and self._added.get(old.content, (None,))[0] == tid:
@@ -149,6 +185,10 @@ class SpecialTokens:
             self._top_added_id = tid
 
     def _add_tokens(self, new_tokens, special_tokens=False):
+        with changing(self):
+            return self._add_tokens_now(new_tokens, special_tokens)
+
+    def _add_tokens_now(self, new_tokens, special_tokens):
         n = 0
         # BertTokenizerLegacy registers add_tokens(..., special_tokens=True) as extra special tokens
         registered = set(self.all_special_tokens) if self.legacy and special_tokens else None
@@ -177,7 +217,10 @@ class SpecialTokens:
         """transformers' add_special_tokens: `{"cls_token": ..., "extra_special_tokens": [...]}`."""
         if not special_tokens_dict:
             return 0
-        special_tokens_dict = dict(special_tokens_dict)
+        with changing(self):
+            return self._add_special_tokens_now(dict(special_tokens_dict), replace_extra_special_tokens)
+
+    def _add_special_tokens_now(self, special_tokens_dict, replace_extra_special_tokens):
         if "additional_special_tokens" in special_tokens_dict and not special_tokens_dict.get("extra_special_tokens"):
             special_tokens_dict["extra_special_tokens"] = special_tokens_dict.pop("additional_special_tokens")
         allowed = set(self.SPECIAL_TOKENS_ATTRIBUTES) | {"extra_special_tokens"}
@@ -279,12 +322,16 @@ class SpecialTokens:
             return self._token_to_id(str(self.unk_token)) if i is None and self.unk_token is not None else i
         return [self.convert_tokens_to_ids(t) for t in tokens]
 
-    def _check_id(self, index, where="token id"):
-        """An int id, or the error HF tokenizers gives (OverflowError) with the id and where it was."""
-        try:
-            index = int(index)
-        except (TypeError, ValueError):
-            raise TypeError(f"{where} must be an integer, got {type(index).__name__}") from None
+    def _check_id(self, index, where="token id", strict=True):
+        """An int id, or the error HF tokenizers gives (OverflowError) with the id and where it was.
+        Not `strict`: also an integer written as a string (tokenizer_config.json's keys)."""
+        if strict:
+            index = _as_id(index, where)
+        else:
+            try:
+                index = int(index)
+            except (TypeError, ValueError):
+                raise IdTypeError(f"{where} must be an integer, got {type(index).__name__}") from None
         if not 0 <= index < _U32:
             hint = " (-100 is the label padding id: drop it before decoding)" if index == -100 else ""
             raise InvalidIdError(f"{where} {index} is not a token id: ids run from 0 to {len(self) - 1}{hint}")
@@ -293,13 +340,13 @@ class SpecialTokens:
     def convert_ids_to_tokens(self, ids, skip_special_tokens=False):
         if isinstance(ids, int) or (hasattr(ids, "__index__") and not hasattr(ids, "__len__")):
             if self.legacy:
-                t = self._id_to_token(int(ids))
+                t = self._id_to_token(_as_id(ids, "ids"))
                 return str(self.unk_token) if t is None else t
             return self._id_to_token(self._check_id(ids))
         skip = set(self.all_special_ids) if skip_special_tokens else ()
         out = []
         for k, i in enumerate(ids):
-            i = int(i) if self.legacy else self._check_id(i, f"ids[{k}]")
+            i = _as_id(i, f"ids[{k}]") if self.legacy else self._check_id(i, f"ids[{k}]")
             if i in skip:
                 continue
             t = self._id_to_token(i)

@@ -3,16 +3,21 @@ which tokens stay, and the overflowing windows with their stride."""
 
 
 class _Seq:
-    __slots__ = ("ids", "offsets", "words")
+    """A sequence's ids, offsets and word indices; `strings`, when not None, the
+    token strings that are not the vocabulary's (None elsewhere): an added token
+    with lstrip/rstrip is the text it matched, stripped whitespace included."""
 
-    def __init__(self, ids, offsets, words):
-        self.ids, self.offsets, self.words = ids, offsets, words
+    __slots__ = ("ids", "offsets", "words", "strings")
+
+    def __init__(self, ids, offsets, words, strings=None):
+        self.ids, self.offsets, self.words, self.strings = ids, offsets, words, strings
 
     def __len__(self):
         return len(self.ids)
 
     def window(self, start, stop):
-        return _Seq(self.ids[start:stop], self.offsets[start:stop], self.words[start:stop])
+        return _Seq(self.ids[start:stop], self.offsets[start:stop], self.words[start:stop],
+                    self.strings[start:stop] if self.strings is not None else None)
 
 
 def _hf_windows(seq, max_len, stride, direction):
