@@ -17,6 +17,7 @@ from functools import cached_property
 from typing import Iterable, Optional
 
 import numpy as np
+import unicodedata2
 
 from . import _core, _pickle
 from .pretrained import pretrained, vocab_path
@@ -236,20 +237,25 @@ class WordpieceTokenizer:
 
 
 # Google's character classes, which its own tokenization_test.py calls
-# directly; same semantics as its module, with the pinned Unicode tables.
+# directly: Google's code line for line, with the pinned Unicode version's
+# categories (unicodedata2) instead of the interpreter's.
 def _is_whitespace(char):
     """Google's `_is_whitespace`: space, \\t, \\n, \\r or a Zs character."""
-    from . import oracle
-    return oracle._is_whitespace(char)
+    if char == " " or char == "\t" or char == "\n" or char == "\r":
+        return True
+    return unicodedata2.category(char) == "Zs"
 
 
 def _is_control(char):
     """Google's `_is_control`: a Cc or Cf character other than \\t, \\n, \\r."""
-    from . import oracle
-    return oracle._is_control(char, "google")
+    if char == "\t" or char == "\n" or char == "\r":
+        return False
+    return unicodedata2.category(char) in ("Cc", "Cf")
 
 
 def _is_punctuation(char):
     """Google's `_is_punctuation`: ASCII non-alphanumeric symbols and every P* character."""
-    from . import oracle
-    return oracle._is_punctuation(char)
+    cp = ord(char)
+    if (33 <= cp <= 47) or (58 <= cp <= 64) or (91 <= cp <= 96) or (123 <= cp <= 126):
+        return True
+    return unicodedata2.category(char).startswith("P")
