@@ -4,6 +4,7 @@
 use super::args::*;
 use crate::normalizer::Reference;
 use crate::pre_tokenizer::split_whitespace;
+use crate::room::segments;
 use crate::tokenizer::{BasicTokenizer, TokenSet};
 use crate::unicode;
 use crate::vocab::Vocab;
@@ -67,9 +68,11 @@ impl PyBasicTokenizer {
         };
         let inner = &self.inner;
         let out = py.detach(|| -> PyResult<Tokens> {
-            let cps = code_points(bytes)?;
             let mut out = Tokens::default();
-            inner.tokenize(&cps, extra.as_ref(), |t, _, _| out.push_cps(t));
+            // A segment at a time: the general path's buffers stay small.
+            for text in segments(bytes) {
+                inner.tokenize(&code_points(text)?, extra.as_ref(), |t, _, _| out.push_cps(t));
+            }
             Ok(out)
         })?;
         out.into_list(py)
@@ -106,18 +109,18 @@ impl PyWordpieceTokenizer {
         let arg = TextArg::extract(text, "text")?;
         let bytes = arg.bytes()?;
         let out = py.detach(|| -> PyResult<Tokens> {
-            let cps = code_points(bytes)?;
             let mut out = Tokens::default();
             let mut pieces = Vec::new();
-            for w in split_whitespace(&cps) {
-                if self.wordpiece.tokenize_word(&cps[w], &mut pieces) {
-                    for (i, _) in pieces.drain(..) {
-                        out.bytes.extend_from_slice(&self.tokens[i as usize]);
-                        out.ends.push(out.bytes.len());
+            for text in segments(bytes) {
+                let cps = code_points(text)?;
+                for w in split_whitespace(&cps) {
+                    if self.wordpiece.tokenize_word(&cps[w], &mut pieces) {
+                        for (i, _) in pieces.drain(..) {
+                            out.push(&self.tokens[i as usize]);
+                        }
+                    } else {
+                        out.push(&self.unk_token);
                     }
-                } else {
-                    out.bytes.extend_from_slice(&self.unk_token);
-                    out.ends.push(out.bytes.len());
                 }
             }
             Ok(out)
