@@ -220,6 +220,30 @@ pub(super) fn size_arg(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult
     }
 }
 
+/// `max_input_chars_per_word` as the references take it: any int. 0 and
+/// below make every word the unknown token (as Google's and transformers'
+/// `len(chars) > max` does); a value past i64 is no limit in effect (no word
+/// is that long), as in both. HF tokenizers' WordPiece takes an unsigned
+/// count, so with `reference="tokenizers"` a negative one is refused.
+pub(super) fn max_chars_arg(value: Option<&Bound<'_, PyAny>>, reference: Reference) -> PyResult<Option<i64>> {
+    const NAME: &str = "max_input_chars_per_word";
+    let Some(v) = value.filter(|v| !v.is_none()) else { return Ok(None) };
+    if !v.is_instance_of::<pyo3::types::PyInt>() {
+        return Err(PyTypeError::new_err(format!("{NAME} must be an int or None, not {}", v.get_type().name()?)));
+    }
+    let n = match v.extract::<i64>() {
+        Ok(n) => n,
+        Err(_) if v.gt(0)? => i64::MAX,
+        Err(_) => i64::MIN,
+    };
+    if n < 0 && reference == Reference::Tokenizers {
+        return Err(PyValueError::new_err(format!(
+            "{NAME} must be >= 0 with reference=\"tokenizers\" (HF tokenizers' WordPiece takes an unsigned count), got {v}"
+        )));
+    }
+    Ok(Some(n))
+}
+
 /// One chunk of an Arrow string array, as `bertpiece.batch` describes it
 /// from pyarrow: `(data address, data length, offsets address, offset width
 /// (4 or 8), first row, rows)`. The Python caller keeps the array alive for

@@ -100,10 +100,11 @@ impl PyFullTokenizer {
         strip_accents: Option<bool>,
         do_split_on_punc: bool,
         preserve_unused_tokens: bool,
-        max_input_chars_per_word: Option<i64>,
+        max_input_chars_per_word: Option<Bound<'_, PyAny>>,
         unk_token: &str,
     ) -> PyResult<Self> {
         let basic = basic_options(do_lower_case, never_split, tokenize_chinese_chars, strip_accents, do_split_on_punc, reference)?;
+        let max_input_chars_per_word = max_chars_arg(max_input_chars_per_word.as_ref(), basic.reference)?;
         let opts = FullOptions { basic, unk_token: unk_token.to_owned(), max_input_chars_per_word, preserve_unused_tokens };
         let inner = py.detach(|| FullTokenizer::from_file(&vocab_file, opts))?;
         Ok(PyFullTokenizer { inner: Arc::new(inner), ints: IntCache::default() })
@@ -300,7 +301,7 @@ impl PyFullTokenizer {
         strip_accents: Option<bool>,
         do_split_on_punc: bool,
         preserve_unused_tokens: bool,
-        max_input_chars_per_word: Option<i64>,
+        max_input_chars_per_word: Option<Bound<'_, PyAny>>,
         unk_token: &str,
     ) -> PyResult<Self> {
         let mut pairs = Vec::with_capacity(entries.len());
@@ -308,6 +309,7 @@ impl PyFullTokenizer {
             pairs.push((TextArg::extract(token, "vocabulary tokens")?.bytes()?.to_vec(), *id));
         }
         let basic = basic_options(do_lower_case, never_split, tokenize_chinese_chars, strip_accents, do_split_on_punc, reference)?;
+        let max_input_chars_per_word = max_chars_arg(max_input_chars_per_word.as_ref(), basic.reference)?;
         let opts = FullOptions { basic, unk_token: unk_token.to_owned(), max_input_chars_per_word, preserve_unused_tokens };
         let inner = py.detach(|| FullTokenizer::new(Vocab::from_pairs(pairs), opts))?;
         Ok(PyFullTokenizer { inner: Arc::new(inner), ints: IntCache::default() })

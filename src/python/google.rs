@@ -10,7 +10,7 @@ use crate::unicode;
 use crate::vocab::Vocab;
 use crate::wordpiece::WordPiece;
 use crate::Error;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use std::path::PathBuf;
@@ -91,7 +91,12 @@ pub(super) struct PyWordpieceTokenizer {
 impl PyWordpieceTokenizer {
     #[new]
     #[pyo3(signature = (tokens, unk_token, max_input_chars_per_word))]
-    fn new(py: Python<'_>, tokens: Vec<Bound<'_, PyAny>>, unk_token: &Bound<'_, PyAny>, max_input_chars_per_word: i64) -> PyResult<Self> {
+    fn new(py: Python<'_>, tokens: Vec<Bound<'_, PyAny>>, unk_token: &Bound<'_, PyAny>, max_input_chars_per_word: &Bound<'_, PyAny>) -> PyResult<Self> {
+        // Google's class: None is not a default here (its `len(chars) > None` fails).
+        if max_input_chars_per_word.is_none() {
+            return Err(PyTypeError::new_err("max_input_chars_per_word must be an int, not None"));
+        }
+        let max_input_chars_per_word = max_chars_arg(Some(max_input_chars_per_word), Reference::Google)?.unwrap_or(i64::MAX);
         let mut owned = Vec::with_capacity(tokens.len());
         for t in &tokens {
             owned.push(TextArg::extract(t, "vocabulary tokens")?.bytes()?.to_vec());
