@@ -6,6 +6,7 @@
 use crate::aligned::Span;
 use crate::encoder::{with_thread_scratch, Scratch};
 use crate::tokenizer::FullTokenizer;
+use crate::room::{make_room, out_of_memory, zeroed, Zeroable};
 use crate::{Error, Result};
 use crate::threads::{for_each_slice, run_jobs, thread_count};
 
@@ -103,7 +104,7 @@ fn close_row<T>(opts: &BatchOptions, row: &mut Vec<T>, start: usize, sep: impl F
     }
 }
 
-/// With offsets (`offsets.rs`): one row at a time.
+/// With offsets (`offsets.rs`, which makes the row's room): one row at a time.
 fn encode_row_offsets(tok: &FullTokenizer, text: &[u8], opts: &BatchOptions, scratch: &mut Scratch) -> Result<Row> {
     let mut row = Row::default();
     open_row(opts, &mut row.ids, |id| id);
@@ -136,7 +137,8 @@ fn encode_rows(
             scratch.enable_cache();
         }
         let bytes = texts.iter().chain(seconds.unwrap_or_default()).map(|t| t.len()).sum::<usize>();
-        out.ids.reserve(bytes / 4 + 3 * texts.len());
+        // A first guess; each text makes the room it can need (`encode_into`).
+        make_room(&mut out.ids, bytes / 4 + 3 * texts.len(), "token ids")?;
         for (k, text) in texts.iter().enumerate() {
             let second = seconds.and_then(|s| s.get(k));
             if needles.found_in(text) || second.is_some_and(|b| needles.found_in(b)) {
@@ -152,6 +154,7 @@ fn encode_rows(
                 Some(b) => {
                     let first_len = encode_pair(tok, text, b, opts, scratch, &mut out.ids, &mut out.too_short)?;
                     let types = &mut out.types;
+                    make_room(types, out.ids.len() - start, "token type ids")?;
                     types.extend(std::iter::repeat_n(0, first_len));
                     types.extend(std::iter::repeat_n(1, out.ids.len() - start - first_len));
                 }
@@ -279,22 +282,22 @@ fn encode(
         .collect::<Result<_>>()?;
         let rows: Vec<Row> = rows.into_iter().flatten().collect();
         let total = rows.iter().map(|r| r.ids.len()).sum();
-        batch.ids.reserve_exact(total);
-        batch.offsets.reserve_exact(total);
+        batch.ids.try_reserve_exact(total).map_err(|_| out_of_memory::<u32>(total, "token ids"))?;
+        batch.offsets.try_reserve_exact(total).map_err(|_| out_of_memory::<Span>(total, "token offsets"))?;
         let mut lens = Vec::with_capacity(rows.len());
         for r in rows {
             batch.ids.extend_from_slice(&r.ids);
             batch.offsets.extend_from_slice(&r.offsets);
             lens.push(r.ids.len() as u64);
         }
-        batch.row_splits = splits(&lens);
+        batch.row_splits = splits(&lens)?;
         batch.flagged = texts.iter().enumerate().filter(|(_, t)| needles.found_in(t)).map(|(i, _)| i as u64).collect();
         return Ok(batch);
     }
     if workers == 1 {
         let mut part = Part { lens: Vec::with_capacity(texts.len()), ..Part::default() };
         encode_rows(tok, texts, seconds, &opts, &needles, memo, 0, &mut part)?;
-        batch.row_splits = splits(&part.lens);
+        batch.row_splits = splits(&part.lens)?;
         (batch.ids, batch.flagged, batch.too_short) = (part.ids, part.flagged, part.too_short);
         batch.type_ids = seconds.map(|_| part.types);
         return Ok(batch);
@@ -316,15 +319,15 @@ fn encode(
         batch.flagged.extend_from_slice(&p.flagged);
         batch.too_short |= p.too_short;
     }
-    batch.row_splits = splits(&lens);
+    batch.row_splits = splits(&lens)?;
     Ok(batch)
 }
 
 /// The parts' `field`s back to back, copied into place on `threads`
 /// threads (zeroed memory comes from the OS untouched: its pages are first
 /// written, and faulted in, by the copy).
-fn gather<T: Copy + Default + Send + Sync>(threads: usize, parts: &[Part], field: impl Fn(&Part) -> &[T] + Sync) -> Result<Vec<T>> {
-    let mut all = vec![T::default(); parts.iter().map(|p| field(p).len()).sum()];
+fn gather<T: Zeroable + Send + Sync>(threads: usize, parts: &[Part], field: impl Fn(&Part) -> &[T] + Sync) -> Result<Vec<T>> {
+    let mut all = zeroed::<T>(parts.iter().map(|p| field(p).len()).sum(), "batch output")?;
     let mut rest = &mut all[..];
     let mut places = Vec::with_capacity(parts.len());
     for p in parts {
@@ -383,13 +386,14 @@ fn find_byte(hay: &[u8], b: u8) -> Option<usize> {
 }
 
 /// Row lengths to `rows + 1` boundaries.
-fn splits(lens: &[u64]) -> Vec<u64> {
-    let mut out = Vec::with_capacity(lens.len() + 1);
+fn splits(lens: &[u64]) -> Result<Vec<u64>> {
+    let mut out = Vec::new();
+    make_room(&mut out, lens.len() + 1, "row splits")?;
     out.push(0);
     for &n in lens {
         out.push(out[out.len() - 1] + n);
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]

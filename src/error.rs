@@ -23,6 +23,8 @@ pub enum Error {
     BadThreadCount(i64),
     #[error("cannot allocate the padded output: {rows} rows of {width} ids (made that wide by {arg}={value})")]
     OutputTooLarge { arg: &'static str, value: u128, rows: usize, width: u128 },
+    #[error("out of memory: cannot make room for {bytes} more bytes of {what}")]
+    OutOfMemory { what: &'static str, bytes: u128 },
     #[error("cannot start the thread pool: {0}")]
     ThreadPool(String),
     #[error("{0} is not available with reference=\"tokenizers\" (HF tokenizers has no such option)")]

@@ -34,44 +34,9 @@ use crate::aligned::Span;
 use crate::code_point_classes as cpc;
 use crate::encoder::{Encoder, Scratch, DROP, PUNCT, SPACE, WORD};
 use crate::tokenizer::{FullTokenizer, MEMO_MIN_TEXT};
-use crate::vocab::Vocab;
-use crate::{unicode, Error, Result};
-
-/// The length in code points of the vocabulary entry with each id, so that
-/// piece spans follow from ids alone (which is all the word memo keeps).
-#[derive(Clone, Debug)]
-pub struct PieceChars(Box<[u8]>);
-
-const UNSET: u8 = u8::MAX;
-
-impl PieceChars {
-    /// `None` when ids do not give one length (two entries share an id but
-    /// not a length), an entry has 255 or more code points, or ids are far
-    /// sparser than the entries: then offsets take the general path.
-    pub fn new(vocab: &Vocab) -> Option<Self> {
-        let entries = vocab.entries();
-        let max = entries.iter().map(|e| e.1 as usize).max().unwrap_or(0);
-        if max > entries.len().saturating_mul(4).saturating_add(1024) {
-            return None;
-        }
-        let mut chars = vec![UNSET; max + 1];
-        for (token, id) in entries {
-            let n = token.iter().filter(|&&b| b & 0xC0 != 0x80).count();
-            let n = u8::try_from(n).ok().filter(|&n| n != UNSET)?;
-            let slot = &mut chars[*id as usize];
-            if *slot != UNSET && *slot != n {
-                return None;
-            }
-            *slot = n;
-        }
-        Some(PieceChars(chars.into()))
-    }
-
-    #[inline(always)]
-    fn of(&self, id: u32) -> u32 {
-        self.0.get(id as usize).map_or(0, |&n| n as u32)
-    }
-}
+use crate::room::{code_points, make_room, max_tokens, segments};
+use crate::{unicode, Result};
+pub use crate::piece_chars::PieceChars;
 
 /// Where tokens go: ids, spans and (if asked) word indices, side by side.
 struct Out<'a> {
@@ -116,26 +81,46 @@ impl FullTokenizer {
         scratch: &mut Scratch,
     ) -> Result<()> {
         let mut out = Out { ids, spans, words };
-        let (Some(enc), Some(chars)) = (&self.encoder, &self.piece_chars) else {
-            return self.offsets_general(text, 0, 0, &mut out).map(|_| ());
-        };
-        // About one token per four bytes of running text; growth does the rest.
-        let guess = text.len() / 4;
-        out.ids.reserve(guess);
-        out.spans.reserve(guess);
-        if let Some(w) = out.words.as_deref_mut() {
-            w.reserve(guess);
-        }
         let Scratch { cache, .. } = scratch;
         if text.len() >= MEMO_MIN_TEXT {
             cache.enable();
         }
         cache.belong_to(self.identity);
-        if cache.is_enabled() {
-            self.offsets_lane(enc, chars, text, &mut out, |w, n, ids| self.push_word_memo(w, n, ids, cache))
-        } else {
-            self.offsets_lane(enc, chars, text, &mut out, |w, n, ids| self.push_word(w, n, ids))
+        // A segment at a time (see `room::segments`), each with room for
+        // every token it can give and a [SEP] made fallibly first: a text
+        // too large is a MemoryError, not an abort. A segment's spans and
+        // word indices are its own, shifted by the segments before it.
+        let (mut first_cp, mut first_word) = (0u32, 0u32);
+        for text in segments(text) {
+            let room = max_tokens(text) + 2;
+            make_room(out.ids, room, "token ids")?;
+            make_room(out.spans, room, "token offsets")?;
+            if let Some(w) = out.words.as_deref_mut() {
+                make_room(w, room, "word indices")?;
+            }
+            let (at, word_at) = out.mark();
+            let cps = match (&self.encoder, &self.piece_chars) {
+                (Some(enc), Some(chars)) if cache.is_enabled() => {
+                    self.offsets_lane(enc, chars, text, &mut out, |w, n, ids| self.push_word_memo(w, n, ids, cache))?
+                }
+                (Some(enc), Some(chars)) => self.offsets_lane(enc, chars, text, &mut out, |w, n, ids| self.push_word(w, n, ids))?,
+                _ => self.offsets_general(text, 0, 0, &mut out)?.0,
+            };
+            if first_cp > 0 {
+                for s in &mut out.spans[at..] {
+                    (s.0, s.1) = (s.0 + first_cp, s.1 + first_cp);
+                }
+            }
+            if let Some(w) = out.words.as_deref_mut() {
+                let mine = &mut w[word_at..];
+                if let Some(&last) = mine.last() {
+                    mine.iter_mut().for_each(|k| *k += first_word);
+                    first_word += last + 1;
+                }
+            }
+            first_cp += cps as u32;
         }
+        Ok(())
     }
 
     /// The chunks of `text`, each through the ASCII lane, the code point
@@ -149,7 +134,7 @@ impl FullTokenizer {
         text: &[u8],
         out: &mut Out<'_>,
         mut push: impl FnMut(&[u8], usize, &mut Vec<u32>),
-    ) -> Result<()> {
+    ) -> Result<usize> {
         let n = text.len();
         let lower = enc.lowercases();
         // `skew`: bytes minus code points before `i` (from non-ASCII chunks).
@@ -180,6 +165,7 @@ impl FullTokenizer {
                     if end == n || matches!(enc.byte_class(text[end]), SPACE | PUNCT) {
                         let w = if upper && lower {
                             lowered.clear();
+                            make_room(&mut lowered, end - i, "lowercased word")?;
                             lowered.extend(text[i..end].iter().map(u8::to_ascii_lowercase));
                             &lowered[..]
                         } else {
@@ -202,6 +188,9 @@ impl FullTokenizer {
             out.truncate(mark);
             let end = text[i..].iter().position(|&b| enc.byte_class(b) == SPACE).map_or(n, |k| i + k);
             let (part, first) = (&text[chunk..end], (chunk - skew) as u32);
+            // A chunk's word is at most the chunk (until a replacement lengthens it).
+            make_room(&mut buf.bytes, part.len(), "word")?;
+            make_room(&mut buf.src, part.len(), "word")?;
             let done = classes_chunk(enc, chars, part, first, chunk_word, out, &mut buf, &mut push);
             let (cps, next) = match done {
                 Some(done) => done,
@@ -211,14 +200,14 @@ impl FullTokenizer {
             word = next;
             i = end;
         }
-        Ok(())
+        Ok(n - skew) // code points
     }
 
     /// The general path over `text` (a whole text, or a chunk starting at
     /// code point `first_cp` whose first word is `first_word`). Returns the
     /// chunk's length in code points and the number after its last word.
     fn offsets_general(&self, text: &[u8], first_cp: u32, first_word: u32, out: &mut Out<'_>) -> Result<(usize, u32)> {
-        let cps = unicode::decode(text).ok_or(Error::InvalidText)?;
+        let cps = code_points(text)?;
         let mut raw = Vec::new();
         let next = self.tokenize_words(&cps, first_word, |t| {
             out.ids.push(self.piece_id(t.piece, &mut raw).unwrap_or(self.unk_id()));

@@ -156,3 +156,26 @@ fn malformed_utf8_is_an_error() {
     let (mut ids, mut spans) = (Vec::new(), Vec::new());
     assert!(tok.encode_offsets_into(b"ok ok \xFF ok", &mut ids, &mut spans, None, &mut Scratch::default()).is_err());
 }
+
+/// Texts of several segments (`room::segments`): ids, spans and word indices
+/// keep counting across the cuts, on every path (ASCII lane, code point lane,
+/// general path for protected tokens and for a shared-id vocabulary).
+#[test]
+fn texts_of_several_segments_equal_the_general_path() {
+    let mut seed = 0x1234_5678_9ABC_DEF1u64;
+    let mut text = String::new();
+    while text.len() < 2 * crate::room::SEGMENT + 5000 {
+        text += &self::text(&mut seed, 12);
+        text.push(if rng(&mut seed) % 8 == 0 { '\n' } else { ' ' });
+    }
+    for (reference, kind, never_split) in [(Reference::Google, 0, vec![]), (Reference::Tokenizers, 1, vec![]),
+                                           (Reference::Transformers, 2, vec![]), (Reference::Transformers, 0, vec![vec![0x5B, 0x55, 0x4E, 0x4B, 0x5D]])] {
+        let basic = BasicOptions { reference, never_split, ..Default::default() };
+        let tok = FullTokenizer::new(vocab(&mut seed, kind), FullOptions { basic, ..Default::default() }).unwrap();
+        let want = general(&tok, &text);
+        assert_eq!(fast(&tok, &text, &mut Scratch::default()), want, "{reference:?} kind {kind}");
+        let mut ids = Vec::new();
+        tok.encode_into(text.as_bytes(), &mut ids, &mut Scratch::default()).unwrap();
+        assert_eq!(ids, want.iter().map(|t| t.0).collect::<Vec<u32>>(), "{reference:?} kind {kind}");
+    }
+}

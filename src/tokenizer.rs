@@ -6,6 +6,7 @@ use crate::encoder::{Encoder, Scratch};
 use crate::offsets::PieceChars;
 use crate::word_cache::WordCache;
 use crate::normalizer::{hf_case, normalize_text, Reference, WordCase};
+use crate::room::{make_room, max_tokens, segments};
 use crate::pre_tokenizer::{is_hf_punctuation, is_hf_space, is_punctuation, split_on, split_punctuation_by, split_whitespace};
 use crate::unicode::{self, has};
 use crate::unicode_tables as t;
@@ -294,18 +295,25 @@ impl FullTokenizer {
     /// protected token missing from the vocabulary. One pass over the bytes
     /// (see `encoder.rs`); `scratch` is reused between calls.
     pub fn encode_into(&self, text: &[u8], out: &mut Vec<u32>, scratch: &mut Scratch) -> Result<()> {
-        let Some(enc) = &self.encoder else {
-            return self.encode_general(text, out);
-        };
         let Scratch { buffers, cache } = scratch;
         if text.len() >= MEMO_MIN_TEXT {
             cache.enable();
         }
         cache.belong_to(self.identity);
-        if !cache.is_enabled() {
-            return enc.encode(text, buffers, out, |w, n, out| self.push_word(w, n, out), |t, out| self.encode_general(t, out));
+        // A segment at a time, each with room for every id it can give and
+        // two more (the caller's [SEP] and next [CLS]) made fallibly first:
+        // a text too large is a MemoryError, not an abort.
+        for text in segments(text) {
+            make_room(out, max_tokens(text) + 2, "token ids")?;
+            match &self.encoder {
+                None => self.encode_general(text, out)?,
+                Some(enc) if !cache.is_enabled() => {
+                    enc.encode(text, buffers, out, |w, n, out| self.push_word(w, n, out), |t, out| self.encode_general(t, out))?
+                }
+                Some(enc) => enc.encode(text, buffers, out, |w, n, out| self.push_word_memo(w, n, out, cache), |t, out| self.encode_general(t, out))?,
+            }
         }
-        enc.encode(text, buffers, out, |w, n, out| self.push_word_memo(w, n, out, cache), |t, out| self.encode_general(t, out))
+        Ok(())
     }
 
     /// [`push_word`](Self::push_word) through the memo of recent words (a
@@ -342,7 +350,7 @@ impl FullTokenizer {
     }
 
     fn encode_general(&self, text: &[u8], out: &mut Vec<u32>) -> Result<()> {
-        let cps = unicode::decode(text).ok_or(Error::InvalidText)?;
+        let cps = crate::room::code_points(text)?;
         let mut raw = Vec::new();
         self.tokenize(&cps, |t| out.push(self.piece_id(t.piece, &mut raw).unwrap_or(self.unk_id)));
         Ok(())

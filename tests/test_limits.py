@@ -138,3 +138,56 @@ def test_cli_huge_sizes_end_with_a_message(tmp_path, extra):
                        capture_output=True, text=True, timeout=120)
     assert r.returncode >= 0, r.stderr
     assert "Traceback" not in r.stderr and "panicked" not in r.stderr, r.stderr
+
+
+# A document too large for the memory left: every entry point that allocates
+# in proportion to its input raises MemoryError (the Rust core's buffers grow
+# fallibly, the Python lists are made through CPython's constructors with
+# their failure kept) instead of aborting the process (Rust's allocation
+# failure handler) or panicking. 32 MiB of "a " (16M tokens; 64 MiB for the
+# windows, whose Python rows are small) under a cap of 160 MiB above what the
+# child maps once the document exists.
+DOCUMENT_CHILD = """
+import resource, sys, warnings
+import bertpiece
+tok = bertpiece.BertTokenizer.from_pretrained("bert-base-uncased")
+full = bertpiece.FullTokenizer(bertpiece.vocab_path("bert-base-uncased"))
+basic, wordpiece = full.basic_tokenizer, full.wordpiece_tokenizer
+protected = bertpiece.FullTokenizer(bertpiece.vocab_path("bert-base-uncased"), never_split=["[X]"])
+doc = "a " * (REPEATS << 20)
+with open("/proc/self/statm") as f:
+    used = int(f.read().split()[0]) * resource.getpagesize()
+resource.setrlimit(resource.RLIMIT_AS, (used + (160 << 20),) * 2)
+warnings.simplefilter("ignore")
+try:
+    CALL
+    print("ok")
+except MemoryError as e:
+    print("MemoryError", e)
+"""
+
+DOCUMENT_CALLS = {
+    "call": "tok(doc)",
+    "call offsets": "tok(doc, return_offsets_mapping=True)",
+    "call overflow windows": "tok(doc, truncation=True, max_length=512, stride=128, return_overflowing_tokens=True)",
+    "call batch special_tokens_mask": "tok([doc, 'hi'], return_special_tokens_mask=True)",
+    "call batch padded offsets": "tok([doc, 'hi'], padding=True, return_offsets_mapping=True, return_tensors='np')",
+    "encode_batch offsets": "tok.encode_batch([doc], return_offsets=True)",
+    "encode_batch two threads": "tok.encode_batch([doc, doc[:1 << 20]], num_threads=2)",
+    "FullTokenizer.tokenize": "full.tokenize(doc)",
+    "FullTokenizer.encode": "full.encode(doc)",
+    "FullTokenizer.encode never_split": "protected.encode(doc)",
+    "core encode_offsets": "full._core.encode_offsets(doc)",
+    "BasicTokenizer.tokenize": "basic.tokenize(doc)",
+    "WordpieceTokenizer.tokenize": "wordpiece.tokenize(doc)",
+}
+
+
+@pytest.mark.parametrize("name", list(DOCUMENT_CALLS))
+def test_a_document_too_large_for_memory_is_a_memory_error(name):
+    repeats = 32 if "windows" in name else 16
+    code = DOCUMENT_CHILD.replace("CALL", DOCUMENT_CALLS[name]).replace("REPEATS", str(repeats))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, f"child ended with {r.returncode} (a negative code is a signal):\n{r.stderr[-3000:]}"
+    assert "panicked" not in r.stderr, r.stderr[-3000:]
+    assert r.stdout.startswith("MemoryError"), (r.stdout, r.stderr[-3000:])

@@ -23,6 +23,9 @@ from .tokenization import (
     printable_text,
     validate_case_matches_checkpoint,
     whitespace_tokenize,
+    _is_control,
+    _is_punctuation,
+    _is_whitespace,
 )
 
 

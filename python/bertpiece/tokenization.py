@@ -17,8 +17,10 @@ from functools import cached_property
 from typing import Iterable, Optional
 
 import numpy as np
+import unicodedata2
 
 from . import _core, _pickle
+from ._frozen import FrozenInvVocab, FrozenVocab, Immutable
 from .pretrained import pretrained, vocab_path
 
 REFERENCES = ("google", "transformers", "tokenizers")
@@ -103,7 +105,7 @@ def _check_reference(reference):
         raise ValueError(f"unknown reference {reference!r}: expected one of {', '.join(map(repr, REFERENCES))}")
 
 
-class FullTokenizer:
+class FullTokenizer(Immutable):
     """Basic tokenization followed by WordPiece, like Google's `FullTokenizer`.
 
     `reference="google"` (default) matches Google's tokenization.py;
@@ -150,11 +152,12 @@ class FullTokenizer:
 
     @cached_property
     def vocab(self):
-        return collections.OrderedDict(self._core.vocab_entries())
+        """The vocabulary, read-only (TypeError on a change: see `_frozen`)."""
+        return FrozenVocab(self._core.vocab_entries())
 
     @cached_property
     def inv_vocab(self):
-        return {v: k for k, v in self.vocab.items()}
+        return FrozenInvVocab({v: k for k, v in self.vocab.items()})
 
     @cached_property
     def basic_tokenizer(self):
@@ -182,7 +185,7 @@ class FullTokenizer:
         return _pickle.reduce_full_tokenizer(self)
 
 
-class BasicTokenizer:
+class BasicTokenizer(Immutable):
     """Cleaning, CJK spacing, lowercasing/accent stripping and punctuation splitting.
 
     `vocab` is only used with `preserve_unused_tokens=True` (Google's flag of
@@ -194,7 +197,7 @@ class BasicTokenizer:
                  preserve_unused_tokens=False, reference="google"):
         _check_reference(reference)
         self.do_lower_case = do_lower_case = _flag("do_lower_case", do_lower_case)
-        self.vocab = vocab
+        self.vocab, self._source = _frozen_vocab(vocab), (vocab, len(vocab))
         self.never_split = set(never_split) if never_split else set()
         self.tokenize_chinese_chars = tokenize_chinese_chars
         self.strip_accents = strip_accents
@@ -209,19 +212,20 @@ class BasicTokenizer:
 
     def tokenize(self, text, never_split=None):
         """Basic tokens of `text`; `never_split` adds tokens to keep whole for this call."""
+        _check_source(self)
         return self._core.tokenize(text, list(never_split) if never_split else None)
 
     def __reduce__(self):
         return _pickle.reduce_basic_tokenizer(self)
 
 
-class WordpieceTokenizer:
+class WordpieceTokenizer(Immutable):
     """Greedy longest-match-first WordPiece over the keys of `vocab`."""
 
     def __init__(self, vocab, unk_token="[UNK]", max_input_chars_per_word=200):
         if unk_token not in vocab:
             raise ValueError(f"the unknown token {unk_token!r} is not in the vocabulary")
-        self.vocab = vocab
+        self.vocab, self._source = _frozen_vocab(vocab), (vocab, len(vocab))
         self.unk_token = unk_token
         self.max_input_chars_per_word = max_input_chars_per_word
         self._core = _core.WordpieceTokenizer([t for t in vocab if isinstance(t, str)], unk_token,
@@ -229,27 +233,50 @@ class WordpieceTokenizer:
 
     def tokenize(self, text):
         """WordPiece tokens of each whitespace-separated word of `text`."""
+        _check_source(self)
         return self._core.tokenize(text)
 
     def __reduce__(self):
         return _pickle.reduce_wordpiece_tokenizer(self)
 
 
+def _frozen_vocab(vocab):
+    """A read-only copy of a `vocab` argument (see `_frozen`)."""
+    if isinstance(vocab, dict):
+        return vocab if isinstance(vocab, FrozenVocab) else FrozenVocab(vocab)
+    return frozenset(vocab) if isinstance(vocab, (set, frozenset)) else tuple(vocab)
+
+
+def _check_source(tok):
+    # Google's class keeps the caller's vocabulary object and sees changes to
+    # it; ours was built from a copy: a change of size is refused, not ignored.
+    source, size = tok._source
+    if len(source) != size:
+        raise RuntimeError(f"the vocabulary given to this {type(tok).__name__} changed size after construction "
+                           f"({size} -> {len(source)} entries), which bertpiece does not follow (Google's does): "
+                           f"build a new {type(tok).__name__} from it")
+
+
 # Google's character classes, which its own tokenization_test.py calls
-# directly; same semantics as its module, with the pinned Unicode tables.
+# directly: Google's code line for line, with the pinned Unicode version's
+# categories (unicodedata2) instead of the interpreter's.
 def _is_whitespace(char):
     """Google's `_is_whitespace`: space, \\t, \\n, \\r or a Zs character."""
-    from . import oracle
-    return oracle._is_whitespace(char)
+    if char == " " or char == "\t" or char == "\n" or char == "\r":
+        return True
+    return unicodedata2.category(char) == "Zs"
 
 
 def _is_control(char):
     """Google's `_is_control`: a Cc or Cf character other than \\t, \\n, \\r."""
-    from . import oracle
-    return oracle._is_control(char, "google")
+    if char == "\t" or char == "\n" or char == "\r":
+        return False
+    return unicodedata2.category(char) in ("Cc", "Cf")
 
 
 def _is_punctuation(char):
     """Google's `_is_punctuation`: ASCII non-alphanumeric symbols and every P* character."""
-    from . import oracle
-    return oracle._is_punctuation(char)
+    cp = ord(char)
+    if (33 <= cp <= 47) or (58 <= cp <= 64) or (91 <= cp <= 96) or (123 <= cp <= 126):
+        return True
+    return unicodedata2.category(char).startswith("P")

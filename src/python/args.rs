@@ -4,6 +4,7 @@
 use crate::normalizer::Reference;
 use crate::tokenizer::BasicOptions;
 use crate::unicode;
+use crate::room::make_room;
 use crate::Error;
 use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -219,6 +220,30 @@ pub(super) fn size_arg(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult
     }
 }
 
+/// `max_input_chars_per_word` as the references take it: any int. 0 and
+/// below make every word the unknown token (as Google's and transformers'
+/// `len(chars) > max` does); a value past i64 is no limit in effect (no word
+/// is that long), as in both. HF tokenizers' WordPiece takes an unsigned
+/// count, so with `reference="tokenizers"` a negative one is refused.
+pub(super) fn max_chars_arg(value: Option<&Bound<'_, PyAny>>, reference: Reference) -> PyResult<Option<i64>> {
+    const NAME: &str = "max_input_chars_per_word";
+    let Some(v) = value.filter(|v| !v.is_none()) else { return Ok(None) };
+    if !v.is_instance_of::<pyo3::types::PyInt>() {
+        return Err(PyTypeError::new_err(format!("{NAME} must be an int or None, not {}", v.get_type().name()?)));
+    }
+    let n = match v.extract::<i64>() {
+        Ok(n) => n,
+        Err(_) if v.gt(0)? => i64::MAX,
+        Err(_) => i64::MIN,
+    };
+    if n < 0 && reference == Reference::Tokenizers {
+        return Err(PyValueError::new_err(format!(
+            "{NAME} must be >= 0 with reference=\"tokenizers\" (HF tokenizers' WordPiece takes an unsigned count), got {v}"
+        )));
+    }
+    Ok(Some(n))
+}
+
 /// One chunk of an Arrow string array, as `bertpiece.batch` describes it
 /// from pyarrow: `(data address, data length, offsets address, offset width
 /// (4 or 8), first row, rows)`. The Python caller keeps the array alive for
@@ -263,7 +288,7 @@ pub(super) fn arrow_texts(chunks: &[ArrowChunk]) -> PyResult<Vec<&[u8]>> {
 }
 
 pub(super) fn code_points(bytes: &[u8]) -> PyResult<Vec<u32>> {
-    unicode::decode(bytes).ok_or_else(|| Error::InvalidText.into())
+    Ok(crate::room::code_points(bytes)?)
 }
 
 pub(super) fn token_set(items: Option<Vec<Bound<'_, PyAny>>>, what: &str) -> PyResult<Vec<Vec<u32>>> {
@@ -275,33 +300,56 @@ pub(super) fn token_set(items: Option<Vec<Bound<'_, PyAny>>>, what: &str) -> PyR
 }
 
 /// Tokens produced off the GIL: one byte buffer plus the end of each token.
+/// The buffers grow fallibly: the first allocation that fails is kept (and
+/// later tokens dropped) for `into_list` to raise as MemoryError.
 #[derive(Default)]
 pub(super) struct Tokens {
-    pub(super) bytes: Vec<u8>,
-    pub(super) ends: Vec<usize>,
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
+    failed: Option<Error>,
 }
 
 impl Tokens {
+    /// Room for a token of at most `bytes` bytes; false once out of memory.
+    fn room(&mut self, bytes: usize) -> bool {
+        if self.failed.is_none() {
+            let made = make_room(&mut self.bytes, bytes, "tokens").and_then(|()| make_room(&mut self.ends, 1, "tokens"));
+            self.failed = made.err();
+        }
+        self.failed.is_none()
+    }
+
     pub(super) fn push_cps(&mut self, cps: &[u32]) {
-        unicode::encode_into(cps, &mut self.bytes);
-        self.ends.push(self.bytes.len());
+        if self.room(cps.len() * 4) {
+            unicode::encode_into(cps, &mut self.bytes);
+            self.ends.push(self.bytes.len());
+        }
+    }
+
+    pub(super) fn push(&mut self, token: &[u8]) {
+        if self.room(token.len()) {
+            self.bytes.extend_from_slice(token);
+            self.ends.push(self.bytes.len());
+        }
     }
 
     pub(super) fn into_list<'py>(self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let mut start = 0;
-        let mut items = Vec::with_capacity(self.ends.len());
-        for &end in &self.ends {
-            items.push(py_str(py, &self.bytes[start..end])?);
-            start = end;
+        if let Some(e) = self.failed {
+            return Err(e.into());
         }
-        PyList::new(py, items)
+        let mut start = 0;
+        super::lists::new_list(py, self.ends.iter().map(|&end| {
+            let token = &self.bytes[start..end];
+            start = end;
+            py_str(py, token)
+        }))
     }
 }
 
 /// A Python str from generalized UTF-8 (surrogates only come from surrogate input).
 pub(super) fn py_str<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, PyAny>> {
     match std::str::from_utf8(bytes) {
-        Ok(s) => Ok(PyString::new(py, s).into_any()),
+        Ok(s) => Ok(PyString::from_bytes(py, s.as_bytes())?.into_any()),
         Err(_) => PyBytes::new(py, bytes).call_method1("decode", ("utf-8", "surrogatepass")),
     }
 }

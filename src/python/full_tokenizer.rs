@@ -5,6 +5,7 @@ use super::args::*;
 use super::lists::IntCache;
 use crate::batch::{encode_batch, encode_pairs, Batch, BatchOptions, PairTruncation};
 use crate::padding::{Padded, Padding};
+use crate::room::{make_room, max_tokens, segments};
 use crate::threads;
 use crate::encoder::with_thread_scratch;
 use crate::tokenizer::{FullOptions, FullTokenizer};
@@ -99,10 +100,11 @@ impl PyFullTokenizer {
         strip_accents: Option<bool>,
         do_split_on_punc: bool,
         preserve_unused_tokens: bool,
-        max_input_chars_per_word: Option<i64>,
+        max_input_chars_per_word: Option<Bound<'_, PyAny>>,
         unk_token: &str,
     ) -> PyResult<Self> {
         let basic = basic_options(do_lower_case, never_split, tokenize_chinese_chars, strip_accents, do_split_on_punc, reference)?;
+        let max_input_chars_per_word = max_chars_arg(max_input_chars_per_word.as_ref(), basic.reference)?;
         let opts = FullOptions { basic, unk_token: unk_token.to_owned(), max_input_chars_per_word, preserve_unused_tokens };
         let inner = py.detach(|| FullTokenizer::from_file(&vocab_file, opts))?;
         Ok(PyFullTokenizer { inner: Arc::new(inner), ints: IntCache::default() })
@@ -114,44 +116,52 @@ impl PyFullTokenizer {
         let bytes = arg.bytes()?;
         let inner = &self.inner;
         let out = py.detach(|| -> PyResult<Tokens> {
-            let cps = code_points(bytes)?;
-            let mut out = Tokens::default();
-            inner.tokenize(&cps, |t| {
-                inner.piece_bytes(t.piece, &mut out.bytes);
-                out.ends.push(out.bytes.len());
-            });
+            let (mut out, mut piece) = (Tokens::default(), Vec::new());
+            // A segment at a time: the general path's buffers stay small.
+            for text in segments(bytes) {
+                inner.tokenize(&code_points(text)?, |t| {
+                    piece.clear();
+                    inner.piece_bytes(t.piece, &mut piece);
+                    out.push(&piece);
+                });
+            }
             Ok(out)
         })?;
         out.into_list(py)
     }
 
     /// Token ids of `text`; a `never_split` token missing from the vocabulary raises KeyError.
-    fn encode(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+    fn encode<'py>(&self, py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
         let arg = TextArg::for_reference(text, self.inner.basic().options().reference)?;
         let bytes = arg.bytes()?;
         let inner = &self.inner;
         let result = py.detach(|| -> PyResult<Result<Vec<u32>, Vec<u8>>> {
             if inner.is_one_pass() {
-                let mut ids = Vec::with_capacity(bytes.len() / 4 + 1);
+                let mut ids = Vec::new(); // `encode_into` makes the room
                 with_thread_scratch(|s| inner.encode_into(bytes, &mut ids, s))?;
                 return Ok(Ok(ids));
             }
-            let cps = code_points(bytes)?;
             let mut ids = Vec::new();
             let mut missing: Option<Vec<u8>> = None;
             let mut raw = Vec::new();
-            inner.tokenize(&cps, |t| match inner.piece_id(t.piece, &mut raw) {
-                Some(id) => ids.push(id),
-                None => {
-                    missing.get_or_insert_with(|| raw.clone());
-                }
-            });
+            for text in segments(bytes) {
+                make_room(&mut ids, max_tokens(text), "token ids")?;
+                inner.tokenize(&code_points(text)?, |t| match inner.piece_id(t.piece, &mut raw) {
+                    Some(id) => ids.push(id),
+                    None => {
+                        missing.get_or_insert_with(|| raw.clone());
+                    }
+                });
+            }
             Ok(missing.map_or(Ok(ids), Err))
         })?;
-        result.map_err(|token| match py_str(py, &token) {
-            Ok(t) => PyKeyError::new_err(t.unbind()),
-            Err(e) => e,
-        })
+        match result {
+            Ok(ids) => super::lists::int_list(py, self.ints.ints(py, self), &ids),
+            Err(token) => Err(match py_str(py, &token) {
+                Ok(t) => PyKeyError::new_err(t.unbind()),
+                Err(e) => e,
+            }),
+        }
     }
 
     /// Ids, `(start, end)` code-point offsets into `text`, and the word index
@@ -206,7 +216,12 @@ impl PyFullTokenizer {
         let (batch, _) = self.run_batch(py, texts, pairs.as_ref(), opts, thread_count(py, num_threads)?, arrow, &needles, None)?;
         let n = batch.ids.len();
         let offsets = match return_offsets {
-            true => Some(Array::new(batch.offsets.iter().map(|&(a, b)| [a, b]).collect::<Vec<[u32; 2]>>(), vec![n])?),
+            true => {
+                let mut pairs: Vec<[u32; 2]> = Vec::new();
+                make_room(&mut pairs, n, "token offsets")?;
+                pairs.extend(batch.offsets.iter().map(|&(a, b)| [a, b]));
+                Some(Array::new(pairs, vec![n])?)
+            }
             false => None,
         };
         let types = batch.type_ids.map(|t| Array::new(t, vec![n])).transpose()?;
@@ -286,7 +301,7 @@ impl PyFullTokenizer {
         strip_accents: Option<bool>,
         do_split_on_punc: bool,
         preserve_unused_tokens: bool,
-        max_input_chars_per_word: Option<i64>,
+        max_input_chars_per_word: Option<Bound<'_, PyAny>>,
         unk_token: &str,
     ) -> PyResult<Self> {
         let mut pairs = Vec::with_capacity(entries.len());
@@ -294,6 +309,7 @@ impl PyFullTokenizer {
             pairs.push((TextArg::extract(token, "vocabulary tokens")?.bytes()?.to_vec(), *id));
         }
         let basic = basic_options(do_lower_case, never_split, tokenize_chinese_chars, strip_accents, do_split_on_punc, reference)?;
+        let max_input_chars_per_word = max_chars_arg(max_input_chars_per_word.as_ref(), basic.reference)?;
         let opts = FullOptions { basic, unk_token: unk_token.to_owned(), max_input_chars_per_word, preserve_unused_tokens };
         let inner = py.detach(|| FullTokenizer::new(Vocab::from_pairs(pairs), opts))?;
         Ok(PyFullTokenizer { inner: Arc::new(inner), ints: IntCache::default() })

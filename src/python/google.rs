@@ -4,12 +4,13 @@
 use super::args::*;
 use crate::normalizer::Reference;
 use crate::pre_tokenizer::split_whitespace;
+use crate::room::segments;
 use crate::tokenizer::{BasicTokenizer, TokenSet};
 use crate::unicode;
 use crate::vocab::Vocab;
 use crate::wordpiece::WordPiece;
 use crate::Error;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use std::path::PathBuf;
@@ -67,9 +68,11 @@ impl PyBasicTokenizer {
         };
         let inner = &self.inner;
         let out = py.detach(|| -> PyResult<Tokens> {
-            let cps = code_points(bytes)?;
             let mut out = Tokens::default();
-            inner.tokenize(&cps, extra.as_ref(), |t, _, _| out.push_cps(t));
+            // A segment at a time: the general path's buffers stay small.
+            for text in segments(bytes) {
+                inner.tokenize(&code_points(text)?, extra.as_ref(), |t, _, _| out.push_cps(t));
+            }
             Ok(out)
         })?;
         out.into_list(py)
@@ -88,7 +91,12 @@ pub(super) struct PyWordpieceTokenizer {
 impl PyWordpieceTokenizer {
     #[new]
     #[pyo3(signature = (tokens, unk_token, max_input_chars_per_word))]
-    fn new(py: Python<'_>, tokens: Vec<Bound<'_, PyAny>>, unk_token: &Bound<'_, PyAny>, max_input_chars_per_word: i64) -> PyResult<Self> {
+    fn new(py: Python<'_>, tokens: Vec<Bound<'_, PyAny>>, unk_token: &Bound<'_, PyAny>, max_input_chars_per_word: &Bound<'_, PyAny>) -> PyResult<Self> {
+        // Google's class: None is not a default here (its `len(chars) > None` fails).
+        if max_input_chars_per_word.is_none() {
+            return Err(PyTypeError::new_err("max_input_chars_per_word must be an int, not None"));
+        }
+        let max_input_chars_per_word = max_chars_arg(Some(max_input_chars_per_word), Reference::Google)?.unwrap_or(i64::MAX);
         let mut owned = Vec::with_capacity(tokens.len());
         for t in &tokens {
             owned.push(TextArg::extract(t, "vocabulary tokens")?.bytes()?.to_vec());
@@ -106,18 +114,18 @@ impl PyWordpieceTokenizer {
         let arg = TextArg::extract(text, "text")?;
         let bytes = arg.bytes()?;
         let out = py.detach(|| -> PyResult<Tokens> {
-            let cps = code_points(bytes)?;
             let mut out = Tokens::default();
             let mut pieces = Vec::new();
-            for w in split_whitespace(&cps) {
-                if self.wordpiece.tokenize_word(&cps[w], &mut pieces) {
-                    for (i, _) in pieces.drain(..) {
-                        out.bytes.extend_from_slice(&self.tokens[i as usize]);
-                        out.ends.push(out.bytes.len());
+            for text in segments(bytes) {
+                let cps = code_points(text)?;
+                for w in split_whitespace(&cps) {
+                    if self.wordpiece.tokenize_word(&cps[w], &mut pieces) {
+                        for (i, _) in pieces.drain(..) {
+                            out.push(&self.tokens[i as usize]);
+                        }
+                    } else {
+                        out.push(&self.unk_token);
                     }
-                } else {
-                    out.bytes.extend_from_slice(&self.unk_token);
-                    out.ends.push(out.bytes.len());
                 }
             }
             Ok(out)

@@ -5,17 +5,55 @@
 //! token's start from the previous token's end (pieces of a word touch), a
 //! word index from the previous token's. Ints are immutable: sharing one
 //! object is invisible to Python code.
+//!
+//! Lists, tuples and ints are made here through CPython's constructors with
+//! their failure kept (PyO3's `PyList::new`, `PyTuple::new` and int
+//! conversion panic when CPython cannot allocate): a document too large for
+//! memory is a MemoryError.
 
 use super::full_tokenizer::PyFullTokenizer;
 use pyo3::exceptions::PyValueError;
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyTuple};
+use std::os::raw::c_ulong;
 
+/// A Python int; MemoryError when CPython cannot make it.
 #[inline]
-fn int(py: Python<'_>, v: u32) -> Bound<'_, PyAny> {
-    let Ok(o) = v.into_pyobject(py);
-    o.into_any()
+fn int(py: Python<'_>, v: u32) -> PyResult<Bound<'_, PyAny>> {
+    // SAFETY: a new reference, or null with the error set.
+    unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyLong_FromUnsignedLong(v as c_ulong)) }
+}
+
+/// A list of `items` (MemoryError when CPython cannot make it).
+pub(super) fn new_list<'py>(
+    py: Python<'py>,
+    items: impl ExactSizeIterator<Item = PyResult<Bound<'py, PyAny>>>,
+) -> PyResult<Bound<'py, PyList>> {
+    let n = items.len();
+    let len = ffi::Py_ssize_t::try_from(n).map_err(|_| pyo3::exceptions::PyMemoryError::new_err("list too long"))?;
+    // SAFETY: a new list of `len` empty slots, or null with the error set.
+    let list = unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyList_New(len))?.cast_into_unchecked::<PyList>() };
+    for (k, item) in items.take(n).enumerate() {
+        // SAFETY: `k < len`; the slot is empty and PyList_SetItem takes the reference.
+        if unsafe { ffi::PyList_SetItem(list.as_ptr(), k as ffi::Py_ssize_t, item?.into_ptr()) } != 0 {
+            return Err(PyErr::fetch(py));
+        }
+    }
+    Ok(list)
+}
+
+/// The tuple `(a, b)` (MemoryError when CPython cannot make it).
+fn pair<'py>(py: Python<'py>, a: Bound<'py, PyAny>, b: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
+    // SAFETY: a new tuple of two empty slots, or null with the error set;
+    // PyTuple_SetItem takes each reference.
+    unsafe {
+        let t = Bound::from_owned_ptr_or_err(py, ffi::PyTuple_New(2))?.cast_into_unchecked::<PyTuple>();
+        ffi::PyTuple_SetItem(t.as_ptr(), 0, a.into_ptr());
+        ffi::PyTuple_SetItem(t.as_ptr(), 1, b.into_ptr());
+        Ok(t)
+    }
 }
 
 /// The most ids whose ints are kept (2 MiB of pointers and 8 MiB of ints at
@@ -30,16 +68,18 @@ impl IntCache {
     pub(super) fn ints<'a>(&'a self, py: Python<'_>, tok: &PyFullTokenizer) -> &'a [Py<PyAny>] {
         self.0.get_or_init(py, || {
             let top = tok.inner.vocab().entries().iter().map(|e| e.1 as usize + 1).max().unwrap_or(0);
-            (0..top.min(MAX_CACHED_IDS) as u32).map(|i| int(py, i).unbind()).collect()
+            // Ints from 0 to 256 are CPython's own and the rest small: a
+            // failure here leaves the table short (later ids get new ints).
+            (0..top.min(MAX_CACHED_IDS) as u32).map_while(|i| int(py, i).ok().map(Bound::unbind)).collect()
         })
     }
 }
 
 /// `ids` as a list of Python ints from the cache.
 pub(super) fn int_list<'py>(py: Python<'py>, ints: &[Py<PyAny>], ids: &[u32]) -> PyResult<Bound<'py, PyList>> {
-    let list = PyList::new(py, ids.iter().map(|&i| match ints.get(i as usize) {
-        Some(o) => o.clone_ref(py),
-        None => int(py, i).unbind(),
+    let list = new_list(py, ids.iter().map(|&i| match ints.get(i as usize) {
+        Some(o) => Ok(o.bind(py).clone()),
+        None => int(py, i),
     }))?;
     Ok(untracked(list))
 }
@@ -56,8 +96,9 @@ pub(super) struct RowLists<'py> {
 
 impl<'py> RowLists<'py> {
     pub(super) fn new(py: Python<'py>) -> PyResult<Self> {
-        let (zero, one) = (PyList::new(py, [0])?, PyList::new(py, [1])?);
-        Ok(RowLists { zero, one, ids: PyList::empty(py), types: PyList::empty(py), mask: PyList::empty(py) })
+        let empty = || new_list(py, std::iter::empty());
+        let (zero, one) = (new_list(py, std::iter::once(int(py, 0)))?, new_list(py, std::iter::once(int(py, 1)))?);
+        Ok(RowLists { zero, one, ids: empty()?, types: empty()?, mask: empty()? })
     }
 
     pub(super) fn push(&self, ints: &[Py<PyAny>], row: &[u32]) -> PyResult<()> {
@@ -100,14 +141,14 @@ pub(super) fn offsets_lists<'py>(
     let ids = int_list(py, ints, ids)?;
     let offsets = span_list(py, spans)?;
     let mut prev: Option<(u32, Bound<'py, PyAny>)> = None;
-    let words = PyList::new(
+    let words = new_list(
         py,
         words.iter().map(|&w| match &prev {
-            Some((v, o)) if *v == w => o.clone(),
+            Some((v, o)) if *v == w => Ok(o.clone()),
             _ => {
-                let o = int(py, w);
+                let o = int(py, w)?;
                 prev = Some((w, o.clone()));
-                o
+                Ok(o)
             }
         }),
     )?;
@@ -120,18 +161,16 @@ pub(super) fn offsets_lists<'py>(
 /// collector would untrack them on its first pass over them, a pass that
 /// otherwise runs again and again while a long document's tuples are made).
 pub(super) fn span_list<'py>(py: Python<'py>, spans: &[(u32, u32)]) -> PyResult<Bound<'py, PyList>> {
-    let list = PyList::empty(py);
     let mut prev: Option<(u32, Bound<'py, PyAny>)> = None;
-    for &(s, e) in spans {
+    new_list(py, spans.iter().map(|&(s, e)| {
         let start = match &prev {
             Some((v, o)) if *v == s => o.clone(),
-            _ => int(py, s),
+            _ => int(py, s)?,
         };
-        let end = if e == s { start.clone() } else { int(py, e) };
+        let end = if e == s { start.clone() } else { int(py, e)? };
         prev = Some((e, end.clone()));
-        list.append(untracked(PyTuple::new(py, [start, end])?))?;
-    }
-    Ok(list)
+        Ok(untracked(pair(py, start, end)?).into_any())
+    }))
 }
 
 /// The rows of a NumPy integer array as Python lists, untracked (see
@@ -155,19 +194,19 @@ pub(super) fn int_rows<'py>(py: Python<'py>, data: &[u8], bounds: Vec<usize>, pa
     if bounds.windows(2).any(|w| w[0] > w[1] || (w[1] - w[0]) % step != 0) || bounds.last().is_some_and(|&b| b > values.len()) {
         return Err(PyValueError::new_err("int_rows: bounds must be increasing row ends within the data"));
     }
-    let out = PyList::empty(py);
-    for w in bounds.windows(2) {
+    new_list(py, bounds.windows(2).map(|w| {
         let row = &values[w[0]..w[1]];
         let list = if pairs {
-            let list = PyList::empty(py);
-            for p in row.chunks_exact(2) {
-                list.append(untracked(PyTuple::new(py, [p[0], p[1]])?))?;
-            }
-            list
+            new_list(py, row.chunks_exact(2).map(|p| Ok(untracked(pair(py, int64(py, p[0])?, int64(py, p[1])?)?).into_any())))?
         } else {
-            PyList::new(py, row)?
+            new_list(py, row.iter().map(|&v| int64(py, v)))?
         };
-        out.append(untracked(list))?;
-    }
-    Ok(out)
+        Ok(untracked(list).into_any())
+    }))
+}
+
+/// A Python int of an i64; MemoryError when CPython cannot make it.
+fn int64(py: Python<'_>, v: i64) -> PyResult<Bound<'_, PyAny>> {
+    // SAFETY: a new reference, or null with the error set.
+    unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyLong_FromLongLong(v)) }
 }

@@ -40,7 +40,7 @@ impl From<Error> for PyErr {
             | Error::TrainVocabTooSmall { .. }
             | Error::TrainOption(_) => PyValueError::new_err(msg),
             Error::ThreadPool(_) => PyRuntimeError::new_err(msg),
-            Error::OutputTooLarge { .. } => PyMemoryError::new_err(msg),
+            Error::OutputTooLarge { .. } | Error::OutOfMemory { .. } => PyMemoryError::new_err(msg),
         }
     }
 }

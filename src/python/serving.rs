@@ -61,7 +61,7 @@ fn text_ids(py: Python<'_>, t: &PyFullTokenizer, text: &Bound<'_, PyString>, cls
     let bytes = s.as_bytes();
     let inner = &t.inner;
     py.detach(|| -> PyResult<_> {
-        let mut ids = Vec::with_capacity(bytes.len() / 4 + 3);
+        let mut ids = Vec::new(); // `encode_into` makes the room (fallibly) after [CLS]
         ids.extend(cls);
         with_thread_scratch(|s| inner.encode_into(bytes, &mut ids, s))?;
         ids.extend(sep);

@@ -2,7 +2,7 @@
 //! counted in parallel), then `train` on the counts. The facade is
 //! `bertpiece.training`.
 
-use super::args::{thread_count, BatchTexts};
+use super::args::{max_chars_arg, thread_count, BatchTexts};
 use crate::normalizer::Reference;
 use crate::train::{self, Algorithm, CountOptions, TrainOptions, WordCounter};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -38,10 +38,11 @@ impl PyWordCounter {
         do_lower_case: bool,
         strip_accents: Option<bool>,
         tokenize_chinese_chars: bool,
-        max_input_chars_per_word: Option<i64>,
+        max_input_chars_per_word: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let reference = Reference::parse(reference)?;
-        let max_chars = match max_input_chars_per_word {
+        // Past 64 bits: no limit in effect, as for the tokenizers (never a bare OverflowError).
+        let max_chars = match max_chars_arg(max_input_chars_per_word.as_ref(), Reference::Google)? {
             Some(n) if n <= 0 => return Err(PyValueError::new_err(format!("max_input_chars_per_word must be positive, got {n}"))),
             Some(n) => Some(n as usize),
             None => None,

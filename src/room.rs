@@ -1,0 +1,136 @@
+//! Fallible allocation for buffers that grow with the input. Rust aborts the
+//! process when an allocation fails; these make the room first (or build
+//! the buffer) with `try_reserve` and return [`Error::OutOfMemory`] (a
+//! Python `MemoryError`) instead. Buffers are sized to a bound of what the
+//! input can give, so nothing reallocates after the check; a long text is
+//! taken a [`segments`] at a time, so the room made follows the output
+//! (a bound per segment) instead of a bound for the whole text up front.
+
+use crate::{Error, Result};
+
+/// The most tokens `text` (generalized UTF-8) can give, special tokens aside:
+/// every token covers at least one code point, so at least one byte.
+#[inline]
+pub fn max_tokens(text: &[u8]) -> usize {
+    text.len()
+}
+
+/// Bytes of text per segment (see [`segments`]).
+pub const SEGMENT: usize = 1 << 20;
+
+/// `text` in pieces of at least [`SEGMENT`] bytes, each ending just before
+/// an ASCII space or newline (the last one at the end of the text). No
+/// reference's tokenization looks across an ASCII space or newline (both
+/// end a word everywhere, and none is in a word), so a text's tokens are
+/// its segments' tokens in order.
+pub fn segments(text: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let cut = match rest.get(SEGMENT..).and_then(|tail| memchr::memchr2(b' ', b'\n', tail)) {
+            Some(k) => SEGMENT + k,
+            None => rest.len(),
+        };
+        let (seg, tail) = rest.split_at(cut);
+        rest = tail;
+        Some(seg)
+    })
+}
+
+/// Room in `v` for `additional` more items without reallocating.
+#[inline]
+pub fn make_room<T>(v: &mut Vec<T>, additional: usize, what: &'static str) -> Result<()> {
+    v.try_reserve(additional).map_err(|_| out_of_memory::<T>(additional, what))
+}
+
+/// `n` zeroed items (fresh pages from the OS stay untouched until written).
+pub fn zeroed<T: Zeroable>(n: usize, what: &'static str) -> Result<Vec<T>> {
+    let layout = std::alloc::Layout::array::<T>(n).map_err(|_| out_of_memory::<T>(n, what))?;
+    if layout.size() == 0 {
+        return Ok(Vec::new());
+    }
+    // SAFETY: a non-zero size; the null check below; all-zero bytes are a
+    // valid `T` (Zeroable); a Vec of `n` items of this layout owns the block.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout).cast::<T>();
+        if p.is_null() {
+            return Err(out_of_memory::<T>(n, what));
+        }
+        Ok(Vec::from_raw_parts(p, n, n))
+    }
+}
+
+/// The code points of generalized UTF-8 (`unicode::decode`, in a buffer
+/// allocated fallibly); `InvalidText` when it is malformed.
+pub fn code_points(text: &[u8]) -> Result<Vec<u32>> {
+    let mut out = Vec::new();
+    make_room(&mut out, text.len(), "code points")?;
+    let mut i = 0;
+    while i < text.len() {
+        let (cp, n) = crate::unicode::decode_one(&text[i..]).ok_or(Error::InvalidText)?;
+        out.push(cp);
+        i += n;
+    }
+    Ok(out)
+}
+
+/// Types for which all-zero bytes are a value (zero).
+///
+/// # Safety
+/// All-zero bytes must be a valid value of the type.
+pub unsafe trait Zeroable: Copy {}
+unsafe impl Zeroable for u8 {}
+unsafe impl Zeroable for u32 {}
+unsafe impl Zeroable for u64 {}
+
+pub(crate) fn out_of_memory<T>(items: usize, what: &'static str) -> Error {
+    Error::OutOfMemory { what, bytes: (items as u128) * std::mem::size_of::<T>() as u128 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn room_that_cannot_exist_is_an_error_not_an_abort() {
+        let mut v: Vec<u64> = vec![1];
+        let err = make_room(&mut v, usize::MAX / 4, "ids").unwrap_err();
+        assert!(matches!(err, Error::OutOfMemory { what: "ids", .. }), "{err}");
+        assert_eq!(v, [1]);
+        assert!(matches!(zeroed::<u32>(usize::MAX / 2, "ids"), Err(Error::OutOfMemory { .. })));
+        assert!(matches!(zeroed::<u32>(isize::MAX as usize / 4 - 8, "ids"), Err(Error::OutOfMemory { .. })));
+    }
+
+    #[test]
+    fn segments_cut_before_a_space_or_newline_and_cover_the_text() {
+        let mut text = Vec::new();
+        while text.len() < 3 * SEGMENT {
+            text.extend_from_slice("wörd Zeile\nx ".as_bytes());
+        }
+        let segs: Vec<&[u8]> = segments(&text).collect();
+        assert!(segs.len() >= 3);
+        assert_eq!(segs.concat(), text);
+        for s in &segs[1..] {
+            assert!(matches!(s[0], b' ' | b'\n'));
+        }
+        assert!(segs[..segs.len() - 1].iter().all(|s| s.len() >= SEGMENT));
+        assert_eq!(segments(b"").count(), 0);
+        let word = vec![b'a'; SEGMENT + 10];
+        assert_eq!(segments(&word).collect::<Vec<_>>(), [&word[..]]);
+    }
+
+    #[test]
+    fn room_that_exists_is_made_without_reallocation_later() {
+        let mut v: Vec<u32> = Vec::new();
+        make_room(&mut v, 1000, "ids").unwrap();
+        let p = v.as_ptr();
+        v.extend(0..1000);
+        assert_eq!(v.as_ptr(), p);
+        assert_eq!(zeroed::<u64>(5, "x").unwrap(), [0; 5]);
+        assert!(zeroed::<u8>(0, "x").unwrap().is_empty());
+        assert_eq!(code_points("aé中\u{1F600}".as_bytes()).unwrap(), crate::unicode::decode("aé中\u{1F600}".as_bytes()).unwrap());
+        assert!(matches!(code_points(b"a\xFF"), Err(Error::InvalidText)));
+    }
+}
