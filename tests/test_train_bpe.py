@@ -189,3 +189,27 @@ def test_progress_reports_and_can_stop():
             raise KeyboardInterrupt
     with pytest.raises(KeyboardInterrupt):
         train_bpe_from_iterator(texts, BpeTrainer(vocab_size=400, show_progress=False), progress=stop)
+
+
+def test_cli_writes_the_tokenizer_json_of_the_api(tmp_path, capsys):
+    from bertpiece.cli import main
+
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("the cat sat on the mat\nthe dog sat\n", encoding="utf-8")
+    for model, trainer, extra in (
+        ("byte-bpe", ByteLevelBpeTrainer(280, special_tokens=["<|endoftext|>"], show_progress=False), {}),
+        ("bpe", BpeTrainer(40, special_tokens=["<unk>"], end_of_word_suffix="</w>", show_progress=False),
+         {"unk_token": "<unk>"}),
+    ):
+        out = tmp_path / f"{model}.json"
+        flags = ["--end-of-word-suffix", "</w>"] if model == "bpe" else []
+        size = str(trainer.vocab_size)
+        assert main(["train", str(corpus), "-o", str(out), "--model", model, "--vocab-size", size] + flags) == 0
+        assert json.loads(out.read_text(encoding="utf-8")) == train_bpe_from_files(corpus, trainer, **extra).to_json()
+    assert "merges" in capsys.readouterr().err
+    empty = tmp_path / "empty.txt"
+    empty.write_text("", encoding="utf-8")
+    assert main(["train", str(empty), "-o", str(tmp_path / "e.json"), "--model", "bpe"]) == 2
+    assert main(["train", str(corpus), "-o", str(tmp_path / "w.txt"), "--max-token-length", "3"]) == 2
+    assert main(["train", str(corpus), "-o", str(tmp_path / "b.json"), "--model", "bpe", "--add-prefix-space"]) == 2
+    assert sorted(os.listdir(tmp_path)) == ["bpe.json", "byte-bpe.json", "c.txt", "empty.txt"]
