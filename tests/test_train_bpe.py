@@ -4,10 +4,12 @@ the oracle against textbook BPE, determinism across thread counts, files,
 and bad input. HF itself: tests/test_train_bpe_hf.py."""
 
 import collections
+import gzip
 import json
 import os
 
 import pytest
+from unittest.mock import ANY
 import regex
 from hypothesis import assume, given, settings, strategies as st
 
@@ -118,6 +120,17 @@ def test_files_keep_line_endings_as_hf_reads_them(tmp_path):
     trained = train_bpe_from_files(path, trainer)
     assert trained.stats["words"] == sum(byte_level_counts(["ab ab\n", "ab\n", "\n", "last"]).values())
     assert trained.stats["texts"] == 4
+    gz = tmp_path / "c.txt.gz"
+    gz.write_bytes(gzip.compress(path.read_bytes()))
+    assert train_bpe_from_files([gz], trainer).stats == {**trained.stats, "seconds": ANY}
+    with pytest.raises(ValueError, match="unknown input type"):
+        train_bpe_from_files([_renamed(path, "c.bin")], trainer)
+
+
+def _renamed(path, name):
+    target = path.with_name(name)
+    target.write_bytes(path.read_bytes())
+    return target
 
 
 def test_empty_corpus_gives_the_alphabet_and_special_tokens():

@@ -259,35 +259,35 @@ def train_bpe_from_files(paths, trainer: BpeTrainer, **options) -> TrainedBpe:
 
 
 def _file_batches(paths):
-    for path in paths:
-        if path == "-" or path.endswith(".txt") or "." not in os.path.basename(path):
-            yield from _lines_with_endings(path)
-        else:
-            for texts, _, _ in _read_records(path):
-                yield texts
-
-
-def _read_records(path):
+    from .cli import UserError
+    from .cli.io_formats import Source
     from .training import read_file
 
-    return read_file(path, _BATCH)
+    for path in paths:
+        try:
+            source = Source(path, want_extra=False)
+        except UserError as e:
+            raise ValueError(str(e)) from None
+        if source.kind != "txt":
+            for texts, _, _ in read_file(path, _BATCH):
+                yield texts
+            continue
+        try:
+            yield from _lines_with_endings(source._open_binary(), "stdin" if path == "-" else path)
+        finally:
+            source.close()
 
 
-def _lines_with_endings(path):
-    stream = sys.stdin.buffer if path == "-" else open(path, "rb")
-    try:
-        batch = []
-        for number, line in enumerate(stream, 1):
-            try:
-                batch.append(line.decode("utf-8"))
-            except UnicodeDecodeError as e:
-                where = "stdin" if path == "-" else path
-                raise ValueError(f"{where}: line {number} is not valid UTF-8 ({e.reason} at byte {e.start})") from None
-            if len(batch) == _BATCH:
-                yield batch
-                batch = []
-        if batch:
+def _lines_with_endings(stream, where):
+    """Batches of the lines of a binary stream, each with its "\n" (HF's `lines_with_ending`)."""
+    batch = []
+    for number, line in enumerate(stream, 1):
+        try:
+            batch.append(line.decode("utf-8"))
+        except UnicodeDecodeError as e:
+            raise ValueError(f"{where}: line {number} is not valid UTF-8 ({e.reason} at byte {e.start})") from None
+        if len(batch) == _BATCH:
             yield batch
-    finally:
-        if stream is not sys.stdin.buffer:
-            stream.close()
+            batch = []
+    if batch:
+        yield batch
