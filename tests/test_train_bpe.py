@@ -80,7 +80,10 @@ def test_char_level_equals_the_oracle(texts, vocab_size, options):
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.text(alphabet="ab \n'1.é", max_size=12), min_size=1, max_size=15), st.integers(0, 320),
-       st.booleans(), st.dictionaries(st.sampled_from(["min_frequency", "max_token_length"]), st.integers(1, 4)))
+       st.booleans(), st.fixed_dictionaries({}, optional={
+           "min_frequency": st.integers(1, 4), "max_token_length": st.integers(1, 4),
+           "limit_alphabet": st.integers(200, 300), "continuing_subword_prefix": st.just("##"),
+           "end_of_word_suffix": st.just("</w>")}))
 def test_byte_level_equals_the_oracle(texts, vocab_size, add_prefix_space, options):
     trainer = ByteLevelBpeTrainer(vocab_size=vocab_size, show_progress=False, add_prefix_space=add_prefix_space,
                                   special_tokens=["<|endoftext|>"], **options)

@@ -10,6 +10,7 @@ import json
 import pathlib
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
 
 from bertpiece import _core
@@ -134,3 +135,15 @@ def test_replaying_hf_token_order_gives_hf_merges(byte_level, options):
     tokens, merges, _ = counter.train_bpe(size, initial_tokens=hf_tokens[:initial], **trainer._options())
     assert tokens == hf_tokens
     assert [list(m) for m in merges] == hf_model["merges"]
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.text(alphabet="ab \n\t\r'sd1².,\u00a0\u3000\u0085\u2028\x1c中é\U0001F600-", max_size=14),
+                min_size=1, max_size=8), st.booleans())
+def test_byte_level_pre_tokenization_as_hf_on_tricky_text(texts, add_prefix_space):
+    """Whitespace kinds and runs, contractions, numbers, symbols: with room to
+    merge every pre-token whole, any difference in the split shows."""
+    hf_tok, hf_trainer = hf_byte_level(2000, add_prefix_space=add_prefix_space)
+    hf_tok.train_from_iterator(texts, hf_trainer)
+    trainer = ByteLevelBpeTrainer(2000, show_progress=False, add_prefix_space=add_prefix_space)
+    assert json.loads(train_bpe_from_iterator(texts, trainer).to_str()) == json.loads(hf_tok.to_str())
