@@ -100,12 +100,27 @@ def test_oracle_is_textbook_bpe_while_no_merge_makes_an_existing_token(counts, v
     assert oracle_bpe(counts, vocab_size) == textbook
 
 
-def test_a_merge_making_an_existing_token_is_ranked_at_its_last_merge():
-    # 'ab'+'c' and 'a'+'bc' both spell 'abc': HF's bookkeeping, and so ours.
-    texts = ["abc"] * 3 + ["ab"] * 5 + ["bc"] * 4 + ["xbc"] * 4 + ["abx"] * 2 + ["abc" + "d"] * 2
-    trainer = BpeTrainer(vocab_size=40, show_progress=False)
-    counts = collections.Counter(texts)
-    assert ours(texts, trainer) == oracle(counts, trainer)
+def test_a_merge_making_an_existing_token():
+    """A merge spelling a special token reuses its id (HF's rule); a prefix
+    that is a letter makes a pair merge into its own right token. Textbook
+    BPE has no answer there; ours is the oracle's and HF's."""
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    texts = ["abc"] * 3 + ["ab"] * 5 + ["bc"] * 4 + ["xbc"] * 4 + ["abx abcd"] * 2
+    counts = collections.Counter(w for t in texts for w in t.split())
+    trainer = BpeTrainer(vocab_size=40, show_progress=False, continuing_subword_prefix="a")
+    assert ours(texts, trainer) == oracle(counts, trainer)  # HF numbers "ab", "ac"... in hash-map order
+    for options in ({"special_tokens": ["ab", "<s>"]}, {"special_tokens": ["abc"], "min_frequency": 2}):
+        trainer = BpeTrainer(vocab_size=40, show_progress=False, **options)
+        assert ours(texts, trainer) == oracle(counts, trainer)
+        hf = Tokenizer(models.BPE())
+        hf.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+        hf.train_from_iterator(texts, trainers.BpeTrainer(vocab_size=40, show_progress=False, **options))
+        model = json.loads(hf.to_str())["model"]
+        assert ours(texts, trainer) == (sorted(model["vocab"], key=model["vocab"].get),
+                                        [tuple(m) for m in model["merges"]])
+    with pytest.raises(ValueError, match="existing token"):
+        textbook_bpe(counts, 40, special_tokens=["ab"])
 
 
 def test_the_same_on_any_thread_count(tmp_path):
