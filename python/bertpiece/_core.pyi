@@ -14,6 +14,7 @@ __version__: str
 __all__ = [
     "Array",
     "BasicTokenizer",
+    "ByteLevelCounter",
     "FullTokenizer",
     "Needles",
     "UNICODE_VERSION",
