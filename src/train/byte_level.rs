@@ -14,6 +14,9 @@ const PATTERN: &str = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{
 /// Texts per parallel task at least.
 const MIN_TEXTS_PER_TASK: usize = 256;
 
+/// Pre-tokens (their UTF-8 bytes) and their counts.
+type Counts = FxHashMap<Box<[u8]>, u64>;
+
 /// The character GPT-2 writes for byte `b`: printable Latin-1 bytes stand
 /// for themselves, the others for 256, 257, ... in byte order.
 pub fn byte_char(b: u8) -> u32 {
@@ -54,7 +57,7 @@ pub fn split<'t>(re: &Regex, text: &'t str, mut out: impl FnMut(&'t str)) {
 pub struct ByteLevelCounter {
     re: Regex,
     add_prefix_space: bool,
-    counts: FxHashMap<Box<[u8]>, u64>,
+    counts: Counts,
     pub words: u64,
 }
 
@@ -81,8 +84,8 @@ impl ByteLevelCounter {
         Ok(())
     }
 
-    fn count_chunk(&self, texts: &[&[u8]]) -> Result<(FxHashMap<Box<[u8]>, u64>, u64)> {
-        let mut local: FxHashMap<Box<[u8]>, u64> = FxHashMap::default();
+    fn count_chunk(&self, texts: &[&[u8]]) -> Result<(Counts, u64)> {
+        let mut local = Counts::default();
         let mut seen = 0u64;
         let mut prefixed = String::new();
         for bytes in texts {
