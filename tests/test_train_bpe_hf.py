@@ -147,3 +147,19 @@ def test_byte_level_pre_tokenization_as_hf_on_tricky_text(texts, add_prefix_spac
     hf_tok.train_from_iterator(texts, hf_trainer)
     trainer = ByteLevelBpeTrainer(2000, show_progress=False, add_prefix_space=add_prefix_space)
     assert json.loads(train_bpe_from_iterator(texts, trainer).to_str()) == json.loads(hf_tok.to_str())
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.lists(st.text(alphabet="abcé", min_size=1, max_size=8), min_size=1, max_size=6).map(" ".join),
+                min_size=1, max_size=25), st.integers(0, 80),
+       st.fixed_dictionaries({}, optional={
+           "max_token_length": st.integers(1, 5), "min_frequency": st.integers(0, 4),
+           "special_tokens": st.lists(st.sampled_from(["ab", "a", "aa", "abc", "<s>", "bab"]), max_size=2)}))
+def test_char_level_as_hf_on_random_corpora(texts, vocab_size, options):
+    """Small alphabets: many count ties (HF's tie rule) and merges spelling special tokens."""
+    hf_tok, hf_trainer = hf_char_level(vocab_size, **options)
+    hf_tok.train_from_iterator(texts, hf_trainer)
+    trained = train_bpe_from_iterator(texts, BpeTrainer(vocab_size, show_progress=False, **options))
+    model = json.loads(hf_tok.to_str())["model"]
+    assert (trained.tokens, [list(m) for m in trained.merges]) == (sorted(model["vocab"], key=model["vocab"].get),
+                                                                  model["merges"])
