@@ -14,7 +14,7 @@ GPT-2/RoBERTa tokenizer.json; `BpeTrainer` counts words as HF's
 future ``bertpiece.Tokenizer.train(files, trainer)``: `train_counts(counter,
 trainer)` trains on any counter object (a tokenizer would feed its own
 pre-tokens) and `TrainedBpe` holds the vocabulary and merges to build the
-model from. The merge algorithm, exactness and speed: docs/train.md.
+model from. The merge algorithm, exactness and speed: docs/train-bpe.md.
 """
 
 from __future__ import annotations
