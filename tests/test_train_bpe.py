@@ -243,4 +243,6 @@ def test_cli_writes_the_tokenizer_json_of_the_api(tmp_path, capsys):
     assert main(["train", str(empty), "-o", str(tmp_path / "e.json"), "--model", "bpe"]) == 2
     assert main(["train", str(corpus), "-o", str(tmp_path / "w.txt"), "--max-token-length", "3"]) == 2
     assert main(["train", str(corpus), "-o", str(tmp_path / "b.json"), "--model", "bpe", "--add-prefix-space"]) == 2
+    for flag in (["--reference", "google"], ["--algorithm", "hf"], ["--unused-tokens", "3"]):
+        assert main(["train", str(corpus), "-o", str(tmp_path / "b.json"), "--model", "byte-bpe"] + flag) == 2
     assert sorted(os.listdir(tmp_path)) == ["bpe.json", "byte-bpe.json", "c.txt", "empty.txt"]

@@ -10,7 +10,7 @@ count(ab)/(count(a)*count(b)), which favours rare pairs: on held-out text
 The output appears whole or not at all: an interrupted run leaves no
 vocab.txt. --model bpe / byte-bpe trains BPE as HF's BpeTrainer does
 (character-level on BERT-normalized words, or byte-level GPT-2 style) and
-writes a tokenizer.json that HF tokenizers loads. See docs/train.md.
+writes a tokenizer.json that HF tokenizers loads. See docs/train.md and docs/train-bpe.md.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def add_parser(sub):
                    help="wordpiece (default): vocab.txt; bpe: character-level BPE (HF CharBPETokenizer's "
                         "normalization); byte-bpe: byte-level BPE (GPT-2's); both BPE write tokenizer.json")
     p.add_argument("--vocab-size", type=int, help="tokens in the vocabulary (default 30522; BPE: 30000)")
-    p.add_argument("--algorithm", default="hf", choices=["hf", "likelihood"],
+    p.add_argument("--algorithm", choices=["hf", "likelihood"],
                    help="hf: HF tokenizers' WordPieceTrainer (default); likelihood: WordPiece's textbook score "
                         "(1.46x longer sequences on held-out English, see above)")
     p.add_argument("--reference", choices=["google", "transformers", "tokenizers"],
@@ -140,6 +140,8 @@ def run(args) -> int:
     bpe_only = [f for f in ("end_of_word_suffix", "max_token_length") if getattr(args, f) is not None]
     if bpe_only or args.add_prefix_space:
         raise UserError(f"--{(bpe_only or ['add_prefix_space'])[0].replace('_', '-')} needs --model bpe or byte-bpe")
+    if args.algorithm is None:
+        args.algorithm = "hf"
     for name, value in WORDPIECE_DEFAULTS.items():
         if getattr(args, name) in (None, _UNSET):
             setattr(args, name, value)
@@ -233,6 +235,12 @@ def run_bpe(args) -> int:
         unk = "<unk>"
     if not byte_level and (args.add_prefix_space or args.post_processor != "gpt2"):
         raise UserError("--add-prefix-space and --post-processor need --model byte-bpe")
+    wordpiece_only = {"algorithm": args.algorithm, "reference": args.reference, "unused_tokens": args.unused_tokens,
+                      "max_input_chars_per_word": args.max_input_chars_per_word}
+    for name, value in wordpiece_only.items():
+        if value not in (None, 0):
+            raise UserError(f"--{name.replace('_', '-')} is for --model wordpiece (BPE counts words as HF's "
+                            f"BertNormalizer + BertPreTokenizer, or byte-level)")
     if args.threads is not None and args.threads < 1:
         raise UserError(f"--threads must be at least 1, got {args.threads}")
     if os.path.lexists(args.output) and not args.overwrite:
