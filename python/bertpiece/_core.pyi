@@ -14,6 +14,7 @@ __version__: str
 __all__ = [
     "Array",
     "BasicTokenizer",
+    "ByteLevelCounter",
     "FullTokenizer",
     "Needles",
     "UNICODE_VERSION",
@@ -156,6 +157,43 @@ class WordCounter:
         initial_tokens: Optional[Sequence[str]] = None,
         progress: Optional[Callable[[int, int], object]] = None,
     ) -> tuple[list[str], int, int]: ...
+    def train_bpe(
+        self,
+        vocab_size: int,
+        *,
+        min_frequency: int = 0,
+        special_tokens: Sequence[str] = ...,
+        limit_alphabet: Optional[int] = None,
+        initial_alphabet: Sequence[str] = ...,
+        continuing_subword_prefix: Optional[str] = None,
+        end_of_word_suffix: Optional[str] = None,
+        max_token_length: Optional[int] = None,
+        initial_tokens: Optional[Sequence[str]] = None,
+        progress: Optional[Callable[[int, int], object]] = None,
+    ) -> tuple[list[str], list[tuple[str, str]], int]: ...
+
+@final
+class ByteLevelCounter:
+    """Streaming counts of byte-level (GPT-2) pre-tokens for BPE training (see bertpiece.trainers)."""
+    def __new__(cls, *, add_prefix_space: bool = False) -> ByteLevelCounter: ...
+    @staticmethod
+    def alphabet() -> list[str]: ...
+    def feed(self, texts: Sequence[str], num_threads: Optional[int] = None) -> None: ...
+    def stats(self) -> tuple[int, int]: ...
+    def train_bpe(
+        self,
+        vocab_size: int,
+        *,
+        min_frequency: int = 0,
+        special_tokens: Sequence[str] = ...,
+        limit_alphabet: Optional[int] = None,
+        initial_alphabet: Sequence[str] = ...,
+        continuing_subword_prefix: Optional[str] = None,
+        end_of_word_suffix: Optional[str] = None,
+        max_token_length: Optional[int] = None,
+        initial_tokens: Optional[Sequence[str]] = None,
+        progress: Optional[Callable[[int, int], object]] = None,
+    ) -> tuple[list[str], list[tuple[str, str]], int]: ...
 
 @final
 class Needles:

@@ -129,6 +129,12 @@ def train_wordpiece_from_files(paths, vocab_size: int = 30522, **options) -> Wor
 
 def _file_batches(paths):
     """Batches of the files `paths`, all checked (type, existence) before any is read."""
+    for path in _file_paths(paths):
+        yield from read_file(path)
+
+
+def _file_paths(paths):
+    """`paths` (a path or an iterable of them) as a list of str, each checked: type, existence."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     elif isinstance(paths, (bytes, bytearray)):
@@ -139,8 +145,7 @@ def _file_batches(paths):
             raise TypeError(f"paths[{k}] must be a path (str or os.PathLike), not {type(path).__name__}")
         if os.fspath(path) != "-" and not os.path.exists(path):
             raise FileNotFoundError(2, f"no such file: {os.fspath(path)}", os.fspath(path))
-    for path in paths:
-        yield from read_file(os.fspath(path))
+    return [os.fspath(path) for path in paths]
 
 
 API_NAMES = {"special_tokens": "special_tokens", "unk_token": "unk_token", "initial_alphabet": "initial_alphabet",

@@ -16,6 +16,7 @@ mod google;
 mod lists;
 mod serving;
 mod train;
+mod train_bpe;
 
 use crate::unicode;
 use crate::Error;
@@ -55,6 +56,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<args::Array>()?;
     m.add_class::<serving::Needles>()?;
     m.add_class::<train::PyWordCounter>()?;
+    m.add_class::<train_bpe::PyByteLevelCounter>()?;
     m.add_function(wrap_pyfunction!(serving::encode_to_list, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_lists, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_offsets, m)?)?;

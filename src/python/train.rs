@@ -3,6 +3,7 @@
 //! `bertpiece.training`.
 
 use super::args::{max_chars_arg, thread_count, BatchTexts};
+use super::train_bpe::{bpe_options, run_bpe, BpeResult};
 use crate::normalizer::Reference;
 use crate::train::{self, Algorithm, CountOptions, TrainOptions, WordCounter};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -25,6 +26,17 @@ pub(super) struct PyWordCounter {
 impl PyWordCounter {
     fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Stage>> {
         self.stage.try_lock().map_err(|_| PyRuntimeError::new_err("this WordCounter is in use by another thread"))
+    }
+
+    /// The stage, counting finished (the counts kept for further training).
+    fn counts(&self, py: Python<'_>) -> PyResult<std::sync::MutexGuard<'_, Stage>> {
+        let mut stage = self.lock()?;
+        if let Stage::Counting(_) = &*stage {
+            if let Stage::Counting(counter) = std::mem::replace(&mut *stage, Stage::Counted(Vec::new())) {
+                *stage = Stage::Counted(py.detach(|| counter.into_counts()));
+            }
+        }
+        Ok(stage)
     }
 }
 
@@ -75,6 +87,35 @@ impl PyWordCounter {
         *self.stats.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Trains BPE on the counted words: `(tokens, merges, alphabet size)`
+    /// (`bertpiece.trainers`; the options of `ByteLevelCounter.train_bpe`).
+    #[pyo3(signature = (vocab_size, *, min_frequency=0, special_tokens=Vec::new(), limit_alphabet=None,
+        initial_alphabet=Vec::new(), continuing_subword_prefix=None, end_of_word_suffix=None, max_token_length=None,
+        initial_tokens=None, progress=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn train_bpe(
+        &self,
+        py: Python<'_>,
+        vocab_size: usize,
+        min_frequency: u64,
+        special_tokens: Vec<String>,
+        limit_alphabet: Option<usize>,
+        initial_alphabet: Vec<String>,
+        continuing_subword_prefix: Option<String>,
+        end_of_word_suffix: Option<String>,
+        max_token_length: Option<usize>,
+        initial_tokens: Option<Vec<String>>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<BpeResult> {
+        let opts = bpe_options(vocab_size, min_frequency, special_tokens, limit_alphabet, initial_alphabet,
+            continuing_subword_prefix, end_of_word_suffix, max_token_length, initial_tokens)?;
+        let counts = self.counts(py)?;
+        let Stage::Counted(counts) = &*counts else {
+            return Err(PyRuntimeError::new_err("internal error: the words were not counted"));
+        };
+        run_bpe(py, counts, &opts, progress)
+    }
+
     /// Trains a vocabulary: `(tokens in id order, alphabet size, merges)`.
     /// `progress(size, target)` is called during the merges.
     #[pyo3(signature = (vocab_size, *, algorithm="likelihood", special_tokens=Vec::new(), unused_tokens=0,
@@ -114,12 +155,7 @@ impl PyWordCounter {
             prefix: continuing_subword_prefix,
             initial_tokens,
         };
-        let mut stage = self.lock()?;
-        if let Stage::Counting(_) = &*stage {
-            if let Stage::Counting(counter) = std::mem::replace(&mut *stage, Stage::Counted(Vec::new())) {
-                *stage = Stage::Counted(py.detach(|| counter.into_counts()));
-            }
-        }
+        let stage = self.counts(py)?;
         let Stage::Counted(counts) = &*stage else {
             return Err(PyRuntimeError::new_err("internal error: the words were not counted"));
         };

@@ -5,7 +5,11 @@
 //! [`likelihood`] (the WordPiece score `count(ab) / (count(a) * count(b))`,
 //! exact and deterministic) and [`hf`] (HF tokenizers' `WordPieceTrainer`,
 //! which merges by pair frequency). Both return the tokens in id order.
+//! [`bpe`] trains BPE (HF's `BpeTrainer`) on the same counts, or on the
+//! byte-level words of [`byte_level`].
 
+pub mod bpe;
+pub mod byte_level;
 pub mod count;
 pub mod hf;
 mod likelihood;
@@ -125,6 +129,11 @@ impl TokenTable {
 /// initial alphabet (ranked above all); with a limit, the most frequent
 /// kept, ties to the smaller code point. Sorted by code point.
 pub(crate) fn alphabet(counts: &[(Vec<u32>, u64)], opts: &TrainOptions) -> Vec<u32> {
+    alphabet_of(counts, opts.limit_alphabet, &opts.initial_alphabet)
+}
+
+/// [`alphabet`] from its two options.
+pub(crate) fn alphabet_of(counts: &[(Vec<u32>, u64)], limit: Option<usize>, initial: &[char]) -> Vec<u32> {
     let mut freq: crate::fxhash::FxHashMap<u32, u64> = Default::default();
     for (w, n) in counts {
         for &c in w {
@@ -132,11 +141,11 @@ pub(crate) fn alphabet(counts: &[(Vec<u32>, u64)], opts: &TrainOptions) -> Vec<u
             *f = f.saturating_add(*n);
         }
     }
-    for &c in &opts.initial_alphabet {
+    for &c in initial {
         freq.insert(c as u32, u64::MAX);
     }
     let mut kept: Vec<(u32, u64)> = freq.into_iter().collect();
-    if let Some(limit) = opts.limit_alphabet {
+    if let Some(limit) = limit {
         kept.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         kept.truncate(limit);
     }

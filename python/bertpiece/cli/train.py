@@ -1,4 +1,4 @@
-"""train: learn a WordPiece vocab.txt from a corpus (.txt/.jsonl/.parquet, .gz/.zst, or -).
+"""train: learn a WordPiece vocab.txt (or a BPE tokenizer.json) from a corpus (.txt/.jsonl/.parquet, .gz/.zst, or -).
 
 Words are counted with the normalization of the tokenizer that will use the
 vocabulary (--reference, --lowercase, --strip-accents, --chinese-chars), in
@@ -8,7 +8,9 @@ frequent pair; default) or likelihood (WordPiece's textbook score
 count(ab)/(count(a)*count(b)), which favours rare pairs: on held-out text
 1.46x the tokens per word of hf in English, up to 2.8x in other languages).
 The output appears whole or not at all: an interrupted run leaves no
-vocab.txt. See docs/train.md.
+vocab.txt. --model bpe / byte-bpe trains BPE as HF's BpeTrainer does
+(character-level on BERT-normalized words, or byte-level GPT-2 style) and
+writes a tokenizer.json that HF tokenizers loads. See docs/train.md and docs/train-bpe.md.
 """
 
 from __future__ import annotations
@@ -18,7 +20,11 @@ import json
 import os
 import sys
 
+from .train_bpe import _UNSET, BPE_SPECIALS, run_bpe
+
 __all__ = ["add_parser", "run"]
+
+
 
 
 def _limit(value: str):
@@ -38,29 +44,40 @@ def add_parser(sub):
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("inputs", nargs="+", metavar="CORPUS",
                    help="input files (.txt, .jsonl, .parquet, optionally .gz/.zst) or - for stdin lines")
-    p.add_argument("-o", "--output", required=True, help="the vocab.txt to write")
-    p.add_argument("--vocab-size", type=int_range(0), default=30522, help="tokens in the vocabulary (default 30522)")
-    p.add_argument("--algorithm", default="hf", choices=["hf", "likelihood"],
+    p.add_argument("-o", "--output", required=True, help="the vocab.txt (BPE: tokenizer.json) to write")
+    p.add_argument("--model", default="wordpiece", choices=["wordpiece", "bpe", "byte-bpe"],
+                   help="wordpiece (default): vocab.txt; bpe: character-level BPE (HF CharBPETokenizer's "
+                        "normalization); byte-bpe: byte-level BPE (GPT-2's); both BPE write tokenizer.json")
+    p.add_argument("--vocab-size", type=int_range(0), help="tokens in the vocabulary (default 30522; BPE: 30000)")
+    p.add_argument("--algorithm", choices=["hf", "likelihood"],
                    help="hf: HF tokenizers' WordPieceTrainer (default); likelihood: WordPiece's textbook score "
                         "(1.46x longer sequences on held-out English, see above)")
     p.add_argument("--reference", choices=["google", "transformers", "tokenizers"],
                    help="whose normalization (default: tokenizers; google with --algorithm likelihood)")
-    p.add_argument("--lowercase", action=argparse.BooleanOptionalAction, default=True, help="lowercase (default)")
+    p.add_argument("--lowercase", action=argparse.BooleanOptionalAction,
+                   help="lowercase (default for wordpiece; not for bpe, as HF's CharBPETokenizer)")
     p.add_argument("--strip-accents", action=argparse.BooleanOptionalAction, default=None,
                    help="strip accents (default: when lowercasing)")
     p.add_argument("--chinese-chars", action=argparse.BooleanOptionalAction, default=True,
                    help="split CJK characters into words of their own (default)")
-    p.add_argument("--min-frequency", type=int_range(0), default=2, help="never merge a rarer pair (default 2)")
-    p.add_argument("--limit-alphabet", type=_limit, default=1000, metavar="N",
-                   help="keep the N most frequent characters (default 1000; none: all)")
+    p.add_argument("--min-frequency", type=int_range(0), help="never merge a rarer pair (default 2; BPE: 0)")
+    p.add_argument("--limit-alphabet", type=_limit, default=_UNSET, metavar="N",
+                   help="keep the N most frequent characters (default 1000; BPE: none; none: all)")
     p.add_argument("--initial-alphabet", default="", metavar="CHARS", help="characters always in the alphabet")
-    p.add_argument("--special-tokens", nargs="*", default=list(DEFAULT_SPECIAL_TOKENS), metavar="TOKEN",
-                   help="first in the vocabulary, in this order (default: " + " ".join(DEFAULT_SPECIAL_TOKENS) + ")")
-    p.add_argument("--unk-token", default="[UNK]", metavar="TOKEN",
-                   help="the unknown token, which must be one of the special tokens (default [UNK])")
+    p.add_argument("--special-tokens", nargs="*", metavar="TOKEN",
+                   help="first in the vocabulary, in this order (default: " + " ".join(DEFAULT_SPECIAL_TOKENS) +
+                        f"; bpe: {' '.join(BPE_SPECIALS['bpe'])}; byte-bpe: {' '.join(BPE_SPECIALS['byte-bpe'])})")
+    p.add_argument("--unk-token", metavar="TOKEN",
+                   help="the unknown token, which must be one of the special tokens (default [UNK]; bpe: <unk>; "
+                        "byte-bpe: none, every byte is in the alphabet)")
     p.add_argument("--unused-tokens", type=int_range(0), default=0, metavar="N",
                    help="reserve [unused0]..[unusedN-1] after the special tokens")
-    p.add_argument("--prefix", default="##", help="continuing-subword prefix (default ##)")
+    p.add_argument("--prefix", help="continuing-subword prefix (default ##; BPE: none)")
+    p.add_argument("--end-of-word-suffix", metavar="SUFFIX", help="BPE only: end-of-word suffix (e.g. </w>)")
+    p.add_argument("--max-token-length", type=int_range(1), metavar="N", help="BPE only: no longer tokens")
+    p.add_argument("--add-prefix-space", action="store_true", help="byte-bpe only: a space before each text")
+    p.add_argument("--post-processor", choices=["gpt2", "roberta", "none"], default="gpt2",
+                   help="byte-bpe only: GPT-2's (default) or RoBERTa's <s> ... </s> post-processor")
     p.add_argument("--max-input-chars-per-word", type=int_range(1), metavar="N",
                    help="do not count longer words (default: none; the reference's limit with --algorithm "
                         "likelihood)")
@@ -77,11 +94,30 @@ CLI_NAMES = {"special_tokens": "--special-tokens", "unk_token": "--unk-token", "
              "prefix": "--prefix"}
 
 
+WORDPIECE_DEFAULTS = {"vocab_size": 30522, "min_frequency": 2, "limit_alphabet": 1000, "unk_token": "[UNK]",
+                      "prefix": "##"}
+
+
 def run(args) -> int:
     from . import UserError, refuse_input_as_output, threads_note
     from .io_formats import Source
     from .progress import LiveLine, summary_width, wrap
-    from ..training import Batches, check_token_options, train_wordpiece
+    from ..training import DEFAULT_SPECIAL_TOKENS, Batches, check_token_options, train_wordpiece
+
+    if args.model != "wordpiece":
+        return run_bpe(args)
+    bpe_only = [f for f in ("end_of_word_suffix", "max_token_length") if getattr(args, f) is not None]
+    if bpe_only or args.add_prefix_space:
+        raise UserError(f"--{(bpe_only or ['add_prefix_space'])[0].replace('_', '-')} needs --model bpe or byte-bpe")
+    if args.algorithm is None:
+        args.algorithm = "hf"
+    for name, value in WORDPIECE_DEFAULTS.items():
+        if getattr(args, name) in (None, _UNSET):
+            setattr(args, name, value)
+    if args.special_tokens is None:
+        args.special_tokens = list(DEFAULT_SPECIAL_TOKENS)
+    if args.lowercase is None:
+        args.lowercase = True
 
     refuse_input_as_output(args.inputs, [args.output, args.summary_json])
     try:  # before reading the corpus, naming the flags
@@ -161,3 +197,4 @@ def run(args) -> int:
         except OSError as e:
             raise UserError(f"cannot write {args.summary_json}: {e.strerror or e}") from None
     return 0
+

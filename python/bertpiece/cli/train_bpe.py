@@ -1,0 +1,95 @@
+"""`bertpiece train --model bpe|byte-bpe`: BPE and byte-level BPE vocabularies
+(bertpiece.trainers, HF BpeTrainer's rules) written as tokenizer.json, with the
+same inputs, live line and summary as the WordPiece path (train.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+_UNSET = object()  # --limit-alphabet not given (None is "none": no limit); the WordPiece path's too
+BPE_SPECIALS = {"bpe": ["<unk>"], "byte-bpe": ["<|endoftext|>"]}
+
+
+def run_bpe(args) -> int:
+    """--model bpe / byte-bpe: bertpiece.trainers, writing tokenizer.json."""
+    from . import UserError, refuse_input_as_output, threads_note
+    from .progress import LiveLine, summary_width, wrap
+    from ..trainers import BpeTrainer, ByteLevelBpeTrainer, train_bpe_from_files
+
+    byte_level = args.model == "byte-bpe"
+    specials = BPE_SPECIALS[args.model] if args.special_tokens is None else args.special_tokens
+    unk = args.unk_token
+    if unk is None and not byte_level and "<unk>" in specials:
+        unk = "<unk>"
+    if not byte_level and (args.add_prefix_space or args.post_processor != "gpt2"):
+        raise UserError("--add-prefix-space and --post-processor need --model byte-bpe")
+    wordpiece_only = {"algorithm": args.algorithm, "reference": args.reference, "unused_tokens": args.unused_tokens,
+                      "max_input_chars_per_word": args.max_input_chars_per_word}
+    for name, value in wordpiece_only.items():
+        if value not in (None, 0):
+            raise UserError(f"--{name.replace('_', '-')} is for --model wordpiece (BPE counts words as HF's "
+                            f"BertNormalizer + BertPreTokenizer, or byte-level)")
+    refuse_input_as_output(args.inputs, [args.output, args.summary_json])
+    if os.path.lexists(args.output) and not args.overwrite:
+        raise UserError(f"{args.output} already exists (use --overwrite to replace it)")
+    out_dir = os.path.dirname(os.path.abspath(args.output))
+    if not os.path.isdir(out_dir):
+        raise UserError(f"cannot write {args.output}: directory {out_dir} does not exist")
+    options = dict(vocab_size=30000 if args.vocab_size is None else args.vocab_size,
+                   min_frequency=args.min_frequency or 0, show_progress=False, special_tokens=specials,
+                   limit_alphabet=None if args.limit_alphabet is _UNSET else args.limit_alphabet,
+                   continuing_subword_prefix=args.prefix, end_of_word_suffix=args.end_of_word_suffix,
+                   max_token_length=args.max_token_length)
+    if args.initial_alphabet:
+        options["initial_alphabet"] = list(args.initial_alphabet)
+    line = LiveLine("bertpiece train", enabled=not args.quiet)
+
+    def progress(stage, done, target):
+        if stage == "count":
+            line.show("counting", None, [f"{done:,} texts", f"{line.elapsed():.0f} s"])
+        elif stage == "merge":
+            line.show("merging", min(done / target, 1.0) if target else None,
+                      [f"{done:,}/{target:,} tokens", f"{line.elapsed():.0f} s"])
+
+    try:
+        if byte_level:
+            trainer = ByteLevelBpeTrainer(add_prefix_space=args.add_prefix_space, **options)
+        else:
+            trainer = BpeTrainer(**options)
+        post = None if args.post_processor == "none" else args.post_processor
+        with threads_note(args.threads):
+            trained = train_bpe_from_files(args.inputs, trainer, unk_token=unk, post_processor=post,
+                                           lowercase=bool(args.lowercase), strip_accents=args.strip_accents,
+                                           handle_chinese_chars=args.chinese_chars, num_threads=args.threads,
+                                           progress=progress)
+        if trained.stats["words"] == 0:
+            raise UserError("the corpus has no words to learn from (empty); nothing written")
+        try:
+            trained.save(args.output)
+        except OSError as e:
+            raise UserError(f"cannot write {args.output}: {e.strerror or e}") from None
+    except (TypeError, ValueError, FileNotFoundError) as e:
+        line.close()
+        raise UserError(str(e)) from None
+    except BaseException:
+        line.close()
+        raise
+    seconds = line.elapsed()  # one figure for the last frame and the summary
+    stats = {**trained.stats, "model": args.model, "seconds": round(seconds, 3), "output": args.output}
+    line.close("done", 1.0, [f"{stats['vocab_size']:,} tokens", f"{stats['merges']:,} merges",
+                             f"{stats['seconds']:.2f} s"])
+    if not args.quiet:
+        parts = [f"{stats['words']:,} words", f"{stats['unique_words']:,} unique", f"alphabet {stats['alphabet']:,}",
+                 f"{stats['merges']:,} merges", f"{stats['vocab_size']:,} tokens ({args.model})",
+                 f"{stats['seconds']:.2f} s -> {args.output}"]
+        print(wrap("bertpiece train:", parts, summary_width(sys.stderr)), file=sys.stderr)
+    if args.summary_json:
+        try:
+            with open(args.summary_json, "w", encoding="utf-8") as f:
+                json.dump(stats, f, indent=2)
+                f.write("\n")
+        except OSError as e:
+            raise UserError(f"cannot write {args.summary_json}: {e.strerror or e}") from None
+    return 0

@@ -1,0 +1,293 @@
+"""BPE trainers with HF tokenizers' API: `BpeTrainer` (same names and
+defaults as ``tokenizers.trainers.BpeTrainer`` 0.23) and
+`ByteLevelBpeTrainer`, trained by `train_bpe_from_files` (paths) or
+`train_bpe_from_iterator` (texts) into a `TrainedBpe` whose `save()` writes
+a tokenizer.json that ``tokenizers.Tokenizer.from_file`` loads.
+
+Why a byte-level trainer class: in HF, byte-level BPE is a `BpeTrainer`
+with ``initial_alphabet=ByteLevel.alphabet()`` *plus* a ByteLevel
+pre-tokenizer set on the `Tokenizer`. Here there is no tokenizer object to
+carry the pre-tokenizer, so the trainer carries it: `ByteLevelBpeTrainer`
+counts GPT-2 pre-tokens mapped through GPT-2's byte table and writes the
+GPT-2/RoBERTa tokenizer.json; `BpeTrainer` counts words as HF's
+`CharBPETokenizer` does (BertNormalizer + BertPreTokenizer). The seam for a
+future ``bertpiece.Tokenizer.train(files, trainer)``: `train_counts(counter,
+trainer)` trains on any counter object (a tokenizer would feed its own
+pre-tokens) and `TrainedBpe` holds the vocabulary and merges to build the
+model from. The merge algorithm, exactness and speed: docs/train-bpe.md.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Callable, Iterable, List, Optional
+
+from . import _core
+from ._atomic_write import write_text_atomically
+from ._bpe_json import POST_PROCESSORS, dumps, tokenizer_json
+
+__all__ = ["BpeTrainer", "ByteLevelBpeTrainer", "TrainedBpe", "train_bpe_from_files", "train_bpe_from_iterator"]
+
+_BATCH = 1_000
+
+
+def _count(name, value, *, optional=False, minimum=0):
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}{' or None' if optional else ''}, got {value!r}")
+    return value
+
+
+def _text(name, value, *, optional=False):
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str{' or None' if optional else ''}, not {type(value).__name__}")
+    if not value:
+        raise ValueError(f"{name} must not be empty")
+    if any("\ud800" <= c <= "\udfff" for c in value):
+        raise ValueError(f"{name}={value!r} holds a lone surrogate, which is not valid Unicode text")
+    return value
+
+
+class BpeTrainer:
+    """HF's ``BpeTrainer`` options, by the same names and defaults. Words are
+    counted as HF's `CharBPETokenizer` splits them (BertNormalizer +
+    BertPreTokenizer; the normalization is an option of the train functions).
+    `initial_alphabet`: strings of which, as in HF, only the first character counts."""
+
+    byte_level = False
+
+    def __init__(self, vocab_size: int = 30000, min_frequency: int = 0, show_progress: bool = True,
+                 special_tokens: Iterable[str] = (), limit_alphabet: Optional[int] = None,
+                 initial_alphabet: Iterable[str] = (), continuing_subword_prefix: Optional[str] = None,
+                 end_of_word_suffix: Optional[str] = None, max_token_length: Optional[int] = None):
+        self.vocab_size = _count("vocab_size", vocab_size)
+        self.min_frequency = _count("min_frequency", min_frequency)
+        self.show_progress = bool(show_progress)
+        if isinstance(special_tokens, str):
+            raise TypeError("special_tokens must be a list of strings, not a single str")
+        self.special_tokens = [_text(f"special_tokens[{k}]", t) for k, t in enumerate(special_tokens)]
+        self.limit_alphabet = _count("limit_alphabet", limit_alphabet, optional=True)
+        if isinstance(initial_alphabet, str):
+            raise TypeError("initial_alphabet must be a list of strings, not a single str")
+        self.initial_alphabet = sorted({_text(f"initial_alphabet[{k}]", c)[0] for k, c in enumerate(initial_alphabet)})
+        self.continuing_subword_prefix = _text("continuing_subword_prefix", continuing_subword_prefix, optional=True)
+        self.end_of_word_suffix = _text("end_of_word_suffix", end_of_word_suffix, optional=True)
+        self.max_token_length = _count("max_token_length", max_token_length, optional=True, minimum=1)
+
+    def __repr__(self):
+        names = ("vocab_size", "min_frequency", "special_tokens", "limit_alphabet", "continuing_subword_prefix",
+                 "end_of_word_suffix", "max_token_length")
+        return f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in names)})"
+
+    def _options(self):
+        return dict(min_frequency=self.min_frequency, special_tokens=self.special_tokens,
+                    limit_alphabet=self.limit_alphabet, initial_alphabet=self.initial_alphabet,
+                    continuing_subword_prefix=self.continuing_subword_prefix,
+                    end_of_word_suffix=self.end_of_word_suffix, max_token_length=self.max_token_length)
+
+
+class ByteLevelBpeTrainer(BpeTrainer):
+    """Byte-level BPE (GPT-2, RoBERTa): HF's `BpeTrainer` with
+    ``initial_alphabet=ByteLevel.alphabet()`` (the default here) on the pre-tokens
+    of ``ByteLevel(add_prefix_space=add_prefix_space)`` (GPT-2's regex, bytes
+    mapped to characters). `add_prefix_space` defaults to False, as in GPT-2's
+    and RoBERTa's tokenizer.json (HF's ``ByteLevel()`` alone defaults to True)."""
+
+    byte_level = True
+
+    def __init__(self, vocab_size: int = 30000, min_frequency: int = 0, show_progress: bool = True,
+                 special_tokens: Iterable[str] = (), limit_alphabet: Optional[int] = None,
+                 initial_alphabet: Optional[Iterable[str]] = None, continuing_subword_prefix: Optional[str] = None,
+                 end_of_word_suffix: Optional[str] = None, max_token_length: Optional[int] = None,
+                 add_prefix_space: bool = False):
+        if initial_alphabet is None:
+            initial_alphabet = _core.ByteLevelCounter.alphabet()
+        super().__init__(vocab_size, min_frequency, show_progress, special_tokens, limit_alphabet, initial_alphabet,
+                         continuing_subword_prefix, end_of_word_suffix, max_token_length)
+        self.add_prefix_space = bool(add_prefix_space)
+
+
+class TrainedBpe:
+    """A trained BPE model: `tokens` (id order), `merges` (rank order), `vocab`
+    ({token: id}), `stats`; `to_str()` / `save(path)` give its tokenizer.json."""
+
+    def __init__(self, tokens, merges, trainer, *, unk_token, post_processor, normalization, stats):
+        self.tokens: List[str] = tokens
+        self.merges = [tuple(m) for m in merges]
+        self.vocab = {t: i for i, t in enumerate(tokens)}
+        self.trainer, self.unk_token, self.post_processor = trainer, unk_token, post_processor
+        self.normalization, self.stats = normalization, stats
+
+    def to_json(self) -> dict:
+        return tokenizer_json(self)
+
+    def to_str(self, pretty: bool = False) -> str:
+        return dumps(self.to_json(), pretty)
+
+    def save(self, path, pretty: bool = True) -> str:
+        """Writes tokenizer.json whole or not at all (an error leaves `path` untouched). Returns the path."""
+        return write_text_atomically(path, self.to_str(pretty), prefix=".tokenizer-")
+
+
+def _check(trainer, unk_token, post_processor):
+    if not isinstance(trainer, BpeTrainer):
+        raise TypeError(f"trainer must be a bertpiece.trainers.BpeTrainer, not {type(trainer).__name__}")
+    if unk_token is not None:
+        _text("unk_token", unk_token)
+        if unk_token not in trainer.special_tokens:
+            raise ValueError(f"unk_token {unk_token!r} must be one of the trainer's special_tokens")
+    if post_processor not in POST_PROCESSORS:
+        raise ValueError(f"post_processor must be one of {POST_PROCESSORS}, got {post_processor!r}")
+    if post_processor == "roberta":
+        missing = [t for t in ("<s>", "</s>") if t not in trainer.special_tokens]
+        if missing or not trainer.byte_level:
+            raise ValueError("post_processor='roberta' needs a ByteLevelBpeTrainer with '<s>' and '</s>' in "
+                             "special_tokens")
+
+
+def _counter(trainer, lowercase, strip_accents, handle_chinese_chars):
+    if trainer.byte_level:
+        return _core.ByteLevelCounter(add_prefix_space=trainer.add_prefix_space)
+    return _core.WordCounter(reference="tokenizers", do_lower_case=lowercase, strip_accents=strip_accents,
+                             tokenize_chinese_chars=handle_chinese_chars)
+
+
+def _progress_printer(trainer, progress):
+    if progress is not None or not trainer.show_progress or not sys.stderr.isatty():
+        return progress
+    from .cli.train import Bar
+
+    bars = {"count": Bar(False), "merge": Bar(False)}
+
+    def show(stage, done, total):
+        if stage == "merge":
+            bars["count"].close()
+            bars["merge"].show("merging", done, total, f"{done:,}/{total:,} tokens")
+        elif stage == "done":
+            bars["count"].close()
+            bars["merge"].close()
+        else:
+            bars["count"].show("counting", done, None, f"{done:,} texts")
+    return show
+
+
+def train_counts(counter, trainer, batches, *, unk_token=None, post_processor="gpt2", normalization=None,
+                 num_threads=None, progress=None) -> TrainedBpe:
+    """Feeds `batches` (lists of str) to `counter` and trains `trainer` on
+    the counts: the step a tokenizer's own ``train(files, trainer)`` reuses."""
+    start = time.monotonic()
+    texts = 0
+    for batch in batches:
+        counter.feed(batch, num_threads=num_threads)
+        texts += len(batch)
+        if progress is not None:
+            progress("count", texts, None)
+    report = None if progress is None else (lambda done, total: progress("merge", done, total))
+    tokens, merges, alphabet = counter.train_bpe(trainer.vocab_size, progress=report, **trainer._options())
+    if progress is not None:
+        progress("done", len(tokens), trainer.vocab_size)
+    stats = counter.stats()
+    stats = {"texts": texts, "words": stats[0], "unique_words": stats[-1], "alphabet": alphabet,
+             "merges": len(merges), "vocab_size": len(tokens), "seconds": round(time.monotonic() - start, 3)}
+    return TrainedBpe(tokens, merges, trainer, unk_token=unk_token,
+                      post_processor=post_processor if trainer.byte_level else None,
+                      normalization=normalization, stats=stats)
+
+
+def _train(batches, trainer, *, unk_token, post_processor, lowercase, strip_accents, handle_chinese_chars,
+           num_threads, progress):
+    _check(trainer, unk_token, post_processor)
+    normalization = {"lowercase": bool(lowercase), "strip_accents": strip_accents,
+                     "handle_chinese_chars": bool(handle_chinese_chars)}
+    counter = _counter(trainer, lowercase, strip_accents, handle_chinese_chars)
+    return train_counts(counter, trainer, batches, unk_token=unk_token, post_processor=post_processor,
+                        normalization=normalization, num_threads=num_threads,
+                        progress=_progress_printer(trainer, progress))
+
+
+def train_bpe_from_iterator(texts: Iterable[str], trainer: BpeTrainer, *, unk_token: Optional[str] = None,
+                            post_processor: Optional[str] = "gpt2", lowercase: bool = False,
+                            strip_accents: Optional[bool] = None, handle_chinese_chars: bool = True,
+                            num_threads: Optional[int] = None,
+                            progress: Optional[Callable[[str, int, Optional[int]], None]] = None) -> TrainedBpe:
+    """Trains on texts (str), as HF's ``Tokenizer.train_from_iterator(texts, trainer)``.
+
+    `unk_token`: the model's unknown token (one of the special tokens; default
+    none, as HF's ``BPE()``). `post_processor`: "gpt2", "roberta" or None
+    (byte-level only). `lowercase`, `strip_accents`, `handle_chinese_chars`:
+    the BertNormalizer of a character-level `BpeTrainer` (ignored byte-level).
+    `progress(stage, done, total)`: stage "count" (texts), "merge"
+    (vocabulary size), "done"."""
+    if isinstance(texts, (str, bytes, os.PathLike)):
+        raise TypeError("texts must be an iterable of str (for files use train_bpe_from_files)")
+
+    def batches():
+        batch = []
+        for k, text in enumerate(texts):
+            if not isinstance(text, str):
+                raise TypeError(f"texts[{k}] must be a str, not {type(text).__name__}")
+            batch.append(text)
+            if len(batch) == _BATCH:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+    return _train(batches(), trainer, unk_token=unk_token, post_processor=post_processor, lowercase=lowercase,
+                  strip_accents=strip_accents, handle_chinese_chars=handle_chinese_chars, num_threads=num_threads,
+                  progress=progress)
+
+
+def train_bpe_from_files(paths, trainer: BpeTrainer, **options) -> TrainedBpe:
+    """Trains on files, as HF's ``Tokenizer.train(files, trainer)``: a .txt
+    file (or - for stdin) gives one text per line *with* its line ending, as
+    HF reads it (byte-level BPE learns "Ċ" for "\\n"); .jsonl/.parquet (and
+    .gz/.zst) give one text per record. A line of invalid UTF-8 is a
+    ValueError naming the file and line, as in HF. `options`: those of
+    `train_bpe_from_iterator`."""
+    from .training import _file_paths
+
+    files = _file_paths(paths)
+    return _train(_file_batches(files), trainer, **{"unk_token": None, "post_processor": "gpt2",
+                                                    "lowercase": False, "strip_accents": None,
+                                                    "handle_chinese_chars": True, "num_threads": None,
+                                                    "progress": None, **options})
+
+
+def _file_batches(paths):
+    from .cli import UserError
+    from .cli.io_formats import Source
+    from .training import read_file
+
+    for path in paths:
+        try:
+            source = Source(path, want_extra=False)
+        except UserError as e:
+            raise ValueError(str(e)) from None
+        if source.kind != "txt":
+            for texts, _, _ in read_file(path, _BATCH):
+                yield texts
+            continue
+        try:
+            yield from _lines_with_endings(source._open_binary(), "stdin" if path == "-" else path)
+        finally:
+            source.close()
+
+
+def _lines_with_endings(stream, where):
+    """Batches of the lines of a binary stream, each with its "\n" (HF's `lines_with_ending`)."""
+    batch = []
+    for number, line in enumerate(stream, 1):
+        try:
+            batch.append(line.decode("utf-8"))
+        except UnicodeDecodeError as e:
+            raise ValueError(f"{where}: line {number} is not valid UTF-8 ({e.reason} at byte {e.start})") from None
+        if len(batch) == _BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch

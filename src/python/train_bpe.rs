@@ -1,0 +1,161 @@
+//! BPE training: `ByteLevelCounter` (byte-level words, fed like
+//! `WordCounter`) and the `train_bpe` both counters offer. The facade is
+//! `bertpiece.trainers`.
+
+use super::args::{thread_count, BatchTexts};
+use crate::normalizer::Reference;
+use crate::train::bpe::{train_bpe, BpeOptions};
+use crate::train::byte_level::{self, ByteLevelCounter};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use std::sync::Mutex;
+
+/// `(tokens in id order, merges by rank, alphabet size)`.
+pub(super) type BpeResult = (Vec<String>, Vec<(String, String)>, usize);
+
+/// The options as `BpeTrainer` takes them (initial_alphabet: single characters).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn bpe_options(
+    vocab_size: usize,
+    min_frequency: u64,
+    special_tokens: Vec<String>,
+    limit_alphabet: Option<usize>,
+    initial_alphabet: Vec<String>,
+    continuing_subword_prefix: Option<String>,
+    end_of_word_suffix: Option<String>,
+    max_token_length: Option<usize>,
+    initial_tokens: Option<Vec<String>>,
+) -> PyResult<BpeOptions> {
+    let mut chars = Vec::with_capacity(initial_alphabet.len());
+    for s in &initial_alphabet {
+        let mut it = s.chars();
+        match (it.next(), it.next()) {
+            (Some(c), None) => chars.push(c),
+            _ => return Err(PyValueError::new_err(format!("initial_alphabet entries must be single characters, got {s:?}"))),
+        }
+    }
+    Ok(BpeOptions {
+        vocab_size,
+        min_frequency,
+        special_tokens,
+        limit_alphabet,
+        initial_alphabet: chars,
+        continuing_subword_prefix,
+        end_of_word_suffix,
+        max_token_length,
+        initial_tokens,
+    })
+}
+
+/// Trains with the GIL released; `progress(size, target)` is called with it
+/// held, and its exception (or Ctrl-C) stops training and is raised.
+pub(super) fn run_bpe(py: Python<'_>, counts: &[(Vec<u32>, u64)], opts: &BpeOptions, progress: Option<Py<PyAny>>) -> PyResult<BpeResult> {
+    let mut failure: Option<PyErr> = None;
+    let trained = py.detach(|| {
+        let mut report = |size: usize, target: usize| -> bool {
+            Python::attach(|py| {
+                let result = py.check_signals().and_then(|_| match &progress {
+                    Some(cb) => cb.call1(py, (size, target)).map(|_| ()),
+                    None => Ok(()),
+                });
+                match result {
+                    Ok(()) => true,
+                    Err(e) => {
+                        failure = Some(e);
+                        false
+                    }
+                }
+            })
+        };
+        train_bpe(counts, opts, &mut report)
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let t = trained.map_err(PyErr::from)?;
+    Ok((t.tokens, t.merges, t.alphabet))
+}
+
+enum Stage {
+    Counting(Box<ByteLevelCounter>),
+    Counted(Vec<(Vec<u32>, u64)>),
+}
+
+#[pyclass(frozen, module = "bertpiece._core", name = "ByteLevelCounter")]
+pub(super) struct PyByteLevelCounter {
+    stage: Mutex<Stage>,
+    /// pre-tokens seen, unique pre-tokens
+    stats: Mutex<(u64, usize)>,
+}
+
+#[pymethods]
+impl PyByteLevelCounter {
+    #[new]
+    #[pyo3(signature = (*, add_prefix_space=false))]
+    fn new(add_prefix_space: bool) -> PyResult<Self> {
+        let counter = ByteLevelCounter::new(add_prefix_space)?;
+        Ok(PyByteLevelCounter { stage: Mutex::new(Stage::Counting(Box::new(counter))), stats: Mutex::new((0, 0)) })
+    }
+
+    /// HF's `ByteLevel.alphabet()`, sorted.
+    #[staticmethod]
+    fn alphabet() -> Vec<String> {
+        let mut a: Vec<String> = byte_level::alphabet().into_iter().map(String::from).collect();
+        a.sort_unstable();
+        a
+    }
+
+    /// Counts the pre-tokens of `texts` (a list of str; a lone surrogate
+    /// raises UnicodeEncodeError).
+    #[pyo3(signature = (texts, num_threads=None))]
+    fn feed(&self, py: Python<'_>, texts: &Bound<'_, PyAny>, num_threads: Option<i64>) -> PyResult<()> {
+        let threads = thread_count(py, num_threads)?;
+        let read = BatchTexts::read(texts, Reference::Tokenizers, "texts")?;
+        let bytes = read.slices();
+        let mut stage = self.stage.try_lock().map_err(|_| PyRuntimeError::new_err("this ByteLevelCounter is in use by another thread"))?;
+        let Stage::Counting(counter) = &mut *stage else {
+            return Err(PyValueError::new_err("cannot feed a ByteLevelCounter after training from it"));
+        };
+        py.detach(|| counter.feed(&bytes, threads))?;
+        *self.stats.lock().unwrap_or_else(|e| e.into_inner()) = (counter.words, counter.unique_words());
+        Ok(())
+    }
+
+    /// `(pre-tokens, unique pre-tokens)` so far.
+    fn stats(&self) -> (u64, usize) {
+        *self.stats.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Trains BPE on the counted words: `(tokens, merges, alphabet size)`.
+    #[pyo3(signature = (vocab_size, *, min_frequency=0, special_tokens=Vec::new(), limit_alphabet=None,
+        initial_alphabet=Vec::new(), continuing_subword_prefix=None, end_of_word_suffix=None, max_token_length=None,
+        initial_tokens=None, progress=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn train_bpe(
+        &self,
+        py: Python<'_>,
+        vocab_size: usize,
+        min_frequency: u64,
+        special_tokens: Vec<String>,
+        limit_alphabet: Option<usize>,
+        initial_alphabet: Vec<String>,
+        continuing_subword_prefix: Option<String>,
+        end_of_word_suffix: Option<String>,
+        max_token_length: Option<usize>,
+        initial_tokens: Option<Vec<String>>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<BpeResult> {
+        let opts = bpe_options(vocab_size, min_frequency, special_tokens, limit_alphabet, initial_alphabet,
+            continuing_subword_prefix, end_of_word_suffix, max_token_length, initial_tokens)?;
+        let mut stage = self.stage.try_lock().map_err(|_| PyRuntimeError::new_err("this ByteLevelCounter is in use by another thread"))?;
+        if let Stage::Counting(_) = &*stage {
+            if let Stage::Counting(counter) = std::mem::replace(&mut *stage, Stage::Counted(Vec::new())) {
+                *stage = Stage::Counted(py.detach(|| counter.into_counts()));
+            }
+        }
+        let Stage::Counted(counts) = &*stage else {
+            return Err(PyRuntimeError::new_err("internal error: the words were not counted"));
+        };
+        run_bpe(py, counts, &opts, progress)
+    }
+}

@@ -1,0 +1,168 @@
+//! Word counting for byte-level BPE, as HF's `ByteLevel` pre-tokenizer
+//! splits (GPT-2's pattern) and maps bytes to characters (GPT-2's
+//! `bytes_to_unicode`). Texts are counted in parallel on the thread pool,
+//! a batch at a time; only the counts are kept.
+
+use crate::fxhash::FxHashMap;
+use crate::threads::{run_jobs, thread_count};
+use crate::{Error, Result};
+use regex::Regex;
+
+/// GPT-2's pattern without its `\s+(?!\S)` alternative (the `regex` crate
+/// has no look-ahead): [`split`] gives a whitespace run its meaning.
+const PATTERN: &str = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+";
+/// Texts per parallel task at least.
+const MIN_TEXTS_PER_TASK: usize = 256;
+
+/// Pre-tokens (their UTF-8 bytes) and their counts.
+type Counts = FxHashMap<Box<[u8]>, u64>;
+
+/// The character GPT-2 writes for byte `b`: printable Latin-1 bytes stand
+/// for themselves, the others for 256, 257, ... in byte order.
+pub fn byte_char(b: u8) -> u32 {
+    let printable = |b: u8| (b'!'..=b'~').contains(&b) || (0xA1..=0xAC).contains(&b) || b >= 0xAE;
+    if printable(b) {
+        return b as u32;
+    }
+    256 + (0..b).filter(|&x| !printable(x)).count() as u32
+}
+
+/// The 256 characters of the byte-level alphabet (HF's `ByteLevel.alphabet()`).
+pub fn alphabet() -> Vec<char> {
+    (0..=255u8).filter_map(|b| char::from_u32(byte_char(b))).collect()
+}
+
+/// The pre-tokens of `text` as GPT-2's regex splits it. A whitespace run
+/// that a non-space follows gives its last character to the next pre-token
+/// (the `\s+(?!\S)` alternative).
+pub fn split<'t>(re: &Regex, text: &'t str, mut out: impl FnMut(&'t str)) {
+    let mut at = 0;
+    while let Some(m) = re.find_at(text, at) {
+        let mut end = m.end();
+        let piece = m.as_str();
+        if end < text.len() && piece.chars().all(char::is_whitespace) {
+            // Followed by a non-space (a whitespace run ends only there or at the end).
+            if let Some((last, _)) = piece.char_indices().next_back() {
+                if last > 0 {
+                    end = m.start() + last;
+                }
+            }
+        }
+        out(&text[m.start()..end]);
+        at = end;
+    }
+}
+
+/// Streaming counter of byte-level words: `feed` batches, then `into_counts`.
+pub struct ByteLevelCounter {
+    re: Regex,
+    add_prefix_space: bool,
+    counts: Counts,
+    pub words: u64,
+}
+
+impl ByteLevelCounter {
+    pub fn new(add_prefix_space: bool) -> Result<Self> {
+        let re = Regex::new(PATTERN).map_err(|e| Error::TrainOption(format!("internal error: {e}")))?;
+        Ok(ByteLevelCounter { re, add_prefix_space, counts: FxHashMap::default(), words: 0 })
+    }
+
+    /// Counts the pre-tokens of `texts` (UTF-8) on `num_threads` threads.
+    pub fn feed(&mut self, texts: &[&[u8]], num_threads: Option<usize>) -> Result<()> {
+        let threads = thread_count(num_threads)?;
+        let per_task = texts.len().div_ceil(2 * threads).max(MIN_TEXTS_PER_TASK);
+        let chunks: Vec<&[&[u8]]> = texts.chunks(per_task).collect();
+        let this = &*self;
+        let locals = run_jobs(threads, chunks.len(), |k| this.count_chunk(chunks[k]))?;
+        for local in locals {
+            let (local, seen) = local?;
+            self.words += seen;
+            for (w, n) in local {
+                *self.counts.entry(w).or_insert(0) += n;
+            }
+        }
+        Ok(())
+    }
+
+    fn count_chunk(&self, texts: &[&[u8]]) -> Result<(Counts, u64)> {
+        let mut local = Counts::default();
+        let mut seen = 0u64;
+        let mut prefixed = String::new();
+        for bytes in texts {
+            let mut text = std::str::from_utf8(bytes).map_err(|_| Error::InvalidText)?;
+            // HF's ByteLevel(add_prefix_space=True): a space before a text not starting with one.
+            if self.add_prefix_space && !text.is_empty() && !text.starts_with(' ') {
+                prefixed.clear();
+                prefixed.push(' ');
+                prefixed.push_str(text);
+                text = &prefixed;
+            }
+            split(&self.re, text, |w| {
+                seen += 1;
+                match local.get_mut(w.as_bytes()) {
+                    Some(n) => *n += 1,
+                    None => {
+                        local.insert(w.as_bytes().into(), 1);
+                    }
+                }
+            });
+        }
+        Ok((local, seen))
+    }
+
+    pub fn unique_words(&self) -> usize {
+        self.counts.len()
+    }
+
+    /// The words as byte characters with their counts, sorted by code points.
+    pub fn into_counts(self) -> Vec<(Vec<u32>, u64)> {
+        let mut all: Vec<(Vec<u32>, u64)> =
+            self.counts.into_iter().map(|(w, n)| (w.iter().map(|&b| byte_char(b)).collect(), n)).collect();
+        all.sort_unstable();
+        all
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pieces(text: &str) -> Vec<String> {
+        let re = Regex::new(PATTERN).unwrap();
+        let mut out = Vec::new();
+        split(&re, text, |p| out.push(p.to_string()));
+        out
+    }
+
+    #[test]
+    fn gpt2_bytes_to_unicode() {
+        assert_eq!(byte_char(b'!'), '!' as u32);
+        assert_eq!(byte_char(0), 256);
+        assert_eq!(byte_char(b' '), 'Ġ' as u32);
+        assert_eq!(byte_char(b'\n'), 'Ċ' as u32);
+        assert_eq!(byte_char(0xAD), 'Ń' as u32);
+        let a = alphabet();
+        assert_eq!(a.len(), 256);
+        let mut sorted = a.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 256);
+    }
+
+    #[test]
+    fn whitespace_runs_leave_one_space_to_the_next_word() {
+        assert_eq!(pieces("Hello  world's 12 !!\n\n x  "), ["Hello", " ", " world", "'s", " 12", " !!", "\n\n", " x", "  "]);
+        assert_eq!(pieces("a\n\tb"), ["a", "\n", "\t", "b"]);
+        assert_eq!(pieces(" "), [" "]);
+    }
+
+    #[test]
+    fn counts_mapped_words() {
+        let mut c = ByteLevelCounter::new(false).unwrap();
+        c.feed(&[b"ab ab", b"ab"], Some(2)).unwrap();
+        assert_eq!(c.words, 3);
+        let g: Vec<(String, u64)> =
+            c.into_counts().into_iter().map(|(w, n)| (w.iter().map(|&c| char::from_u32(c).unwrap()).collect(), n)).collect();
+        assert_eq!(g, [("ab".to_string(), 2), ("Ġab".to_string(), 1)]);
+    }
+}
