@@ -44,6 +44,9 @@ class HfBackendExtras:
             if token not in specials:
                 specials.append(token)
         options = dict(algorithm="hf", min_frequency=0, limit_alphabet=None)  # WordPieceTrainer's defaults
+        unk = self._special_tokens_map.get("unk_token")
+        if unk is not None:  # (renamed with the others)
+            options["unk_token"] = rename.get(str(unk), str(unk))
         options.update(kwargs)
         vocab = train_wordpiece(_texts(text_iterator), vocab_size, reference=self.reference,
                                 do_lower_case=self.do_lower_case, strip_accents=self.strip_accents,
