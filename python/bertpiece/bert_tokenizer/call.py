@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import warnings
 
-from . import serving
+from . import chat_templates, serving
 from .general import _padding_too_large
 
 # transformers' logger, so its verbosity settings apply to the same messages
@@ -140,6 +140,7 @@ class Calls:
                     return_offsets_mapping=return_offsets_mapping, return_length=return_length, verbose=verbose,
                     split_special_tokens=kwargs.pop("split_special_tokens", None))
         max_target_length = kwargs.pop("max_target_length", None)
+        sanitize = kwargs.pop("sanitize_control_tokens", False)  # (apply_chat_template passes it, True or False)
         if tokenizer_kwargs is not None:  # as transformers: merged over the named arguments
             opts.update(tokenizer_kwargs)
         for key in list(kwargs):
@@ -149,6 +150,13 @@ class Calls:
             self._warn_unused(kwargs)
         if text is None and text_target is None:
             raise ValueError("You need to specify either `text` or `text_target`.")
+        if sanitize and text is not None and text_pair is None and not opts["is_split_into_words"]:
+            padding_strategy, truncation_strategy, max_length = self._resolve_options(
+                opts["padding"], opts["truncation"], opts["max_length"], opts["stride"], opts["pad_to_multiple_of"],
+                opts["verbose"])
+            return chat_templates.call_sanitized(
+                self, text, opts["add_special_tokens"], truncation_strategy, max_length, padding_strategy,
+                opts["pad_to_multiple_of"], opts["padding_side"], opts["return_attention_mask"], opts["return_tensors"])
         encodings = self._encode(text, text_pair, **opts) if text is not None else None
         if text_target is None:
             return encodings

@@ -65,3 +65,26 @@ def load(folder, config):
         if named:
             template = {**({"default": template} if isinstance(template, str) else template or {}), **named}
     return template
+
+
+def call_sanitized(tok, text, add_special_tokens, truncation_strategy, max_length, padding_strategy,
+                   pad_to_multiple_of, padding_side, return_attention_mask, return_tensors):
+    """`__call__(..., sanitize_control_tokens=True)`, what transformers 5.24's
+    `apply_chat_template(..., sanitize_control_tokens=True)` passes: each chat was
+    rendered from inputs whose control tokens transformers marked, and its
+    `encode_marked_chat` encodes those as plain text (through
+    `_encode_without_added_tokens`); then truncation and `pad`, as transformers'
+    tokenizers backend does it."""
+    from transformers.utils.chat_template_utils import encode_marked_chat
+
+    if add_special_tokens and tok.num_special_tokens_to_add(pair=False):
+        raise NotImplementedError("`sanitize_control_tokens=True` needs a template that writes special tokens")
+    batched = not isinstance(text, str)
+    chats = list(text) if batched else [text]
+    input_ids = [encode_marked_chat(tok, chat) for chat in chats]
+    if truncation_strategy != "do_not_truncate" and max_length is not None:
+        input_ids = [ids[:max_length] if tok.truncation_side == "right" else ids[-max_length:] for ids in input_ids]
+    return tok.pad({"input_ids": input_ids if batched or return_tensors else input_ids[0]},
+                   padding=padding_strategy, max_length=max_length, pad_to_multiple_of=pad_to_multiple_of,
+                   padding_side=padding_side, return_attention_mask=return_attention_mask,
+                   return_tensors=return_tensors)

@@ -246,7 +246,7 @@ class BertTokenizer(SpecialTokens, Calls, GeneralPath, PostProcessing, LegacyEnc
             pieces.append((pos, len(text), None))
         return pieces
 
-    def _encode_text(self, text, word_offset=0, fixed_word=None, split_special=None):
+    def _encode_text(self, text, word_offset=0, fixed_word=None, split_special=None, no_added=False):
         """One string -> _Seq (ids, offsets in code points of `text`, word indices)."""
         if split_special is None:
             split_special = self.split_special_tokens
@@ -257,7 +257,7 @@ class BertTokenizer(SpecialTokens, Calls, GeneralPath, PostProcessing, LegacyEnc
         ids, offsets, words = [], [], []
         strings = {}  # position -> token string, where it is not the token's content
         nword = word_offset
-        for start, end, added in self._split_added(text, split_special):
+        for start, end, added in ([(0, len(text), None)] if no_added else self._split_added(text, split_special)):
             if added is not None:
                 if end - start != len(added):  # lstrip/rstrip: HF's token is the matched text
                     matched = text[start:end]
@@ -292,6 +292,15 @@ class BertTokenizer(SpecialTokens, Calls, GeneralPath, PostProcessing, LegacyEnc
         """BertTokenizerLegacy.tokenize: added-token trie split, then basic + WordPiece."""
         if split_special is None:
             split_special = self.split_special_tokens
+        if split_special:
+            # transformers: no added token matched; its `_tokenize` on the whole text keeps the special
+            # tokens whole as basic tokens (never_split), then WordPiece but for the never_split ones
+            if self._wordpiece is not None:
+                return self._wordpiece.tokenize(text)
+            basic, wordpiece = self._engine.legacy_split_tokenizers()
+            keep = set(self.never_split or ())
+            return [t for word in basic.tokenize(text, self.all_special_tokens)
+                    for t in ([word] if word in keep else wordpiece.tokenize(word))]
         out = []
         for start, end, added in self._split_added(text, split_special):
             piece = text[start:end]
@@ -305,9 +314,17 @@ class BertTokenizer(SpecialTokens, Calls, GeneralPath, PostProcessing, LegacyEnc
     def tokenize(self, text, pair=None, add_special_tokens=False, **kwargs):
         """Token strings of `text` (no special tokens unless asked)."""
         if self.legacy:
-            return self._legacy_tokenize(text)
+            return self._legacy_tokenize(text, kwargs.get("split_special_tokens"))
         enc = self(text, pair, add_special_tokens=add_special_tokens, **kwargs)
         return enc.tokens()
+
+    def _encode_without_added_tokens(self, text):
+        """`text` as plain text, no added token (special or not) matched: what
+        transformers' `encode_marked_chat` uses for control tokens in user input
+        (tokenizers mode: the normalizer, pre-tokenizer and model alone, as there)."""
+        if self.legacy:
+            return self.encode(text, add_special_tokens=False, split_special_tokens=True)
+        return self._encode_text(text, split_special=True, no_added=True).ids
 
     def _tokens_of(self, ids):
         return [self._id_to_token(i) for i in ids]

@@ -16,7 +16,7 @@ from .._pickle import pack_entries, unpack_entries
 
 class Engine:
     __slots__ = ("core", "settings", "wordpiece", "vocab", "ids_to_tokens", "matcher", "nonspecial_matcher",
-                 "special_contents", "serving")
+                 "special_contents", "serving", "legacy_split")
 
     def __init__(self, core, settings, wordpiece_only=False):
         self.core = core
@@ -25,6 +25,7 @@ class Engine:
         self.vocab = self.ids_to_tokens = None
         self.matcher = self.nonspecial_matcher = self.special_contents = None
         self.serving = None  # serving.py's ServingState, dropped on any change of the tokenizer
+        self.legacy_split = None  # legacy_split_tokenizers(), built on first use
         if wordpiece_only:  # legacy mode, do_basic_tokenize=False
             self.wordpiece = _core.WordpieceTokenizer(list(self.vocab_dict()), settings["unk_token"],
                                                       settings["max_input_chars_per_word"])
@@ -46,6 +47,20 @@ class Engine:
             setattr(out, name, getattr(self, name))
         out.serving = None
         return out
+
+    def legacy_split_tokenizers(self):
+        """(BasicTokenizer, WordpieceTokenizer) of the core's settings, apart: legacy mode's
+        `split_special_tokens=True` runs them itself (transformers' `_tokenize` on the whole text)."""
+        if self.legacy_split is None:
+            st = self.settings
+            basic = _core.BasicTokenizer(st["do_lower_case"], reference=st["reference"],
+                                         never_split=st.get("never_split"),
+                                         tokenize_chinese_chars=st["tokenize_chinese_chars"],
+                                         strip_accents=st["strip_accents"])
+            wordpiece = self.wordpiece or _core.WordpieceTokenizer(list(self.vocab_dict()), st["unk_token"],
+                                                                   st["max_input_chars_per_word"])
+            self.legacy_split = basic, wordpiece
+        return self.legacy_split
 
     def vocab_dict(self):
         if self.vocab is None:  # built on first use: a 119k-entry dict would double the load time
