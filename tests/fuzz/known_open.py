@@ -108,6 +108,63 @@ def _none_cls_sep(m, where, d, ours, theirs, args) -> bool:
     return made_with_none and ("NoneType None vs int" in d or "ndarray object(" in d or "type of None" in d)
 
 
+def _metadata_from_current_state(m, where, d, ours, theirs, args) -> bool:
+    """tokens() / word_ids() / sequence_ids() (and what is built on them) of an earlier result
+    computed from the tokenizer's current state instead of the call's: wrong after add_tokens,
+    truncation_side / pad_token changes, pickling (`e = tok(["a qzxtok b"], truncation=True,
+    max_length=4); tok.add_tokens(["qzxtok"]); e.tokens(0)` has 'qzxtok' here, 'q' there)."""
+    r = args.get("result")
+    return args.get("method") in ("tokens", "word_ids", "sequence_ids", "char_to_token", "word_to_tokens") \
+        and r is not None and (r.version != m.version or r.unpickled)
+
+
+def _stripped_added_tokens(m, where, d, ours, theirs, args) -> bool:
+    """tokens() of an added token with lstrip / rstrip holds the stripped spaces
+    (`add_tokens([AddedToken("<ent>", lstrip=True, rstrip=True)]); tok("hi  <ent>  x").tokens()`
+    has '  <ent>  ' here, '<ent>' there)."""
+    if args.get("method") != "tokens" or not isinstance(ours[0], list) or not isinstance(theirs[0], list) \
+            or len(ours[0]) != len(theirs[0]):
+        return False
+    pairs = [(a, b) for a, b in zip(ours[0], theirs[0]) if a != b]
+    return all(a.strip() == b for a, b in pairs)
+
+
+def _encodings_missing(m, where, d, ours, theirs, args) -> bool:
+    """BatchEncoding.encodings missing (AttributeError) where the reference has them."""
+    return args.get("method") == "encodings" and isinstance(ours[1], AttributeError)
+
+
+def _legacy_unknown_token_string(m, where, d, ours, theirs, args) -> bool:
+    """Legacy mode, tokens() of an unknown word after unk_token was renamed
+    (`tok.unk_token = "<m>"`): BertTokenizerLegacy gives the new unk_token's string, bertpiece
+    the vocabulary's token of the id ('[UNK]'). New."""
+    if m.reference != "transformers" or args.get("method") != "tokens" or not isinstance(ours[0], list) \
+            or not isinstance(theirs[0], list) or len(ours[0]) != len(theirs[0]):
+        return False
+    return all(b == m.theirs.unk_token or b == str(m.theirs.unk_token)
+               for a, b in zip(ours[0], theirs[0]) if a != b)
+
+
+def _legacy_none_unk_string(m, where, d, ours, theirs, args) -> bool:
+    """Legacy mode with unk_token = None: an id outside the vocabulary becomes the string
+    'None' (`convert_ids_to_tokens(10**6)`; `decode([10**6, 1037])` is 'None a'), where
+    BertTokenizerLegacy gives None (and decode a TypeError). New."""
+    return m.reference == "transformers" and m.theirs.unk_token is None \
+        and ("'None' vs NoneType None" in d or (isinstance(theirs[1], TypeError) and "None" in str(ours[0])))
+
+
+def _normalized_content_lowercased(m, where, d, ours, theirs, args) -> bool:
+    """Tokenizers mode, an added token with normalized=True and upper case
+    (`add_special_tokens({"pad_token": AddedToken("[NEW]", normalized=True)})`): HF's token
+    string is the normalized '[new]' (convert_ids_to_tokens, decode), bertpiece's '[NEW]'. New
+    (next to, but not in, the doc's "normalized added tokens" row, which is about matching)."""
+    if m.reference != "tokenizers":
+        return False
+    contents = [t.content for t in m.ours.added_tokens_decoder.values()
+                if t.normalized and t.content != t.content.lower()]
+    return any(c in d.split(" vs ")[0] and c.lower() in d.split(" vs ")[-1] for c in contents)
+
+
 def _never(*_) -> bool:
     """For entries the machine reads as a switch (it does not draw those steps)."""
     return False
@@ -118,7 +175,13 @@ KNOWN_OPEN: dict = {
     "max-length-0-1-stride-message": _stride_message,
     "no-second-sequence-word-to-tokens": _no_second_sequence,
     "empty-rows-float-dtype": _empty_rows_float,
+    "metadata-from-current-state": _metadata_from_current_state,
+    "tokens-of-stripped-added-tokens": _stripped_added_tokens,
+    "batch-encoding-encodings-missing": _encodings_missing,
     "token-span-class": _token_span_class,
+    "normalized-added-token-string": _normalized_content_lowercased,
+    "legacy-none-unk-token-string": _legacy_none_unk_string,
+    "legacy-tokens-of-unknown-words": _legacy_unknown_token_string,
     "none-cls-sep-in-input-ids": _none_cls_sep,
     # Legacy mode: BertTokenizerLegacy ignores split_special_tokens (attribute and argument),
     # bertpiece honours it (`tok.split_special_tokens = True; tok("a [SEP]")`: [SEP] split

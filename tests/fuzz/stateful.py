@@ -45,9 +45,11 @@ MODEL = "bert-base-uncased"
 class Pair:
     """The same call's result on both sides, kept for later steps."""
 
-    def __init__(self, ours, theirs, call, none_special=False):
+    def __init__(self, ours, theirs, call, version, none_special=False, unpickled=False):
         self.ours, self.theirs, self.call = ours, theirs, call
+        self.version = version  # the machine's state version when it was made (known_open.py)
         self.none_special = none_special  # made while cls_token or sep_token was None (known_open.py)
+        self.unpickled = unpickled
 
     def __repr__(self):
         return f"<result of {self.call}>"
@@ -78,6 +80,7 @@ class BertTokenizerMachine(RuleBasedStateMachine):
         else:
             self.theirs = transformers.BertTokenizerLegacy(vocab_file=path, **options)
         self.template = self.special_ids()
+        self.version = 0  # counts state changes and pickling of the tokenizers
 
     # ------------------------------------------------------------------ helpers
     def both(self, fn):
@@ -158,6 +161,7 @@ class BertTokenizerMachine(RuleBasedStateMachine):
         loading": HF keeps the ids its post-processor was built with, bertpiece uses the current
         ones (as BertTokenizerLegacy). Rebuild the reference's BERT template (its own __init__
         code) so that both mean the current tokens."""
+        self.version += 1
         now = self.special_ids()
         if self.reference != "tokenizers" or now == self.template or None in now:
             return  # None: a known open defect (known_open.py), nothing to rebuild
@@ -202,7 +206,7 @@ class BertTokenizerMachine(RuleBasedStateMachine):
         case = {"tokenizer": {"reference": self.reference}, "kwargs": kwargs, "text": text}
         self.check(ours, theirs, f"__call__({text!r}, **{kwargs!r})", case)
         if ours[1] is None and theirs[1] is None:
-            return Pair(ours[0], theirs[0], f"__call__({text!r}, **{kwargs!r})",
+            return Pair(ours[0], theirs[0], f"__call__({text!r}, **{kwargs!r})", self.version,
                         none_special=None in (self.ours.cls_token, self.ours.sep_token))
         return multiple()
 
@@ -260,7 +264,7 @@ class BertTokenizerMachine(RuleBasedStateMachine):
     def pad_list(self, rs, options):
         """pad of a list of results, as a data collator does."""
         self.check(*self._pad(lambda side: [getattr(r, side) for r in rs], options), f"pad({rs!r}, **{options!r})",
-                   result=Pair(None, None, "rows", none_special=any(r.none_special for r in rs)))
+                   result=Pair(None, None, "rows", self.version, none_special=any(r.none_special for r in rs)))
 
     def _pad(self, inputs, options):
         with warnings.catch_warnings():
@@ -274,6 +278,9 @@ class BertTokenizerMachine(RuleBasedStateMachine):
     def read_result(self, r, batch_index, char_index, word_index, sequence_index):
         """An earlier result, read now: its keys again, and its token metadata."""
         self.check((r.ours, None), (r.theirs, None), f"{r!r} read again", result=r)
+        encodings = lambda x: None if x.encodings is None else len(x.encodings)  # noqa: E731
+        self.check(attempt(lambda: encodings(r.ours)), attempt(lambda: encodings(r.theirs)), f"{r!r}.encodings",
+                   result=r, method="encodings")
         for name, args in [("tokens", (batch_index,)), ("word_ids", (batch_index,)),
                                           ("sequence_ids", (batch_index,)),
                            ("char_to_token", (batch_index, char_index, sequence_index)),
@@ -288,7 +295,8 @@ class BertTokenizerMachine(RuleBasedStateMachine):
             attempt(lambda: pickle.loads(pickle.dumps(r.theirs)))
         self.check(ours, theirs, f"pickle of {r!r}", result=r)
         if ours[1] is None and theirs[1] is None:
-            return Pair(ours[0], theirs[0], f"unpickled {r.call}", none_special=r.none_special)
+            return Pair(ours[0], theirs[0], f"unpickled {r.call}", r.version, none_special=r.none_special,
+                        unpickled=True)
         return multiple()
 
     @rule(now=st.integers(0, 3))
@@ -297,6 +305,7 @@ class BertTokenizerMachine(RuleBasedStateMachine):
             return
         self.ours = pickle.loads(pickle.dumps(self.ours))
         self.theirs = pickle.loads(pickle.dumps(self.theirs))
+        self.version += 1
 
     # ------------------------------------------------------------ state changes
     @rule(specs=st.lists(S.ADDED_SPEC, min_size=1, max_size=3), special=st.booleans())
@@ -342,10 +351,12 @@ class BertTokenizerMachine(RuleBasedStateMachine):
             return
         self.check(*self.both(lambda tok: setattr(tok, name, value)), f"{name} = {value!r}")
         self.check((getattr(self.ours, name), None), (getattr(self.theirs, name), None), f"{name} read back")
+        self.version += 1
 
     @rule(value=st.one_of(st.integers(0, 40), st.just(512)))
     def set_model_max_length(self, value):
         self.check(*self.both(lambda tok: setattr(tok, "model_max_length", value)), f"model_max_length = {value}")
+        self.version += 1
 
     @rule(value=st.booleans())
     def set_split_special_tokens(self, value):
@@ -353,6 +364,7 @@ class BertTokenizerMachine(RuleBasedStateMachine):
             return
         self.check(*self.both(lambda tok: setattr(tok, "split_special_tokens", value)),
                    f"split_special_tokens = {value}")
+        self.version += 1
 
     @precondition(lambda self: hasattr(self, "theirs"))
     @rule()
