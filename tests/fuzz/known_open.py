@@ -101,11 +101,13 @@ def _legacy_unknown_fallback(m, where, d, ours, theirs, args) -> bool:
 
 def _none_cls_sep(m, where, d, ours, theirs, args) -> bool:
     """cls_token / sep_token set to None: bertpiece puts None into input_ids (an object array
-    with return_tensors="np"; `pad` of such a result then fails), the reference its ids
+    with return_tensors="np", a ValueError "Unable to create tensor" with "pt"; `pad` of such
+    a result then fails), the reference its ids
     (`tok.sep_token = None; tok("a")["input_ids"]` is [101, 1037, None])."""
     r = args.get("result")
     made_with_none = r.none_special if r is not None else None in (m.ours.cls_token, m.ours.sep_token)
-    return made_with_none and ("NoneType None vs int" in d or "ndarray object(" in d or "type of None" in d)
+    return made_with_none and any(sign in d for sign in (
+        "NoneType None vs int", "ndarray object(", "type of None", "Unable to create tensor"))
 
 
 def _metadata_from_current_state(m, where, d, ours, theirs, args) -> bool:

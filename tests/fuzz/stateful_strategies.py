@@ -16,7 +16,7 @@ from .unicode_text import GROUPS, WORDS
 ADDED_POOL = ["qzxtok", "zzwq", "<ent>", "[NEW]", "Xyzzy", "Über", "hello", "ab cd", "##zz"]
 SPECIAL_NAMES = ["pad_token", "cls_token", "sep_token", "unk_token", "mask_token"]
 # Values a special-token attribute gets: None, vocabulary tokens, the pool (added or not), new strings.
-SPECIAL_VALUES = [None, "[PAD]", "[CLS]", "[SEP]", "[UNK]", "[MASK]", "[unused1]", "<m>"] + ADDED_POOL
+SPECIAL_VALUES = [None, None, None, "[PAD]", "[CLS]", "[SEP]", "[UNK]", "[MASK]", "[unused1]", "<m>"] + ADDED_POOL
 
 _CHARS = "".join(chars for _, chars in GROUPS if not any(0xD800 <= ord(c) <= 0xDFFF for c in chars))
 FRAGMENT = st.one_of(
