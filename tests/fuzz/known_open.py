@@ -102,12 +102,13 @@ def _legacy_unknown_fallback(m, where, d, ours, theirs, args) -> bool:
 def _none_cls_sep(m, where, d, ours, theirs, args) -> bool:
     """cls_token / sep_token set to None: bertpiece puts None into input_ids (an object array
     with return_tensors="np", a ValueError "Unable to create tensor" with "pt"; `pad` of such
-    a result then fails), the reference its ids
+    a result then fails, decode of its ids a TypeError), the reference its ids
     (`tok.sep_token = None; tok("a")["input_ids"]` is [101, 1037, None])."""
     r = args.get("result")
     made_with_none = r.none_special if r is not None else None in (m.ours.cls_token, m.ours.sep_token)
     return made_with_none and any(sign in d for sign in (
-        "NoneType None vs int", "ndarray object(", "type of None", "Unable to create tensor"))
+        "NoneType None vs int", "ndarray object(", "type of None", "Unable to create tensor",
+        "must be an integer, got NoneType"))
 
 
 def _metadata_from_current_state(m, where, d, ours, theirs, args) -> bool:
@@ -128,7 +129,7 @@ def _stripped_added_tokens(m, where, d, ours, theirs, args) -> bool:
             or len(ours[0]) != len(theirs[0]):
         return False
     pairs = [(a, b) for a, b in zip(ours[0], theirs[0]) if a != b]
-    return all(a.strip() == b for a, b in pairs)
+    return all(isinstance(a, str) and a.strip() == b for a, b in pairs)
 
 
 def _encodings_missing(m, where, d, ours, theirs, args) -> bool:
