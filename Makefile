@@ -68,8 +68,10 @@ sdist:  ## dist/: the source distribution (pip builds it with a Rust toolchain)
 test-pythons:  ## the wheel from `make wheel` in a fresh venv of each other Python (3.10, 3.12, 3.13)
 	CONSTRAINTS=$(CONSTRAINTS) bash .ci/test-pythons
 
-fuzz:  ## differential fuzz campaign for MINUTES minutes (tests/fuzz); new failing cases land in tests/fuzz/regressions/
-	cd tests && RUST_BACKTRACE=0 $(PYTHON) -m fuzz.campaign --minutes $(MINUTES)
+fuzz:  ## differential fuzz: MINUTES of random calls (new failing cases land in tests/fuzz/regressions/), then MINUTES of the stateful machine
+	cd tests && RUST_BACKTRACE=0 $(PYTHON) -m fuzz.campaign --minutes $(MINUTES); options=$$?; \
+		RUST_BACKTRACE=0 $(PYTHON) -m fuzz.stateful_campaign --minutes $(MINUTES); stateful=$$?; \
+		exit $$(( options || stateful ))
 
 bench:  ## speed against the peers (docs/benchmarks.md); needs ../shared/data/corpus
 	$(PYTHON) benches/bench.py --markdown
