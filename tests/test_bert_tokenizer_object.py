@@ -322,7 +322,8 @@ def test_google_character_classes():
         for name in ("_is_whitespace", "_is_control", "_is_punctuation"):
             if cp in newer:
                 continue
-            assert getattr(bertpiece, name, None) is None  # private, as in Google's module
+            # at the package root too, as in Google's module (`import bertpiece as tokenization`)
+            assert getattr(bertpiece, name) is getattr(bertpiece.tokenization, name)
             assert getattr(bertpiece.tokenization, name)(ch) == getattr(google, name)(ch), (name, hex(cp))
 
 

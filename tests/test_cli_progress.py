@@ -162,3 +162,11 @@ def test_high_unknown_rate_gets_a_hint(tmp_path):
         english = f.read().split("\n")[:200]
     err = _encode(tmp_path, "bert-base-uncased", english)
     assert float(re.search(r"unk rate ([\d.]+)%", err).group(1)) < 1 and "many unknown" not in err
+
+
+@pytest.mark.parametrize("seconds", [0.4351, 1.0049, 2.9951, 0.1251])
+def test_summary_seconds_are_the_last_frames(seconds):
+    # The frame shows f"{seconds:.2f}"; the summary rounded to 3 decimals first, so 0.4351 s
+    # was "0.44 s" in the frame and "0.43 s" in the summary (seen under load in the terminal test).
+    summary = progress.Summary(progress.Counters(rows_in=1, rows_out=1), seconds, 1000)
+    assert f", {seconds:.2f} s," in summary.text()

@@ -16,7 +16,9 @@ from fuzz.stateful import BertTokenizerMachine, LegacyMachine
 
 EXAMPLES = int(os.environ.get("BERTPIECE_STATEFUL_EXAMPLES", "20"))
 STEPS = int(os.environ.get("BERTPIECE_STATEFUL_STEPS", "25"))
-BOUNDED = settings(max_examples=EXAMPLES, stateful_step_count=STEPS, deadline=None)
+# Derandomized here always (make test, CI): the same sequences every run, so a fresh clone's test run
+# does not turn red on an unclassified difference a random seed reached; `make fuzz` explores.
+BOUNDED = settings(max_examples=EXAMPLES, stateful_step_count=STEPS, deadline=None, derandomize=True)
 
 TestTokenizersMode = BertTokenizerMachine.TestCase
 TestTokenizersMode.settings = BOUNDED

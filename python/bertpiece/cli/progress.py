@@ -219,7 +219,8 @@ class Summary:
         d = self.as_dict()
         parts = [f"{d['rows_in']:,} rows in", f"{d['rows_out']:,} rows out", f"{d['tokens']:,} tokens",
                  f"unk rate {100 * d['unk_rate']:.3f}%", f"{d['truncated_rows']:,} truncated rows",
-                 f"{d['invalid_utf8_lines']:,} invalid-UTF-8 lines", f"{d['seconds']:.2f} s",
+                 f"{d['invalid_utf8_lines']:,} invalid-UTF-8 lines",
+                 f"{self.seconds:.2f} s",  # (not as_dict's 3-decimal figure: rounded twice, it can differ)
                  f"{d['mb_per_s']:.1f} MB/s"]
         if d["resumed_from_row"]:
             parts.append(f"resumed at row {d['resumed_from_row']:,}")

@@ -10,7 +10,7 @@ count(ab)/(count(a)*count(b)), which favours rare pairs: on held-out text
 The output appears whole or not at all: an interrupted run leaves no
 vocab.txt. --model bpe / byte-bpe trains BPE as HF's BpeTrainer does
 (character-level on BERT-normalized words, or byte-level GPT-2 style) and
-writes a tokenizer.json that HF tokenizers loads. See docs/train.md and docs/train-bpe.md.
+writes a tokenizer.json that HF tokenizers loads.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def add_parser(sub):
     from . import DOCS_URL, int_range
 
     p = sub.add_parser("train", help=__doc__.split(": ", 1)[1].split("\n")[0], description=__doc__,
-                       epilog=f"Options and algorithms in detail: {DOCS_URL}train.md",
+                       epilog=f"Options and algorithms in detail: {DOCS_URL}train.md and (BPE) {DOCS_URL}train-bpe.md",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("inputs", nargs="+", metavar="CORPUS",
                    help="input files (.txt, .jsonl, .parquet, optionally .gz/.zst) or - for stdin lines")

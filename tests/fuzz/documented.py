@@ -1,0 +1,34 @@
+"""Differences from transformers that docs/bert_tokenizer.md lists as deliberate
+(its differences table), as predicates of the stateful machine's comparisons
+`(machine, where, difference, ours, theirs, args) -> bool`: a difference that
+matches one is what the doc says bertpiece does, not a defect. Each is as
+narrow as its doc row; everything else fails the machine.
+"""
+
+from __future__ import annotations
+
+
+def _raised(outcome, kind=Exception) -> bool:
+    return isinstance(outcome[1], kind)
+
+
+def _non_integer_ids(m, where, d, ours, theirs, args) -> bool:
+    """Row "non-integer ids in decode / batch_decode / convert_ids_to_tokens": bertpiece's
+    IdTypeError (a TypeError and ValueError) where the reference cuts a float to an int."""
+    ids = args.get("ids")
+    ids = ids if isinstance(ids, list) else [ids]
+    flat = [i for x in ids for i in (x if isinstance(x, list) else [x])]
+    return any(type(i) is not int for i in flat) and type(ours[1]).__name__ == "IdTypeError"
+
+
+def _missing_cls_sep(m, where, d, ours, theirs, args) -> bool:
+    """Row "cls_token=None / sep_token=None ... with special tokens added": bertpiece's
+    ValueError naming the missing token where the reference puts None or a stray id in the rows."""
+    return _raised(ours, ValueError) and "adding special tokens" in str(ours[1]) \
+        and "is None" in str(ours[1]) and None in (m.ours.cls_token, m.ours.sep_token)
+
+
+DOCUMENTED: dict = {
+    "non-integer-ids-refused": _non_integer_ids,
+    "missing-cls-sep-refused": _missing_cls_sep,
+}
