@@ -17,6 +17,9 @@ pub struct Tokenizer {
     added: HashMap<String, u32>,
     added_r: HashMap<u32, AddedToken>,
     special: HashSet<String>,
+    /// Normalized added tokens whose normalized form differs: id -> that form
+    /// (HF's `normalized_cache`, which `id_to_token` and decoding return).
+    normalized_forms: HashMap<u32, String>,
     raw_matcher: Matcher,
     normalized_matcher: Matcher,
 }
@@ -62,13 +65,18 @@ impl Tokenizer {
             added_r.insert(id, token.clone());
         }
         let (mut raw, mut normalized) = (Vec::new(), Vec::new());
+        let mut normalized_forms = HashMap::new();
         for (&id, t) in &added_r {
             if t.normalized {
                 let mut s = NormalizedString::new(&t.content, 0);
                 if let Some(n) = &config.normalizer {
                     n.normalize(&mut s);
                 }
-                normalized.push((s.text(), id));
+                let form = s.text();
+                if form != t.content {
+                    normalized_forms.insert(id, form.clone());
+                }
+                normalized.push((form, id));
             } else {
                 raw.push((t.content.clone(), id));
             }
@@ -80,6 +88,7 @@ impl Tokenizer {
             added,
             added_r,
             special,
+            normalized_forms,
         }
     }
 
@@ -178,8 +187,10 @@ impl Tokenizer {
         self.added.get(token).or_else(|| self.config.model.vocab.get(token)).copied()
     }
 
+    /// The token of `id`; a normalized added token gives its normalized form, as in HF.
     pub fn id_to_token(&self, id: u32) -> Option<String> {
-        self.added_r.get(&id).map(|t| t.content.clone()).or_else(|| self.config.model.vocab_r.get(&id).cloned())
+        let added = self.added_r.get(&id).map(|t| self.normalized_forms.get(&id).unwrap_or(&t.content).clone());
+        added.or_else(|| self.config.model.vocab_r.get(&id).cloned())
     }
 
     pub fn get_vocab(&self, with_added_tokens: bool) -> HashMap<String, u32> {
