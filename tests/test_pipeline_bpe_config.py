@@ -158,6 +158,25 @@ def test_unsupported_components_are_refused(edit, message):
         bertpiece.Tokenizer.from_str(edited(edit))
 
 
+def test_merge_shorter_than_prefix_is_an_error_not_a_panic():
+    text = json.dumps({"model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2}, "merges": [["a", "b"]],
+                                 "continuing_subword_prefix": "###"}})
+    with pytest.raises(BaseException, match="out of range for slice"):  # HF: pyo3_runtime.PanicException
+        HFTokenizer.from_str(text)
+    with pytest.raises(ValueError, match=r'model\.merges\[0\]: cannot drop continuing_subword_prefix \(3 bytes\) from "b"'):
+        bertpiece.Tokenizer.from_str(text)
+
+
+def test_lone_surrogate_is_a_type_error_as_in_tokenizers():
+    ours, theirs = bertpiece.Tokenizer.from_str(gpt2_json()), HFTokenizer.from_str(gpt2_json())
+    for call in (lambda t: t.encode("ab\ud800"), lambda t: t.encode_batch(["ok", "ab\ud800"]),
+                 lambda t: t.encode(["x", "\udfff"], is_pretokenized=True)):
+        with pytest.raises(TypeError):
+            call(theirs)
+        with pytest.raises(TypeError, match="lone surrogate"):
+            call(ours)
+
+
 def test_dropout_zero_is_no_dropout():
     text = edited(lambda c: c["model"].update(dropout=0.0))
     ours, theirs = bertpiece.Tokenizer.from_str(text), HFTokenizer.from_str(text)

@@ -13,6 +13,7 @@ import os
 from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .._core import PipelineTokenizer as _Core
+from ..batch import SurrogateError
 from .encoding import Encoding
 
 __all__ = ["Tokenizer", "Encoding"]
@@ -45,6 +46,11 @@ def _batch_item(item: Any, is_pretokenized: bool, k: int) -> Tuple[List[str], Op
             raise TypeError(f"input[{k}] must be a str or a pair of str, got a sequence of {len(item)}")
         return _words(item[0], False, f"input[{k}][0]"), _words(item[1], False, f"input[{k}][1]")
     return _words(item, False, f"input[{k}]"), None
+
+
+def _surrogate(e: UnicodeEncodeError) -> SurrogateError:
+    # tokenizers refuses such text with TypeError; SurrogateError is one, and says where.
+    return SurrogateError(f"text holds a lone surrogate {e.object[e.start]!r} at position {e.start} (not valid Unicode)")
 
 
 class Tokenizer:
@@ -81,7 +87,11 @@ class Tokenizer:
             _words(sequence, is_pretokenized, "sequence"),
             None if pair is None else _words(pair, is_pretokenized, "pair"),
         )
-        return Encoding._from_columns(self._core.encode(item, bool(is_pretokenized), bool(add_special_tokens)))
+        try:
+            cols = self._core.encode(item, bool(is_pretokenized), bool(add_special_tokens))
+        except UnicodeEncodeError as e:
+            raise _surrogate(e) from None
+        return Encoding._from_columns(cols)
 
     def encode_batch(
         self, input: Iterable[Any], is_pretokenized: bool = False, add_special_tokens: bool = True
@@ -90,7 +100,10 @@ class Tokenizer:
         if isinstance(input, str):
             raise TypeError("input must be a list of inputs, got a str")
         items = [_batch_item(x, is_pretokenized, k) for k, x in enumerate(input)]
-        cols = self._core.encode_batch(items, bool(is_pretokenized), bool(add_special_tokens))
+        try:
+            cols = self._core.encode_batch(items, bool(is_pretokenized), bool(add_special_tokens))
+        except UnicodeEncodeError as e:
+            raise _surrogate(e) from None
         return [Encoding._from_columns(c) for c in cols]
 
     def decode(self, ids: Sequence[int], skip_special_tokens: bool = True) -> str:

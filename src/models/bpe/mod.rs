@@ -45,8 +45,11 @@ impl Bpe {
                     Error::Config(format!("model.merges[{rank}]: token {t:?} is not in model.vocab"))
                 })
             };
+            // HF drops the prefix's length from the right side whatever it holds (and panics if it cannot).
             let rest = b.get(prefix_len..).ok_or_else(|| {
-                Error::Config(format!("model.merges[{rank}]: {b:?} does not start with continuing_subword_prefix"))
+                Error::Config(format!(
+                    "model.merges[{rank}]: cannot drop continuing_subword_prefix ({prefix_len} bytes) from {b:?}"
+                ))
             })?;
             let (a_id, b_id, new_id) = (id(a)?, id(b)?, id(&format!("{a}{rest}"))?);
             merge_map.insert((a_id, b_id), (rank as u32, new_id));
