@@ -35,7 +35,7 @@ impl Matcher {
             }
         }
         for v in by_first.values_mut() {
-            v.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+            v.sort_by_key(|p| std::cmp::Reverse(p.0.len()));
         }
         Matcher { by_first }
     }

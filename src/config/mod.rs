@@ -50,7 +50,7 @@ pub fn parse(text: &str) -> Result<TokenizerConfig> {
         }
     }
     Ok(TokenizerConfig {
-        added_tokens: root.get("added_tokens").map(|v| added_tokens(v)).transpose()?.unwrap_or_default(),
+        added_tokens: root.get("added_tokens").map(added_tokens).transpose()?.unwrap_or_default(),
         normalizer: root.get("normalizer").map(|v| normalizer("normalizer", v, 0)).transpose()?,
         pre_tokenizer: root.get("pre_tokenizer").map(|v| pre_tokenizer("pre_tokenizer", v, 0)).transpose()?,
         model: model::bpe(&root.obj("model")?)?,
