@@ -50,23 +50,21 @@ def bytes_only_json():
     return tok.to_str()
 
 
-def test_gpt2_split_of_every_code_point():
-    """Every code point: our split (categories L/N, White_Space) agrees with Oniguruma's."""
-    ours, theirs = bertpiece.Tokenizer.from_str(bytes_only_json()), HFTokenizer.from_str(bytes_only_json())
+def test_split_of_every_code_point_three_way():
+    """Each code point c (CODE_POINTS), in "a" c "1" c "\\n": where tokenizers' GPT-2 split
+    starts words is where ours does, and where the oracle's letter/number
+    classes say ("a" + c is one word iff c is a letter, c + "1" + c iff a
+    number). The space is left out of the class check: " 1" is one word
+    whatever the classes."""
     text = probe_text(CODE_POINTS)
-    want, got = theirs.encode(text), ours.encode(text)
-    assert got.word_ids == want.word_ids
-    assert got.offsets == want.offsets and got.ids == want.ids
-
-
-def test_oracle_letters_and_numbers_are_oniguruma_s():
-    """For every code point c: tokenizers keeps "a" + c together exactly when the
-    oracle calls c a letter, and c + "1" + c exactly when it calls it a number.
-    (The space is left out: " 1" is one word whatever the classes.)"""
-    cps = [c for c in CODE_POINTS if c != 0x20]
-    starts = {s for _, (s, _) in SPLIT.pre_tokenize_str(probe_text(cps))}
+    starts = {s for _, (s, _) in SPLIT.pre_tokenize_str(text)}
+    enc = bertpiece.Tokenizer.from_str(bytes_only_json()).encode(text)
+    ours = {o[0] for k, (o, w) in enumerate(zip(enc.offsets, enc.word_ids)) if k == 0 or w != enc.word_ids[k - 1]}
+    assert ours == starts
     wrong = []
-    for k, c in enumerate(cps):
+    for k, c in enumerate(CODE_POINTS):
+        if c == 0x20:
+            continue
         hf = "L" if 5 * k + 1 not in starts else "N" if 5 * k + 2 not in starts else "other"
         mine = "L" if oracle_bpe._is_letter(chr(c)) else "N" if oracle_bpe._is_number(chr(c)) else "other"
         if hf != mine:
@@ -74,7 +72,13 @@ def test_oracle_letters_and_numbers_are_oniguruma_s():
     assert not wrong, wrong[:20]
 
 
-CODE_POINTS = [c for c in range(0x110000) if not 0xD800 <= c < 0xE000]
+# Every code point of planes 0-3 and 14 (all that any Unicode version assigns so
+# far), and every 61st of planes 4-13 (unassigned) and 15-16 (private use): the
+# whole range costs a minute and finds nothing more.
+CODE_POINTS = [
+    c for c in range(0x110000)
+    if not 0xD800 <= c < 0xE000 and (c < 0x40000 or 0xE0000 <= c < 0xF0000 or c % 61 == 0)
+]
 SPLIT = pre_tokenizers.ByteLevel(add_prefix_space=False)
 
 

@@ -28,7 +28,7 @@ WHITE_SPACE = frozenset(
 # Letters and numbers new in Unicode 17.0 (inclusive ranges): tokenizers 0.23.3's
 # Oniguruma sees them as unassigned, so to its split they are neither \\p{L} nor \\p{N}.
 # Measured against tokenizers over every code point (tests/test_pipeline_bpe_fuzz.py
-# test_gpt2_split_of_every_code_point fails if this list goes stale).
+# test_split_of_every_code_point_three_way fails if this list goes stale).
 NEW_IN_UNICODE_17 = (
     (0x088F, 0x088F), (0x0C5C, 0x0C5C), (0x0CDC, 0x0CDC), (0xA7CE, 0xA7CF), (0xA7D2, 0xA7D2),
     (0xA7D4, 0xA7D4), (0xA7F1, 0xA7F1), (0x10940, 0x10959), (0x10EC5, 0x10EC7), (0x11DB0, 0x11DDB),
