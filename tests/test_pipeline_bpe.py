@@ -134,10 +134,21 @@ def test_truncation_and_padding_are_refused_not_ignored():
         ours.enable_padding()
     with pytest.raises(NotImplementedError, match="post_process"):
         ours.post_process
+    assert not hasattr(ours, "post_process") and getattr(ours, "to_str", None) is None
     theirs = HFTokenizer.from_str(roberta_json())
     theirs.enable_truncation(8)
     with pytest.raises(NotImplementedError, match="truncation"):
         bertpiece.Tokenizer.from_str(theirs.to_str())
+
+
+def test_pickles_and_copies():
+    import copy
+    import pickle
+
+    ours, theirs = load("roberta")
+    for clone in (pickle.loads(pickle.dumps(ours)), copy.deepcopy(ours)):
+        assert isinstance(clone, bertpiece.Tokenizer)
+        assert_same(clone.encode("a <mask> pickled"), theirs.encode("a <mask> pickled"), "pickled")
 
 
 def test_from_file_and_bad_arguments(tmp_path):

@@ -16,7 +16,7 @@ from .._core import PipelineTokenizer as _Core
 from ..batch import SurrogateError
 from .encoding import Encoding
 
-__all__ = ["Tokenizer", "Encoding"]
+__all__ = ["Tokenizer", "Encoding", "NotImplementedAttribute"]
 
 TextInput = Union[str, Sequence[str]]
 
@@ -48,6 +48,11 @@ def _batch_item(item: Any, is_pretokenized: bool, k: int) -> Tuple[List[str], Op
     return _words(item, False, f"input[{k}]"), None
 
 
+class NotImplementedAttribute(NotImplementedError, AttributeError):
+    """A tokenizers.Tokenizer attribute this version lacks: a NotImplementedError
+    naming it, and an AttributeError so ``hasattr`` and ``getattr(..., default)`` work."""
+
+
 def _surrogate(e: UnicodeEncodeError) -> SurrogateError:
     # tokenizers refuses such text with TypeError; SurrogateError is one, and says where.
     return SurrogateError(f"text holds a lone surrogate {e.object[e.start]!r} at position {e.start} (not valid Unicode)")
@@ -56,16 +61,20 @@ def _surrogate(e: UnicodeEncodeError) -> SurrogateError:
 class Tokenizer:
     """The general tokenization pipeline from a tokenizer.json (see the module doc)."""
 
-    def __init__(self, core: _Core) -> None:
+    def __init__(self, core: _Core, json: str) -> None:
         if not isinstance(core, _Core):
             raise TypeError("use Tokenizer.from_file(path) or Tokenizer.from_str(json)")
         self._core = core
+        self._json = json  # kept for pickling
 
     @classmethod
     def from_str(cls, json: str) -> "Tokenizer":
         if not isinstance(json, str):
             raise TypeError(f"json must be a str, got {type(json).__name__}")
-        return cls(_Core.from_str(json))
+        return cls(_Core.from_str(json), json)
+
+    def __reduce__(self) -> tuple:
+        return (Tokenizer.from_str, (self._json,))
 
     @classmethod
     def from_file(cls, path: Union[str, "os.PathLike[str]"]) -> "Tokenizer":
@@ -152,4 +161,4 @@ class Tokenizer:
         # Any other tokenizers.Tokenizer API: say clearly that it is not here yet.
         if name.startswith("_"):
             raise AttributeError(name)
-        raise NotImplementedError(f"bertpiece.Tokenizer.{name} is not implemented yet (see docs/pipeline.md)")
+        raise NotImplementedAttribute(f"bertpiece.Tokenizer.{name} is not implemented yet (see docs/pipeline.md)")
