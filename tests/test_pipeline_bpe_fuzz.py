@@ -11,7 +11,7 @@ from tokenizers import Tokenizer as HFTokenizer, models, pre_tokenizers, trainer
 
 import bertpiece
 from bertpiece import oracle_bpe
-from bpe_shapes import UD_FILES, assert_same, gpt2_json, roberta_json, ud_lines
+from bpe_shapes import SHAPES as ALL_SHAPES, UD_FILES, assert_same, gpt2_json, roberta_json, ud_lines
 
 SHAPES = {"gpt2": gpt2_json, "roberta": roberta_json}
 
@@ -116,3 +116,18 @@ def _cached(shape):
     if shape not in _CACHE:
         _CACHE[shape] = three(shape)
     return _CACHE[shape]
+
+
+@pytest.mark.parametrize("shape", ["modernbert", "normalized"])
+@given(text=TEXT)
+def test_fuzz_other_shapes(shape, text):
+    """Template post-processing, NFC + Lowercase with normalized added tokens: bertpiece == tokenizers."""
+    ours, theirs = _two(shape)
+    assert_same(ours.encode(text), theirs.encode(text), text)
+    assert ours.decode(theirs.encode(text).ids) == theirs.decode(theirs.encode(text).ids)
+
+
+@functools.lru_cache(maxsize=None)
+def _two(shape):
+    text = ALL_SHAPES[shape]()
+    return bertpiece.Tokenizer.from_str(text), HFTokenizer.from_str(text)
