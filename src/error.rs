@@ -33,6 +33,15 @@ pub enum Error {
     TrainVocabTooSmall { vocab_size: usize, needed: usize },
     #[error("{0}")]
     TrainOption(String),
+    /// A tokenizer.json field that is malformed: names the field and the value.
+    #[error("{0}")]
+    Config(String),
+    /// A tokenizer.json component (or option) this version does not implement.
+    #[error("{0}")]
+    Unsupported(String),
+    /// Input the loaded tokenizer cannot encode (e.g. its unk token is missing).
+    #[error("{0}")]
+    Tokenize(String),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;

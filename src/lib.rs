@@ -5,22 +5,37 @@
 //! splits), [`wordpiece`] (the matcher), [`vocab`] (vocab.txt loading), and
 //! [`tokenizer`], which puts them together as Google's `BasicTokenizer` and
 //! `FullTokenizer`; [`encoder`] runs all stages in one pass for ids.
-//! [`unicode`] reads the generated tables. No Python here:
+//! [`unicode`] reads the generated tables.
+//!
+//! The general pipeline (any tokenizer.json; byte-level BPE so far) lives
+//! beside it: [`config`] (tokenizer.json -> components), [`normalizers`],
+//! [`pre_tokenizers`], [`models`], [`added_tokens`], [`processors`],
+//! [`decoders`], composed by [`pipeline`]. No Python here:
 //! the PyO3 binding is `python/`, behind the `python` feature.
 
+pub mod added_tokens;
 pub mod aligned;
 pub mod batch;
 mod code_point_classes;
+pub mod config;
+pub mod decoders;
 pub mod encoder;
+pub mod encoding;
 pub mod error;
 mod fxhash;
 #[rustfmt::skip]
 mod hf_tables;
+pub mod models;
+pub mod normalized_string;
 pub mod normalizer;
+pub mod normalizers;
 pub mod offsets;
 pub mod padding;
 mod piece_chars;
+pub mod pipeline;
 pub mod pre_tokenizer;
+pub mod pre_tokenizers;
+pub mod processors;
 pub mod room;
 pub mod threads;
 pub mod tokenizer;

@@ -17,6 +17,7 @@ __all__ = [
     "ByteLevelCounter",
     "FullTokenizer",
     "Needles",
+    "PipelineTokenizer",
     "UNICODE_VERSION",
     "WordCounter",
     "WordpieceTokenizer",
@@ -128,6 +129,29 @@ class BasicTokenizer:
 class WordpieceTokenizer:
     def __new__(cls, tokens: Sequence[_Text], unk_token: _Text, max_input_chars_per_word: int) -> WordpieceTokenizer: ...
     def tokenize(self, text: _Text) -> list[str]: ...
+
+_Columns = tuple[
+    list[int], list[int], list[str], list[Optional[int]], list[tuple[int, int]], list[int], list[int], list[Optional[int]]
+]
+_Item = tuple[list[str], Optional[list[str]]]
+
+@final
+class PipelineTokenizer:
+    """The general pipeline from a tokenizer.json (behind bertpiece.Tokenizer)."""
+    @staticmethod
+    def from_str(json: str) -> PipelineTokenizer: ...
+    def encode(self, item: _Item, is_pretokenized: bool, add_special_tokens: bool) -> _Columns: ...
+    def encode_batch(
+        self, items: list[_Item], is_pretokenized: bool, add_special_tokens: bool, num_threads: Optional[int] = None
+    ) -> list[_Columns]: ...
+    def decode(self, ids: list[int], skip_special_tokens: bool) -> str: ...
+    def decode_batch(
+        self, batch: list[list[int]], skip_special_tokens: bool, num_threads: Optional[int] = None
+    ) -> list[str]: ...
+    def token_to_id(self, token: str) -> Optional[int]: ...
+    def id_to_token(self, id: int) -> Optional[str]: ...
+    def get_vocab(self, with_added_tokens: bool) -> dict[str, int]: ...
+    def num_special_tokens_to_add(self, is_pair: bool) -> int: ...
 
 @final
 class WordCounter:

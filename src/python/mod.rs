@@ -8,19 +8,23 @@
 //! `FullTokenizer`, batches), `google.rs` (Google's BasicTokenizer,
 //! WordpieceTokenizer and module functions), `serving.rs` (the entry points
 //! of `BertTokenizer.__call__`'s common cases), `lists.rs` (token columns as
-//! Python lists).
+//! Python lists), `pipeline_tokenizer.rs` (the general pipeline behind
+//! `bertpiece.Tokenizer`).
 
 mod args;
 mod full_tokenizer;
 mod google;
 mod lists;
+mod pipeline_tokenizer;
 mod serving;
 mod train;
 mod train_bpe;
 
 use crate::unicode;
 use crate::Error;
-use pyo3::exceptions::{PyFileNotFoundError, PyMemoryError, PyOSError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyMemoryError, PyNotImplementedError, PyOSError, PyRuntimeError, PyValueError,
+};
 use pyo3::prelude::*;
 
 impl From<Error> for PyErr {
@@ -39,7 +43,10 @@ impl From<Error> for PyErr {
             | Error::PairCount { .. }
             | Error::BadThreadCount(_)
             | Error::TrainVocabTooSmall { .. }
-            | Error::TrainOption(_) => PyValueError::new_err(msg),
+            | Error::TrainOption(_)
+            | Error::Config(_)
+            | Error::Tokenize(_) => PyValueError::new_err(msg),
+            Error::Unsupported(_) => PyNotImplementedError::new_err(msg),
             Error::ThreadPool(_) => PyRuntimeError::new_err(msg),
             Error::OutputTooLarge { .. } | Error::OutOfMemory { .. } => PyMemoryError::new_err(msg),
         }
@@ -57,6 +64,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<serving::Needles>()?;
     m.add_class::<train::PyWordCounter>()?;
     m.add_class::<train_bpe::PyByteLevelCounter>()?;
+    m.add_class::<pipeline_tokenizer::PyPipelineTokenizer>()?;
     m.add_function(wrap_pyfunction!(serving::encode_to_list, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_lists, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_offsets, m)?)?;

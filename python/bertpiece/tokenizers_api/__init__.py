@@ -1,0 +1,164 @@
+"""``bertpiece.Tokenizer``: a drop-in for ``tokenizers.Tokenizer`` loading any
+tokenizer.json, exact against HF tokenizers 0.23.3 for what it supports.
+
+This first slice runs byte-level BPE (GPT-2 / RoBERTa / ModernBERT shapes);
+components it does not implement are refused when the file is loaded
+(NotImplementedError naming the field), never approximated. docs/pipeline.md
+lists what is supported.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
+
+from .._core import PipelineTokenizer as _Core
+from ..batch import SurrogateError
+from .encoding import Encoding
+
+__all__ = ["Tokenizer", "Encoding", "NotImplementedAttribute"]
+
+TextInput = Union[str, Sequence[str]]
+
+
+def _words(seq: Any, is_pretokenized: bool, what: str) -> List[str]:
+    if is_pretokenized:
+        if isinstance(seq, str) or not isinstance(seq, (list, tuple)):
+            raise TypeError(f"{what} must be a list or tuple of str when is_pretokenized=True, got {type(seq).__name__}")
+        for w in seq:
+            if not isinstance(w, str):
+                raise TypeError(f"{what} must hold only str, got {type(w).__name__}")
+        return list(seq)
+    if not isinstance(seq, str):
+        raise TypeError(f"{what} must be a str, got {type(seq).__name__}")
+    return [seq]
+
+
+def _batch_item(item: Any, is_pretokenized: bool, k: int) -> Tuple[List[str], Optional[List[str]]]:
+    # As HF: a str (or, pre-tokenized, a list of str) is one sequence; a
+    # 2-tuple/list of those is a pair.
+    if is_pretokenized:
+        if isinstance(item, (list, tuple)) and len(item) == 2 and all(isinstance(x, (list, tuple)) for x in item):
+            return _words(item[0], True, f"input[{k}][0]"), _words(item[1], True, f"input[{k}][1]")
+        return _words(item, True, f"input[{k}]"), None
+    if isinstance(item, (list, tuple)):
+        if len(item) != 2:
+            raise TypeError(f"input[{k}] must be a str or a pair of str, got a sequence of {len(item)}")
+        return _words(item[0], False, f"input[{k}][0]"), _words(item[1], False, f"input[{k}][1]")
+    return _words(item, False, f"input[{k}]"), None
+
+
+class NotImplementedAttribute(NotImplementedError, AttributeError):
+    """A tokenizers.Tokenizer attribute this version lacks: a NotImplementedError
+    naming it, and an AttributeError so ``hasattr`` and ``getattr(..., default)`` work."""
+
+
+def _surrogate(e: UnicodeEncodeError) -> SurrogateError:
+    # tokenizers refuses such text with TypeError; SurrogateError is one, and says where.
+    return SurrogateError(f"text holds a lone surrogate {e.object[e.start]!r} at position {e.start} (not valid Unicode)")
+
+
+class Tokenizer:
+    """The general tokenization pipeline from a tokenizer.json (see the module doc)."""
+
+    def __init__(self, core: _Core, json: str) -> None:
+        if not isinstance(core, _Core):
+            raise TypeError("use Tokenizer.from_file(path) or Tokenizer.from_str(json)")
+        self._core = core
+        self._json = json  # kept for pickling
+
+    @classmethod
+    def from_str(cls, json: str) -> "Tokenizer":
+        if not isinstance(json, str):
+            raise TypeError(f"json must be a str, got {type(json).__name__}")
+        return cls(_Core.from_str(json), json)
+
+    def __reduce__(self) -> tuple:
+        return (Tokenizer.from_str, (self._json,))
+
+    @classmethod
+    def from_file(cls, path: Union[str, "os.PathLike[str]"]) -> "Tokenizer":
+        with open(path, encoding="utf-8") as f:
+            return cls.from_str(f.read())
+
+    @classmethod
+    def from_buffer(cls, buffer: bytes) -> "Tokenizer":
+        return cls.from_str(bytes(buffer).decode("utf-8"))
+
+    def encode(
+        self,
+        sequence: TextInput,
+        pair: Optional[TextInput] = None,
+        is_pretokenized: bool = False,
+        add_special_tokens: bool = True,
+    ) -> Encoding:
+        item = (
+            _words(sequence, is_pretokenized, "sequence"),
+            None if pair is None else _words(pair, is_pretokenized, "pair"),
+        )
+        try:
+            cols = self._core.encode(item, bool(is_pretokenized), bool(add_special_tokens))
+        except UnicodeEncodeError as e:
+            raise _surrogate(e) from None
+        return Encoding._from_columns(cols)
+
+    def encode_batch(
+        self, input: Iterable[Any], is_pretokenized: bool = False, add_special_tokens: bool = True
+    ) -> List[Encoding]:
+        """Encodes every input on all cores (the GIL released)."""
+        if isinstance(input, str):
+            raise TypeError("input must be a list of inputs, got a str")
+        items = [_batch_item(x, is_pretokenized, k) for k, x in enumerate(input)]
+        try:
+            cols = self._core.encode_batch(items, bool(is_pretokenized), bool(add_special_tokens))
+        except UnicodeEncodeError as e:
+            raise _surrogate(e) from None
+        return [Encoding._from_columns(c) for c in cols]
+
+    def decode(self, ids: Sequence[int], skip_special_tokens: bool = True) -> str:
+        return self._core.decode(list(ids), bool(skip_special_tokens))
+
+    def decode_batch(self, sequences: Sequence[Sequence[int]], skip_special_tokens: bool = True) -> List[str]:
+        return self._core.decode_batch([list(s) for s in sequences], bool(skip_special_tokens))
+
+    def token_to_id(self, token: str) -> Optional[int]:
+        return self._core.token_to_id(token)
+
+    def id_to_token(self, id: int) -> Optional[str]:
+        return self._core.id_to_token(id)
+
+    def get_vocab(self, with_added_tokens: bool = True) -> dict:
+        return self._core.get_vocab(bool(with_added_tokens))
+
+    def get_vocab_size(self, with_added_tokens: bool = True) -> int:
+        return len(self._core.get_vocab(bool(with_added_tokens)))
+
+    def num_special_tokens_to_add(self, is_pair: bool) -> int:
+        return self._core.num_special_tokens_to_add(bool(is_pair))
+
+    # Truncation and padding: none is ever active in this slice.
+    @property
+    def truncation(self) -> None:
+        return None
+
+    @property
+    def padding(self) -> None:
+        return None
+
+    def no_truncation(self) -> None:
+        """Truncation is never on in this version, so there is nothing to turn off."""
+
+    def no_padding(self) -> None:
+        """Padding is never on in this version, so there is nothing to turn off."""
+
+    def enable_truncation(self, *args: Any, **kwargs: Any) -> None:
+        raise NotImplementedError("bertpiece.Tokenizer.enable_truncation is not implemented yet")
+
+    def enable_padding(self, *args: Any, **kwargs: Any) -> None:
+        raise NotImplementedError("bertpiece.Tokenizer.enable_padding is not implemented yet")
+
+    def __getattr__(self, name: str) -> Any:
+        # Any other tokenizers.Tokenizer API: say clearly that it is not here yet.
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raise NotImplementedAttribute(f"bertpiece.Tokenizer.{name} is not implemented yet (see docs/pipeline.md)")

@@ -1,0 +1,163 @@
+//! Added tokens as HF tokenizers' `AddedVocabulary` handles them: tokens with
+//! `normalized: false` are found in the raw text first, then the normalizer
+//! runs on what lies between them and tokens with `normalized: true` are
+//! found in its output. Matching is leftmost-longest and non-overlapping;
+//! `single_word` needs no word char (`\w`) on either side, `lstrip`/`rstrip`
+//! take the whitespace (`\s`) before/after into the token.
+
+use crate::normalized_string::NormalizedString;
+use std::collections::HashMap;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AddedToken {
+    pub content: String,
+    pub single_word: bool,
+    pub lstrip: bool,
+    pub rstrip: bool,
+    pub normalized: bool,
+    pub special: bool,
+}
+
+/// One set of patterns matched leftmost-longest (HF uses a daachorse automaton).
+#[derive(Clone, Debug, Default)]
+pub struct Matcher {
+    /// First char -> (pattern chars, token id), longest first.
+    by_first: HashMap<char, Vec<(Vec<char>, u32)>>,
+}
+
+impl Matcher {
+    pub fn new(patterns: impl IntoIterator<Item = (String, u32)>) -> Matcher {
+        let mut by_first: HashMap<char, Vec<(Vec<char>, u32)>> = HashMap::new();
+        for (p, id) in patterns {
+            let chars: Vec<char> = p.chars().collect();
+            if let Some(&c) = chars.first() {
+                by_first.entry(c).or_default().push((chars, id));
+            }
+        }
+        for v in by_first.values_mut() {
+            v.sort_by_key(|p| std::cmp::Reverse(p.0.len()));
+        }
+        Matcher { by_first }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_first.is_empty()
+    }
+
+    /// The leftmost-longest match at or after `from`: (start, end, id).
+    fn find(&self, text: &[char], from: usize) -> Option<(usize, usize, u32)> {
+        (from..text.len()).find_map(|i| {
+            let cands = self.by_first.get(&text[i])?;
+            cands.iter().find(|(p, _)| text[i..].starts_with(p)).map(|(p, id)| (i, i + p.len(), *id))
+        })
+    }
+}
+
+fn is_word_char(c: char) -> bool {
+    // Rust regex's Unicode `\w`: Alphabetic, Mark, Decimal_Number, Connector_Punctuation, Join_Control.
+    static WORD: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"^\w$").unwrap_or_else(|e| panic!("constant pattern: {e}")));
+    let mut buf = [0u8; 4];
+    WORD.is_match(c.encode_utf8(&mut buf))
+}
+
+/// Splits `text` around the tokens `matcher` finds: (chars range, Some(id) for a token).
+pub fn find_matches(
+    text: &[char],
+    matcher: &Matcher,
+    tokens: &HashMap<u32, AddedToken>,
+) -> Vec<(std::ops::Range<usize>, Option<u32>)> {
+    if text.is_empty() || matcher.is_empty() {
+        return vec![(0..text.len(), None)];
+    }
+    let mut out = Vec::new();
+    let (mut start_offset, mut from) = (0usize, 0usize);
+    while let Some((mut start, mut stop, id)) = matcher.find(text, from) {
+        from = stop;
+        let Some(t) = tokens.get(&id) else { continue };
+        if t.single_word {
+            let start_space = start == 0 || !is_word_char(text[start - 1]);
+            let stop_space = stop == text.len() || !is_word_char(text[stop]);
+            if !start_space || !stop_space {
+                continue;
+            }
+        }
+        if t.lstrip {
+            let mut s = start;
+            while s > 0 && text[s - 1].is_whitespace() {
+                s -= 1;
+            }
+            start = s.max(start_offset);
+        }
+        if t.rstrip {
+            while stop < text.len() && text[stop].is_whitespace() {
+                stop += 1;
+            }
+        }
+        if start_offset < start {
+            out.push((start_offset..start, None));
+        }
+        out.push((start..stop, Some(id)));
+        // HF goes on from the match's own end, not from where rstrip stopped.
+        start_offset = stop;
+    }
+    if start_offset != text.len() {
+        out.push((start_offset..text.len(), None));
+    }
+    out
+}
+
+/// One piece of the input after added-token extraction: text still to
+/// pre-tokenize, or an added token already decided.
+pub enum Split {
+    Text(NormalizedString),
+    Token(NormalizedString, u32),
+}
+
+/// Splits `s` with `matcher`, turning the gaps into [`Split::Text`] (after
+/// `then` has run on each of them).
+pub fn split_pieces(
+    s: &NormalizedString,
+    matcher: &Matcher,
+    tokens: &HashMap<u32, AddedToken>,
+    out: &mut Vec<Split>,
+    mut then: impl FnMut(NormalizedString, &mut Vec<Split>),
+) {
+    for (r, id) in find_matches(&s.chars, matcher, tokens) {
+        if r.is_empty() {
+            continue;
+        }
+        let piece = s.slice(r);
+        match id {
+            Some(id) => out.push(Split::Token(piece, id)),
+            None => then(piece, out),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tok(content: &str, lstrip: bool, rstrip: bool, single_word: bool) -> AddedToken {
+        AddedToken { content: content.into(), single_word, lstrip, rstrip, normalized: false, special: true }
+    }
+
+    #[test]
+    fn leftmost_longest_with_strips() {
+        let tokens: HashMap<u32, AddedToken> =
+            [(0, tok("<m>", true, false, false)), (1, tok("<m>x", false, false, false))].into_iter().collect();
+        let m = Matcher::new(tokens.iter().map(|(&id, t)| (t.content.clone(), id)));
+        let text: Vec<char> = "a  <m> <m>x".chars().collect();
+        let got = find_matches(&text, &m, &tokens);
+        assert_eq!(got, vec![(0..1, None), (1..6, Some(0)), (6..7, None), (7..11, Some(1))]);
+    }
+
+    #[test]
+    fn single_word_needs_boundaries() {
+        let tokens: HashMap<u32, AddedToken> = [(0, tok("ab", false, false, true))].into_iter().collect();
+        let m = Matcher::new([("ab".to_string(), 0)]);
+        let text: Vec<char> = "xab ab".chars().collect();
+        assert_eq!(find_matches(&text, &m, &tokens), vec![(0..4, None), (4..6, Some(0))]);
+    }
+}

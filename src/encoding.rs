@@ -1,0 +1,113 @@
+//! The result of encoding one input, shaped as HF tokenizers' `Encoding`
+//! (offsets in chars of the original text, as the Python API reports them).
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Encoding {
+    pub ids: Vec<u32>,
+    pub type_ids: Vec<u32>,
+    pub tokens: Vec<String>,
+    pub words: Vec<Option<u32>>,
+    pub offsets: Vec<(usize, usize)>,
+    pub special_tokens_mask: Vec<u32>,
+    pub attention_mask: Vec<u32>,
+    /// Which tokens belong to which input sequence (HF's `sequence_ranges`).
+    pub sequence_ranges: BTreeMap<usize, Range<usize>>,
+}
+
+impl Encoding {
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    pub fn push(&mut self, id: u32, token: String, offsets: (usize, usize), word: Option<u32>, type_id: u32) {
+        self.ids.push(id);
+        self.tokens.push(token);
+        self.offsets.push(offsets);
+        self.words.push(word);
+        self.type_ids.push(type_id);
+        self.special_tokens_mask.push(0);
+        self.attention_mask.push(1);
+    }
+
+    /// Special tokens: offsets (0, 0), no word, mask 1, no sequence.
+    pub fn special(ids: &[u32], tokens: &[String], type_id: u32) -> Encoding {
+        let n = ids.len();
+        Encoding {
+            ids: ids.to_vec(),
+            type_ids: vec![type_id; n],
+            tokens: tokens.to_vec(),
+            words: vec![None; n],
+            offsets: vec![(0, 0); n],
+            special_tokens_mask: vec![1; n],
+            attention_mask: vec![1; n],
+            sequence_ranges: BTreeMap::new(),
+        }
+    }
+
+    pub fn set_sequence_id(&mut self, id: usize) {
+        self.sequence_ranges.insert(id, 0..self.len());
+    }
+
+    pub fn set_type_ids(&mut self, type_id: u32) {
+        self.type_ids = vec![type_id; self.len()];
+    }
+
+    /// Appends `other` (HF's `merge_with` without growing offsets).
+    pub fn merge_with(&mut self, other: Encoding) {
+        let shift = self.len();
+        for (id, r) in other.sequence_ranges {
+            self.sequence_ranges.insert(id, r.start + shift..r.end + shift);
+        }
+        self.ids.extend(other.ids);
+        self.type_ids.extend(other.type_ids);
+        self.tokens.extend(other.tokens);
+        self.words.extend(other.words);
+        self.offsets.extend(other.offsets);
+        self.special_tokens_mask.extend(other.special_tokens_mask);
+        self.attention_mask.extend(other.attention_mask);
+    }
+
+    pub fn merge(parts: Vec<Encoding>) -> Encoding {
+        let mut out = Encoding::default();
+        parts.into_iter().for_each(|p| out.merge_with(p));
+        out
+    }
+
+    /// The input sequence of each token (HF's `sequence_ids`): with no ranges
+    /// recorded, everything belongs to sequence 0.
+    pub fn sequence_ids(&self) -> Vec<Option<usize>> {
+        if self.sequence_ranges.is_empty() {
+            return vec![Some(0); self.len()];
+        }
+        let mut out = vec![None; self.len()];
+        for (&id, r) in &self.sequence_ranges {
+            out[r.start.min(self.len())..r.end.min(self.len())].fill(Some(id));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merged_ranges_shift() {
+        let mut a = Encoding::default();
+        a.push(1, "a".into(), (0, 1), Some(0), 0);
+        a.set_sequence_id(0);
+        let mut b = Encoding::default();
+        b.push(2, "b".into(), (0, 1), Some(0), 1);
+        b.set_sequence_id(1);
+        let m = Encoding::merge(vec![Encoding::special(&[0], &["<s>".into()], 0), a, b]);
+        assert_eq!(m.sequence_ids(), vec![None, Some(0), Some(1)]);
+        assert_eq!(m.special_tokens_mask, vec![1, 0, 0]);
+    }
+}

@@ -1,0 +1,240 @@
+//! The general pipeline, composed from a tokenizer.json as HF tokenizers
+//! composes it: added tokens split out (raw text, then normalized text) ->
+//! normalizer -> pre-tokenizer -> model -> post-processor; decoding through
+//! the decoder. Offsets are tracked through every stage and reported in chars
+//! of the original text, as HF's Python API reports them.
+
+use crate::added_tokens::{split_pieces, AddedToken, Matcher, Split};
+use crate::config::{self, TokenizerConfig};
+use crate::encoding::Encoding;
+use crate::normalized_string::NormalizedString;
+use crate::Result;
+use std::collections::{HashMap, HashSet};
+
+pub struct Tokenizer {
+    pub config: TokenizerConfig,
+    /// content -> id and id -> token, as HF's AddedVocabulary assigns them.
+    added: HashMap<String, u32>,
+    added_r: HashMap<u32, AddedToken>,
+    special: HashSet<String>,
+    /// Normalized added tokens whose normalized form differs: id -> that form
+    /// (HF's `normalized_cache`, which `id_to_token` and decoding return).
+    normalized_forms: HashMap<u32, String>,
+    raw_matcher: Matcher,
+    normalized_matcher: Matcher,
+}
+
+/// One input sequence: raw text, or words already split by the caller.
+pub enum Input<'a> {
+    Raw(&'a str),
+    PreTokenized(Vec<&'a str>),
+}
+
+impl Tokenizer {
+    pub fn from_json(text: &str) -> Result<Tokenizer> {
+        Ok(Tokenizer::new(config::parse(text)?))
+    }
+
+    pub fn new(config: TokenizerConfig) -> Tokenizer {
+        let model = &config.model;
+        let (mut added, mut added_r) = (HashMap::new(), HashMap::<u32, AddedToken>::new());
+        let mut special = HashSet::new();
+        // HF's add_tokens: the stored ids are not used; a token already in the
+        // vocabulary keeps its id, the others get the next free one.
+        let mut next_id = model.vocab.len() as u32;
+        for (_, token) in &config.added_tokens {
+            if token.content.is_empty() {
+                continue;
+            }
+            if let Some(id) = added.get(&token.content) {
+                if added_r.get(id) == Some(token) {
+                    continue;
+                }
+            }
+            let id = match added.get(&token.content).or_else(|| model.vocab.get(&token.content)) {
+                Some(&id) => id,
+                None => {
+                    next_id += 1;
+                    next_id - 1
+                }
+            };
+            added.insert(token.content.clone(), id);
+            if token.special {
+                special.insert(token.content.clone());
+            }
+            added_r.insert(id, token.clone());
+        }
+        let (mut raw, mut normalized) = (Vec::new(), Vec::new());
+        let mut normalized_forms = HashMap::new();
+        for (&id, t) in &added_r {
+            if t.normalized {
+                let mut s = NormalizedString::new(&t.content, 0);
+                if let Some(n) = &config.normalizer {
+                    n.normalize(&mut s);
+                }
+                let form = s.text();
+                if form != t.content {
+                    normalized_forms.insert(id, form.clone());
+                }
+                normalized.push((form, id));
+            } else {
+                raw.push((t.content.clone(), id));
+            }
+        }
+        Tokenizer {
+            raw_matcher: Matcher::new(raw),
+            normalized_matcher: Matcher::new(normalized),
+            config,
+            added,
+            added_r,
+            special,
+            normalized_forms,
+        }
+    }
+
+    /// HF's `extract_and_normalize` then pre-tokenization: the splits of one text.
+    fn splits(&self, text: &str) -> Vec<Split> {
+        let whole = NormalizedString::new(text, 0);
+        let mut first = Vec::new();
+        split_pieces(&whole, &self.raw_matcher, &self.added_r, &mut first, |piece, out| {
+            out.push(Split::Text(piece))
+        });
+        let mut out = Vec::with_capacity(first.len());
+        for split in first {
+            let Split::Text(mut piece) = split else {
+                out.push(split);
+                continue;
+            };
+            if let Some(n) = &self.config.normalizer {
+                n.normalize(&mut piece);
+            }
+            split_pieces(&piece, &self.normalized_matcher, &self.added_r, &mut out, |p, out| {
+                match &self.config.pre_tokenizer {
+                    Some(pt) => {
+                        let mut words = Vec::new();
+                        pt.pre_tokenize(p, &mut words);
+                        out.extend(words.into_iter().filter(|w| !w.is_empty()).map(Split::Text));
+                    }
+                    None => out.push(Split::Text(p)),
+                }
+            });
+        }
+        out
+    }
+
+    /// Tokens of one text; `word` overrides the word index (pre-tokenized input).
+    fn encode_text(&self, text: &str, type_id: u32, word: Option<u32>, out: &mut Encoding) -> Result<()> {
+        let mut model_tokens = Vec::new();
+        for (idx, split) in self.splits(text).into_iter().enumerate() {
+            let w = Some(word.unwrap_or(idx as u32));
+            match split {
+                Split::Token(piece, id) => {
+                    let span = piece.original_span(0..piece.len()).unwrap_or((piece.origin, piece.origin));
+                    out.push(id, piece.text(), span, w, type_id);
+                }
+                Split::Text(piece) => {
+                    let word_text = piece.text();
+                    model_tokens.clear();
+                    self.config.model.tokenize(&word_text, &mut model_tokens)?;
+                    // byte offset in the word -> char index
+                    let mut char_of = Vec::with_capacity(word_text.len() + 1);
+                    for (ci, c) in word_text.chars().enumerate() {
+                        char_of.extend(std::iter::repeat_n(ci, c.len_utf8()));
+                    }
+                    for &(id, bs, be) in &model_tokens {
+                        let r = char_of.get(bs).copied().unwrap_or(piece.len())..char_of.get(be.wrapping_sub(1)).map_or(piece.len(), |c| c + 1);
+                        let span = piece.original_span(r).unwrap_or((piece.origin, piece.origin));
+                        let token = self.config.model.vocab_r.get(&id).cloned().unwrap_or_default();
+                        out.push(id, token, span, w, type_id);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn encode_sequence(&self, input: &Input, type_id: u32) -> Result<Encoding> {
+        let mut e = Encoding::default();
+        match input {
+            Input::Raw(text) => self.encode_text(text, type_id, None, &mut e)?,
+            Input::PreTokenized(words) => {
+                for (i, w) in words.iter().enumerate() {
+                    self.encode_text(w, type_id, Some(i as u32), &mut e)?;
+                }
+            }
+        }
+        Ok(e)
+    }
+
+    pub fn encode(&self, input: &Input, pair: Option<&Input>, add_special_tokens: bool) -> Result<Encoding> {
+        let first = self.encode_sequence(input, 0)?;
+        let second = pair.map(|p| self.encode_sequence(p, 1)).transpose()?;
+        let mut parts = vec![first];
+        parts.extend(second);
+        Ok(match &self.config.post_processor {
+            Some(p) => p.process(parts, add_special_tokens),
+            None if parts.len() == 1 => parts.remove(0),
+            None => {
+                for (i, e) in parts.iter_mut().enumerate() {
+                    e.set_sequence_id(i);
+                }
+                Encoding::merge(parts)
+            }
+        })
+    }
+
+    pub fn token_to_id(&self, token: &str) -> Option<u32> {
+        self.added.get(token).or_else(|| self.config.model.vocab.get(token)).copied()
+    }
+
+    /// The token of `id`; a normalized added token gives its normalized form, as in HF.
+    pub fn id_to_token(&self, id: u32) -> Option<String> {
+        let added = self.added_r.get(&id).map(|t| self.normalized_forms.get(&id).unwrap_or(&t.content).clone());
+        added.or_else(|| self.config.model.vocab_r.get(&id).cloned())
+    }
+
+    pub fn get_vocab(&self, with_added_tokens: bool) -> HashMap<String, u32> {
+        let mut v = self.config.model.vocab.clone();
+        if with_added_tokens {
+            v.extend(self.added.iter().map(|(k, &id)| (k.clone(), id)));
+        }
+        v
+    }
+
+    pub fn decode(&self, ids: &[u32], skip_special_tokens: bool) -> String {
+        let tokens: Vec<String> = ids
+            .iter()
+            .filter_map(|&id| self.id_to_token(id))
+            .filter(|t| !skip_special_tokens || !self.special.contains(t))
+            .collect();
+        match &self.config.decoder {
+            Some(d) => d.decode(&tokens),
+            None => tokens.join(" "),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const JSON: &str = r#"{
+      "added_tokens": [{"id": 5, "content": "<s>", "single_word": false, "lstrip": false, "rstrip": false,
+                        "normalized": false, "special": true}],
+      "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true},
+      "post_processor": {"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true},
+      "decoder": {"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true},
+      "model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2, "Ġ": 3, "Ġab": 4}, "merges": ["a b", "Ġ ab"]}
+    }"#;
+
+    #[test]
+    fn encodes_with_added_tokens_and_trimmed_offsets() {
+        let t = Tokenizer::from_json(JSON).unwrap();
+        let e = t.encode(&Input::Raw("ab<s> ab"), None, true).unwrap();
+        assert_eq!(e.tokens, vec!["ab", "<s>", "Ġab"]);
+        assert_eq!(e.ids, vec![2, 5, 4]);
+        assert_eq!(e.offsets, vec![(0, 2), (2, 5), (6, 8)]);
+        assert_eq!(e.words, vec![Some(0), Some(1), Some(2)]);
+        assert_eq!(t.decode(&e.ids, true), "ab ab");
+    }
+}

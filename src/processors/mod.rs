@@ -1,0 +1,168 @@
+//! Post-processors (HF tokenizers' `processors`): they trim byte-level
+//! offsets, add special tokens and set type ids, then the encodings of a pair
+//! are merged into one. Each follows HF's `process_encodings`.
+
+use crate::encoding::Encoding;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Piece {
+    /// Sequence A (0) or B (1) with its type id.
+    Sequence { pair: bool, type_id: u32 },
+    SpecialToken { id: String, type_id: u32 },
+}
+
+/// A special token of a template: its ids and tokens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TemplateToken {
+    pub ids: Vec<u32>,
+    pub tokens: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PostProcessor {
+    ByteLevel { add_prefix_space: bool, trim_offsets: bool },
+    Roberta { sep: (String, u32), cls: (String, u32), trim_offsets: bool, add_prefix_space: bool },
+    Template {
+        single: Vec<Piece>,
+        pair: Vec<Piece>,
+        special_tokens: std::collections::BTreeMap<String, TemplateToken>,
+    },
+    Sequence(Vec<PostProcessor>),
+}
+
+/// HF's `byte_level::process_offsets`: a token's leading and trailing spaces
+/// ('Ġ' or whitespace) leave its offsets, except the one space that
+/// `add_prefix_space` put before the first token.
+pub fn trim_offsets(e: &mut Encoding, add_prefix_space: bool) {
+    let is_space = |c: &char| *c == 'Ġ' || c.is_whitespace();
+    for (i, (token, offsets)) in e.tokens.iter().zip(e.offsets.iter_mut()).enumerate() {
+        let mut leading = token.chars().take_while(is_space).count();
+        let trailing = token.chars().rev().take_while(is_space).count();
+        if leading > 0 {
+            let is_first = i == 0 || offsets.0 == 0;
+            if is_first && add_prefix_space && leading == 1 {
+                leading = 0;
+            }
+            offsets.0 = (offsets.0 + leading).min(offsets.1);
+        }
+        if trailing > 0 && offsets.1 >= trailing {
+            offsets.1 = (offsets.1 - trailing).max(offsets.0);
+        }
+    }
+}
+
+impl PostProcessor {
+    /// Special tokens this processor adds (HF's `added_tokens`).
+    pub fn added_tokens(&self, is_pair: bool) -> usize {
+        match self {
+            PostProcessor::ByteLevel { .. } => 0,
+            PostProcessor::Roberta { .. } => if is_pair { 4 } else { 2 },
+            PostProcessor::Template { single, pair, special_tokens } => {
+                let t = if is_pair { pair } else { single };
+                t.iter()
+                    .map(|p| match p {
+                        Piece::SpecialToken { id, .. } => special_tokens.get(id).map_or(0, |s| s.ids.len()),
+                        Piece::Sequence { .. } => 0,
+                    })
+                    .sum()
+            }
+            PostProcessor::Sequence(ps) => ps.iter().map(|p| p.added_tokens(is_pair)).sum(),
+        }
+    }
+
+    /// HF's `PostProcessor::process`: sequence ids and type ids, then this
+    /// processor, then one merged encoding.
+    pub fn process(&self, mut encodings: Vec<Encoding>, add_special_tokens: bool) -> Encoding {
+        for (i, e) in encodings.iter_mut().enumerate() {
+            e.set_sequence_id(i);
+            e.set_type_ids(i as u32);
+        }
+        Encoding::merge(self.process_encodings(encodings, add_special_tokens))
+    }
+
+    fn process_encodings(&self, mut encodings: Vec<Encoding>, add_special_tokens: bool) -> Vec<Encoding> {
+        match self {
+            PostProcessor::ByteLevel { add_prefix_space, trim_offsets: trim } => {
+                for (i, e) in encodings.iter_mut().enumerate() {
+                    if *trim {
+                        trim_offsets(e, *add_prefix_space);
+                    }
+                    e.set_sequence_id(i);
+                }
+                encodings
+            }
+            PostProcessor::Roberta { sep, cls, trim_offsets: trim, add_prefix_space } => {
+                for e in encodings.iter_mut() {
+                    if *trim {
+                        trim_offsets(e, *add_prefix_space);
+                    }
+                    e.set_type_ids(0);
+                }
+                if !add_special_tokens {
+                    return encodings;
+                }
+                let special = |(t, id): &(String, u32)| Encoding::special(&[*id], std::slice::from_ref(t), 0);
+                let mut out = Vec::with_capacity(6);
+                for (i, mut e) in encodings.into_iter().enumerate() {
+                    e.sequence_ranges.clear();
+                    e.set_sequence_id(i);
+                    out.push(special(if i == 0 { cls } else { sep }));
+                    out.push(e);
+                    out.push(special(sep));
+                }
+                out
+            }
+            PostProcessor::Template { single, pair, special_tokens } => {
+                let template = if encodings.len() == 2 { pair } else { single };
+                let mut out = Vec::with_capacity(template.len());
+                for piece in template {
+                    match piece {
+                        Piece::Sequence { pair, type_id } => {
+                            let i = usize::from(*pair);
+                            if let Some(e) = encodings.get_mut(i) {
+                                e.set_type_ids(*type_id);
+                                e.set_sequence_id(i);
+                                out.push(e.clone());
+                            }
+                        }
+                        Piece::SpecialToken { id, type_id } => {
+                            if let (true, Some(t)) = (add_special_tokens, special_tokens.get(id)) {
+                                out.push(Encoding::special(&t.ids, &t.tokens, *type_id));
+                            }
+                        }
+                    }
+                }
+                out
+            }
+            PostProcessor::Sequence(ps) => {
+                ps.iter().fold(encodings, |encs, p| p.process_encodings(encs, add_special_tokens))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trims_spaces_but_keeps_the_added_prefix() {
+        let mut e = Encoding::default();
+        e.push(0, "Ġa".into(), (0, 1), Some(0), 0);
+        e.push(1, "Ġb".into(), (1, 3), Some(1), 0);
+        trim_offsets(&mut e, true);
+        assert_eq!(e.offsets, vec![(0, 1), (2, 3)]);
+    }
+
+    #[test]
+    fn roberta_pair_layout() {
+        let p = PostProcessor::Roberta { sep: ("</s>".into(), 2), cls: ("<s>".into(), 0), trim_offsets: false, add_prefix_space: true };
+        let mut a = Encoding::default();
+        a.push(5, "a".into(), (0, 1), Some(0), 0);
+        let b = a.clone();
+        let e = p.process(vec![a, b], true);
+        assert_eq!(e.ids, vec![0, 5, 2, 2, 5, 2]);
+        assert_eq!(e.sequence_ids(), vec![None, Some(0), None, None, Some(1), None]);
+        assert_eq!(e.type_ids, vec![0; 6]);
+    }
+}

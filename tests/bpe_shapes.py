@@ -1,0 +1,95 @@
+"""Real-shaped byte-level BPE tokenizer.json files, trained at test time with
+HF tokenizers' own trainer on the UD samples (small vocabularies, so it is
+fast), and helpers comparing bertpiece.Tokenizer with tokenizers.Tokenizer."""
+
+import functools
+import glob
+import os
+
+from tokenizers import AddedToken, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+UD_FILES = sorted(glob.glob(os.path.join(DATA, "ud-*.txt")))
+ATTRS = ("ids", "tokens", "offsets", "type_ids", "special_tokens_mask", "attention_mask", "word_ids", "sequence_ids")
+
+
+def ud_lines(path, n=None):
+    with open(path, encoding="utf-8") as f:
+        lines = [line.rstrip("\n") for line in f]
+    return lines if n is None else lines[:n]
+
+
+@functools.lru_cache(maxsize=None)
+def training_sample():
+    """The first 150 lines of every UD file: enough merges in every script."""
+    return tuple(line for path in UD_FILES for line in ud_lines(path, 150))
+
+
+def _train(tok, vocab_size, specials):
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size, special_tokens=list(specials), show_progress=False,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    )
+    tok.train_from_iterator(training_sample(), trainer)
+    return tok
+
+
+@functools.lru_cache(maxsize=None)
+def gpt2_json():
+    """GPT-2's settings: no prefix space, ByteLevel post-processor and decoder, <|endoftext|>."""
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.post_processor = processors.ByteLevel(trim_offsets=False)
+    tok.decoder = decoders.ByteLevel()
+    return _train(tok, 1500, ["<|endoftext|>"]).to_str()
+
+
+@functools.lru_cache(maxsize=None)
+def roberta_json():
+    """RoBERTa's settings: prefix space, RobertaProcessing (trim_offsets) with <s> </s> <pad> <unk> <mask>."""
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=True)
+    tok.decoder = decoders.ByteLevel()
+    _train(tok, 1500, ["<s>", "<pad>", "</s>", "<unk>", "<mask>"])
+    tok.post_processor = processors.RobertaProcessing(
+        ("</s>", tok.token_to_id("</s>")), ("<s>", tok.token_to_id("<s>")), trim_offsets=True, add_prefix_space=True
+    )
+    # RoBERTa's <mask> takes the space before it.
+    tok.add_special_tokens([AddedToken("<mask>", lstrip=True, rstrip=False, normalized=False, special=True)])
+    return tok.to_str()
+
+
+@functools.lru_cache(maxsize=None)
+def modernbert_json():
+    """ModernBERT's shape: ByteLevel without prefix space, TemplateProcessing [CLS] $A [SEP] (pair $B:1 [SEP]:1)."""
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    _train(tok, 1500, ["[UNK]", "[CLS]", "[SEP]", "[PAD]", "[MASK]"])
+    cls, sep = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
+    tok.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1", special_tokens=[("[CLS]", cls), ("[SEP]", sep)]
+    )
+    return tok.to_str()
+
+
+@functools.lru_cache(maxsize=None)
+def normalized_json():
+    """GPT-2's shape behind a Sequence[NFC, Lowercase] normalizer, with normalized added tokens."""
+    tok = Tokenizer.from_str(gpt2_json())
+    tok.normalizer = normalizers.Sequence([normalizers.NFC(), normalizers.Lowercase()])
+    tok.add_tokens([AddedToken("Hello World", normalized=True), AddedToken("ÉTÉ", normalized=True, single_word=True)])
+    return tok.to_str()
+
+
+SHAPES = {"gpt2": gpt2_json, "roberta": roberta_json, "modernbert": modernbert_json, "normalized": normalized_json}
+
+
+def columns(enc):
+    return {a: getattr(enc, a) for a in ATTRS}
+
+
+def assert_same(ours, theirs, context):
+    for a in ATTRS:
+        got, want = getattr(ours, a), getattr(theirs, a)
+        assert got == want, f"{a} differs for {context!r}:\n ours   {got}\n theirs {want}"
