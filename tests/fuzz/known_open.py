@@ -198,7 +198,9 @@ KNOWN_OPEN: dict = {
     # with other flags): tokenizers mode counts 0 where HF counts 1 (add_tokens(["t"]);
     # add_tokens(["t"], special_tokens=True)), and the flags are not updated as the
     # reference updates them (legacy mode makes it special where BertTokenizerLegacy does
-    # not). A switch: stateful.py does not draw re-adds while this is here.
+    # not); legacy mode with do_lower_case, add_tokens(["[NEW]"]) then add_tokens([AddedToken("[NEW]",
+    # normalized=False)]) counts 1 in BertTokenizerLegacy (its first one was stored lowercased), 0 here.
+    # A switch: stateful.py does not draw re-adds (compared case-folded) while this is here.
     "re-adding-an-added-token": _never,
 }
 

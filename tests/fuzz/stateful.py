@@ -154,7 +154,10 @@ class BertTokenizerMachine(RuleBasedStateMachine):
     def readds(self, specs) -> bool:
         """Whether any of `specs` is already an added token (of the reference), or twice in `specs`."""
         contents = [s if isinstance(s, str) else s[0] for s in specs]
-        return len(set(contents)) < len(contents) or any(c in self.theirs.added_tokens_encoder for c in contents)
+        # (case folded: BertTokenizerLegacy keeps a lowercasing tokenizer's normalized added tokens lowercased,
+        # so "[NEW]" again, not normalized, is a second token there; see known_open.py)
+        added = {c.lower() for c in self.theirs.added_tokens_encoder}
+        return len({c.lower() for c in contents}) < len(contents) or any(c.lower() in added for c in contents)
 
     def sync_template(self):
         """docs/bert_tokenizer.md row "tokenizers mode: cls_token / sep_token renamed after
