@@ -175,8 +175,6 @@ def _never(*_) -> bool:
 
 
 KNOWN_OPEN: dict = {
-    "no-second-sequence-word-to-tokens": _no_second_sequence,
-    "token-span-class": _token_span_class,
     "normalized-added-token-string": _normalized_content_lowercased,
     "legacy-none-unk-token-string": _legacy_none_unk_string,
     "legacy-tokens-of-unknown-words": _legacy_unknown_token_string,

@@ -4,6 +4,7 @@ token/word/character alignment."""
 from __future__ import annotations
 
 import collections
+import sys
 from typing import NamedTuple
 
 from .row_encoding import Encoding
@@ -17,6 +18,22 @@ class CharSpan(NamedTuple):
 class TokenSpan(NamedTuple):
     start: int
     end: int
+
+
+def _span_classes():
+    """transformers' TokenSpan and CharSpan once transformers is imported (what its users
+    isinstance-check against), else the same-shaped tuples here: `import bertpiece` never
+    imports transformers."""
+    base = sys.modules.get("transformers.tokenization_utils_base")
+    return (base.TokenSpan, base.CharSpan) if base is not None else (TokenSpan, CharSpan)
+
+
+def _in_sequence(row, sequence_index):
+    """A predicate on a token's sequence id: `sequence_index`'s tokens, or, when the row has no such
+    sequence (a single text asked for sequence 1), every token, as HF tokenizers' Encoding."""
+    n = row.group.n_sequences if row.group is not None else \
+        max((s for s in row.seq_ids if s is not None), default=-1) + 1
+    return (lambda seq: True) if sequence_index >= n else (lambda seq: seq == sequence_index)
 
 
 class _Row:
@@ -139,21 +156,23 @@ class BatchEncoding(collections.UserDict):
         row = self._row(b, "token_to_chars")
         if self._at(row.words, t) is None:  # special and padding tokens have no characters; nor has no token
             return None
-        return CharSpan(*row.offsets[t])
+        return _span_classes()[1](*row.offsets[t])
 
     def char_to_token(self, batch_or_char_index, char_index=None, sequence_index=0):
         b, c = self._two(batch_or_char_index, char_index)
         row = self._row(b, "char_to_token")
+        wanted = _in_sequence(row, sequence_index)
         for i, ((s, e), seq) in enumerate(zip(row.offsets, row.seq_ids)):
-            if seq == sequence_index and s <= c < e:
+            if wanted(seq) and s <= c < e:
                 return i
         return None
 
     def word_to_tokens(self, batch_or_word_index, word_index=None, sequence_index=0):
         b, w = self._two(batch_or_word_index, word_index)
         row = self._row(b, "word_to_tokens")
-        idx = [i for i, (wd, seq) in enumerate(zip(row.words, row.seq_ids)) if wd == w and seq == sequence_index]
-        return TokenSpan(idx[0], idx[-1] + 1) if idx else None
+        wanted = _in_sequence(row, sequence_index)
+        idx = [i for i, (wd, seq) in enumerate(zip(row.words, row.seq_ids)) if wd == w and wanted(seq)]
+        return _span_classes()[0](idx[0], idx[-1] + 1) if idx else None
 
     def word_to_chars(self, batch_or_word_index, word_index=None, sequence_index=0):
         span = self.word_to_tokens(batch_or_word_index, word_index, sequence_index)
@@ -161,7 +180,7 @@ class BatchEncoding(collections.UserDict):
             return None
         b = batch_or_word_index if word_index is not None else 0
         row = self._row(b, "word_to_chars")
-        return CharSpan(row.offsets[span.start][0], row.offsets[span.end - 1][1])
+        return _span_classes()[1](row.offsets[span.start][0], row.offsets[span.end - 1][1])
 
     def char_to_word(self, batch_or_char_index, char_index=None, sequence_index=0):
         t = self.char_to_token(batch_or_char_index, char_index, sequence_index)
