@@ -9,10 +9,6 @@ merges; the machine then checks that comparison again.
 from __future__ import annotations
 
 
-def _raised(outcome, kind=Exception) -> bool:
-    return isinstance(outcome[1], kind)
-
-
 def _legacy_count_of_vocabulary_tokens(m, where, d, ours, theirs, args) -> bool:
     """Legacy mode, add_tokens / add_special_tokens of a token already in the base vocabulary
     ("hello", "##zz"): BertTokenizerLegacy counts it 0 (it adds nothing), bertpiece 1. New."""
