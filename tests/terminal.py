@@ -13,10 +13,14 @@ import sys
 import termios
 import time
 
+import bertpiece
 from bertpiece.cli._text import width
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python")
+# Where the bertpiece under test is imported from (the checkout's python/ in a development
+# install, site-packages after `pip install .`): what the subprocesses must import too.
+SRC = os.path.dirname(os.path.dirname(os.path.abspath(bertpiece.__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the checkout: docs/, samples/
 
 
 def run_on_terminal(argv, columns, *, stdin_text=None, cwd=None, timeout=120):

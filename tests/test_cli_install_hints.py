@@ -15,9 +15,9 @@ import tomllib
 import pytest
 
 from bertpiece.cli import DOCS_URL, main
-from terminal import SRC
+from terminal import REPO, SRC
 
-ROOT = os.path.dirname(SRC)
+ROOT = REPO
 
 
 def _texts():

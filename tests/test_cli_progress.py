@@ -13,7 +13,7 @@ import pytest
 
 from bertpiece.cli import progress
 from bertpiece.cli._text import width
-from terminal import SRC, run_on_terminal, screen_rows, widest
+from terminal import REPO, SRC, run_on_terminal, screen_rows, widest
 
 DATA = __import__("encode_helpers").DATA
 
@@ -150,7 +150,7 @@ def _encode(tmp_path, model, lines):
 
 def test_high_unknown_rate_gets_a_hint(tmp_path):
     """The README's first command: the 12-language sample through the English vocabulary."""
-    with open(f"{SRC}/../samples/sample.txt", encoding="utf-8") as f:
+    with open(f"{REPO}/samples/sample.txt", encoding="utf-8") as f:
         sample = f.read().split("\n")
     err = _encode(tmp_path, "bert-base-uncased", sample)
     rate = float(re.search(r"unk rate ([\d.]+)%", err).group(1))

@@ -14,7 +14,7 @@ import unicodedata2
 
 import bertpiece
 from bertpiece import oracle
-from google_reference import PYTHON_DIR, load_google
+from google_reference import load_google
 
 google = load_google()
 GOOGLE_TEST = os.path.join(os.path.dirname(google.__file__), "tokenization_test.py")
@@ -51,7 +51,9 @@ print(json.dumps({"run": result.testsRun, "bad": bad}))
 
 
 def test_googles_own_tokenization_test_passes_against_bertpiece():
-    env = dict(os.environ, PYTHONPATH=PYTHON_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    # (the bertpiece under test: the subprocess imports what this process imported)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(bertpiece.__file__)),
+                                                       os.environ.get("PYTHONPATH", "")]))
     r = subprocess.run([sys.executable, "-c", HARNESS, GOOGLE_TEST], capture_output=True, text=True,
                        env=env, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
