@@ -83,3 +83,20 @@ def test_readding_replaces_flags_as_transformers(reference, case):
         theirs.decode(theirs(text)["input_ids"], skip_special_tokens=True)
     if reference == "tokenizers":
         assert ours(text).tokens() == theirs(text).tokens()
+
+
+@pytest.mark.parametrize("reference", ["tokenizers", "transformers"])
+def test_adding_a_vocabulary_token_is_counted_as_the_reference_counts_it(reference):
+    # BertTokenizerLegacy counts only tokens that get a new id; HF tokenizers counts every added one
+    # (found by the stateful machine: legacy add_tokens(["hello"]) was 1 here, 0 there)
+    path = bertpiece.vocab_path("bert-base-uncased")
+    hf = transformers.BertTokenizer(vocab=path) if reference == "tokenizers" else \
+        transformers.BertTokenizerLegacy(vocab_file=path)
+    bp = bertpiece.BertTokenizer(vocab=path, reference=reference)
+    for step in (lambda t: t.add_tokens(["hello"]), lambda t: t.add_special_tokens({"cls_token": "hello"}),
+                 lambda t: t.add_tokens(["##zz", "qzxtok"]), lambda t: t.add_tokens(["hello"], special_tokens=True)):
+        assert step(bp) == step(hf)
+        assert len(bp) == len(hf)
+    # (without [CLS]: "hello" became the cls_token, and renaming it is a documented difference in tokenizers mode)
+    assert bp("hello qzxtok world", add_special_tokens=False)["input_ids"] == \
+        hf("hello qzxtok world", add_special_tokens=False)["input_ids"]

@@ -9,14 +9,6 @@ merges; the machine then checks that comparison again.
 from __future__ import annotations
 
 
-def _legacy_count_of_vocabulary_tokens(m, where, d, ours, theirs, args) -> bool:
-    """Legacy mode, add_tokens / add_special_tokens of a token already in the base vocabulary
-    ("hello", "##zz"): BertTokenizerLegacy counts it 0 (it adds nothing), bertpiece 1. New."""
-    contents = [s if isinstance(s, str) else s[0] for s in args.get("specs", [])]
-    return m.reference == "transformers" and where.startswith("add_") and isinstance(ours[0], int) \
-        and isinstance(theirs[0], int) and ours[0] > theirs[0] and any(c in m.theirs.vocab for c in contents)
-
-
 def _texts(args) -> list:
     out = []
     for value in (args.get("text"), args.get("kwargs", {}).get("text_pair"), args.get("pair")):
@@ -94,7 +86,6 @@ KNOWN_OPEN: dict = {
     "legacy-tokens-of-unknown-words": _legacy_unknown_token_string,
     "legacy-single-word-cut": _legacy_single_word,
     "legacy-unknown-fallback-to-added-unk": _legacy_unknown_fallback,
-    "legacy-count-of-vocabulary-tokens": _legacy_count_of_vocabulary_tokens,
     # add_tokens with an AddedToken whose `special` differs from the special_tokens argument:
     # tokenizers mode, `add_tokens([AddedToken("zzwq", special=False)], special_tokens=True)`:
     # HF decodes it as special (skip_special_tokens drops it), bertpiece keeps it; legacy mode,

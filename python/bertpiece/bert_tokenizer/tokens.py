@@ -165,9 +165,10 @@ class SpecialTokens:
             self._put_added(tid, token)
             return 0 if self.legacy else 1
         tid = self._core.token_to_id(token.content)
-        if tid is None:
-            tid = self._next_id()
-        self._put_added(tid, token)
+        if tid is not None:  # a vocabulary token: HF counts it, BertTokenizerLegacy does not (no new id)
+            self._put_added(tid, token)
+            return 0 if self.legacy else 1
+        self._put_added(self._next_id(), token)
         return 1
 
     def _put_added(self, tid, token):
