@@ -43,6 +43,18 @@ def int_range(least: int, most: int = INT_MAX):
     return parse
 
 
+def write_summary_json(path, stats):
+    """`--summary-json PATH`: the command's summary as JSON (a one-line error if it cannot be written)."""
+    import json
+
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(stats, f, indent=2)
+            f.write("\n")
+    except OSError as e:
+        raise UserError(f"cannot write {path}: {e.strerror or e}") from None
+
+
 def refuse_input_as_output(inputs, outputs):
     """No output file may be one of the inputs under any name (symlink, hard link): with
     --overwrite that would destroy the corpus being read."""

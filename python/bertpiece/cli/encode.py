@@ -220,7 +220,7 @@ def _prefetch(iterator, depth=2):
 
 # --------------------------------------------------------------------- run
 def run(args) -> int:
-    from . import UserError, refuse_input_as_output, threads_note
+    from . import UserError, refuse_input_as_output, threads_note, write_summary_json
     from .io_formats import CLI_EXTRA, Source, need_pyarrow
     from .outputs import output_files
     from .progress import summary_width
@@ -289,12 +289,7 @@ def run(args) -> int:
     if not args.quiet:
         print(summary.text(summary_width(sys.stderr)), file=sys.stderr)
     if args.summary_json:
-        try:
-            with open(args.summary_json, "w", encoding="utf-8") as f:
-                json.dump(summary.as_dict(), f, indent=2)
-                f.write("\n")
-        except OSError as e:
-            raise UserError(f"cannot write {args.summary_json}: {e.strerror or e}") from None
+        write_summary_json(args.summary_json, summary.as_dict())
     return 0
 
 

@@ -16,7 +16,6 @@ writes a tokenizer.json that HF tokenizers loads.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 
@@ -99,7 +98,7 @@ WORDPIECE_DEFAULTS = {"vocab_size": 30522, "min_frequency": 2, "limit_alphabet":
 
 
 def run(args) -> int:
-    from . import UserError, refuse_input_as_output, threads_note
+    from . import UserError, refuse_input_as_output, threads_note, write_summary_json
     from .io_formats import Source
     from .progress import LiveLine, summary_width, wrap
     from ..training import DEFAULT_SPECIAL_TOKENS, Batches, check_token_options, train_wordpiece
@@ -190,11 +189,6 @@ def run(args) -> int:
                  f"{stats['seconds']:.2f} s -> {args.output}"]
         print(wrap("bertpiece train:", parts, summary_width(sys.stderr)), file=sys.stderr)
     if args.summary_json:
-        try:
-            with open(args.summary_json, "w", encoding="utf-8") as f:
-                json.dump(stats, f, indent=2)
-                f.write("\n")
-        except OSError as e:
-            raise UserError(f"cannot write {args.summary_json}: {e.strerror or e}") from None
+        write_summary_json(args.summary_json, stats)
     return 0
 

@@ -4,7 +4,6 @@ same inputs, live line and summary as the WordPiece path (train.py)."""
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -14,7 +13,7 @@ BPE_SPECIALS = {"bpe": ["<unk>"], "byte-bpe": ["<|endoftext|>"]}
 
 def run_bpe(args) -> int:
     """--model bpe / byte-bpe: bertpiece.trainers, writing tokenizer.json."""
-    from . import UserError, refuse_input_as_output, threads_note
+    from . import UserError, refuse_input_as_output, threads_note, write_summary_json
     from .progress import LiveLine, summary_width, wrap
     from ..trainers import BpeTrainer, ByteLevelBpeTrainer, train_bpe_from_files
 
@@ -86,10 +85,5 @@ def run_bpe(args) -> int:
                  f"{stats['seconds']:.2f} s -> {args.output}"]
         print(wrap("bertpiece train:", parts, summary_width(sys.stderr)), file=sys.stderr)
     if args.summary_json:
-        try:
-            with open(args.summary_json, "w", encoding="utf-8") as f:
-                json.dump(stats, f, indent=2)
-                f.write("\n")
-        except OSError as e:
-            raise UserError(f"cannot write {args.summary_json}: {e.strerror or e}") from None
+        write_summary_json(args.summary_json, stats)
     return 0
