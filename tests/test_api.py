@@ -181,6 +181,58 @@ def test_preserve_unused_tokens_matches_google_flag():
     assert bertpiece.FullTokenizer(UNCASED).tokenize(text) == google.FullTokenizer(UNCASED).tokenize(text)
 
 
+def test_preserve_unused_tokens_follows_googles_flag_at_each_call():
+    """The default (None) reads Google's absl flag at every call, as Google's tokenize does;
+    True/False fix the setting. Old code: the default was False, deaf to the flag."""
+    import pickle
+
+    from absl.testing import flagsaver
+    text = "a [unused1] x[unused2] [unused3]b [UNUSED3]"
+    ours, theirs = bertpiece.FullTokenizer(UNCASED), google.FullTokenizer(UNCASED)
+    basic = bertpiece.BasicTokenizer(True, ours.vocab)
+    fixed = bertpiece.FullTokenizer(UNCASED, preserve_unused_tokens=False)
+    plain = theirs.tokenize(text)
+    assert ours.tokenize(text) == plain
+    with flagsaver.flagsaver(preserve_unused_tokens=True):  # set after construction
+        want = theirs.tokenize(text)
+        assert want != plain
+        assert ours.tokenize(text) == want
+        assert ours.encode(text) == theirs.convert_tokens_to_ids(want)
+        assert ours.basic_tokenizer.tokenize(text) == theirs.basic_tokenizer.tokenize(text)
+        assert basic.tokenize(text) == theirs.basic_tokenizer.tokenize(text)
+        assert pickle.loads(pickle.dumps(ours)).tokenize(text) == want
+        assert fixed.tokenize(text) == plain
+    assert ours.tokenize(text) == plain and basic.tokenize(text) == theirs.basic_tokenizer.tokenize(text)
+    # transformers and tokenizers have no such setting: the flag does not reach them
+    with flagsaver.flagsaver(preserve_unused_tokens=True):
+        tf_mode = bertpiece.FullTokenizer(UNCASED, reference="transformers")
+        assert tf_mode.tokenize(text) == bertpiece.FullTokenizer(UNCASED, reference="transformers",
+                                                                 preserve_unused_tokens=False).tokenize(text)
+
+
+def test_preserve_unused_flag_defined_by_bertpiece_coexists_with_googles_module():
+    """Without bert.tokenization, bertpiece defines the flag (when absl is loaded); Google's module
+    imported afterwards replaces the definition instead of failing, and both read one value."""
+    import subprocess
+    import sys
+    code = (
+        "import sys, types\n"
+        "from absl import flags\n"
+        "import bertpiece\n"
+        "assert 'preserve_unused_tokens' in flags.FLAGS\n"
+        "from google_reference import load_google\n"
+        "g = load_google()\n"
+        "flags.FLAGS(['x', '--preserve_unused_tokens'])\n"
+        "t = '[unused1] b'\n"
+        "print(bertpiece.FullTokenizer(sys.argv[1]).tokenize(t) == g.FullTokenizer(sys.argv[1]).tokenize(t) "
+        "== ['[unused1]', 'b'])\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(bertpiece.__file__)),
+                                                       os.path.dirname(__file__), os.environ.get("PYTHONPATH", "")]))
+    r = subprocess.run([sys.executable, "-c", code, UNCASED], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.strip() == "True"
+
+
 def test_validate_case_matches_checkpoint_like_google():
     for lower in (True, False):
         for ckpt in ("", "x/uncased_L-12_H-768_A-12/bert_model.ckpt", "gs://b/cased_L-12_H-768_A-12/bert_model.ckpt",

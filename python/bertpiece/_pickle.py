@@ -22,7 +22,7 @@ import numpy as np
 _SEP = "\n"
 
 # Attributes of the wrappers that are derived from the others and rebuilt on unpickle.
-_FULL_DERIVED = frozenset({"_core", "vocab", "inv_vocab", "basic_tokenizer", "wordpiece_tokenizer"})
+_FULL_DERIVED = frozenset({"_core", "_cores", "_flags", "vocab", "inv_vocab", "basic_tokenizer", "wordpiece_tokenizer"})
 # deprecation_warnings: which warnings were already given, not a setting (a
 # use of the tokenizer would otherwise change its pickled bytes).
 # _epoch: which calls' lazy rows share a state (bert_tokenizer/epochs.py), never a setting.
@@ -113,9 +113,10 @@ def _restore_full_tokenizer(cls, packed_entries, attrs):
 
     tok = _new(cls, attrs)
     # The same arguments FullTokenizer.__init__ gives _core.FullTokenizer.
-    tok._core = _core.FullTokenizer.from_entries(
+    tok._bind(_core.FullTokenizer.from_entries(
         unpack_entries(packed_entries), tok.do_lower_case, reference=tok.reference,
-        max_input_chars_per_word=tok.max_input_chars_per_word, unk_token=tok.unk_token, **tok._options)
+        max_input_chars_per_word=tok.max_input_chars_per_word, unk_token=tok.unk_token,
+        **tok._settled_options(bool(tok._options["preserve_unused_tokens"]))))
     return tok
 
 

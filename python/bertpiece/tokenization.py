@@ -19,7 +19,7 @@ from typing import Iterable, Optional
 import numpy as np
 import unicodedata2
 
-from . import _core, _pickle
+from . import _core, _google_flag, _pickle
 from ._frozen import FrozenInvVocab, FrozenVocab, Immutable
 from .pretrained import pretrained, vocab_path
 
@@ -117,7 +117,7 @@ class FullTokenizer(Immutable):
 
     def __init__(self, vocab_file, do_lower_case=True, *, reference="google", never_split=None,
                  tokenize_chinese_chars=True, strip_accents=None, do_split_on_punc=True,
-                 preserve_unused_tokens=False, max_input_chars_per_word=None, unk_token="[UNK]"):
+                 preserve_unused_tokens=None, max_input_chars_per_word=None, unk_token="[UNK]"):
         _check_reference(reference)
         self.vocab_file = _path(vocab_file)
         self.do_lower_case = do_lower_case = _flag("do_lower_case", do_lower_case)
@@ -129,9 +129,34 @@ class FullTokenizer(Immutable):
         self._options = dict(never_split=list(never_split) if never_split else None,
                              tokenize_chinese_chars=tokenize_chinese_chars, strip_accents=strip_accents,
                              do_split_on_punc=do_split_on_punc, preserve_unused_tokens=preserve_unused_tokens)
-        self._core = _core.FullTokenizer(self.vocab_file, do_lower_case, reference=reference,
-                                         max_input_chars_per_word=self.max_input_chars_per_word,
-                                         unk_token=unk_token, **self._options)
+        self._bind(_core.FullTokenizer(self.vocab_file, do_lower_case, reference=reference,
+                                       max_input_chars_per_word=self.max_input_chars_per_word,
+                                       unk_token=unk_token, **self._settled_options(bool(preserve_unused_tokens))))
+
+    def _settled_options(self, preserve):
+        return dict(self._options, preserve_unused_tokens=preserve)
+
+    def _bind(self, core):
+        """Sets the compiled core (last: the object is read-only from then on) and, when
+        preserve_unused_tokens is None, where to read Google's flag."""
+        preserve = self._options["preserve_unused_tokens"]
+        self._flags = _follows_flag(self.reference, preserve)
+        self._cores = {bool(preserve): core}
+        self._core = core
+
+    def _core_now(self):
+        """The core for Google's flag's value now: one per value, the second compiled (from the
+        vocabulary in memory, as Google reads the file once) when the flag first changes."""
+        if self._flags is None:
+            return self._core
+        preserve = _google_flag.current(self._flags)
+        core = self._cores.get(preserve)
+        if core is None:
+            core = self._cores[preserve] = _core.FullTokenizer.from_entries(
+                self._core.vocab_entries(), self.do_lower_case, reference=self.reference,
+                max_input_chars_per_word=self.max_input_chars_per_word, unk_token=self.unk_token,
+                **self._settled_options(preserve))
+        return core
 
     @classmethod
     def from_pretrained(cls, name, do_lower_case=None, **kwargs):
@@ -144,11 +169,11 @@ class FullTokenizer(Immutable):
         return cls(vocab_path(entry.name), lower, **kwargs)
 
     def tokenize(self, text):
-        return self._core.tokenize(text)
+        return self._core_now().tokenize(text)
 
     def encode(self, text):
         """Token ids of `text` (tokenize + convert_tokens_to_ids in one call)."""
-        return self._core.encode(text)
+        return self._core_now().encode(text)
 
     @cached_property
     def vocab(self):
@@ -194,7 +219,7 @@ class BasicTokenizer(Immutable):
 
     def __init__(self, do_lower_case=True, vocab=tuple(), *, never_split: Optional[Iterable[str]] = None,
                  tokenize_chinese_chars=True, strip_accents=None, do_split_on_punc=True,
-                 preserve_unused_tokens=False, reference="google"):
+                 preserve_unused_tokens=None, reference="google"):
         _check_reference(reference)
         self.do_lower_case = do_lower_case = _flag("do_lower_case", do_lower_case)
         self.vocab, self._source = _frozen_vocab(vocab), (vocab, len(vocab))
@@ -204,16 +229,26 @@ class BasicTokenizer(Immutable):
         self.do_split_on_punc = do_split_on_punc
         self.reference = reference
         self.preserve_unused_tokens = preserve_unused_tokens  # kept for pickling
-        preserve = [t for t in vocab if isinstance(t, str)] if preserve_unused_tokens else None
-        self._core = _core.BasicTokenizer(
-            do_lower_case, reference=reference, never_split=list(self.never_split),
-            tokenize_chinese_chars=tokenize_chinese_chars, strip_accents=strip_accents,
-            do_split_on_punc=do_split_on_punc, preserve_unused=preserve)
+        self._flags = _follows_flag(reference, preserve_unused_tokens)
+        self._cores = {}
+        self._core = self._core_for(bool(preserve_unused_tokens))
+
+    def _core_for(self, preserve):
+        core = self._cores.get(preserve)
+        if core is None:
+            core = _core.BasicTokenizer(
+                self.do_lower_case, reference=self.reference, never_split=list(self.never_split),
+                tokenize_chinese_chars=self.tokenize_chinese_chars, strip_accents=self.strip_accents,
+                do_split_on_punc=self.do_split_on_punc,
+                preserve_unused=[t for t in self.vocab if isinstance(t, str)] if preserve else None)
+            self._cores[preserve] = core
+        return core
 
     def tokenize(self, text, never_split=None):
         """Basic tokens of `text`; `never_split` adds tokens to keep whole for this call."""
         _check_source(self)
-        return self._core.tokenize(text, list(never_split) if never_split else None)
+        core = self._core if self._flags is None else self._core_for(_google_flag.current(self._flags))
+        return core.tokenize(text, list(never_split) if never_split else None)
 
     def __reduce__(self):
         return _pickle.reduce_basic_tokenizer(self)
@@ -238,6 +273,13 @@ class WordpieceTokenizer(Immutable):
 
     def __reduce__(self):
         return _pickle.reduce_wordpiece_tokenizer(self)
+
+
+def _follows_flag(reference, preserve_unused_tokens):
+    """absl's FLAGS when `preserve_unused_tokens=None` means Google's flag (see _google_flag), else None."""
+    if preserve_unused_tokens is None and reference == "google":
+        return _google_flag.flag_values()
+    return None
 
 
 def _frozen_vocab(vocab):

@@ -67,7 +67,7 @@ def settings_line(args) -> str:
 
 def encode(tok: FullTokenizer, text: str) -> Tuple[List[str], List[int], List[Tuple[int, int]]]:
     """Tokens, ids and code-point offsets of `text`, computed once by the core."""
-    ids, offsets, _words = tok._core.encode_offsets(text)
+    ids, offsets, _words = tok._core_now().encode_offsets(text)
     # Every id the core returns is a vocabulary id, so this lookup is exact.
     return tok.convert_ids_to_tokens(ids), list(ids), [tuple(o) for o in offsets]
 
