@@ -4,8 +4,7 @@
 //! here; everything else follows Google's `BasicTokenizer`.
 
 use crate::aligned::{Aligned, Span};
-use crate::pre_tokenizer::is_hf_space;
-use crate::unicode::{self, has, HF};
+use crate::unicode::{self, has, is_hf_space, HF};
 use crate::unicode_tables as t;
 
 /// Whose BasicTokenizer to reproduce.

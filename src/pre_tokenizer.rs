@@ -2,7 +2,9 @@
 //! split. Both work on ranges of the caller's buffer, so nothing is copied.
 
 use crate::normalizer::Reference;
-use crate::unicode::{has, is_python_space, HF};
+// HF's classes live with the other character classes (the normalizer needs them too).
+pub use crate::unicode::{is_hf_punctuation, is_hf_space};
+use crate::unicode::{has, is_python_space};
 use crate::unicode_tables as t;
 use std::ops::Range;
 
@@ -34,16 +36,6 @@ pub fn split_on(text: &[u32], is_space: fn(u32) -> bool) -> impl Iterator<Item =
 #[inline]
 pub fn is_punctuation(cp: u32) -> bool {
     has(cp, t::PUNCT)
-}
-
-/// HF BertPreTokenizer's whitespace: Rust's `char::is_whitespace`.
-pub fn is_hf_space(cp: u32) -> bool {
-    HF.has(cp, t::SPACE)
-}
-
-/// HF BertPreTokenizer's punctuation: ASCII punctuation or P* in unicode_categories' 2016 tables.
-pub fn is_hf_punctuation(cp: u32) -> bool {
-    HF.has(cp, t::PUNCT)
 }
 
 impl Reference {

@@ -3,7 +3,7 @@
 
 use crate::aligned::{Aligned, Span};
 use crate::encoder::{Encoder, Scratch};
-use crate::offsets::PieceChars;
+use crate::piece_chars::PieceChars;
 use crate::word_cache::WordCache;
 use crate::normalizer::{hf_case, normalize_text, Reference, WordCase};
 use crate::room::{make_room, max_tokens, segments};

@@ -172,6 +172,16 @@ pub fn is_python_space(cp: u32) -> bool {
     has(cp, t::SPACE)
 }
 
+/// HF BertPreTokenizer's whitespace: Rust's `char::is_whitespace`.
+pub fn is_hf_space(cp: u32) -> bool {
+    HF.has(cp, t::SPACE)
+}
+
+/// HF BertPreTokenizer's punctuation: ASCII punctuation or P* in unicode_categories' 2016 tables.
+pub fn is_hf_punctuation(cp: u32) -> bool {
+    HF.has(cp, t::PUNCT)
+}
+
 pub const CAPITAL_SIGMA: u32 = 0x03A3;
 const SMALL_SIGMA: u32 = 0x03C3;
 const FINAL_SIGMA: u32 = 0x03C2;

@@ -156,7 +156,7 @@ impl PyFullTokenizer {
             Ok(missing.map_or(Ok(ids), Err))
         })?;
         match result {
-            Ok(ids) => super::lists::int_list(py, self.ints.ints(py, self), &ids),
+            Ok(ids) => super::lists::int_list(py, self.ints.ints(py, self.inner.vocab()), &ids),
             Err(token) => Err(match py_str(py, &token) {
                 Ok(t) => PyKeyError::new_err(t.unbind()),
                 Err(e) => e,
@@ -181,7 +181,7 @@ impl PyFullTokenizer {
             with_thread_scratch(|s| inner.encode_offsets_into(bytes, &mut ids, &mut offsets, Some(&mut words), s))?;
             PyResult::Ok((ids, offsets, words))
         })?;
-        super::lists::offsets_lists(py, self.ints.ints(py, self), &ids, &offsets, &words)
+        super::lists::offsets_lists(py, self.ints.ints(py, self.inner.vocab()), &ids, &offsets, &words)
     }
 
     /// Encodes a batch of texts on `num_threads` threads (default: all cores)

@@ -11,7 +11,7 @@
 //! conversion panic when CPython cannot allocate): a document too large for
 //! memory is a MemoryError.
 
-use super::full_tokenizer::PyFullTokenizer;
+use crate::vocab::Vocab;
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -65,9 +65,9 @@ const MAX_CACHED_IDS: usize = 1 << 18;
 pub(super) struct IntCache(PyOnceLock<Vec<Py<PyAny>>>);
 
 impl IntCache {
-    pub(super) fn ints<'a>(&'a self, py: Python<'_>, tok: &PyFullTokenizer) -> &'a [Py<PyAny>] {
+    pub(super) fn ints<'a>(&'a self, py: Python<'_>, vocab: &Vocab) -> &'a [Py<PyAny>] {
         self.0.get_or_init(py, || {
-            let top = tok.inner.vocab().entries().iter().map(|e| e.1 as usize + 1).max().unwrap_or(0);
+            let top = vocab.entries().iter().map(|e| e.1 as usize + 1).max().unwrap_or(0);
             // Ints from 0 to 256 are CPython's own and the rest small: a
             // failure here leaves the table short (later ids get new ints).
             (0..top.min(MAX_CACHED_IDS) as u32).map_while(|i| int(py, i).ok().map(Bound::unbind)).collect()

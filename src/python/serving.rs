@@ -84,7 +84,7 @@ pub(super) fn encode_to_list<'py>(
     let Some(ids) = text_ids(py, t, text, cls, sep)? else {
         return Ok(None);
     };
-    int_list(py, t.ints.ints(py, t), &ids).map(Some)
+    int_list(py, t.ints.ints(py, t.inner.vocab()), &ids).map(Some)
 }
 
 /// The ids (a list, between `cls` and `sep`) and `(start, end)` code point
@@ -114,7 +114,7 @@ pub(super) fn encode_to_offsets<'py>(
         spans.extend(sep.map(|_| (0, 0)));
         Ok((ids, spans))
     })?;
-    let ids = int_list(py, t.ints.ints(py, t), &ids)?;
+    let ids = int_list(py, t.ints.ints(py, t.inner.vocab()), &ids)?;
     Ok(Some((ids, untracked(super::lists::span_list(py, &spans)?))))
 }
 
@@ -139,7 +139,7 @@ pub(super) fn encode_to_windows<'py>(
         return Ok(None);
     };
     let ranges: Vec<(usize, usize)> = windows.call1((ids.len(),))?.extract()?;
-    let (ints, out) = (t.ints.ints(py, t), RowLists::new(py)?);
+    let (ints, out) = (t.ints.ints(py, t.inner.vocab()), RowLists::new(py)?);
     let mut row = Vec::new();
     for (a, b) in ranges {
         let Some(part) = ids.get(a..b) else {
@@ -174,7 +174,7 @@ pub(super) fn encode_to_lists<'py>(
     let opts = BatchOptions { special, max_length, ..Default::default() };
     let threads = thread_count(py, threads_or_env(py, num_threads)?)?;
     let (batch, _) = t.run_batch(py, texts, None, opts, threads, None, &Needles::slices(added), None)?;
-    let (ints, out) = (t.ints.ints(py, t), RowLists::new(py)?);
+    let (ints, out) = (t.ints.ints(py, t.inner.vocab()), RowLists::new(py)?);
     for w in batch.row_splits.windows(2) {
         out.push(ints, &batch.ids[w[0] as usize..w[1] as usize])?;
     }
