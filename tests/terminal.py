@@ -14,7 +14,7 @@ import termios
 import time
 
 import bertpiece
-from bertpiece.cli._text import width
+from bertpiece.terminal.text import width
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 # Where the bertpiece under test is imported from (the checkout's python/ in a development

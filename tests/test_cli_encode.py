@@ -22,7 +22,7 @@ import zstandard
 import bertpiece
 from bertpiece import BertTokenizer
 from bertpiece.cli.encode import read_bin, read_bin_index
-from bertpiece.cli.progress import Progress
+from bertpiece.terminal.progress import Progress
 from encode_helpers import (CASED, TEXTS, UNCASED, bin_rows, encode, npy_rows, parquet_rows, read_bytes,
                             subprocess_encode, tok, write_txt)
 

@@ -247,7 +247,7 @@ def test_disk_full_while_assembling_parquet(tmp_path, capsys, monkeypatch):
 
 
 def test_unreadable_input(tmp_path, capsys, monkeypatch):
-    from bertpiece.cli import io_formats
+    from bertpiece import input_formats as io_formats
 
     src = write_txt(tmp_path / "in.txt", TEXTS)
 

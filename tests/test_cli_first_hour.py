@@ -18,7 +18,7 @@ import pytest
 import bertpiece
 from bertpiece.cli import encode as encode_cli
 from bertpiece.cli import DOCS_URL, main
-from bertpiece.cli.progress import Progress, Summary, Counters
+from bertpiece.terminal.progress import Progress, Summary, Counters
 from encode_helpers import TEXTS, encode, write_txt
 
 

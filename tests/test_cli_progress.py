@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from bertpiece.cli import progress
-from bertpiece.cli._text import width
+from bertpiece.terminal import progress
+from bertpiece.terminal.text import width
 from terminal import REPO, SRC, run_on_terminal, screen_rows, widest
 
 DATA = __import__("encode_helpers").DATA

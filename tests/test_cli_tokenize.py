@@ -17,7 +17,7 @@ from tokenizers.pre_tokenizers import BertPreTokenizer
 
 import bertpiece
 from bertpiece.cli import main
-from bertpiece.cli._text import width
+from bertpiece.terminal.text import width
 from google_reference import data_files, read_lines
 
 TRICKY = ["Héllo, Wörld! unaffable", "  spaces\tand\ttabs  ", "", "中文 and 日本語テキスト",

@@ -10,7 +10,7 @@ import pytest
 
 import bertpiece
 from bertpiece.cli import main
-from bertpiece.cli import progress as cli_progress
+from bertpiece.terminal import progress as cli_progress
 
 CORPUS = pathlib.Path("/work/shared/data/corpus")
 if not CORPUS.exists():

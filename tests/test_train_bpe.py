@@ -246,3 +246,24 @@ def test_cli_writes_the_tokenizer_json_of_the_api(tmp_path, capsys):
     for flag in (["--reference", "google"], ["--algorithm", "hf"], ["--unused-tokens", "3"]):
         assert main(["train", str(corpus), "-o", str(tmp_path / "b.json"), "--model", "byte-bpe"] + flag) == 2
     assert sorted(os.listdir(tmp_path)) == ["bpe.json", "byte-bpe.json", "c.txt", "empty.txt"]
+
+
+def test_show_progress_on_a_terminal_draws_one_closed_line(monkeypatch):
+    """show_progress=True (the default) with stderr a terminal: one live line redrawn in
+    place, ending with the last frame and a newline. Old code: ImportError (the trainer
+    imported a progress bar from the CLI, which no longer had it)."""
+    import io
+    import sys
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    err = Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    texts = ["low lower lowest newer wider"] * 50
+    trained = train_bpe_from_iterator(texts, BpeTrainer(vocab_size=60))
+    out = err.getvalue()
+    assert trained.vocab and out.endswith("\n") and out.count("\n") == 1, out
+    last = out.rstrip("\n").rsplit("\r", 1)[-1]
+    assert last.startswith("done") and f"{len(trained.vocab):,} tokens" in last, out

@@ -1,4 +1,4 @@
-"""Input side of `bertpiece encode`: format detection and batch readers.
+"""Input files (of `bertpiece encode`, `train` and the trainers): format detection and batch readers.
 
 Every reader yields `Batch`es of exactly `batch_size` rows (the last one may
 be shorter), so batch boundaries depend only on the input and the options:
@@ -16,7 +16,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from . import UserError
+from ._errors import UserError
 
 TEXT_KINDS = ("txt", "jsonl", "parquet")
 COMPRESSIONS = {"gz": "gzip", "zst": "zstd"}

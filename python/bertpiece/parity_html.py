@@ -30,7 +30,7 @@ def _e(value) -> str:
 
 def _visible(text: str) -> str:
     """Escapes invisible characters the way the text report does (then HTML-escape)."""
-    from .cli._text import visible
+    from .terminal.text import visible
 
     return visible(text)
 

@@ -160,19 +160,19 @@ def _counter(trainer, lowercase, strip_accents, handle_chinese_chars):
 def _progress_printer(trainer, progress):
     if progress is not None or not trainer.show_progress or not sys.stderr.isatty():
         return progress
-    from .cli.train import Bar
+    from .terminal.progress import LiveLine
 
-    bars = {"count": Bar(False), "merge": Bar(False)}
+    line = LiveLine(f"bertpiece.{type(trainer).__name__}")
 
     def show(stage, done, total):
         if stage == "merge":
-            bars["count"].close()
-            bars["merge"].show("merging", done, total, f"{done:,}/{total:,} tokens")
+            line.show("merging", done / total if total else None, [f"{done:,}/{total:,} tokens",
+                                                                   f"{line.elapsed():.0f} s"])
         elif stage == "done":
-            bars["count"].close()
-            bars["merge"].close()
+            # the final frame (the vocabulary's size: below vocab_size when the merges ran out)
+            line.close("done", None, [f"{done:,} tokens", f"{line.elapsed():.0f} s"])
         else:
-            bars["count"].show("counting", done, None, f"{done:,} texts")
+            line.show("counting", None, [f"{done:,} texts", f"{line.elapsed():.0f} s"])
     return show
 
 
@@ -259,8 +259,8 @@ def train_bpe_from_files(paths, trainer: BpeTrainer, **options) -> TrainedBpe:
 
 
 def _file_batches(paths):
-    from .cli import UserError
-    from .cli.io_formats import Source
+    from ._errors import UserError
+    from .input_formats import Source
     from .training import read_file
 
     for path in paths:

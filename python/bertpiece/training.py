@@ -304,8 +304,8 @@ def _warn_path_as_text(item, k):
 def read_file(path: str, batch_size: int = _BATCH):
     """Batches of one input file, read as `bertpiece encode` reads it (invalid
     UTF-8 bytes dropped and the lines counted), with their origin."""
-    from .cli import UserError
-    from .cli.io_formats import Source
+    from ._errors import UserError
+    from .input_formats import Source
 
     if path != "-" and not os.path.exists(path):
         raise FileNotFoundError(2, f"no such file: {path}", path)

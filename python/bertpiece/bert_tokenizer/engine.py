@@ -11,7 +11,7 @@ never as the lazily built tables, which would change the hash once used.
 from __future__ import annotations
 
 from .. import _core
-from .._pickle import pack_entries, unpack_entries
+from .._entries import pack_entries, unpack_entries
 
 
 class Engine:

@@ -13,13 +13,10 @@ import os
 import sys
 import warnings
 
+from .._errors import UserError  # noqa: F401  (raised by the commands, caught in main)
 from . import encode, info, parity, tokenize, train
 
 COMMANDS = [tokenize, encode, info, parity, train]
-
-
-class UserError(Exception):
-    """A mistake on the command line or in the input: reported in one line, exit status 2."""
 
 
 # Where --help sends the reader: docs/ is not in the wheel, the repository is reachable from anywhere.

@@ -128,7 +128,7 @@ def encode_rows(tok, texts, *, special=True, max_length=None, stride=None, offse
     """One batch of texts -> (EncodedRows, Counters). Ids equal
     `tok(texts, add_special_tokens=special, truncation=..., max_length=...)`;
     with `stride`, the `return_overflowing_tokens=True` windows."""
-    from .progress import Counters
+    from ..terminal.progress import Counters
 
     c = Counters(rows_in=len(texts))
     if stride is not None:  # overflow windows: the general (slower) path
@@ -221,9 +221,9 @@ def _prefetch(iterator, depth=2):
 # --------------------------------------------------------------------- run
 def run(args) -> int:
     from . import UserError, refuse_input_as_output, threads_note, write_summary_json
-    from .io_formats import CLI_EXTRA, Source, need_pyarrow
+    from ..input_formats import CLI_EXTRA, Source, need_pyarrow
     from .outputs import output_files
-    from .progress import summary_width
+    from ..terminal.progress import summary_width
     from .workdir import WorkDir, differences, run_fingerprint
 
     fmt = _check_options(args)
@@ -308,7 +308,7 @@ def _make_writer(args, fmt, tok, work, overflow, writer_state):
 
 def _encode_all(args, fmt, source, tok, work, state, fingerprint, overflow):
     from . import UserError
-    from .progress import Counters, Progress, Summary
+    from ..terminal.progress import Counters, Progress, Summary
 
     start = time.monotonic()
     counters = Counters(**state["counters"]) if state else Counters()

@@ -18,8 +18,8 @@ from .. import PRETRAINED, references, vocab_path
 from ..parity_html import render_html
 from ..parity_report import KIND_LABELS, KINDS, UNEXPLAINED, Difference, ParityResult, compare
 from ._input import read_lines
-from ._text import paint, pad, use_color, visible, width
-from .progress import LiveLine, summary_width
+from ..terminal.text import paint, pad, use_color, visible, width
+from ..terminal.progress import LiveLine, summary_width
 
 HTML_KEEP = 1000  # differing lines listed in the HTML report at most
 CONTEXT_BEFORE, CONTEXT_AFTER = 2, 5  # token rows shown around the first difference

@@ -17,8 +17,8 @@ from typing import List, Tuple
 from .. import PRETRAINED, REFERENCES, FullTokenizer, vocab_path
 from ._input import read_lines
 from .encode import DEFAULT_REFERENCE
-from ._text import paint, pad, use_color, visible, width
-from .progress import is_terminal
+from ..terminal.text import paint, pad, use_color, visible, width
+from ..terminal.progress import is_terminal
 
 
 def add_parser(sub):

@@ -99,8 +99,8 @@ WORDPIECE_DEFAULTS = {"vocab_size": 30522, "min_frequency": 2, "limit_alphabet":
 
 def run(args) -> int:
     from . import UserError, refuse_input_as_output, threads_note, write_summary_json
-    from .io_formats import Source
-    from .progress import LiveLine, summary_width, wrap
+    from ..input_formats import Source
+    from ..terminal.progress import LiveLine, summary_width, wrap
     from ..training import DEFAULT_SPECIAL_TOKENS, Batches, check_token_options, train_wordpiece
 
     if args.model != "wordpiece":

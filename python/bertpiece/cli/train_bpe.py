@@ -14,7 +14,7 @@ BPE_SPECIALS = {"bpe": ["<unk>"], "byte-bpe": ["<|endoftext|>"]}
 def run_bpe(args) -> int:
     """--model bpe / byte-bpe: bertpiece.trainers, writing tokenizer.json."""
     from . import UserError, refuse_input_as_output, threads_note, write_summary_json
-    from .progress import LiveLine, summary_width, wrap
+    from ..terminal.progress import LiveLine, summary_width, wrap
     from ..trainers import BpeTrainer, ByteLevelBpeTrainer, train_bpe_from_files
 
     byte_level = args.model == "byte-bpe"

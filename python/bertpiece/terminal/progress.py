@@ -20,7 +20,7 @@ import threading
 import time
 from dataclasses import asdict, dataclass, field
 
-from ._text import width as display_width
+from .text import width as display_width
 
 REDRAW_EVERY = 0.2  # seconds between terminal redraws
 PLAIN_FIRST, PLAIN_MAX_GAP = 10.0, 600.0  # seconds: first plain line, longest gap between two
