@@ -132,7 +132,7 @@ def test_replaying_hf_token_order_gives_hf_merges(byte_level, options):
     else:
         counter = _core.WordCounter(reference="tokenizers", do_lower_case=False)
     counter.feed(corpus)
-    tokens, merges, _ = counter.train_bpe(size, initial_tokens=hf_tokens[:initial], **trainer._options())
+    tokens, merges, _ = counter.train_bpe(_core.BpeOptions(size, initial_tokens=hf_tokens[:initial], **trainer._options()))
     assert tokens == hf_tokens
     assert [list(m) for m in merges] == hf_model["merges"]
 

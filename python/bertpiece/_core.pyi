@@ -14,6 +14,7 @@ __version__: str
 __all__ = [
     "Array",
     "BasicTokenizer",
+    "BpeOptions",
     "ByteLevelCounter",
     "FullTokenizer",
     "Needles",
@@ -154,6 +155,23 @@ class PipelineTokenizer:
     def num_special_tokens_to_add(self, is_pair: bool) -> int: ...
 
 @final
+class BpeOptions:
+    """BPE training options as BpeTrainer takes them, checked once (see bertpiece.trainers)."""
+    def __new__(
+        cls,
+        vocab_size: int,
+        *,
+        min_frequency: int = 0,
+        special_tokens: Sequence[str] = ...,
+        limit_alphabet: Optional[int] = None,
+        initial_alphabet: Sequence[str] = ...,
+        continuing_subword_prefix: Optional[str] = None,
+        end_of_word_suffix: Optional[str] = None,
+        max_token_length: Optional[int] = None,
+        initial_tokens: Optional[Sequence[str]] = None,
+    ) -> BpeOptions: ...
+
+@final
 class WordCounter:
     """Streaming word counts for vocabulary training (see bertpiece.training)."""
     def __new__(
@@ -182,18 +200,7 @@ class WordCounter:
         progress: Optional[Callable[[int, int], object]] = None,
     ) -> tuple[list[str], int, int]: ...
     def train_bpe(
-        self,
-        vocab_size: int,
-        *,
-        min_frequency: int = 0,
-        special_tokens: Sequence[str] = ...,
-        limit_alphabet: Optional[int] = None,
-        initial_alphabet: Sequence[str] = ...,
-        continuing_subword_prefix: Optional[str] = None,
-        end_of_word_suffix: Optional[str] = None,
-        max_token_length: Optional[int] = None,
-        initial_tokens: Optional[Sequence[str]] = None,
-        progress: Optional[Callable[[int, int], object]] = None,
+        self, options: BpeOptions, progress: Optional[Callable[[int, int], object]] = None
     ) -> tuple[list[str], list[tuple[str, str]], int]: ...
 
 @final
@@ -205,18 +212,7 @@ class ByteLevelCounter:
     def feed(self, texts: Sequence[str], num_threads: Optional[int] = None) -> None: ...
     def stats(self) -> tuple[int, int]: ...
     def train_bpe(
-        self,
-        vocab_size: int,
-        *,
-        min_frequency: int = 0,
-        special_tokens: Sequence[str] = ...,
-        limit_alphabet: Optional[int] = None,
-        initial_alphabet: Sequence[str] = ...,
-        continuing_subword_prefix: Optional[str] = None,
-        end_of_word_suffix: Optional[str] = None,
-        max_token_length: Optional[int] = None,
-        initial_tokens: Optional[Sequence[str]] = None,
-        progress: Optional[Callable[[int, int], object]] = None,
+        self, options: BpeOptions, progress: Optional[Callable[[int, int], object]] = None
     ) -> tuple[list[str], list[tuple[str, str]], int]: ...
 
 @final

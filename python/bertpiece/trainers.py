@@ -188,7 +188,7 @@ def train_counts(counter, trainer, batches, *, unk_token=None, post_processor="g
         if progress is not None:
             progress("count", texts, None)
     report = None if progress is None else (lambda done, total: progress("merge", done, total))
-    tokens, merges, alphabet = counter.train_bpe(trainer.vocab_size, progress=report, **trainer._options())
+    tokens, merges, alphabet = counter.train_bpe(_core.BpeOptions(trainer.vocab_size, **trainer._options()), progress=report)
     if progress is not None:
         progress("done", len(tokens), trainer.vocab_size)
     stats = counter.stats()

@@ -64,6 +64,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<serving::Needles>()?;
     m.add_class::<train::PyWordCounter>()?;
     m.add_class::<train_bpe::PyByteLevelCounter>()?;
+    m.add_class::<train_bpe::PyBpeOptions>()?;
     m.add_class::<pipeline_tokenizer::PyPipelineTokenizer>()?;
     m.add_function(wrap_pyfunction!(serving::encode_to_list, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_lists, m)?)?;

@@ -3,7 +3,7 @@
 //! `bertpiece.training`.
 
 use super::args::{max_chars_arg, thread_count, BatchTexts};
-use super::train_bpe::{bpe_options, run_bpe, BpeResult};
+use super::train_bpe::{run_bpe, with_progress, BpeResult, PyBpeOptions};
 use crate::normalizer::Reference;
 use crate::train::{self, Algorithm, CountOptions, TrainOptions, WordCounter};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -88,32 +88,14 @@ impl PyWordCounter {
     }
 
     /// Trains BPE on the counted words: `(tokens, merges, alphabet size)`
-    /// (`bertpiece.trainers`; the options of `ByteLevelCounter.train_bpe`).
-    #[pyo3(signature = (vocab_size, *, min_frequency=0, special_tokens=Vec::new(), limit_alphabet=None,
-        initial_alphabet=Vec::new(), continuing_subword_prefix=None, end_of_word_suffix=None, max_token_length=None,
-        initial_tokens=None, progress=None))]
-    #[allow(clippy::too_many_arguments)]
-    fn train_bpe(
-        &self,
-        py: Python<'_>,
-        vocab_size: usize,
-        min_frequency: u64,
-        special_tokens: Vec<String>,
-        limit_alphabet: Option<usize>,
-        initial_alphabet: Vec<String>,
-        continuing_subword_prefix: Option<String>,
-        end_of_word_suffix: Option<String>,
-        max_token_length: Option<usize>,
-        initial_tokens: Option<Vec<String>>,
-        progress: Option<Py<PyAny>>,
-    ) -> PyResult<BpeResult> {
-        let opts = bpe_options(vocab_size, min_frequency, special_tokens, limit_alphabet, initial_alphabet,
-            continuing_subword_prefix, end_of_word_suffix, max_token_length, initial_tokens)?;
+    /// (`bertpiece.trainers`); `progress(size, target)` during the merges.
+    #[pyo3(signature = (options, progress=None))]
+    fn train_bpe(&self, py: Python<'_>, options: PyRef<'_, PyBpeOptions>, progress: Option<Py<PyAny>>) -> PyResult<BpeResult> {
         let counts = self.counts(py)?;
         let Stage::Counted(counts) = &*counts else {
             return Err(PyRuntimeError::new_err("internal error: the words were not counted"));
         };
-        run_bpe(py, counts, &opts, progress)
+        run_bpe(py, counts, &options, progress)
     }
 
     /// Trains a vocabulary: `(tokens in id order, alphabet size, merges)`.
@@ -159,28 +141,7 @@ impl PyWordCounter {
         let Stage::Counted(counts) = &*stage else {
             return Err(PyRuntimeError::new_err("internal error: the words were not counted"));
         };
-        let mut failure: Option<PyErr> = None;
-        let trained = py.detach(|| {
-            let mut report = |size: usize, target: usize| -> bool {
-                Python::attach(|py| {
-                    let result = py.check_signals().and_then(|_| match &progress {
-                        Some(cb) => cb.call1(py, (size, target)).map(|_| ()),
-                        None => Ok(()),
-                    });
-                    match result {
-                        Ok(()) => true,
-                        Err(e) => {
-                            failure = Some(e);
-                            false
-                        }
-                    }
-                })
-            };
-            train::train(counts, &opts, &mut report)
-        });
-        if let Some(e) = failure {
-            return Err(e);
-        }
+        let trained = with_progress(py, progress, |report| train::train(counts, &opts, report))?;
         let t = trained.map_err(PyErr::from)?;
         Ok((t.tokens, t.alphabet, t.merges))
     }

@@ -5,6 +5,7 @@
 use super::args::{thread_count, BatchTexts};
 use crate::normalizer::Reference;
 use crate::train::bpe::{train_bpe, BpeOptions};
+use crate::train::Progress;
 use crate::train::byte_level::{self, ByteLevelCounter};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -13,45 +14,61 @@ use std::sync::Mutex;
 /// `(tokens in id order, merges by rank, alphabet size)`.
 pub(super) type BpeResult = (Vec<String>, Vec<(String, String)>, usize);
 
-/// The options as `BpeTrainer` takes them (initial_alphabet: single characters).
-#[allow(clippy::too_many_arguments)]
-pub(super) fn bpe_options(
-    vocab_size: usize,
-    min_frequency: u64,
-    special_tokens: Vec<String>,
-    limit_alphabet: Option<usize>,
-    initial_alphabet: Vec<String>,
-    continuing_subword_prefix: Option<String>,
-    end_of_word_suffix: Option<String>,
-    max_token_length: Option<usize>,
-    initial_tokens: Option<Vec<String>>,
-) -> PyResult<BpeOptions> {
-    let mut chars = Vec::with_capacity(initial_alphabet.len());
-    for s in &initial_alphabet {
-        let mut it = s.chars();
-        match (it.next(), it.next()) {
-            (Some(c), None) => chars.push(c),
-            _ => return Err(PyValueError::new_err(format!("initial_alphabet entries must be single characters, got {s:?}"))),
+/// The options of BPE training as `BpeTrainer` takes them (initial_alphabet: single
+/// characters), checked once and passed to either counter's `train_bpe`.
+#[pyclass(frozen, module = "bertpiece._core", name = "BpeOptions")]
+pub(super) struct PyBpeOptions(BpeOptions);
+
+#[pymethods]
+impl PyBpeOptions {
+    #[new]
+    #[pyo3(signature = (vocab_size, *, min_frequency=0, special_tokens=Vec::new(), limit_alphabet=None,
+        initial_alphabet=Vec::new(), continuing_subword_prefix=None, end_of_word_suffix=None, max_token_length=None,
+        initial_tokens=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        vocab_size: usize,
+        min_frequency: u64,
+        special_tokens: Vec<String>,
+        limit_alphabet: Option<usize>,
+        initial_alphabet: Vec<String>,
+        continuing_subword_prefix: Option<String>,
+        end_of_word_suffix: Option<String>,
+        max_token_length: Option<usize>,
+        initial_tokens: Option<Vec<String>>,
+    ) -> PyResult<Self> {
+        let mut chars = Vec::with_capacity(initial_alphabet.len());
+        for s in &initial_alphabet {
+            let mut it = s.chars();
+            match (it.next(), it.next()) {
+                (Some(c), None) => chars.push(c),
+                _ => return Err(PyValueError::new_err(format!("initial_alphabet entries must be single characters, got {s:?}"))),
+            }
         }
+        Ok(PyBpeOptions(BpeOptions {
+            vocab_size,
+            min_frequency,
+            special_tokens,
+            limit_alphabet,
+            initial_alphabet: chars,
+            continuing_subword_prefix,
+            end_of_word_suffix,
+            max_token_length,
+            initial_tokens,
+        }))
     }
-    Ok(BpeOptions {
-        vocab_size,
-        min_frequency,
-        special_tokens,
-        limit_alphabet,
-        initial_alphabet: chars,
-        continuing_subword_prefix,
-        end_of_word_suffix,
-        max_token_length,
-        initial_tokens,
-    })
 }
 
-/// Trains with the GIL released; `progress(size, target)` is called with it
-/// held, and its exception (or Ctrl-C) stops training and is raised.
-pub(super) fn run_bpe(py: Python<'_>, counts: &[(Vec<u32>, u64)], opts: &BpeOptions, progress: Option<Py<PyAny>>) -> PyResult<BpeResult> {
+/// Runs `train` with the GIL released, handing it a `report(size, target)` that calls
+/// `progress` with the GIL held; the callback's exception (or Ctrl-C) stops training
+/// (`report` returns false) and is raised.
+pub(super) fn with_progress<T: Send>(
+    py: Python<'_>,
+    progress: Option<Py<PyAny>>,
+    train: impl FnOnce(Progress<'_>) -> T + Send,
+) -> PyResult<T> {
     let mut failure: Option<PyErr> = None;
-    let trained = py.detach(|| {
+    let out = py.detach(|| {
         let mut report = |size: usize, target: usize| -> bool {
             Python::attach(|py| {
                 let result = py.check_signals().and_then(|_| match &progress {
@@ -67,12 +84,17 @@ pub(super) fn run_bpe(py: Python<'_>, counts: &[(Vec<u32>, u64)], opts: &BpeOpti
                 }
             })
         };
-        train_bpe(counts, opts, &mut report)
+        train(&mut report)
     });
-    if let Some(e) = failure {
-        return Err(e);
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(out),
     }
-    let t = trained.map_err(PyErr::from)?;
+}
+
+/// BPE on `counts` (see [`with_progress`]).
+pub(super) fn run_bpe(py: Python<'_>, counts: &[(Vec<u32>, u64)], opts: &PyBpeOptions, progress: Option<Py<PyAny>>) -> PyResult<BpeResult> {
+    let t = with_progress(py, progress, |report| train_bpe(counts, &opts.0, report))?.map_err(PyErr::from)?;
     Ok((t.tokens, t.merges, t.alphabet))
 }
 
@@ -126,27 +148,10 @@ impl PyByteLevelCounter {
         *self.stats.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Trains BPE on the counted words: `(tokens, merges, alphabet size)`.
-    #[pyo3(signature = (vocab_size, *, min_frequency=0, special_tokens=Vec::new(), limit_alphabet=None,
-        initial_alphabet=Vec::new(), continuing_subword_prefix=None, end_of_word_suffix=None, max_token_length=None,
-        initial_tokens=None, progress=None))]
-    #[allow(clippy::too_many_arguments)]
-    fn train_bpe(
-        &self,
-        py: Python<'_>,
-        vocab_size: usize,
-        min_frequency: u64,
-        special_tokens: Vec<String>,
-        limit_alphabet: Option<usize>,
-        initial_alphabet: Vec<String>,
-        continuing_subword_prefix: Option<String>,
-        end_of_word_suffix: Option<String>,
-        max_token_length: Option<usize>,
-        initial_tokens: Option<Vec<String>>,
-        progress: Option<Py<PyAny>>,
-    ) -> PyResult<BpeResult> {
-        let opts = bpe_options(vocab_size, min_frequency, special_tokens, limit_alphabet, initial_alphabet,
-            continuing_subword_prefix, end_of_word_suffix, max_token_length, initial_tokens)?;
+    /// Trains BPE on the counted words: `(tokens, merges, alphabet size)`
+    /// (`bertpiece.trainers`); `progress(size, target)` during the merges.
+    #[pyo3(signature = (options, progress=None))]
+    fn train_bpe(&self, py: Python<'_>, options: PyRef<'_, PyBpeOptions>, progress: Option<Py<PyAny>>) -> PyResult<BpeResult> {
         let mut stage = self.stage.try_lock().map_err(|_| PyRuntimeError::new_err("this ByteLevelCounter is in use by another thread"))?;
         if let Stage::Counting(_) = &*stage {
             if let Stage::Counting(counter) = std::mem::replace(&mut *stage, Stage::Counted(Vec::new())) {
@@ -156,6 +161,6 @@ impl PyByteLevelCounter {
         let Stage::Counted(counts) = &*stage else {
             return Err(PyRuntimeError::new_err("internal error: the words were not counted"));
         };
-        run_bpe(py, counts, &opts, progress)
+        run_bpe(py, counts, &options, progress)
     }
 }
