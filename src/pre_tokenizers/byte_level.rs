@@ -88,35 +88,53 @@ pub fn to_byte_chars(s: &mut NormalizedString) {
     s.transform(edits);
 }
 
-/// The GPT-2 split of `chars` as char ranges covering all of it, in order.
-pub fn split_gpt2(chars: &[char]) -> Vec<std::ops::Range<usize>> {
-    let text: String = chars.iter().collect();
-    // byte offset -> char index, for the regex's byte offsets.
-    let mut char_at = vec![0usize; text.len() + 1];
-    for (ci, (bi, c)) in text.char_indices().enumerate() {
-        char_at[bi..bi + c.len_utf8()].fill(ci);
-    }
-    char_at[text.len()] = chars.len();
-    let mut ranges = Vec::new();
+/// GPT-2's split of `text`: its pieces in order, covering all of it (HF's
+/// pattern matches every char). A whitespace run of two or more chars that a
+/// non-space follows leaves its last char to the next piece (`\s+(?!\S)`).
+/// The BPE trainer counts these pieces; [`split_gpt2`] gives them as char ranges.
+pub fn split_gpt2_str<'t>(text: &'t str, mut out: impl FnMut(&'t str)) {
     let (mut pos, mut last_end) = (0usize, 0usize);
     while pos < text.len() {
-        let Some(m) = GPT2_SPLIT.find_at(&text, pos) else { break };
+        let Some(m) = GPT2_SPLIT.find_at(text, pos) else { break };
         let (start, mut end) = (m.start(), m.end());
         let all_space = m.as_str().chars().all(char::is_whitespace);
         if all_space && end < text.len() && m.as_str().chars().nth(1).is_some() {
-            // `\s+(?!\S)`: leave the last whitespace char to the next word.
             end -= m.as_str().chars().next_back().map_or(0, char::len_utf8);
         }
         if start > last_end {
-            ranges.push(char_at[last_end]..char_at[start]);
+            out(&text[last_end..start]); // (never: kept so a gap could not drop text)
         }
-        ranges.push(char_at[start]..char_at[end]);
+        out(&text[start..end]);
         (pos, last_end) = (end, end);
     }
     if last_end < text.len() {
-        ranges.push(char_at[last_end]..chars.len());
+        out(&text[last_end..]);
     }
+}
+
+/// The GPT-2 split of `chars` as char ranges covering all of it, in order.
+pub fn split_gpt2(chars: &[char]) -> Vec<std::ops::Range<usize>> {
+    let text: String = chars.iter().collect();
+    let mut ranges = Vec::new();
+    let (mut start_char, mut start_byte) = (0usize, 0usize);
+    split_gpt2_str(&text, |piece| {
+        let n = piece.chars().count();
+        debug_assert_eq!(piece.as_ptr() as usize - text.as_ptr() as usize, start_byte);
+        ranges.push(start_char..start_char + n);
+        start_char += n;
+        start_byte += piece.len();
+    });
     ranges
+}
+
+/// The byte-level char of byte `b` as a code point (GPT-2's `bytes_to_unicode`).
+pub fn byte_char(b: u8) -> u32 {
+    BYTES_CHAR[b as usize] as u32
+}
+
+/// The 256 chars of the byte-level alphabet (HF's `ByteLevel.alphabet()`), in byte order.
+pub fn alphabet() -> Vec<char> {
+    BYTES_CHAR.to_vec()
 }
 
 #[cfg(test)]

@@ -1,61 +1,21 @@
 //! Word counting for byte-level BPE, as HF's `ByteLevel` pre-tokenizer
 //! splits (GPT-2's pattern) and maps bytes to characters (GPT-2's
-//! `bytes_to_unicode`). Texts are counted in parallel on the thread pool,
+//! `bytes_to_unicode`): both from `pre_tokenizers::byte_level`, which encodes with them. Texts are counted in parallel on the thread pool,
 //! a batch at a time; only the counts are kept.
 
 use crate::fxhash::FxHashMap;
 use crate::threads::{run_jobs, thread_count};
+use crate::pre_tokenizers::byte_level::{byte_char, split_gpt2_str};
 use crate::{Error, Result};
-use regex::Regex;
 
-/// GPT-2's pattern without its `\s+(?!\S)` alternative (the `regex` crate
-/// has no look-ahead): [`split`] gives a whitespace run its meaning.
-const PATTERN: &str = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+";
 /// Texts per parallel task at least.
 const MIN_TEXTS_PER_TASK: usize = 256;
 
 /// Pre-tokens (their UTF-8 bytes) and their counts.
 type Counts = FxHashMap<Box<[u8]>, u64>;
 
-/// The character GPT-2 writes for byte `b`: printable Latin-1 bytes stand
-/// for themselves, the others for 256, 257, ... in byte order.
-pub fn byte_char(b: u8) -> u32 {
-    let printable = |b: u8| (b'!'..=b'~').contains(&b) || (0xA1..=0xAC).contains(&b) || b >= 0xAE;
-    if printable(b) {
-        return b as u32;
-    }
-    256 + (0..b).filter(|&x| !printable(x)).count() as u32
-}
-
-/// The 256 characters of the byte-level alphabet (HF's `ByteLevel.alphabet()`).
-pub fn alphabet() -> Vec<char> {
-    (0..=255u8).filter_map(|b| char::from_u32(byte_char(b))).collect()
-}
-
-/// The pre-tokens of `text` as GPT-2's regex splits it. A whitespace run
-/// that a non-space follows gives its last character to the next pre-token
-/// (the `\s+(?!\S)` alternative).
-pub fn split<'t>(re: &Regex, text: &'t str, mut out: impl FnMut(&'t str)) {
-    let mut at = 0;
-    while let Some(m) = re.find_at(text, at) {
-        let mut end = m.end();
-        let piece = m.as_str();
-        if end < text.len() && piece.chars().all(char::is_whitespace) {
-            // Followed by a non-space (a whitespace run ends only there or at the end).
-            if let Some((last, _)) = piece.char_indices().next_back() {
-                if last > 0 {
-                    end = m.start() + last;
-                }
-            }
-        }
-        out(&text[m.start()..end]);
-        at = end;
-    }
-}
-
 /// Streaming counter of byte-level words: `feed` batches, then `into_counts`.
 pub struct ByteLevelCounter {
-    re: Regex,
     add_prefix_space: bool,
     counts: Counts,
     pub words: u64,
@@ -63,8 +23,7 @@ pub struct ByteLevelCounter {
 
 impl ByteLevelCounter {
     pub fn new(add_prefix_space: bool) -> Result<Self> {
-        let re = Regex::new(PATTERN).map_err(|e| Error::TrainOption(format!("internal error: {e}")))?;
-        Ok(ByteLevelCounter { re, add_prefix_space, counts: FxHashMap::default(), words: 0 })
+        Ok(ByteLevelCounter { add_prefix_space, counts: FxHashMap::default(), words: 0 })
     }
 
     /// Counts the pre-tokens of `texts` (UTF-8) on `num_threads` threads.
@@ -97,7 +56,7 @@ impl ByteLevelCounter {
                 prefixed.push_str(text);
                 text = &prefixed;
             }
-            split(&self.re, text, |w| {
+            split_gpt2_str(text, |w| {
                 seen += 1;
                 match local.get_mut(w.as_bytes()) {
                     Some(n) => *n += 1,
@@ -128,9 +87,8 @@ mod tests {
     use super::*;
 
     fn pieces(text: &str) -> Vec<String> {
-        let re = Regex::new(PATTERN).unwrap();
         let mut out = Vec::new();
-        split(&re, text, |p| out.push(p.to_string()));
+        split_gpt2_str(text, |p| out.push(p.to_string()));
         out
     }
 
@@ -141,7 +99,7 @@ mod tests {
         assert_eq!(byte_char(b' '), 'Ġ' as u32);
         assert_eq!(byte_char(b'\n'), 'Ċ' as u32);
         assert_eq!(byte_char(0xAD), 'Ń' as u32);
-        let a = alphabet();
+        let a = crate::pre_tokenizers::byte_level::alphabet();
         assert_eq!(a.len(), 256);
         let mut sorted = a.clone();
         sorted.sort_unstable();
