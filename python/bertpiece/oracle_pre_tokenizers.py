@@ -204,7 +204,9 @@ def pre_tokenize_str(config, text: str) -> List[Word]:
     pre-tokenizer's tokenizer.json dict or its JSON text."""
     if isinstance(config, (str, bytes)):
         config = json.loads(config)
-    return pre_tokenize(config, [(text, (0, 0))] if text else [])
+    # As in HF, the text starts as one piece, empty or not; only a split drops
+    # empty pieces (so an empty Sequence leaves [("", (0, 0))] for "").
+    return pre_tokenize(config, [(text, (0, len(text)))])
 
 
 __all__ = ["pre_tokenize", "pre_tokenize_str", "apply_behavior", "is_whitespace", "is_punctuation", "is_numeric", "is_word"]
