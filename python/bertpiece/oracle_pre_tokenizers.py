@@ -1,6 +1,7 @@
 """The pure-Python statement of HF tokenizers 0.23.3's pre-tokenizers
 (BertPreTokenizer, Whitespace, WhitespaceSplit, Punctuation, Digits,
-CharDelimiterSplit, Split with a string pattern, Sequence), read from
+CharDelimiterSplit, Split with a string or a regex in the subset bertpiece runs,
+Sequence; ByteLevel only without regex and prefix space), read from
 tokenizers' Rust source and checked against ``pre_tokenize_str`` and against
 bertpiece's Rust pipeline (tests/test_pipeline_pretok*.py).
 
@@ -11,12 +12,14 @@ match / non-match, then a split behaviour decides what the matches become.
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 from typing import Callable, List, Tuple
 
 import unicodedata2
 
-from .oracle_bpe import WHITE_SPACE
+from .oracle_bpe import WHITE_SPACE, _is_letter, _is_number
 
 Word = Tuple[str, Tuple[int, int]]
 Marks = List[Tuple[int, int, bool]]  # (start, end, is_match), covering the piece in order
@@ -134,6 +137,87 @@ def _kind(c: str) -> str:
     return "space" if is_whitespace(c) else "other"
 
 
+# --- Split with a Regex pattern ------------------------------------------------
+# bertpiece runs only the Oniguruma subset whose meaning it can guarantee
+# (src/pre_tokenizers/regex_split.rs): literals, groups, alternation,
+# repetition, classes, \s \S \p{L} \p{N} \P{L} \P{N}. Python's re is a
+# backtracking engine like Oniguruma; spelling those classes out as explicit
+# sets (White_Space; Unicode 16's letters and numbers) gives it Oniguruma's meaning.
+
+
+@functools.lru_cache(maxsize=None)
+def _set_body(name: str) -> str:
+    pred = {"s": lambda c: ord(c) in WHITE_SPACE, "L": _is_letter, "N": _is_number}[name]
+    ranges: List[List[int]] = []
+    for cp in range(0x110000):
+        if 0xD800 <= cp < 0xE000 or not pred(chr(cp)):
+            continue
+        if ranges and ranges[-1][1] == cp - 1:
+            ranges[-1][1] = cp
+        else:
+            ranges.append([cp, cp])
+    return "".join("\\U%08X-\\U%08X" % (a, b) for a, b in ranges)
+
+
+def translate(pattern: str) -> str:
+    """The Oniguruma ``pattern`` as a Python ``re`` pattern with the same matches."""
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\" and pattern[i + 1:i + 2] in ("s", "S", "p", "P"):
+            esc = pattern[i + 1]
+            if esc in "sS":
+                name, i = "s", i + 2
+            elif pattern[i + 2:i + 3] == "{":
+                end = pattern.index("}", i)
+                name, i = pattern[i + 3:end], end + 1
+            else:
+                raise NotImplementedError(f"\\pX without braces in {pattern!r}")
+            negated = esc in "SP"
+            if in_class and negated:
+                raise NotImplementedError(f"a negated class escape inside [...] in {pattern!r}")
+            body = _set_body(name)
+            out.append(body if in_class else ("[^%s]" if negated else "[%s]") % body)
+            continue
+        if c == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if c == "[":
+            if in_class:
+                raise NotImplementedError(f"nested classes in {pattern!r}")
+            in_class = True
+            out.append(c)
+            if pattern[i + 1:i + 2] == "^":
+                out.append("^")
+                i += 1
+        elif c == "]" and in_class:
+            in_class = False
+            out.append(c)
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled(pattern: str):
+    return re.compile(translate(pattern))
+
+
+def regex_marks(text: str, pattern: str) -> Marks:
+    """The pattern's leftmost non-overlapping matches (it never matches the empty string)."""
+    marks, prev = [], 0
+    for m in _compiled(pattern).finditer(text):
+        if prev != m.start():
+            marks.append((prev, m.start(), False))
+        marks.append((m.start(), m.end(), True))
+        prev = m.end()
+    if prev != len(text):
+        marks.append((prev, len(text), False))
+    return marks
+
+
 def apply_behavior(marks: Marks, behavior: str) -> List[Tuple[int, int]]:
     """HF's SplitDelimiterBehavior: the kept (start, end) stretches, empty ones dropped."""
     kept: List[list] = []  # [start, end, remove]
@@ -196,7 +280,20 @@ def pre_tokenize(config: dict, words: List[Word]) -> List[Word]:
         literal, invert = config["pattern"]["String"], config["invert"]
         marks_of = lambda w: [(s, e, m != invert) for s, e, m in literal_marks(w, literal)]  # noqa: E731
         return _split(words, marks_of, config["behavior"])
+    if kind == "Split" and "Regex" in config["pattern"]:
+        pattern, invert = config["pattern"]["Regex"], config["invert"]
+        marks_of = lambda w: [(s, e, m != invert) for s, e, m in regex_marks(w, pattern)]  # noqa: E731
+        return _split(words, marks_of, config["behavior"])
+    if kind == "ByteLevel" and not config.get("add_prefix_space") and config.get("use_regex") is False:
+        # Without its regex and prefix space, ByteLevel only maps chars to byte chars.
+        return [(_to_byte_chars(w), span) for w, span in words]
     raise NotImplementedError(f"pre_tokenizer {kind!r} is not in this oracle")
+
+
+def _to_byte_chars(word: str) -> str:
+    from .oracle_bpe import BYTE_CHAR
+
+    return "".join(BYTE_CHAR[b] for b in word.encode("utf-8"))
 
 
 def pre_tokenize_str(config, text: str) -> List[Word]:

@@ -1,11 +1,11 @@
 //! The `pre_tokenizer` section of a tokenizer.json -> [`PreTokenizer`].
 //! Required fields are required as HF requires them (Punctuation's
-//! `behavior` defaults to Isolated, as in HF); `Split` with a `Regex`
-//! pattern and `UnicodeScripts` are refused for now.
+//! `behavior` defaults to Isolated, as in HF); `UnicodeScripts` and `Split`
+//! regexes outside the subset [`RegexSplit`] guarantees are refused.
 
 use super::json::{bad, unsupported, Obj};
 use super::{byte_level, sequence};
-use crate::pre_tokenizers::{Behavior, LiteralSplit, PreTokenizer};
+use crate::pre_tokenizers::{Behavior, LiteralSplit, PreTokenizer, RegexSplit};
 use crate::Result;
 use serde_json::Value;
 
@@ -60,8 +60,9 @@ fn split(o: &Obj) -> Result<PreTokenizer> {
             Ok(PreTokenizer::LiteralSplit(LiteralSplit::new(literal, behavior, invert)?))
         }
         Some((kind, v)) if pattern.map.len() == 1 && kind == "Regex" => {
-            let what = format!("regex {v} (Oniguruma regexes are not implemented yet)");
-            Err(unsupported(&pattern.field("Regex"), &what))
+            let path = pattern.field("Regex");
+            let regex = v.as_str().ok_or_else(|| bad(&path, "a string", v))?;
+            Ok(PreTokenizer::RegexSplit(RegexSplit::new(&path, regex, behavior, invert)?))
         }
         _ => Err(bad(&pattern.path, "{\"String\": ...} or {\"Regex\": ...}", o.require("pattern")?)),
     }
@@ -102,8 +103,10 @@ mod tests {
         assert!(err(r#"{"type":"Digits"}"#).starts_with("config: pre_tokenizer.individual_digits: missing field"));
         assert!(err(r#"{"type":"CharDelimiterSplit","delimiter":"ab"}"#).starts_with("config: pre_tokenizer.delimiter:"));
         assert!(err(r#"{"type":"Punctuation","behavior":"removed"}"#).starts_with("config: pre_tokenizer.behavior:"));
+        let split = r#"{"type":"Split","pattern":{"Regex":"a|(?!b)"},"behavior":"Removed","invert":false}"#;
+        assert!(err(split).starts_with("unsupported: pre_tokenizer.pattern.Regex: unsupported regex \"a|(?!b)\""));
         let split = r#"{"type":"Split","pattern":{"Regex":"a+"},"behavior":"Removed","invert":false}"#;
-        assert!(err(split).starts_with("unsupported: pre_tokenizer.pattern.Regex: unsupported regex \"a+\""));
+        assert!(err(split).starts_with("ok: RegexSplit"));
         let split = r#"{"type":"Split","pattern":"x","behavior":"Removed","invert":false}"#;
         assert!(err(split).starts_with("config: pre_tokenizer.pattern:"));
         assert!(err(r#"{"type":"UnicodeScripts"}"#).starts_with("unsupported: pre_tokenizer.type:"));

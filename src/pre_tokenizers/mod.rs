@@ -3,11 +3,13 @@
 
 pub mod byte_level;
 pub mod char_class;
+pub mod regex_split;
 pub mod split;
 
 use crate::normalized_string::NormalizedString;
 pub use byte_level::ByteLevel;
 pub use char_class::LiteralSplit;
+pub use regex_split::RegexSplit;
 pub use split::Behavior;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,6 +23,8 @@ pub enum PreTokenizer {
     CharDelimiterSplit(char),
     /// `Split` with a `{"String": ...}` pattern.
     LiteralSplit(LiteralSplit),
+    /// `Split` with a `{"Regex": ...}` pattern (a subset of Oniguruma's syntax).
+    RegexSplit(RegexSplit),
     /// Each pre-tokenizer in turn on every piece the previous one left.
     Sequence(Vec<PreTokenizer>),
 }
@@ -38,6 +42,7 @@ impl PreTokenizer {
             PreTokenizer::Digits { individual_digits } => char_class::digits(*individual_digits, s, out),
             PreTokenizer::CharDelimiterSplit(c) => char_class::char_delimiter(*c, s, out),
             PreTokenizer::LiteralSplit(l) => l.pre_tokenize(s, out),
+            PreTokenizer::RegexSplit(r) => r.pre_tokenize(s, out),
             PreTokenizer::Sequence(items) => {
                 let mut pieces = vec![s];
                 let mut next = Vec::new();
