@@ -7,7 +7,7 @@ import json
 
 import pytest
 from hypothesis import given, settings, strategies as st
-from tokenizers import Tokenizer as HFTokenizer, pre_tokenizers
+from tokenizers import Regex, Tokenizer as HFTokenizer, pre_tokenizers
 
 import bertpiece
 from bertpiece import oracle_pre_tokenizers as oracle
@@ -24,6 +24,10 @@ CLASS_PROBES = {
     "digits": pre_tokenizers.Digits(individual_digits=True),
     "whitespace": pre_tokenizers.Whitespace(),
     "bert": pre_tokenizers.BertPreTokenizer(),
+    # Split's regex classes: Oniguruma's against the regex crate's.
+    "regex_letter": pre_tokenizers.Split(Regex(r"\p{L}"), "removed"),
+    "regex_number": pre_tokenizers.Split(Regex(r"\p{N}"), "removed"),
+    "regex_space": pre_tokenizers.Split(Regex(r"\s"), "removed"),
 }
 
 
