@@ -140,9 +140,11 @@ def _kind(c: str) -> str:
 # --- Split with a Regex pattern ------------------------------------------------
 # bertpiece runs only the Oniguruma subset whose meaning it can guarantee
 # (src/pre_tokenizers/regex_split.rs): literals, groups, alternation,
-# repetition, classes, \s \S \p{L} \p{N} \P{L} \P{N}. Python's re is a
-# backtracking engine like Oniguruma; spelling those classes out as explicit
-# sets (White_Space; Unicode 16's letters and numbers) gives it Oniguruma's meaning.
+# repetition, classes, \s \S \p{L} \p{N} \P{L} \P{N}, (?i:...) of ASCII
+# literals, a final |\s+(?!\S)|\s+. Python's re is a backtracking engine like
+# Oniguruma (with the lookahead too); spelling the classes and case folds out
+# as explicit sets (White_Space; Unicode 16's letters and numbers) gives it
+# Oniguruma's meaning.
 
 
 @functools.lru_cache(maxsize=None)
@@ -159,11 +161,36 @@ def _set_body(name: str) -> str:
     return "".join("\\U%08X-\\U%08X" % (a, b) for a, b in ranges)
 
 
+# Oniguruma's case folds of ASCII letters (measured on every BMP code point):
+# each letter and its other case, and K / ſ for k / s. (Python's re would also
+# fold i with İ and ı, so (?i:...) is spelled out letter by letter.)
+_FOLDS = {"k": "kK\u212a", "s": "sS\u017f"}
+
+
 def translate(pattern: str) -> str:
     """The Oniguruma ``pattern`` as a Python ``re`` pattern with the same matches."""
     out, i, in_class = [], 0, False
+    icase_depth, depth = None, 0  # paren depth at which a (?i: group was opened
     while i < len(pattern):
         c = pattern[i]
+        if pattern.startswith("(?i:", i):
+            if icase_depth is not None:
+                raise NotImplementedError(f"nested (?i:...) in {pattern!r}")
+            depth += 1
+            icase_depth = depth
+            out.append("(?:")
+            i += 4
+            continue
+        if c == "(" and not in_class:
+            depth += 1
+        elif c == ")" and not in_class:
+            if icase_depth == depth:
+                icase_depth = None
+            depth -= 1
+        elif icase_depth is not None and c.isascii() and c.isalpha():
+            out.append("[%s]" % _FOLDS.get(c.lower(), c.lower() + c.upper()))
+            i += 1
+            continue
         if c == "\\" and pattern[i + 1:i + 2] in ("s", "S", "p", "P"):
             esc = pattern[i + 1]
             if esc in "sS":

@@ -18,7 +18,10 @@ use regex_syntax::ast::{self, Ast, ClassSet, ClassSetItem, ClassUnicodeKind, Gro
 #[derive(Clone, Debug)]
 pub struct RegexSplit {
     pub pattern: String,
+    /// The pattern, less [`SPACE_TAIL`] when it ends with it.
     regex: Regex,
+    /// Whether the pattern ends with [`SPACE_TAIL`] (done by hand: the regex crate has no lookahead).
+    space_tail: bool,
     pub behavior: Behavior,
     pub invert: bool,
 }
@@ -31,6 +34,10 @@ impl PartialEq for RegexSplit {
 
 impl Eq for RegexSplit {}
 
+/// GPT-2's, Llama-3's, Qwen's ... last two alternatives: a whitespace run not
+/// followed by a non-space char, else any whitespace run.
+pub const SPACE_TAIL: &str = r"|\s+(?!\S)|\s+";
+
 impl RegexSplit {
     /// `path` names the pattern's field in errors.
     pub fn new(path: &str, pattern: &str, behavior: Behavior, invert: bool) -> Result<RegexSplit> {
@@ -40,38 +47,119 @@ impl RegexSplit {
                  equal to Oniguruma's; see docs/pipeline.md)"
             ))
         };
-        let parsed = ast::parse::Parser::new().parse(pattern).map_err(|e| refuse(&format!("{}", e.kind())))?;
-        check(&parsed).map_err(|why| refuse(&why))?;
-        let hir = regex_syntax::hir::translate::Translator::new().translate(pattern, &parsed).map_err(|e| refuse(&format!("{}", e.kind())))?;
+        let (head, space_tail) = match pattern.strip_suffix(SPACE_TAIL) {
+            Some(head) if !head.is_empty() => (head, true),
+            _ => (pattern, false),
+        };
+        let parsed = ast::parse::Parser::new().parse(head).map_err(|e| refuse(&format!("{}", e.kind())))?;
+        check(&parsed, false).map_err(|why| refuse(&why))?;
+        let hir = regex_syntax::hir::translate::Translator::new().translate(head, &parsed).map_err(|e| refuse(&format!("{}", e.kind())))?;
         if hir.properties().minimum_len() == Some(0) {
             return Err(refuse("it can match the empty string"));
         }
-        let regex = Regex::new(pattern).map_err(|e| refuse(&e.to_string()))?;
-        Ok(RegexSplit { pattern: pattern.to_string(), regex, behavior, invert })
+        let regex = Regex::new(head).map_err(|e| refuse(&e.to_string()))?;
+        Ok(RegexSplit { pattern: pattern.to_string(), regex, space_tail, behavior, invert })
     }
 
     pub fn pre_tokenize(&self, s: NormalizedString, out: &mut Vec<NormalizedString>) {
-        split(&s, regex_matches(&s.chars, &self.regex, self.invert), self.behavior, out);
+        let matches = if self.space_tail {
+            space_tail_matches(&s.chars, &self.regex, self.invert)
+        } else {
+            regex_matches(&s.chars, &self.regex, self.invert)
+        };
+        split(&s, matches, self.behavior, out);
     }
 }
 
-/// Ok if every construct of `a` means the same in Oniguruma; else what does not.
-fn check(a: &Ast) -> std::result::Result<(), String> {
+/// The matches of `head` + [`SPACE_TAIL`], as a backtracking engine finds
+/// them: at each position `head` is tried first; failing that, a whitespace
+/// run is matched whole if it ends the text or is one char long, else all but
+/// its last char (which `(?!\S)` leaves to the next word).
+fn space_tail_matches(chars: &[char], head: &Regex, invert: bool) -> Vec<(std::ops::Range<usize>, bool)> {
+    let text: String = chars.iter().collect();
+    let mut char_at = vec![0usize; text.len() + 1];
+    for (ci, (bi, _)) in text.char_indices().enumerate() {
+        char_at[bi] = ci;
+    }
+    char_at[text.len()] = chars.len();
+    let mut found = Vec::new(); // byte ranges of the matches
+    let mut pos = 0;
+    while pos < text.len() {
+        let m = head.find_at(&text, pos).map(|m| (m.start(), m.end()));
+        let space = text[pos..].char_indices().find(|&(_, c)| c.is_whitespace()).map(|(i, _)| pos + i);
+        let (start, end) = match (m, space) {
+            (Some((ms, me)), Some(w)) if ms <= w => (ms, me),
+            (Some(m), None) => m,
+            (_, Some(w)) => {
+                let run = text[w..].char_indices().find(|&(_, c)| !c.is_whitespace()).map_or(text.len(), |(i, _)| w + i);
+                let last = text[w..run].chars().next_back().map_or(0, char::len_utf8);
+                if run == text.len() || run - w == last { (w, run) } else { (w, run - last) }
+            }
+            (None, None) => break,
+        };
+        found.push((start, end));
+        pos = end;
+    }
+    let mut out = Vec::with_capacity(found.len() * 2 + 1);
+    let mut prev = 0;
+    for (start, end) in found {
+        if prev != start {
+            out.push((char_at[prev]..char_at[start], invert));
+        }
+        out.push((char_at[start]..char_at[end], !invert));
+        prev = end;
+    }
+    if prev != text.len() {
+        out.push((char_at[prev]..chars.len(), invert));
+    }
+    out
+}
+
+/// Ok if every construct of `a` means the same in Oniguruma; else what does
+/// not. Inside `(?i:...)` (`icase`) only ASCII literals, alternation and
+/// plain groups are accepted, and no pair of letters Oniguruma also matches
+/// as one char (ss ß, st ﬆ, ff ﬀ, fi ﬁ, fl ﬂ): then both engines fold the
+/// same way (measured: k also matches U+212A, s also U+017F, in both).
+fn check(a: &Ast, icase: bool) -> std::result::Result<(), String> {
+    const ICASE_ONLY: &str = "inside (?i:...) anything but ASCII literals";
     match a {
         Ast::Empty(_) => Ok(()),
+        Ast::Literal(l) if icase && !l.c.is_ascii() => Err(ICASE_ONLY.into()),
         Ast::Literal(l) => literal(l),
+        Ast::ClassPerl(_) | Ast::ClassUnicode(_) | Ast::ClassBracketed(_) | Ast::Repetition(_) if icase => {
+            Err(ICASE_ONLY.into())
+        }
         Ast::ClassPerl(p) => perl(p),
         Ast::ClassUnicode(u) => unicode(u),
         Ast::ClassBracketed(b) => class_set(&b.kind),
-        Ast::Repetition(r) => check(&r.ast),
+        Ast::Repetition(r) => check(&r.ast, icase),
         Ast::Group(g) => match &g.kind {
-            GroupKind::CaptureIndex(_) => check(&g.ast),
-            GroupKind::NonCapturing(flags) if flags.items.is_empty() => check(&g.ast),
-            GroupKind::NonCapturing(_) => Err("inline flags such as (?i:...)".into()),
+            GroupKind::CaptureIndex(_) => check(&g.ast, icase),
+            GroupKind::NonCapturing(flags) if flags.items.is_empty() => check(&g.ast, icase),
+            GroupKind::NonCapturing(flags)
+                if matches!(flags.items.as_slice(), [ast::FlagsItem { kind: ast::FlagsItemKind::Flag(ast::Flag::CaseInsensitive), .. }]) =>
+            {
+                check(&g.ast, true)
+            }
+            GroupKind::NonCapturing(_) => Err("inline flags other than (?i:...)".into()),
             GroupKind::CaptureName { .. } => Err("named groups".into()),
         },
-        Ast::Alternation(x) => x.asts.iter().try_for_each(check),
-        Ast::Concat(x) => x.asts.iter().try_for_each(check),
+        Ast::Alternation(x) => x.asts.iter().try_for_each(|a| check(a, icase)),
+        Ast::Concat(x) => {
+            if icase {
+                let folded = x.asts.windows(2).any(|w| match (&w[0], &w[1]) {
+                    (Ast::Literal(a), Ast::Literal(b)) => {
+                        let pair = [a.c.to_ascii_lowercase(), b.c.to_ascii_lowercase()];
+                        matches!(pair, ['s', 's'] | ['s', 't'] | ['f', 'f'] | ['f', 'i'] | ['f', 'l'])
+                    }
+                    _ => false,
+                });
+                if folded {
+                    return Err("inside (?i:...) a letter pair one char also matches (ss, st, ff, fi, fl)".into());
+                }
+            }
+            x.asts.iter().try_for_each(|a| check(a, icase))
+        }
         Ast::Flags(_) => Err("inline flags such as (?i)".into()),
         Ast::Dot(_) => Err("'.'".into()),
         Ast::Assertion(_) => Err("anchors and lookaround-like assertions (^ $ \\b \\A \\z)".into()),
@@ -151,10 +239,27 @@ mod tests {
     }
 
     #[test]
+    fn gpt2s_pattern_with_its_space_tail() {
+        // Measured: pre_tokenizers.Split(Regex(GPT2), "isolated").pre_tokenize_str(...) on tokenizers 0.23.3.
+        let gpt2 = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+";
+        let got = words(gpt2, Behavior::Isolated, "a   b\t\tc  ");
+        let texts: Vec<&str> = got.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(texts, ["a", "  ", " b", "\t", "\t", "c", "  "]);
+        let llama = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+        let got = words(llama, Behavior::Isolated, "I'LL pay 12345 \n\n x");
+        let texts: Vec<&str> = got.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(texts, ["I", "'LL", " pay", " ", "123", "45", " \n\n", " x"]);
+    }
+
+    #[test]
     fn refuses_what_it_cannot_guarantee() {
         for (p, why) in [
-            (r"\s+(?!\S)|\s+", "look-around"),
-            (r"(?i:'s|'t)", "inline flags"),
+            (r"\s+(?!\S)", "look-around"),
+            (r"a|\s+(?!\S)|\s+|b", "look-around"),
+            (r"(?i)'s", "inline flags such as (?i)"),
+            (r"(?m:'s|'t)", "inline flags other than"),
+            (r"(?i:'s|[a-z])", "inside (?i:...)"),
+            (r"(?i:'st)", "letter pair"),
             (r"\w+", "\\w"),
             (r"^a", "anchors"),
             (r"a.", "'.'"),
