@@ -5,12 +5,14 @@
 
 mod json;
 mod model;
+mod pre_tokenizers;
 
 use crate::added_tokens::AddedToken;
 use crate::decoders::Decoder;
 use crate::models::bpe::Bpe;
 use crate::normalizers::Normalizer;
 use crate::pre_tokenizers::{ByteLevel, PreTokenizer};
+use pre_tokenizers::pre_tokenizer;
 use crate::processors::{Piece, PostProcessor, TemplateToken};
 use crate::{Error, Result};
 use json::{as_str, as_u32, bad, too_deep, unsupported, Obj, MAX_DEPTH};
@@ -106,25 +108,6 @@ fn byte_level(o: &Obj) -> Result<ByteLevel> {
         trim_offsets: o.bool("trim_offsets")?,
         use_regex: o.bool_or("use_regex", true)?,
     })
-}
-
-fn pre_tokenizer(path: &str, v: &Value, depth: usize) -> Result<PreTokenizer> {
-    let o = Obj::new(path, v)?;
-    match o.type_tag()? {
-        "ByteLevel" => Ok(PreTokenizer::ByteLevel(byte_level(&o)?)),
-        // A Sequence of one pre-tokenizer is that pre-tokenizer.
-        "Sequence" => {
-            let mut items = sequence(&o, "pretokenizers", depth)?;
-            match items.len() {
-                1 => {
-                    let (p, v) = items.remove(0);
-                    pre_tokenizer(&p, v, depth + 1)
-                }
-                n => Err(unsupported(&o.field("pretokenizers"), &format!("Sequence of {n} pre-tokenizers"))),
-            }
-        }
-        other => Err(unsupported(&o.field("type"), &format!("{other:?}"))),
-    }
 }
 
 fn decoder(path: &str, v: &Value) -> Result<Decoder> {

@@ -1,0 +1,336 @@
+"""The pure-Python statement of HF tokenizers 0.23.3's pre-tokenizers
+(BertPreTokenizer, Whitespace, WhitespaceSplit, Punctuation, Digits,
+CharDelimiterSplit, Split with a string or a regex in the subset bertpiece runs,
+Sequence; ByteLevel only without regex and prefix space), read from
+tokenizers' Rust source and checked against ``pre_tokenize_str`` and against
+bertpiece's Rust pipeline (tests/test_pipeline_pretok*.py).
+
+A piece of text is a list of ``(word, (start, end))`` in chars of the text, as
+``pre_tokenize_str`` returns. Each pre-tokenizer marks stretches of a piece as
+match / non-match, then a split behaviour decides what the matches become.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from typing import Callable, List, Tuple
+
+import unicodedata2
+
+from .oracle_bpe import WHITE_SPACE, _is_letter, _is_number
+
+Word = Tuple[str, Tuple[int, int]]
+Marks = List[Tuple[int, int, bool]]  # (start, end, is_match), covering the piece in order
+
+
+def _expand(ranges):
+    return frozenset(cp for a, b in ranges for cp in range(a, b + 1))
+
+
+# Punctuation as HF's unicode_categories 0.1.1 tables see it (Unicode 9 era):
+# the P* code points of Unicode 17 not yet P* there, and two that were P* then
+# (U+166D, U+111C9; So and Mn today). Measured over every code point
+# (test_classes_of_every_code_point fails if the lists go stale).
+_PUNCT_NEWER = _expand((
+    (0x061D, 0x061D), (0x09FD, 0x09FD), (0x0A76, 0x0A76), (0x0C77, 0x0C77), (0x0C84, 0x0C84), (0x1B4E, 0x1B4F),
+    (0x1B7D, 0x1B7F), (0x2E43, 0x2E4F), (0x2E52, 0x2E5D), (0x10D6E, 0x10D6E), (0x10EAD, 0x10EAD),
+    (0x10ED0, 0x10ED0), (0x10F55, 0x10F59), (0x10F86, 0x10F89), (0x113D4, 0x113D5), (0x113D7, 0x113D8),
+    (0x1144B, 0x1144F), (0x1145A, 0x1145B), (0x1145D, 0x1145D), (0x11660, 0x1166C), (0x116B9, 0x116B9),
+    (0x1183B, 0x1183B), (0x11944, 0x11946), (0x119E2, 0x119E2), (0x11A3F, 0x11A46), (0x11A9A, 0x11A9C),
+    (0x11A9E, 0x11AA2), (0x11B00, 0x11B09), (0x11BE1, 0x11BE1), (0x11C41, 0x11C45), (0x11C70, 0x11C71),
+    (0x11EF7, 0x11EF8), (0x11F43, 0x11F4F), (0x11FFF, 0x11FFF), (0x12FF1, 0x12FF2), (0x16D6D, 0x16D6F),
+    (0x16E97, 0x16E9A), (0x16FE2, 0x16FE2), (0x1E5FF, 0x1E5FF), (0x1E95E, 0x1E95F),
+))
+_PUNCT_OLDER = frozenset((0x166D, 0x111C9))
+# Word chars new in Unicode 17: the regex crate's tables in tokenizers 0.23.3
+# are Unicode 16, so to its \w these are not word chars. Measured as above.
+_WORD_NEWER = _expand((
+    (0x088F, 0x088F), (0x0C5C, 0x0C5C), (0x0CDC, 0x0CDC), (0x1ACF, 0x1ADD), (0x1AE0, 0x1AEB), (0xA7CE, 0xA7CF),
+    (0xA7D2, 0xA7D2), (0xA7D4, 0xA7D4), (0xA7F1, 0xA7F1), (0x10940, 0x10959), (0x10EC5, 0x10EC7),
+    (0x10EFA, 0x10EFB), (0x11B60, 0x11B67), (0x11DB0, 0x11DDB), (0x11DE0, 0x11DE9), (0x16EA0, 0x16EB8),
+    (0x16EBB, 0x16ED3), (0x16FF2, 0x16FF6), (0x187F8, 0x187FF), (0x18D09, 0x18D1E), (0x18D80, 0x18DF2),
+    (0x1E6C0, 0x1E6DE), (0x1E6E0, 0x1E6F5), (0x1E6FE, 0x1E6FF), (0x2B73A, 0x2B73F), (0x2CEA2, 0x2CEAD),
+    (0x323B0, 0x33479),
+))
+# Other_Alphabetic symbols (circled and squared Latin letters): Alphabetic, so \w.
+_ALPHABETIC_SYMBOLS = _expand(((0x24B6, 0x24E9), (0x1F130, 0x1F149), (0x1F150, 0x1F169), (0x1F170, 0x1F189)))
+
+
+def is_whitespace(c: str) -> bool:
+    """Rust's ``char::is_whitespace``: the White_Space property."""
+    return ord(c) in WHITE_SPACE
+
+
+def is_punctuation(c: str) -> bool:
+    """BertPreTokenizer's and Punctuation's ``is_ascii_punctuation() || is_punctuation()``."""
+    cp = ord(c)
+    if cp < 128:
+        return c in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+    if cp in _PUNCT_OLDER:
+        return True
+    return unicodedata2.category(c).startswith("P") and cp not in _PUNCT_NEWER
+
+
+def is_numeric(c: str) -> bool:
+    """Rust's ``char::is_numeric``: general category Nd, Nl or No."""
+    return unicodedata2.category(c) in ("Nd", "Nl", "No")
+
+
+def is_word(c: str) -> bool:
+    """The regex crate's Unicode ``\\w``: Alphabetic, marks, Nd, Pc, Join_Control."""
+    cp = ord(c)
+    if cp in _WORD_NEWER:
+        return False
+    cat = unicodedata2.category(c)
+    return cat[0] in "LM" or cat in ("Nd", "Nl", "Pc") or cp in (0x200C, 0x200D) or cp in _ALPHABETIC_SYMBOLS
+
+
+def char_marks(text: str, pred: Callable[[str], bool]) -> Marks:
+    """Every char for which ``pred`` holds is a match of its own."""
+    marks, last = [], 0
+    for i, c in enumerate(text):
+        if pred(c):
+            if last < i:
+                marks.append((last, i, False))
+            marks.append((i, i + 1, True))
+            last = i + 1
+    if last < len(text):
+        marks.append((last, len(text), False))
+    return marks
+
+
+def literal_marks(text: str, literal: str) -> Marks:
+    """Leftmost non-overlapping occurrences; an empty literal matches (empty) at every position."""
+    marks, prev, pos = [], 0, 0
+    while pos <= len(text):
+        at = text.find(literal, pos)
+        if at < 0:
+            break
+        if prev != at:
+            marks.append((prev, at, False))
+        marks.append((at, at + len(literal), True))
+        prev = at + len(literal)
+        pos = prev if literal else at + 1
+    if prev != len(text):
+        marks.append((prev, len(text), False))
+    return marks
+
+
+def whitespace_marks(text: str) -> Marks:
+    """Whitespace's ``\\w+|[^\\w\\s]+`` matches, inverted (the words are the non-matches)."""
+    marks, i = [], 0
+    while i < len(text):
+        j = i
+        kind = _kind(text[i])
+        while j < len(text) and _kind(text[j]) == kind:
+            j += 1
+        marks.append((i, j, kind == "space"))
+        i = j
+    return marks
+
+
+def _kind(c: str) -> str:
+    if is_word(c):
+        return "word"
+    return "space" if is_whitespace(c) else "other"
+
+
+# --- Split with a Regex pattern ------------------------------------------------
+# bertpiece runs only the Oniguruma subset whose meaning it can guarantee
+# (src/pre_tokenizers/regex_split.rs): literals, groups, alternation,
+# repetition, classes, \s \S \p{L} \p{N} \P{L} \P{N}, (?i:...) of ASCII
+# literals, a final |\s+(?!\S)|\s+. Python's re is a backtracking engine like
+# Oniguruma (with the lookahead too); spelling the classes and case folds out
+# as explicit sets (White_Space; Unicode 16's letters and numbers) gives it
+# Oniguruma's meaning.
+
+
+@functools.lru_cache(maxsize=None)
+def _set_body(name: str) -> str:
+    pred = {"s": lambda c: ord(c) in WHITE_SPACE, "L": _is_letter, "N": _is_number}[name]
+    ranges: List[List[int]] = []
+    for cp in range(0x110000):
+        if 0xD800 <= cp < 0xE000 or not pred(chr(cp)):
+            continue
+        if ranges and ranges[-1][1] == cp - 1:
+            ranges[-1][1] = cp
+        else:
+            ranges.append([cp, cp])
+    return "".join("\\U%08X-\\U%08X" % (a, b) for a, b in ranges)
+
+
+# Oniguruma's case folds of ASCII letters (measured on every BMP code point):
+# each letter and its other case, and K / ſ for k / s. (Python's re would also
+# fold i with İ and ı, so (?i:...) is spelled out letter by letter.)
+_FOLDS = {"k": "kK\u212a", "s": "sS\u017f"}
+
+
+def translate(pattern: str) -> str:
+    """The Oniguruma ``pattern`` as a Python ``re`` pattern with the same matches."""
+    out, i, in_class = [], 0, False
+    icase_depth, depth = None, 0  # paren depth at which a (?i: group was opened
+    while i < len(pattern):
+        c = pattern[i]
+        if pattern.startswith("(?i:", i):
+            if icase_depth is not None:
+                raise NotImplementedError(f"nested (?i:...) in {pattern!r}")
+            depth += 1
+            icase_depth = depth
+            out.append("(?:")
+            i += 4
+            continue
+        if c == "(" and not in_class:
+            depth += 1
+        elif c == ")" and not in_class:
+            if icase_depth == depth:
+                icase_depth = None
+            depth -= 1
+        elif icase_depth is not None and c.isascii() and c.isalpha():
+            out.append("[%s]" % _FOLDS.get(c.lower(), c.lower() + c.upper()))
+            i += 1
+            continue
+        if c == "\\" and pattern[i + 1:i + 2] in ("s", "S", "p", "P"):
+            esc = pattern[i + 1]
+            if esc in "sS":
+                name, i = "s", i + 2
+            elif pattern[i + 2:i + 3] == "{":
+                end = pattern.index("}", i)
+                name, i = pattern[i + 3:end], end + 1
+            else:
+                raise NotImplementedError(f"\\pX without braces in {pattern!r}")
+            negated = esc in "SP"
+            if in_class and negated:
+                raise NotImplementedError(f"a negated class escape inside [...] in {pattern!r}")
+            body = _set_body(name)
+            out.append(body if in_class else ("[^%s]" if negated else "[%s]") % body)
+            continue
+        if c == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if c == "[":
+            if in_class:
+                raise NotImplementedError(f"nested classes in {pattern!r}")
+            in_class = True
+            out.append(c)
+            if pattern[i + 1:i + 2] == "^":
+                out.append("^")
+                i += 1
+        elif c == "]" and in_class:
+            in_class = False
+            out.append(c)
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled(pattern: str):
+    return re.compile(translate(pattern))
+
+
+def regex_marks(text: str, pattern: str) -> Marks:
+    """The pattern's leftmost non-overlapping matches (it never matches the empty string)."""
+    marks, prev = [], 0
+    for m in _compiled(pattern).finditer(text):
+        if prev != m.start():
+            marks.append((prev, m.start(), False))
+        marks.append((m.start(), m.end(), True))
+        prev = m.end()
+    if prev != len(text):
+        marks.append((prev, len(text), False))
+    return marks
+
+
+def apply_behavior(marks: Marks, behavior: str) -> List[Tuple[int, int]]:
+    """HF's SplitDelimiterBehavior: the kept (start, end) stretches, empty ones dropped."""
+    kept: List[list] = []  # [start, end, remove]
+    previous = False
+    if behavior == "Removed":
+        kept = [[s, e, m] for s, e, m in marks]
+    elif behavior == "Isolated":
+        kept = [[s, e, False] for s, e, _ in marks]
+    elif behavior in ("Contiguous", "MergedWithPrevious"):
+        for s, e, m in marks:
+            merge = (m == previous) if behavior == "Contiguous" else (m and not previous)
+            if merge and kept:
+                kept[-1][1] = e
+            else:
+                kept.append([s, e, False])
+            previous = m
+    elif behavior == "MergedWithNext":
+        for s, e, m in reversed(marks):
+            if m and not previous and kept:
+                kept[-1][0] = s
+            else:
+                kept.append([s, e, False])
+            previous = m
+        kept.reverse()
+    else:
+        raise ValueError(f"unknown behavior {behavior!r}")
+    return [(s, e) for s, e, remove in kept if not remove and s < e]
+
+
+def _split(words: List[Word], marks_of: Callable[[str], Marks], behavior: str) -> List[Word]:
+    out = []
+    for word, (start, _) in words:
+        for s, e in apply_behavior(marks_of(word), behavior):
+            out.append((word[s:e], (start + s, start + e)))
+    return out
+
+
+def pre_tokenize(config: dict, words: List[Word]) -> List[Word]:
+    """Runs one pre-tokenizer (its tokenizer.json dict) over ``words``."""
+    kind = config["type"]
+    if kind == "Sequence":
+        for item in config["pretokenizers"]:
+            words = pre_tokenize(item, words)
+        return words
+    if kind == "BertPreTokenizer":
+        words = _split(words, lambda w: char_marks(w, is_whitespace), "Removed")
+        return _split(words, lambda w: char_marks(w, is_punctuation), "Isolated")
+    if kind == "Whitespace":
+        return _split(words, whitespace_marks, "Removed")
+    if kind == "WhitespaceSplit":
+        return _split(words, lambda w: char_marks(w, is_whitespace), "Removed")
+    if kind == "Punctuation":
+        return _split(words, lambda w: char_marks(w, is_punctuation), config.get("behavior") or "Isolated")
+    if kind == "Digits":
+        behavior = "Isolated" if config["individual_digits"] else "Contiguous"
+        return _split(words, lambda w: char_marks(w, is_numeric), behavior)
+    if kind == "CharDelimiterSplit":
+        return _split(words, lambda w: char_marks(w, lambda c: c == config["delimiter"]), "Removed")
+    if kind == "Split" and "String" in config["pattern"]:
+        literal, invert = config["pattern"]["String"], config["invert"]
+        marks_of = lambda w: [(s, e, m != invert) for s, e, m in literal_marks(w, literal)]  # noqa: E731
+        return _split(words, marks_of, config["behavior"])
+    if kind == "Split" and "Regex" in config["pattern"]:
+        pattern, invert = config["pattern"]["Regex"], config["invert"]
+        marks_of = lambda w: [(s, e, m != invert) for s, e, m in regex_marks(w, pattern)]  # noqa: E731
+        return _split(words, marks_of, config["behavior"])
+    if kind == "ByteLevel" and not config.get("add_prefix_space") and config.get("use_regex") is False:
+        # Without its regex and prefix space, ByteLevel only maps chars to byte chars.
+        return [(_to_byte_chars(w), span) for w, span in words]
+    raise NotImplementedError(f"pre_tokenizer {kind!r} is not in this oracle")
+
+
+def _to_byte_chars(word: str) -> str:
+    from .oracle_bpe import BYTE_CHAR
+
+    return "".join(BYTE_CHAR[b] for b in word.encode("utf-8"))
+
+
+def pre_tokenize_str(config, text: str) -> List[Word]:
+    """Like ``tokenizers.pre_tokenizers.X().pre_tokenize_str(text)``; ``config`` is the
+    pre-tokenizer's tokenizer.json dict or its JSON text."""
+    if isinstance(config, (str, bytes)):
+        config = json.loads(config)
+    # As in HF, the text starts as one piece, empty or not; only a split drops
+    # empty pieces (so an empty Sequence leaves [("", (0, 0))] for "").
+    return pre_tokenize(config, [(text, (0, len(text)))])
+
+
+__all__ = ["pre_tokenize", "pre_tokenize_str", "apply_behavior", "is_whitespace", "is_punctuation", "is_numeric", "is_word"]
