@@ -92,4 +92,27 @@ def wordlevel_json():
     return tok.to_str()
 
 
-SHAPES = {"t5": t5_json, "xlmr": xlmr_json, "llama": llama_json, "wordpiece": wordpiece_json, "wordlevel": wordlevel_json}
+@functools.lru_cache(maxsize=None)
+def sentencepiece_json():
+    """A sentencepiece 0.2.3 Unigram model (byte_fallback) trained on the UD samples and converted by
+    transformers' SpmConverter, as Llama/T5-era files are made. Its Precompiled and Replace
+    normalizers belong to another family's slice: the normalizer is left out to test the model,
+    Metaspace (in a Sequence of one, split false) and the decoder chain."""
+    import io
+
+    import sentencepiece as spm
+    from transformers.convert_slow_tokenizer import SpmConverter, import_protobuf
+
+    model = io.BytesIO()
+    spm.SentencePieceTrainer.train(sentence_iterator=iter(training_sample()), model_writer=model, vocab_size=3000,
+                                   model_type="unigram", character_coverage=0.9995, byte_fallback=True,
+                                   minloglevel=2, num_threads=1)
+    proto = import_protobuf().ModelProto()
+    proto.ParseFromString(model.getvalue())
+    tok = SpmConverter.build_tokenizer_from_spm_proto(proto, [(p.piece, p.score) for p in proto.pieces])
+    cfg = json.loads(tok.to_str())
+    cfg["normalizer"] = None
+    return json.dumps(cfg)
+
+
+SHAPES = {"spm": sentencepiece_json, "t5": t5_json, "xlmr": xlmr_json, "llama": llama_json, "wordpiece": wordpiece_json, "wordlevel": wordlevel_json}

@@ -136,6 +136,8 @@ class MetaspaceModel:
         if cfg.get("normalizer"):
             raise ValueError("the models oracle reads files without a normalizer")
         pre = cfg.get("pre_tokenizer")
+        if pre and pre["type"] == "Sequence" and len(pre["pretokenizers"]) == 1:
+            pre = pre["pretokenizers"][0]  # a Sequence of one is that pre-tokenizer
         if pre and pre["type"] != "Metaspace":
             raise ValueError("the models oracle reads Metaspace pre-tokenizers only")
         self.pre = pre
