@@ -36,6 +36,8 @@ def test_shapes_match_tokenizers_on_ud_files(shape):
         want = theirs.encode(line)
         assert_same(ours.encode(line), want, line)
         assert_same(ours.encode(line, nxt), theirs.encode(line, nxt), (line, nxt))
+        assert_same(ours.encode(line, nxt, add_special_tokens=False), theirs.encode(line, nxt, add_special_tokens=False),
+                    (line, nxt))
         bare = theirs.encode(line, add_special_tokens=False)
         assert_same(ours.encode(line, add_special_tokens=False), bare, line)
         assert oracle.encode(line) == (bare.ids, bare.tokens, bare.offsets, bare.word_ids), line
@@ -45,10 +47,14 @@ def test_shapes_match_tokenizers_on_ud_files(shape):
         assert oracle_decoders.decode(decoder, vocab_tokens) == theirs.decode(bare.ids, skip_special_tokens=False)
 
 
-def test_pretokenized_input_and_batches():
-    ours, theirs = both(SHAPES["t5"]())
-    words = ["Hello", "wörld", " two words", "", "日本"]
+@pytest.mark.parametrize("shape", ["t5", "llama", "wordpiece"])
+def test_pretokenized_input_and_batches(shape):
+    """Each pre-tokenized word is a text of its own (so `first` prepends to every one, as in HF)."""
+    ours, theirs = both(SHAPES[shape]())
+    words = ["Hello", "wörld", " two words", "", "日本", "▁x"]
     assert_same(ours.encode(words, is_pretokenized=True), theirs.encode(words, is_pretokenized=True), words)
+    assert_same(ours.encode(words, words[::-1], is_pretokenized=True),
+                theirs.encode(words, words[::-1], is_pretokenized=True), words)
     batch = ud_lines(UD_FILES[3], 20)
     for a, b in zip(ours.encode_batch(batch), theirs.encode_batch(batch)):
         assert_same(a, b, "batch")
@@ -86,6 +92,8 @@ OPTION_EDITS = {
     "wp-prefix-@@": (lambda: wordpiece_json("@@"), lambda c: None),
     "wp-max-chars-4": (wordpiece_json, lambda c: c["model"].update(max_input_chars_per_word=4)),
     "wp-max-chars-0": (wordpiece_json, lambda c: c["model"].update(max_input_chars_per_word=0)),
+    "wp-max-chars-huge": (wordpiece_json, lambda c: c.update(pre_tokenizer=None) or c["model"].update(
+        max_input_chars_per_word=10**9)),
     "wp-no-pre-tokenizer": (wordpiece_json, lambda c: c.update(pre_tokenizer=None)),
     "uni-no-pre-tokenizer": (unigram_base, lambda c: c.update(pre_tokenizer=None)),
     "uni-unk-not-first": (unigram_base, lambda c: c["model"].update(unk_id=0)),

@@ -17,12 +17,16 @@ pub struct WordPiece {
     pub unk_token: String,
     pub continuing_subword_prefix: String,
     pub max_input_chars_per_word: usize,
+    /// Bytes of the longest vocabulary entry: no longer probe can match, so
+    /// a long word costs O(length × longest), not O(length²).
+    longest: usize,
 }
 
 impl WordPiece {
     pub fn new(vocab: HashMap<String, u32>, unk_token: String, prefix: String, max_chars: usize) -> Result<Self> {
         let vocab_r = reverse_vocab(&vocab)?;
-        Ok(WordPiece { vocab, vocab_r, unk_token, continuing_subword_prefix: prefix, max_input_chars_per_word: max_chars })
+        let longest = vocab.keys().map(String::len).max().unwrap_or(0);
+        Ok(WordPiece { vocab, vocab_r, unk_token, continuing_subword_prefix: prefix, max_input_chars_per_word: max_chars, longest })
     }
 
     fn unk(&self, word: &str, out: &mut Vec<ModelToken>) -> Result<()> {
@@ -41,7 +45,12 @@ impl WordPiece {
         while start < word.len() {
             // Shrink [start, end) one char at a time until it is a piece.
             let mut found = None;
-            let mut end = word.len();
+            // HF starts at the word's end; probes longer than any entry are skipped (same result).
+            let affix = if start > 0 { self.continuing_subword_prefix.len() } else { 0 };
+            let mut end = word.len().min(start + self.longest.saturating_sub(affix));
+            while !word.is_char_boundary(end) {
+                end -= 1;
+            }
             while end > start {
                 let part = word.get(start..end).unwrap_or_default();
                 probe.clear();
@@ -89,5 +98,16 @@ mod tests {
         out.clear();
         model(3).tokenize("unaf", &mut out).unwrap();
         assert_eq!(out, vec![(0, 0, 4)]);
+    }
+
+    #[test]
+    fn long_words_stay_linear() {
+        let mut out = Vec::new();
+        let word = "a".repeat(200_000);
+        model(usize::MAX).tokenize(&word, &mut out).unwrap();
+        assert_eq!(out, vec![(0, 0, word.len())]); // "##a" is not a piece
+        out.clear();
+        model(usize::MAX).tokenize(&"é".repeat(3), &mut out).unwrap();
+        assert_eq!(out, vec![(0, 0, 6)]);
     }
 }
