@@ -86,20 +86,23 @@ def unigram(word: str, model: Unigram) -> List[Tuple[int, str, int, int]]:
     split into ``<0xNN>`` pieces (byte_fallback, each over the whole run), else
     unk keeping its text.  Returns (id, token, start, end) in chars."""
     pieces, ids, unk_id, unk_score = model.pieces, model.ids, model.unk_id, model.unk_score
-    best: List[Optional[Tuple[float, int, int]]] = [None] * (len(word) + 1)  # (score, start, id)
+    # best[end] = (score of the best path to end, where its last token starts, that token's id)
+    best: Dict[int, Tuple[float, int, int]] = {}
+
+    def offer(end: int, score: float, start: int, piece_id: Optional[int]) -> None:
+        if end not in best or score > best[end][0]:
+            if piece_id is None:
+                raise ValueError("Encountered an unknown token but `unk_id` is missing")
+            best[end] = (score, start, piece_id)
+
     for start in range(len(word)):
-        here = best[start][0] if best[start] else 0.0
+        here = best[start][0] if start in best else 0.0
         for end in range(start + 1, min(len(word), start + model.longest) + 1):
             if word[start:end] in ids:
                 i = ids[word[start:end]]
-                if best[end] is None or pieces[i][1] + here > best[end][0]:
-                    best[end] = (pieces[i][1] + here, start, i)
+                offer(end, pieces[i][1] + here, start, i)
         if word[start] not in ids:
-            end = start + 1
-            if best[end] is None or unk_score + here > best[end][0]:
-                if unk_id is None:
-                    raise ValueError("Encountered an unknown token but `unk_id` is missing")
-                best[end] = (unk_score + here, start, unk_id)
+            offer(start + 1, unk_score + here, start, unk_id)
     path, end = [], len(word)
     while end > 0:
         _, start, i = best[end]
@@ -113,16 +116,17 @@ def unigram(word: str, model: Unigram) -> List[Tuple[int, str, int, int]]:
             fused[-1] = (None, fused[-1][1], e)
         else:
             fused.append((None if i == unk_id else i, s, e))
-    out = []
-    for i, s, e in fused:
+    out: List[Tuple[int, str, int, int]] = []
+    for known, s, e in fused:  # known: the id of a piece, None for a run of unk
         text = word[s:e]
-        if i is not None:
-            out.append((i, pieces[i][0], s, e))
+        if known is not None:
+            out.append((known, pieces[known][0], s, e))
         elif text in ids:
             out.append((ids[text], text, s, e))
         elif model.byte_fallback and all(f"<0x{b:02X}>" in ids for b in text.encode("utf-8")):
             out.extend((ids[f"<0x{b:02X}>"], f"<0x{b:02X}>", s, e) for b in text.encode("utf-8"))
         else:
+            assert unk_id is not None  # a fused run exists only where unk was taken
             out.append((unk_id, text, s, e))
     return out
 
