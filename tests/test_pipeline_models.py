@@ -156,3 +156,19 @@ def test_metaspace_pre_tokenizer_alone_oracle_vs_tokenizers():
                 got = [("".join(c for c, _ in w), (w[0][1][0], w[-1][1][1]))
                        for w in oracle_models.metaspace(line, "▁", scheme, split)]
                 assert got == pt.pre_tokenize_str(line), (scheme, split, line)
+
+
+@pytest.mark.parametrize("byte_fallback", [False, True])
+def test_unigram_unknown_runs_keep_their_text(byte_fallback):
+    """A run of unknown chars fuses with the unk piece itself when the text spells it, keeps its
+    text as the token (not "<unk>"), and falls back to bytes only if every byte has a piece."""
+    from tokenizers import models
+    spec = HFTokenizer(models.Unigram([("a", -1.0), ("<unk>", -2.0), ("<", -3.0), ("<0x78>", -1.0), ("b", -1.5)],
+                                      1, byte_fallback)).to_str()
+    ours, theirs = both(spec)
+    oracle = oracle_models.MetaspaceModel(spec)
+    for text in ["a<unk>xb", "<unk>", "x<unk>", "xyz<unk>a", "<<unk>>", "x", "axxb", "yx"]:
+        want = theirs.encode(text)
+        assert_same(ours.encode(text), want, text)
+        assert oracle.encode(text) == (want.ids, want.tokens, want.offsets, want.word_ids), text
+        assert ours.decode(want.ids, skip_special_tokens=False) == theirs.decode(want.ids, skip_special_tokens=False)
