@@ -41,7 +41,7 @@ impl Tokenizer {
         let mut special = HashSet::new();
         // HF's add_tokens: the stored ids are not used; a token already in the
         // vocabulary keeps its id, the others get the next free one.
-        let mut next_id = model.vocab.len() as u32;
+        let mut next_id = model.vocab_size() as u32;
         for (_, token) in &config.added_tokens {
             if token.content.is_empty() {
                 continue;
@@ -51,8 +51,8 @@ impl Tokenizer {
                     continue;
                 }
             }
-            let id = match added.get(&token.content).or_else(|| model.vocab.get(&token.content)) {
-                Some(&id) => id,
+            let id = match added.get(&token.content).copied().or_else(|| model.token_to_id(&token.content)) {
+                Some(id) => id,
                 None => {
                     next_id += 1;
                     next_id - 1
@@ -144,7 +144,7 @@ impl Tokenizer {
                     for &(id, bs, be) in &model_tokens {
                         let r = char_of.get(bs).copied().unwrap_or(piece.len())..char_of.get(be.wrapping_sub(1)).map_or(piece.len(), |c| c + 1);
                         let span = piece.original_span(r).unwrap_or((piece.origin, piece.origin));
-                        let token = self.config.model.vocab_r.get(&id).cloned().unwrap_or_default();
+                        let token = self.config.model.token_text(&word_text, &(id, bs, be));
                         out.push(id, token, span, w, type_id);
                     }
                 }
@@ -184,17 +184,17 @@ impl Tokenizer {
     }
 
     pub fn token_to_id(&self, token: &str) -> Option<u32> {
-        self.added.get(token).or_else(|| self.config.model.vocab.get(token)).copied()
+        self.added.get(token).copied().or_else(|| self.config.model.token_to_id(token))
     }
 
     /// The token of `id`; a normalized added token gives its normalized form, as in HF.
     pub fn id_to_token(&self, id: u32) -> Option<String> {
         let added = self.added_r.get(&id).map(|t| self.normalized_forms.get(&id).unwrap_or(&t.content).clone());
-        added.or_else(|| self.config.model.vocab_r.get(&id).cloned())
+        added.or_else(|| self.config.model.id_to_token(id).map(str::to_string))
     }
 
     pub fn get_vocab(&self, with_added_tokens: bool) -> HashMap<String, u32> {
-        let mut v = self.config.model.vocab.clone();
+        let mut v = self.config.model.get_vocab();
         if with_added_tokens {
             v.extend(self.added.iter().map(|(k, &id)| (k.clone(), id)));
         }

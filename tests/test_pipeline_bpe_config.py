@@ -145,10 +145,11 @@ def test_not_json_and_deep_json():
 
 UNSUPPORTED = [
     (lambda c: c.update(normalizer={"type": "Precompiled", "precompiled_charsmap": ""}), r'normalizer\.type: unsupported "Precompiled"'),
-    (lambda c: c.update(pre_tokenizer={"type": "Metaspace"}), r'pre_tokenizer\.type: unsupported "Metaspace"'),
-    (lambda c: c.update(decoder={"type": "WordPiece"}), r'decoder\.type: unsupported "WordPiece"'),
-    (lambda c: c.update(post_processor={"type": "BertProcessing"}), r'post_processor\.type: unsupported "BertProcessing"'),
-    (lambda c: c["model"].update(type="Unigram"), r'model\.type: unsupported "Unigram"'),
+    (lambda c: c.update(pre_tokenizer={"type": "NoSuchPreTokenizer"}), r'pre_tokenizer\.type: unsupported "NoSuchPreTokenizer"'),
+    (lambda c: c.update(decoder={"type": "Replace", "pattern": {"Regex": " +"}, "content": " "}),
+     r"decoder\.pattern\.Regex: unsupported regex pattern"),
+    (lambda c: c.update(post_processor={"type": "NoSuchProcessor"}), r'post_processor\.type: unsupported "NoSuchProcessor"'),
+    (lambda c: c["model"].update(type="NoSuchModel"), r'model\.type: unsupported "NoSuchModel"'),
     (lambda c: c["model"].update(dropout=0.1), r"model\.dropout: unsupported 0\.1"),
     (lambda c: c.update(padding={"strategy": "BatchLongest"}), r"padding: stored padding settings"),
 ]

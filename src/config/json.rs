@@ -92,7 +92,7 @@ pub fn as_str<'a>(path: &str, v: &'a Value) -> Result<&'a str> {
 }
 
 pub fn unsupported(path: &str, what: &str) -> Error {
-    Error::Unsupported(format!("{path}: unsupported {what} (bertpiece.Tokenizer implements byte-level BPE so far; see docs/pipeline.md)"))
+    Error::Unsupported(format!("{path}: unsupported {what} (see docs/pipeline.md for the components bertpiece.Tokenizer implements)"))
 }
 
 pub fn too_deep(path: &str) -> Error {

@@ -3,13 +3,14 @@
 //! and value; every component this version does not implement is an
 //! [`Error::Unsupported`] naming it. Nothing is approximated.
 
+mod decoders;
 mod json;
 mod model;
 mod pre_tokenizers;
 
 use crate::added_tokens::AddedToken;
 use crate::decoders::Decoder;
-use crate::models::bpe::Bpe;
+use crate::models::Model;
 use crate::normalizers::Normalizer;
 use crate::pre_tokenizers::{ByteLevel, PreTokenizer};
 use pre_tokenizers::pre_tokenizer;
@@ -28,7 +29,7 @@ pub struct TokenizerConfig {
     pub added_tokens: Vec<(u32, AddedToken)>,
     pub normalizer: Option<Normalizer>,
     pub pre_tokenizer: Option<PreTokenizer>,
-    pub model: Bpe,
+    pub model: Model,
     pub post_processor: Option<PostProcessor>,
     pub decoder: Option<Decoder>,
 }
@@ -55,9 +56,9 @@ pub fn parse(text: &str) -> Result<TokenizerConfig> {
         added_tokens: root.get("added_tokens").map(added_tokens).transpose()?.unwrap_or_default(),
         normalizer: root.get("normalizer").map(|v| normalizer("normalizer", v, 0)).transpose()?,
         pre_tokenizer: root.get("pre_tokenizer").map(|v| pre_tokenizer("pre_tokenizer", v, 0)).transpose()?,
-        model: model::bpe(&root.obj("model")?)?,
+        model: model::model(&root.obj("model")?)?,
         post_processor: root.get("post_processor").map(|v| post_processor("post_processor", v, 0)).transpose()?,
-        decoder: root.get("decoder").map(|v| decoder("decoder", v)).transpose()?,
+        decoder: root.get("decoder").map(|v| decoders::decoder("decoder", v, 0)).transpose()?,
     })
 }
 
@@ -110,14 +111,6 @@ fn byte_level(o: &Obj) -> Result<ByteLevel> {
     })
 }
 
-fn decoder(path: &str, v: &Value) -> Result<Decoder> {
-    let o = Obj::new(path, v)?;
-    match o.type_tag()? {
-        "ByteLevel" => Ok(Decoder::ByteLevel),
-        other => Err(unsupported(&o.field("type"), &format!("{other:?}"))),
-    }
-}
-
 fn token_and_id(path: &str, v: &Value) -> Result<(String, u32)> {
     match v.as_array().map(Vec::as_slice) {
         Some([t, id]) => Ok((as_str(&format!("{path}[0]"), t)?.to_string(), as_u32(&format!("{path}[1]"), id)?)),
@@ -137,6 +130,10 @@ fn post_processor(path: &str, v: &Value, depth: usize) -> Result<PostProcessor> 
             cls: token_and_id(&o.field("cls"), o.require("cls")?)?,
             trim_offsets: o.bool_or("trim_offsets", true)?,
             add_prefix_space: o.bool_or("add_prefix_space", true)?,
+        }),
+        "BertProcessing" => Ok(PostProcessor::Bert {
+            sep: token_and_id(&o.field("sep"), o.require("sep")?)?,
+            cls: token_and_id(&o.field("cls"), o.require("cls")?)?,
         }),
         "TemplateProcessing" => template(&o),
         "Sequence" => sequence(&o, "processors", depth)?

@@ -1,15 +1,64 @@
-//! The `model` section of tokenizer.json: BPE (the only model of this slice).
+//! The `model` section of tokenizer.json: BPE, WordPiece, WordLevel, Unigram.
 
 use super::json::{as_str, as_u32, bad, unsupported, Obj};
 use crate::models::bpe::Bpe;
+use crate::models::unigram::Unigram;
+use crate::models::wordlevel::WordLevel;
+use crate::models::wordpiece::WordPiece;
+use crate::models::Model;
 use crate::{Error, Result};
 use std::collections::HashMap;
 
-pub fn bpe(o: &Obj) -> Result<Bpe> {
+/// The model named by `type` (a file without it is BPE, as the first slice read it).
+pub fn model(o: &Obj) -> Result<Model> {
     match o.get("type").map(|v| as_str(&o.field("type"), v)).transpose()? {
-        None | Some("BPE") => {}
-        Some(other) => return Err(unsupported(&o.field("type"), &format!("{other:?}"))),
+        None | Some("BPE") => bpe(o).map(Model::Bpe),
+        Some("WordPiece") => wordpiece(o).map(Model::WordPiece),
+        Some("WordLevel") => WordLevel::new(vocab(o)?, o.str("unk_token")?.to_string()).map(Model::WordLevel),
+        Some("Unigram") => unigram(o).map(Model::Unigram),
+        Some(other) => Err(unsupported(&o.field("type"), &format!("{other:?}"))),
     }
+}
+
+/// `vocab`: an object of token -> id.
+fn vocab(o: &Obj) -> Result<HashMap<String, u32>> {
+    let vocab_obj = o.obj("vocab")?;
+    let mut vocab = HashMap::with_capacity(vocab_obj.map.len());
+    for (token, id) in vocab_obj.map {
+        vocab.insert(token.clone(), as_u32(&vocab_obj.field(&format!("{token:?}")), id)?);
+    }
+    Ok(vocab)
+}
+
+fn wordpiece(o: &Obj) -> Result<WordPiece> {
+    let v = o.require("max_input_chars_per_word")?;
+    let max_chars = v.as_u64().and_then(|n| usize::try_from(n).ok());
+    let max_chars = max_chars.ok_or_else(|| bad(&o.field("max_input_chars_per_word"), "a non-negative integer", v))?;
+    let (unk, prefix) = (o.str("unk_token")?.to_string(), o.str("continuing_subword_prefix")?.to_string());
+    WordPiece::new(vocab(o)?, unk, prefix, max_chars)
+}
+
+/// `vocab`: an array of `[piece, score]`; `unk_id` an index into it or null.
+fn unigram(o: &Obj) -> Result<Unigram> {
+    let path = o.field("vocab");
+    let items = o.array("vocab")?;
+    let mut pieces = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let p = format!("{path}[{i}]");
+        match item.as_array().map(Vec::as_slice) {
+            Some([piece, score]) => {
+                let piece = as_str(&format!("{p}[0]"), piece)?.to_string();
+                let score = score.as_f64().ok_or_else(|| bad(&format!("{p}[1]"), "a number (the score)", score))?;
+                pieces.push((piece, score));
+            }
+            _ => return Err(bad(&p, "[piece, score]", item)),
+        }
+    }
+    let unk_id = o.get("unk_id").map(|v| as_u32(&o.field("unk_id"), v)).transpose()?;
+    Unigram::new(pieces, unk_id, o.bool_or("byte_fallback", false)?)
+}
+
+fn bpe(o: &Obj) -> Result<Bpe> {
     if let Some(v) = o.get("dropout") {
         let p = v.as_f64().ok_or_else(|| bad(&o.field("dropout"), "a number or null", v))?;
         if !(0.0..=1.0).contains(&p) {
@@ -19,11 +68,7 @@ pub fn bpe(o: &Obj) -> Result<Bpe> {
             return Err(unsupported(&o.field("dropout"), &format!("{p} (only null or 0: dropout is random)")));
         }
     }
-    let vocab_obj = o.obj("vocab")?;
-    let mut vocab = HashMap::with_capacity(vocab_obj.map.len());
-    for (token, id) in vocab_obj.map {
-        vocab.insert(token.clone(), as_u32(&vocab_obj.field(&format!("{token:?}")), id)?);
-    }
+    let vocab = vocab(o)?;
     let merges_path = o.field("merges");
     let merges = o
         .array("merges")?
@@ -75,7 +120,10 @@ mod tests {
         assert!(err(r#"{"model":{"vocab":{"a":0,"b":0},"merges":[]}}"#).contains("id 0"));
         assert!(err(&format!(r#"{{{m},"normalizer":{{"type":"Precompiled"}}}}"#)).contains("normalizer.type: unsupported \"Precompiled\""));
         assert!(err(&format!(r#"{{{m},"pre_tokenizer":{{"type":"ByteLevel","trim_offsets":true}}}}"#)).contains("pre_tokenizer.add_prefix_space"));
-        assert!(err(r#"{"model":{"type":"Unigram","vocab":[]}}"#).contains("model.type"));
+        assert!(err(r#"{"model":{"type":"Unigram","vocab":[]}}"#).contains("model.vocab: empty"));
+        assert!(err(r#"{"model":{"type":"Unigram","vocab":[["a","x"]]}}"#).contains("model.vocab[0][1]"));
+        assert!(err(r##"{"model":{"type":"WordPiece","vocab":{},"unk_token":"u","continuing_subword_prefix":"#"}}"##).contains("model.max_input_chars_per_word"));
+        assert!(err(r#"{"model":{"type":"Tiktoken"}}"#).contains("model.type"));
         assert!(err("[1]").contains("tokenizer.json"));
         let deep = format!("{}{}", "[".repeat(500), "]".repeat(500));
         assert!(err(&deep).contains("invalid JSON"));

@@ -13,6 +13,7 @@ pub(super) fn pre_tokenizer(path: &str, v: &Value, depth: usize) -> Result<PreTo
     let o = Obj::new(path, v)?;
     match o.type_tag()? {
         "ByteLevel" => Ok(PreTokenizer::ByteLevel(byte_level(&o)?)),
+        "Metaspace" => Ok(PreTokenizer::Metaspace(super::decoders::metaspace(&o)?)),
         "BertPreTokenizer" => Ok(PreTokenizer::Bert),
         "Whitespace" => Ok(PreTokenizer::Whitespace),
         "WhitespaceSplit" => Ok(PreTokenizer::WhitespaceSplit),

@@ -1,26 +1,63 @@
-//! Decoders (HF tokenizers' `decoders`): tokens back to text. This slice has ByteLevel.
+//! Decoders (HF tokenizers' `decoders`): tokens back to text. Each runs HF's
+//! `decode_chain` (tokens in, tokens out, so a `Sequence` feeds one into the
+//! next); `decode` joins the last chain with nothing between, as HF does.
+
+mod strip;
+mod wordpiece;
 
 use crate::pre_tokenizers::byte_level::char_byte;
+use crate::pre_tokenizers::Metaspace;
+pub use strip::strip;
+pub use wordpiece::cleanup;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Decoder {
     ByteLevel,
+    WordPiece { prefix: String, cleanup: bool },
+    Metaspace(Metaspace),
+    /// HF's `BPEDecoder`.
+    Bpe { suffix: String },
+    ByteFallback,
+    Fuse,
+    Strip { content: char, start: usize, stop: usize },
+    /// `Replace` with a string pattern (a regex pattern is refused when loading).
+    Replace { pattern: String, content: String },
+    Ctc { pad_token: String, word_delimiter_token: String, cleanup: bool },
+    Sequence(Vec<Decoder>),
 }
 
 impl Decoder {
     pub fn decode(&self, tokens: &[String]) -> String {
+        self.decode_chain(tokens.to_vec()).concat()
+    }
+
+    pub fn decode_chain(&self, tokens: Vec<String>) -> Vec<String> {
         match self {
             Decoder::ByteLevel => {
                 // A token with any char outside the byte table is taken as its UTF-8 (as HF).
                 let mut bytes = Vec::new();
-                for t in tokens {
+                for t in &tokens {
                     match t.chars().map(char_byte).collect::<Option<Vec<u8>>>() {
                         Some(b) => bytes.extend(b),
                         None => bytes.extend_from_slice(t.as_bytes()),
                     }
                 }
-                String::from_utf8_lossy(&bytes).into_owned()
+                vec![String::from_utf8_lossy(&bytes).into_owned()]
             }
+            Decoder::WordPiece { prefix, cleanup } => wordpiece::decode_chain(tokens, prefix, *cleanup),
+            Decoder::Metaspace(m) => m.decode_chain(tokens),
+            Decoder::Bpe { suffix } => {
+                let last = tokens.len().saturating_sub(1);
+                tokens.into_iter().enumerate().map(|(i, t)| t.replace(suffix, if i == last { "" } else { " " })).collect()
+            }
+            Decoder::ByteFallback => wordpiece::byte_fallback(tokens),
+            Decoder::Fuse => vec![tokens.concat()],
+            Decoder::Strip { content, start, stop } => tokens.iter().map(|t| strip(t, *content, *start, *stop)).collect(),
+            Decoder::Replace { pattern, content } => tokens.iter().map(|t| t.replace(pattern.as_str(), content)).collect(),
+            Decoder::Ctc { pad_token, word_delimiter_token, cleanup } => {
+                wordpiece::ctc(tokens, pad_token, word_delimiter_token, *cleanup)
+            }
+            Decoder::Sequence(ds) => ds.iter().fold(tokens, |t, d| d.decode_chain(t)),
         }
     }
 }
@@ -29,9 +66,23 @@ impl Decoder {
 mod tests {
     use super::*;
 
+    fn strings(t: &[&str]) -> Vec<String> {
+        t.iter().map(|s| s.to_string()).collect()
+    }
+
     #[test]
     fn byte_level_round_trip() {
-        let toks = ["ĠHello".to_string(), "Ã".into(), "©".into(), "<s>".into()];
+        let toks = strings(&["ĠHello", "Ã", "©", "<s>"]);
         assert_eq!(Decoder::ByteLevel.decode(&toks), " Helloé<s>");
+    }
+
+    #[test]
+    fn bpe_suffix_and_sequences() {
+        let d = Decoder::Bpe { suffix: "</w>".into() };
+        assert_eq!(d.decode(&strings(&["a</w>", "b", "c</w>"])), "a bc");
+        assert_eq!(d.decode(&[]), "");
+        let seq = Decoder::Sequence(vec![Decoder::Replace { pattern: "▁".into(), content: " ".into() }, Decoder::Fuse,
+                                          Decoder::Strip { content: ' ', start: 1, stop: 0 }]);
+        assert_eq!(seq.decode_chain(strings(&["▁a", "▁b"])), strings(&["a b"]));
     }
 }

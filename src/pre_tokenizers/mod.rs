@@ -3,12 +3,14 @@
 
 pub mod byte_level;
 pub mod char_class;
+pub mod metaspace;
 pub mod regex_split;
 pub mod split;
 
 use crate::normalized_string::NormalizedString;
 pub use byte_level::ByteLevel;
 pub use char_class::LiteralSplit;
+pub use metaspace::Metaspace;
 pub use regex_split::RegexSplit;
 pub use split::Behavior;
 
@@ -27,6 +29,7 @@ pub enum PreTokenizer {
     RegexSplit(RegexSplit),
     /// Each pre-tokenizer in turn on every piece the previous one left.
     Sequence(Vec<PreTokenizer>),
+    Metaspace(Metaspace),
 }
 
 impl PreTokenizer {
@@ -55,6 +58,7 @@ impl PreTokenizer {
                 }
                 out.append(&mut pieces);
             }
+            PreTokenizer::Metaspace(m) => m.pre_tokenize(s, out),
         }
     }
 }

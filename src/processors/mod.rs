@@ -22,6 +22,8 @@ pub struct TemplateToken {
 pub enum PostProcessor {
     ByteLevel { add_prefix_space: bool, trim_offsets: bool },
     Roberta { sep: (String, u32), cls: (String, u32), trim_offsets: bool, add_prefix_space: bool },
+    /// `[CLS] A [SEP]`, pair `[CLS] A [SEP] B [SEP]` (B's type id 1).
+    Bert { sep: (String, u32), cls: (String, u32) },
     Template {
         single: Vec<Piece>,
         pair: Vec<Piece>,
@@ -57,6 +59,7 @@ impl PostProcessor {
         match self {
             PostProcessor::ByteLevel { .. } => 0,
             PostProcessor::Roberta { .. } => if is_pair { 4 } else { 2 },
+            PostProcessor::Bert { .. } => if is_pair { 3 } else { 2 },
             PostProcessor::Template { single, pair, special_tokens } => {
                 let t = if is_pair { pair } else { single };
                 t.iter()
@@ -109,6 +112,25 @@ impl PostProcessor {
                     out.push(special(if i == 0 { cls } else { sep }));
                     out.push(e);
                     out.push(special(sep));
+                }
+                out
+            }
+            PostProcessor::Bert { sep, cls } => {
+                if !add_special_tokens {
+                    return encodings;
+                }
+                let special = |(t, id): &(String, u32), type_id| Encoding::special(&[*id], std::slice::from_ref(t), type_id);
+                let mut out = Vec::with_capacity(5);
+                for (i, mut e) in encodings.into_iter().enumerate() {
+                    // HF's sequence ranges leave the special tokens out.
+                    e.sequence_ranges.clear();
+                    e.set_sequence_id(i);
+                    e.special_tokens_mask.fill(0);
+                    if i == 0 {
+                        out.push(special(cls, 0));
+                    }
+                    out.push(e);
+                    out.push(special(sep, u32::from(i > 0)));
                 }
                 out
             }

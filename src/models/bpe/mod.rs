@@ -6,6 +6,7 @@
 
 pub mod word;
 
+use super::ModelToken;
 use crate::{Error, Result};
 use std::collections::HashMap;
 pub use word::{Merges, Word};
@@ -23,20 +24,11 @@ pub struct Bpe {
     pub ignore_merges: bool,
 }
 
-/// One token of a word: id and the bytes `[start, end)` of the word it covers.
-pub type ModelToken = (u32, usize, usize);
-
 impl Bpe {
     /// Builds the model; `merges` are (left, right) in rank order. A later
     /// duplicate of a pair replaces the earlier one, as in HF.
     pub fn new(vocab: HashMap<String, u32>, merges: &[(String, String)], opts: Bpe) -> Result<Bpe> {
-        let mut vocab_r = HashMap::with_capacity(vocab.len());
-        for (token, &id) in &vocab {
-            if let Some(other) = vocab_r.insert(id, token.clone()) {
-                let (a, b) = if other < *token { (other, token.clone()) } else { (token.clone(), other) };
-                return Err(Error::Config(format!("model.vocab: id {id} is given to both {a:?} and {b:?}")));
-            }
-        }
+        let vocab_r = super::reverse_vocab(&vocab)?;
         let prefix_len = opts.continuing_subword_prefix.as_ref().map_or(0, String::len);
         let mut merge_map = Merges::with_capacity(merges.len());
         for (rank, (a, b)) in merges.iter().enumerate() {

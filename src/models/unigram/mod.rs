@@ -1,0 +1,212 @@
+//! HF tokenizers' Unigram model (`encode_optimized`, a port of sentencepiece's
+//! `EncodeOptimized`): the best path over the text's char boundaries, each
+//! step a piece starting there (scores of the file, f64, first best kept on
+//! ties) or, for a char no single-char piece covers, the unknown piece at
+//! `min score - 10`. Runs of unknown pieces are fused into one token that
+//! keeps its text; with `byte_fallback` a run not in the vocabulary becomes
+//! its `<0xNN>` byte pieces, each over the whole run.
+
+mod trie;
+
+use super::ModelToken;
+use crate::{Error, Result};
+use std::collections::HashMap;
+use trie::Trie;
+
+/// HF's `K_UNK_PENALTY`.
+const UNK_PENALTY: f64 = 10.0;
+
+#[derive(Clone, Debug)]
+pub struct Unigram {
+    pieces: Vec<(String, f64)>,
+    ids: HashMap<String, u32>,
+    trie: Trie,
+    min_score: f64,
+    unk_id: Option<u32>,
+    byte_fallback: bool,
+}
+
+#[derive(Clone, Copy)]
+struct Best {
+    id: u32,
+    score: f64,
+    start: Option<usize>,
+}
+
+fn missing_unk_id() -> Error {
+    Error::Tokenize("Encountered an unknown token but `unk_id` is missing".into())
+}
+
+impl Unigram {
+    /// `pieces` in id order. An empty vocabulary, an `unk_id` past its end and
+    /// a piece given twice are errors naming the field.
+    pub fn new(pieces: Vec<(String, f64)>, unk_id: Option<u32>, byte_fallback: bool) -> Result<Unigram> {
+        if pieces.is_empty() {
+            return Err(Error::Config("model.vocab: empty (a Unigram model needs at least its unknown piece)".into()));
+        }
+        if let Some(u) = unk_id {
+            if u as usize >= pieces.len() {
+                return Err(Error::Config(format!("model.unk_id: {u} is past the end of model.vocab ({} pieces)", pieces.len())));
+            }
+        }
+        let mut ids = HashMap::with_capacity(pieces.len());
+        let mut trie = Trie::new();
+        let mut min_score = f64::INFINITY;
+        for (id, (piece, score)) in pieces.iter().enumerate() {
+            if let Some(first) = ids.insert(piece.clone(), id as u32) {
+                return Err(Error::Config(format!("model.vocab[{id}]: piece {piece:?} is already model.vocab[{first}]")));
+            }
+            trie.insert(piece.as_bytes(), id as u32);
+            if *score < min_score {
+                min_score = *score;
+            }
+        }
+        Ok(Unigram { pieces, ids, trie, min_score, unk_id, byte_fallback })
+    }
+
+    pub fn len(&self) -> usize {
+        self.pieces.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pieces.is_empty()
+    }
+
+    pub fn token_to_id(&self, token: &str) -> Option<u32> {
+        self.ids.get(token).copied()
+    }
+
+    pub fn id_to_token(&self, id: u32) -> Option<&str> {
+        self.pieces.get(id as usize).map(|(p, _)| p.as_str())
+    }
+
+    pub fn get_vocab(&self) -> HashMap<String, u32> {
+        self.ids.clone()
+    }
+
+    /// The best segmentation of `word` as byte ranges with their ids.
+    fn best_path(&self, word: &str) -> Result<Vec<(u32, usize, usize)>> {
+        let size = word.len();
+        let unk_score = self.min_score - UNK_PENALTY;
+        let mut best = vec![Best { id: 0, score: 0.0, start: None }; size + 1];
+        for (start, c) in word.char_indices() {
+            let here = best[start].score;
+            let char_len = c.len_utf8();
+            let mut has_single = false;
+            let offer = |best: &mut [Best], end: usize, id: u32, score: f64| {
+                let candidate = score + here;
+                if let Some(node) = best.get_mut(end) {
+                    if node.start.is_none() || candidate > node.score {
+                        *node = Best { id, score: candidate, start: Some(start) };
+                    }
+                }
+            };
+            self.trie.prefixes(&word.as_bytes()[start..], |len, id| {
+                let score = self.pieces.get(id as usize).map_or(0.0, |p| p.1);
+                offer(&mut best, start + len, id, score);
+                has_single |= len == char_len;
+            });
+            if !has_single {
+                let end = start + char_len;
+                let taken = best.get(end).is_some_and(|n| n.start.is_none() || unk_score + here > n.score);
+                if taken {
+                    offer(&mut best, end, self.unk_id.ok_or_else(missing_unk_id)?, unk_score);
+                }
+            }
+        }
+        let mut path = Vec::new();
+        let mut end = size;
+        while end > 0 {
+            let node = best.get(end).copied().and_then(|n| n.start.map(|s| (n.id, s)));
+            // Every char boundary is reached (by a piece or the unknown piece).
+            let Some((id, start)) = node else { break };
+            path.push((id, start, end));
+            end = start;
+        }
+        path.reverse();
+        Ok(path)
+    }
+
+    pub fn tokenize(&self, word: &str, out: &mut Vec<ModelToken>) -> Result<()> {
+        let mut run: Option<(usize, usize)> = None;
+        for (id, s, e) in self.best_path(word)? {
+            if Some(id) == self.unk_id {
+                run = Some(run.map_or((s, e), |(rs, _)| (rs, e)));
+                continue;
+            }
+            if let Some((rs, re)) = run.take() {
+                self.push_text(word, rs, re, out)?;
+            }
+            out.push((id, s, e));
+        }
+        if let Some((rs, re)) = run {
+            self.push_text(word, rs, re, out)?;
+        }
+        Ok(())
+    }
+
+    /// A fused run of unknown pieces: its text's id, its bytes, or unk.
+    fn push_text(&self, word: &str, s: usize, e: usize, out: &mut Vec<ModelToken>) -> Result<()> {
+        let text = word.get(s..e).unwrap_or_default();
+        if let Some(&id) = self.ids.get(text) {
+            out.push((id, s, e));
+        } else if let Some(bytes) = self.byte_ids(text) {
+            out.extend(bytes.into_iter().map(|id| (id, s, e)));
+        } else {
+            out.push((self.unk_id.ok_or_else(missing_unk_id)?, s, e));
+        }
+        Ok(())
+    }
+
+    fn byte_ids(&self, text: &str) -> Option<Vec<u32>> {
+        if !self.byte_fallback {
+            return None;
+        }
+        text.bytes().map(|b| self.ids.get(&format!("<0x{b:02X}>")).copied()).collect()
+    }
+
+    /// The text of a token that is an unknown run kept as its text (HF's
+    /// `Token.value` for it), or None for a vocabulary token.
+    pub fn unknown_text<'a>(&self, word: &'a str, t: &ModelToken) -> Option<&'a str> {
+        let text = word.get(t.1..t.2)?;
+        let is_unk = Some(t.0) == self.unk_id && !self.ids.contains_key(text) && self.byte_ids(text).is_none();
+        is_unk.then_some(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model(pieces: &[(&str, f64)], byte_fallback: bool) -> Unigram {
+        Unigram::new(pieces.iter().map(|(p, s)| (p.to_string(), *s)).collect(), Some(0), byte_fallback).unwrap()
+    }
+
+    #[test]
+    fn hf_doc_example() {
+        let m = model(&[("<unk>", 0.0), ("a", 0.0), ("b", 0.0), ("c", 0.0), ("d", 0.0), ("cd", 1.0), ("ab", 2.0), ("abc", 5.0), ("abcd", 10.0)], false);
+        let mut out = Vec::new();
+        m.tokenize("abcdacdxx", &mut out).unwrap();
+        let texts: Vec<&str> = out.iter().map(|t| &"abcdacdxx"[t.1..t.2]).collect();
+        assert_eq!(texts, ["abcd", "a", "cd", "xx"]);
+        assert_eq!(m.unknown_text("abcdacdxx", &out[3]), Some("xx"));
+    }
+
+    #[test]
+    fn byte_fallback_spans_the_run() {
+        let m = model(&[("<unk>", 0.0), ("a", -1.0), ("<0xC3>", -1.0), ("<0xA9>", -1.0)], true);
+        let mut out = Vec::new();
+        m.tokenize("aé", &mut out).unwrap();
+        assert_eq!(out, vec![(1, 0, 1), (2, 1, 3), (3, 1, 3)]);
+    }
+
+    #[test]
+    fn malformed_vocabularies_are_errors() {
+        assert!(Unigram::new(vec![], None, false).is_err());
+        assert!(Unigram::new(vec![("a".into(), 0.0)], Some(1), false).unwrap_err().to_string().contains("model.unk_id"));
+        let dup = Unigram::new(vec![("a".into(), 0.0), ("a".into(), 1.0)], None, false).unwrap_err();
+        assert!(dup.to_string().contains("model.vocab[1]"), "{dup}");
+        let m = Unigram::new(vec![("a".into(), 0.0)], None, false).unwrap();
+        assert!(m.tokenize("ab", &mut Vec::new()).is_err());
+    }
+}

@@ -1,0 +1,101 @@
+//! HF tokenizers' Metaspace pre-tokenizer and decoder (SentencePiece's `▁`):
+//! every space becomes the replacement char, one is put in front of a piece
+//! that does not start with it (`always`; `first`: only the piece that starts
+//! the original text; `never`), and with `split` each replacement char starts
+//! a new word. Decoding turns replacement chars back into spaces, dropping
+//! those of the first token unless the scheme is `never`.
+
+use crate::normalized_string::NormalizedString;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrependScheme {
+    First,
+    Never,
+    Always,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Metaspace {
+    pub replacement: char,
+    pub prepend_scheme: PrependScheme,
+    pub split: bool,
+}
+
+impl Metaspace {
+    pub fn pre_tokenize(&self, mut s: NormalizedString, out: &mut Vec<NormalizedString>) {
+        let r = self.replacement;
+        s.chars.iter_mut().filter(|c| **c == ' ').for_each(|c| *c = r);
+        let prepend = match self.prepend_scheme {
+            PrependScheme::Always => true,
+            // HF asks whether the piece starts at offset 0 of the original text.
+            PrependScheme::First => s.origin == 0,
+            PrependScheme::Never => false,
+        };
+        if prepend && s.chars.first() != Some(&r) {
+            s.prepend(r);
+        }
+        if !self.split {
+            out.push(s);
+            return;
+        }
+        // HF's split on the replacement char, MergedWithNext: each one starts a word.
+        let mut start = 0;
+        for i in 1..s.len() {
+            if s.chars[i] == r {
+                out.push(s.slice(start..i));
+                start = i;
+            }
+        }
+        if start < s.len() {
+            out.push(s.slice(start..s.len()));
+        }
+    }
+
+    pub fn decode_chain(&self, tokens: Vec<String>) -> Vec<String> {
+        let drop_first = self.prepend_scheme != PrependScheme::Never;
+        tokens
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| {
+                t.chars()
+                    .filter_map(|c| match c == self.replacement {
+                        true if i == 0 && drop_first => None,
+                        true => Some(' '),
+                        false => Some(c),
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(m: Metaspace, text: &str, origin: usize) -> Vec<(String, Vec<(usize, usize)>)> {
+        let mut out = Vec::new();
+        m.pre_tokenize(NormalizedString::new(text, origin), &mut out);
+        out.into_iter().map(|w| (w.text(), w.spans)).collect()
+    }
+
+    #[test]
+    fn prepends_and_splits_before_each_replacement() {
+        let m = Metaspace { replacement: '▁', prepend_scheme: PrependScheme::Always, split: true };
+        let got = words(m, "a  b", 0);
+        assert_eq!(got, vec![("▁a".into(), vec![(0, 1), (0, 1)]), ("▁".into(), vec![(1, 2)]), ("▁b".into(), vec![(2, 3), (3, 4)])]);
+        let first = Metaspace { prepend_scheme: PrependScheme::First, ..m };
+        assert_eq!(words(first, "b", 3), vec![("b".to_string(), vec![(3, 4)])]);
+        let whole = Metaspace { split: false, prepend_scheme: PrependScheme::Never, ..m };
+        assert_eq!(words(whole, "a b", 0), vec![("a▁b".to_string(), vec![(0, 1), (1, 2), (2, 3)])]);
+    }
+
+    #[test]
+    fn decodes_spaces() {
+        let m = Metaspace { replacement: '▁', prepend_scheme: PrependScheme::Always, split: true };
+        let toks = vec!["▁a".to_string(), "▁".into(), "b▁".into()];
+        assert_eq!(m.decode_chain(toks.clone()).concat(), "a b ");
+        let never = Metaspace { prepend_scheme: PrependScheme::Never, ..m };
+        assert_eq!(never.decode_chain(toks).concat(), " a b ");
+    }
+}
