@@ -85,6 +85,15 @@ impl BasicTokenizer {
         &self.opts
     }
 
+    /// HF BertNormalizer's output for `text` (reference "tokenizers" only, else None):
+    /// the string HF tokenizers shows, and matches, for a normalized added token.
+    pub fn hf_normalize(&self, text: &[u32]) -> Option<Vec<u32>> {
+        if self.opts.reference != Reference::Tokenizers {
+            return None;
+        }
+        Some(hf_case(normalize_text(text, self.opts.reference, self.opts.tokenize_chinese_chars), self.case).chars)
+    }
+
     /// Runs the basic tokenizer over `text`, calling `emit(token, spans,
     /// protected)` for each output token, where `spans` gives each code
     /// point's range in `text`. `extra` adds per-call `never_split` tokens.

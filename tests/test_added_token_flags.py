@@ -3,8 +3,7 @@ token is the text it matched (whitespace included; BertNormalizer's " " for
 a normalized token), and re-adding an existing added token with other flags
 (`add_tokens`, `add_tokens(..., special_tokens=True)`, `add_special_tokens`)
 replaces its flags as transformers does (HF counts it as added,
-BertTokenizerLegacy does not). One documented exception: a non-special
-re-add leaves a special token as it is (docs/bert_tokenizer.md)."""
+BertTokenizerLegacy does not; more in test_added_token_readd.py)."""
 
 import warnings
 

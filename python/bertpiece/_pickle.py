@@ -24,7 +24,10 @@ _FULL_DERIVED = frozenset({"_core", "_cores", "_flags", "vocab", "inv_vocab", "b
 # deprecation_warnings: which warnings were already given, not a setting (a
 # use of the tokenizer would otherwise change its pickled bytes).
 # _epoch: which calls' lazy rows share a state (bert_tokenizer/epochs.py), never a setting.
-_BERT_DERIVED = frozenset({"_engine", "_added_by_id", "deprecation_warnings", "_epoch"})
+# _token_strings, _special_strings: HF tokenizers' caches, rebuilt from the tokens' flags as HF
+# rebuilds them when it unpickles (bert_tokenizer/add_rules.py).
+_BERT_DERIVED = frozenset({"_engine", "_added_by_id", "deprecation_warnings", "_epoch", "_token_strings",
+                           "_special_strings"})
 
 
 
@@ -144,6 +147,8 @@ def _restore_bert_tokenizer(cls, packed_entries, frozen_engine, attrs, frozen_by
     tok._added_by_id = {i: tok._added[content][1] if token is None else token
                         for i, content, token in pickle.loads(frozen_by_id)}
     tok._engine = rebuild(packed_entries, *pickle.loads(frozen_engine))
+    from .bert_tokenizer.add_rules import rebuild_hf_caches
+    rebuild_hf_caches(tok)
     settle = getattr(tok, "_settle_class", None)  # (transformers installed: TokenizersBackend by mode)
     if settle is not None:
         settle()

@@ -334,6 +334,16 @@ impl PyFullTokenizer {
         self.inner.vocab().len()
     }
 
+    /// HF BertNormalizer's output for `text` (reference="tokenizers" only): the token
+    /// string HF tokenizers gives a normalized added token whose content it changes.
+    fn hf_normalize(&self, text: &Bound<'_, PyString>) -> PyResult<String> {
+        let arg = TextArg::extract(text.as_any(), "text")?;
+        let cps = code_points(arg.bytes()?)?;
+        let out = self.inner.basic().hf_normalize(&cps)
+            .ok_or_else(|| PyValueError::new_err("hf_normalize: only for reference='tokenizers'"))?;
+        Ok(out.into_iter().filter_map(char::from_u32).collect())
+    }
+
     /// The id of a vocabulary token (exact match), or None.
     fn token_to_id(&self, token: &Bound<'_, PyString>) -> PyResult<Option<u32>> {
         let arg = TextArg::extract(token.as_any(), "token")?;

@@ -62,50 +62,21 @@ def _legacy_none_unk_string(m, where, d, ours, theirs, args) -> bool:
         and ("'None' vs NoneType None" in d or (isinstance(theirs[1], TypeError) and "None" in str(ours[0])))
 
 
-def _normalized_content_lowercased(m, where, d, ours, theirs, args) -> bool:
-    """Tokenizers mode, an added token with normalized=True that BertNormalizer changes (case, accents)
-    (`add_special_tokens({"pad_token": AddedToken("[NEW]", normalized=True)})`): HF's token
-    string is the normalized '[new]' (convert_ids_to_tokens, decode), bertpiece's '[NEW]'. New
-    (next to, but not in, the doc's "normalized added tokens" row, which is about matching)."""
-    if m.reference != "tokenizers":
-        return False
-    normalize = m.theirs.backend_tokenizer.normalizer.normalize_str
-    contents = [t.content for t in m.ours.added_tokens_decoder.values()
-                if t.normalized and normalize(t.content) != t.content]
-    return any(c in d.split(" vs ")[0] and normalize(c) in d.split(" vs ")[-1] for c in contents)
-
-
 def _never(*_) -> bool:
     """For entries the machine reads as a switch (it does not draw those steps)."""
     return False
 
 
 KNOWN_OPEN: dict = {
-    "normalized-added-token-string": _normalized_content_lowercased,
     "legacy-none-unk-token-string": _legacy_none_unk_string,
     "legacy-tokens-of-unknown-words": _legacy_unknown_token_string,
     "legacy-single-word-cut": _legacy_single_word,
     "legacy-unknown-fallback-to-added-unk": _legacy_unknown_fallback,
-    # add_tokens with an AddedToken whose `special` differs from the special_tokens argument:
-    # tokenizers mode, `add_tokens([AddedToken("zzwq", special=False)], special_tokens=True)`:
-    # HF decodes it as special (skip_special_tokens drops it), bertpiece keeps it; legacy mode,
-    # `add_tokens([AddedToken("zzwq", special=True)])`: BertTokenizerLegacy lists it in
-    # all_special_tokens and skips it in decode, bertpiece neither. New. A switch: stateful.py
-    # does not draw such mixed flags while this is here.
-    "added-token-special-flag-vs-argument": _never,
     # Not a defect any more but a documented difference (docs/bert_tokenizer.md, the
     # padding_side / truncation_side row): bertpiece refuses "middle" when it is set, transformers
     # accepts it and fails at the next call, so the two cannot be compared step by step after it.
     # A switch: stateful.py does not set "middle".
     "invalid-side-not-refused": _never,
-    # Re-adding an added token (add_tokens / add_special_tokens of a token already added,
-    # with other flags): tokenizers mode counts 0 where HF counts 1 (add_tokens(["t"]);
-    # add_tokens(["t"], special_tokens=True)), and the flags are not updated as the
-    # reference updates them (legacy mode makes it special where BertTokenizerLegacy does
-    # not); legacy mode with do_lower_case, add_tokens(["[NEW]"]) then add_tokens([AddedToken("[NEW]",
-    # normalized=False)]) counts 1 in BertTokenizerLegacy (its first one was stored lowercased), 0 here.
-    # A switch: stateful.py does not draw re-adds (compared case-folded) while this is here.
-    "re-adding-an-added-token": _never,
 }
 
 

@@ -142,12 +142,20 @@ class BertTokenizer(SpecialTokens, Calls, GeneralPath, PostProcessing, LegacyEnc
             added = AddedToken.coerce(added, False)
             self._add_one(added, special=added.special)
         specials = [v for v in named.values() if v is not None]
-        self._add_tokens([AddedToken(str(v), special=True, normalized=False) if isinstance(v, str)
-                          else AddedToken.coerce(v, True) for v in specials], special_tokens=True)
-        self._add_tokens([AddedToken(str(v), special=True, normalized=False) if isinstance(v, str)
-                          else AddedToken.coerce(v, True) for v in self._extra_special_tokens], special_tokens=True)
+        self._add_tokens([self._special_to_add(v) for v in specials], special_tokens=True)
+        self._add_tokens([self._special_to_add(v) for v in self._extra_special_tokens], special_tokens=True)
         # from here on every change starts a new epoch (epochs.py): calls' lazy rows keep their state
         self.__dict__["_epoch"] = Epoch()
+
+    def _special_to_add(self, value):
+        """A special token of the constructor as the reference adds it: a str already among the
+        added tokens (from_pretrained's file) keeps that token's flags, made special by HF
+        (BertTokenizerLegacy leaves an added str as it is); a new str is special, not normalized."""
+        if not isinstance(value, str):
+            return AddedToken.coerce(value, True)
+        if self.legacy:
+            return value
+        return self._added[value][1] if value in self._added else AddedToken(value, special=True, normalized=False)
 
     def _init_base(self, init_kwargs, kwargs):
         """The state transformers' PreTrainedTokenizerBase.__init__ sets (the
@@ -259,11 +267,18 @@ class BertTokenizer(SpecialTokens, Calls, GeneralPath, PostProcessing, LegacyEnc
         nword = word_offset
         for start, end, added in ([(0, len(text), None)] if no_added else self._split_added(text, split_special)):
             if added is not None:
+                tid, token = self._added[added]
                 if end - start != len(added):  # lstrip/rstrip: HF's token is the matched text
                     matched = text[start:end]
-                    strings[len(ids)] = "".join(" " if c.isspace() else c for c in matched) \
-                        if self._added[added][1].normalized else matched  # (BertNormalizer: whitespace is " ")
-                ids.append(self._added[added][0])
+                    string = "".join(" " if c.isspace() else c for c in matched) \
+                        if token.normalized else matched  # (BertNormalizer: whitespace is " ")
+                    if token.normalized and tid in self._token_strings:  # (matched in the normalized text)
+                        k = matched.find(added)
+                        string = string[:k] + self._token_strings[tid] + string[k + len(added):]
+                    strings[len(ids)] = string
+                elif tid in self._token_strings and not token.normalized:
+                    strings[len(ids)] = added  # HF's normalized form outlived the flag: it decodes, not matches
+                ids.append(tid)
                 offsets.append((start, end))
                 words.append(fixed_word if fixed_word is not None else nword)
                 nword += 1

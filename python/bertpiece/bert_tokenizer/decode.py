@@ -86,13 +86,14 @@ class PostProcessing:
             ids = [_as_id(i, f"token_ids[{k}]") for k, i in enumerate(token_ids)]  # (no float cut to an int)
             text = self.convert_tokens_to_string(self.convert_ids_to_tokens(ids, skip_special_tokens))
         else:
-            special = {self._added[c][0] for c in self._special_contents} if skip_special_tokens else ()
+            # HF skips a token whose string is a content ever added as special (add_rules.py)
+            special = self._special_strings if skip_special_tokens else ()
             toks = []
             for k, i in enumerate(token_ids):
                 # HF: an id outside u32 (-100, the label padding) raises; an unused id is left out
                 i = self._check_id(i, f"token_ids[{k}]")
                 t = self._id_to_token(i)
-                if t is None or i in special:
+                if t is None or t in special:
                     continue
                 toks.append(t)
             text = self._wordpiece_decode(toks)

@@ -16,14 +16,14 @@ from .._entries import pack_entries, unpack_entries
 
 class Engine:
     __slots__ = ("core", "settings", "wordpiece", "vocab", "ids_to_tokens", "matcher", "nonspecial_matcher",
-                 "special_contents", "serving", "legacy_split")
+                 "serving", "legacy_split")
 
     def __init__(self, core, settings, wordpiece_only=False):
         self.core = core
         self.settings = settings  # the core's constructor arguments, for pickling
         self.wordpiece = None
         self.vocab = self.ids_to_tokens = None
-        self.matcher = self.nonspecial_matcher = self.special_contents = None
+        self.matcher = self.nonspecial_matcher = None
         self.serving = None  # serving.py's ServingState, dropped on any change of the tokenizer
         self.legacy_split = None  # legacy_split_tokenizers(), built on first use
         if wordpiece_only:  # legacy mode, do_basic_tokenize=False

@@ -8,6 +8,7 @@ import json
 import os
 
 from . import chat_templates
+from .add_rules import rebuild_hf_caches
 from .added_tokens import SPECIAL_TOKENS_ATTRIBUTES, AddedToken
 from ..tokenization import REFERENCES
 from ..pretrained import HUB_MODEL_MAX_LENGTH, PRETRAINED, bundled_name, pretrained, vocab_path
@@ -256,6 +257,7 @@ class TokenizerFiles:
             if a.content in tok._added and tok._added[a.content][0] != tid and a.content not in model_vocab:
                 del tok._added_by_id[tok._added[a.content][0]]
                 tok._put_added(tid, a)
+        rebuild_hf_caches(tok)  # as HF's, fresh from the file
         tok._refresh_matcher()
         return tok
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import operator
 
+from .add_rules import add_hf, add_legacy, note_hf_added
 from .added_tokens import SPECIAL_TOKENS_ATTRIBUTES, AddedToken, Matcher
 from .epochs import changing
 
@@ -56,6 +57,9 @@ class SpecialTokens:
         self._added: dict[str, tuple[int, AddedToken]] = {}
         self._added_by_id: dict[int, AddedToken] = {}
         self._top_added_id = None
+        # HF tokenizers' caches (add_rules.py): id -> normalized form, contents ever special
+        self.__dict__["_token_strings"] = {}
+        self.__dict__["_special_strings"] = frozenset()
 
     # ------------------------------------------------ attributes, as transformers
     def __getattr__(self, key):
@@ -151,25 +155,8 @@ class SpecialTokens:
         return top + 1 if top >= size or size == 0 else size
 
     def _add_one(self, token, special):
-        token = AddedToken.coerce(token, special)
-        if special:
-            token = token.as_special(keep_normalized=self.legacy)
-        if not token.content:
-            return 0
-        if token.content in self._added:
-            # transformers replaces an added token's flags with the new ones (HF counts
-            # that as added unless nothing changed; BertTokenizerLegacy never does)
-            tid, old = self._added[token.content]
-            if old.flags() == token.flags() or (old.special and not token.special):
-                return 0  # (a special token stays special: docs/bert_tokenizer.md's differences)
-            self._put_added(tid, token)
-            return 0 if self.legacy else 1
-        tid = self._core.token_to_id(token.content)
-        if tid is not None:  # a vocabulary token: HF counts it, BertTokenizerLegacy does not (no new id)
-            self._put_added(tid, token)
-            return 0 if self.legacy else 1
-        self._put_added(self._next_id(), token)
-        return 1
+        """One token added as HF tokenizers adds it (add_rules.add_hf; __init__'s added tokens too)."""
+        return add_hf(self, token, special)
 
     def _put_added(self, tid, token):
         with changing(self):
@@ -184,24 +171,15 @@ class SpecialTokens:
         self._added_by_id[tid] = token
         if self._top_added_id is None or tid > self._top_added_id:
             self._top_added_id = tid
+        note_hf_added(self, tid, token)
 
     def _add_tokens(self, new_tokens, special_tokens=False):
         with changing(self):
             return self._add_tokens_now(new_tokens, special_tokens)
 
     def _add_tokens_now(self, new_tokens, special_tokens):
-        n = 0
-        # BertTokenizerLegacy registers add_tokens(..., special_tokens=True) as extra special tokens
-        registered = set(self.all_special_tokens) if self.legacy and special_tokens else None
-        for t in new_tokens:
-            if self.legacy and not special_tokens and self.do_lower_case and not getattr(t, "special", False):
-                # BertTokenizerLegacy lowercases non-special added tokens when do_lower_case
-                t = AddedToken.coerce(t, False)
-                t = AddedToken(t.content.lower(), t.single_word, t.lstrip, t.rstrip, t.special, True)
-            n += self._add_one(t, special_tokens)
-            if registered is not None and str(t) not in registered:
-                registered.add(str(t))
-                self._extra_special_tokens.append(AddedToken.coerce(t, True))
+        add = add_legacy if self.legacy else add_hf
+        n = sum([add(self, t, special_tokens) for t in new_tokens])
         self._refresh_matcher()
         return n
 
@@ -211,7 +189,8 @@ class SpecialTokens:
             return 0
         if not isinstance(new_tokens, (list, tuple)):
             new_tokens = [new_tokens]
-        return self._add_tokens([AddedToken.coerce(t, special_tokens) for t in new_tokens],
+        # (a str stays a str: BertTokenizerLegacy treats str and AddedToken differently)
+        return self._add_tokens([t if isinstance(t, str) else AddedToken.coerce(t, special_tokens) for t in new_tokens],
                                 special_tokens=special_tokens)
 
     def add_special_tokens(self, special_tokens_dict, replace_extra_special_tokens=True):
@@ -265,8 +244,9 @@ class SpecialTokens:
         engine = self._engine
         engine.serving = None
         engine.matcher = Matcher(self._added)
-        engine.special_contents = [c for c, (_, t) in self._added.items() if t.special]
-        engine.nonspecial_matcher = Matcher(c for c, (_, t) in self._added.items() if not t.special)
+        # (split_special_tokens: HF skips every content ever added as special)
+        engine.nonspecial_matcher = Matcher(c for c, (_, t) in self._added.items()
+                                            if not t.special and c not in self._special_strings)
 
     def _matchers(self):
         if self._engine.matcher is None:  # a fresh engine (unpickled)
@@ -275,7 +255,6 @@ class SpecialTokens:
 
     _matcher = property(lambda self: self._matchers().matcher)
     _nonspecial_matcher = property(lambda self: self._matchers().nonspecial_matcher)
-    _special_contents = property(lambda self: self._matchers().special_contents)
 
     def _has_added_token(self, text):
         """Whether `text` holds an added or special token (matched in the raw text)."""
@@ -311,8 +290,8 @@ class SpecialTokens:
 
     def _id_to_token(self, index):
         t = self._added_by_id.get(index)
-        if t is not None:
-            return t.content
+        if t is not None:  # (HF tokenizers: a normalized token's normalized form)
+            return self._token_strings.get(index, t.content) if self._token_strings else t.content
         return self._ids_to_tokens.get(index)
 
     def convert_tokens_to_ids(self, tokens):
