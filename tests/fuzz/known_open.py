@@ -9,30 +9,6 @@ merges; the machine then checks that comparison again.
 from __future__ import annotations
 
 
-def _texts(args) -> list:
-    out = []
-    for value in (args.get("text"), args.get("kwargs", {}).get("text_pair"), args.get("pair")):
-        stack = [value]
-        while stack:
-            v = stack.pop()
-            if isinstance(v, str):
-                out.append(v)
-            elif isinstance(v, (list, tuple)):
-                stack.extend(v)
-    return out
-
-
-def _legacy_single_word(m, where, d, ours, theirs, args) -> bool:
-    """Legacy mode, an added token with single_word=True next to word characters: neither
-    side matches it, but BertTokenizerLegacy still cuts the text there, so the next word
-    starts anew (`add_tokens([AddedToken("ab cd", single_word=True)]); tok("xab cdМосква")`:
-    'м' there, '##м' here). New."""
-    if m.reference != "transformers":
-        return False
-    single = [t.content for t in m.theirs.added_tokens_decoder.values() if t.single_word]
-    return any(c in text for c in single for text in _texts(args))
-
-
 def _legacy_unknown_fallback(m, where, d, ours, theirs, args) -> bool:
     """Legacy mode with an unk_token that is an added token, not a vocabulary one
     (`add_special_tokens({"unk_token": "qzxtok"})`): BertTokenizerLegacy's fallback for an
@@ -84,7 +60,6 @@ KNOWN_OPEN: dict = {
     "normalized-added-token-string": _normalized_content_lowercased,
     "legacy-none-unk-token-string": _legacy_none_unk_string,
     "legacy-tokens-of-unknown-words": _legacy_unknown_token_string,
-    "legacy-single-word-cut": _legacy_single_word,
     "legacy-unknown-fallback-to-added-unk": _legacy_unknown_fallback,
     # add_tokens with an AddedToken whose `special` differs from the special_tokens argument:
     # tokenizers mode, `add_tokens([AddedToken("zzwq", special=False)], special_tokens=True)`:

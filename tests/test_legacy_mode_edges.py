@@ -1,0 +1,63 @@
+"""Legacy mode (reference="transformers") in the corners the stateful fuzzer
+found (issue 23), each compared with transformers' BertTokenizerLegacy on the
+same steps: single_word added tokens next to other text (glued to it, the text
+still cut there)."""
+
+import itertools
+import warnings
+
+from hypothesis import given
+from hypothesis import strategies as st
+from transformers import AddedToken
+
+import bertpiece
+
+warnings.filterwarnings("ignore")
+import transformers  # noqa: E402
+
+transformers.logging.set_verbosity_error()
+VOCAB = bertpiece.vocab_path("bert-base-uncased")
+
+
+def pair(**options):
+    return (bertpiece.BertTokenizer(vocab=VOCAB, reference="transformers", **options),
+            transformers.BertTokenizerLegacy(vocab_file=VOCAB, **options))
+
+
+# ----------------------------------------------------- single_word tokens
+def test_single_word_token_next_to_a_word_cuts_the_text():
+    ours, theirs = pair()
+    for tok in (ours, theirs):
+        tok.add_tokens([AddedToken("ab cd", single_word=True)])
+    for text in ["xab cdМосква", "ab cdМосква", "x ab cd Москва", "xab cd Москва", "the##zzthe", "ab cdab cdx"]:
+        assert ours.tokenize(text) == theirs.tokenize(text), text
+        assert ours(text)["input_ids"] == theirs(text)["input_ids"], text
+
+
+# One added token per mix of single_word / lstrip / rstrip, so that texts put every mix next to every other.
+ADDED = dict(zip(["ab cd", "<ent>", "##zz", "zzwq", "[NEW]", "qzx", "hello", "Über"],
+                 itertools.product([False, True], repeat=3)))
+PIECES = list(ADDED) + ["x", " ", "  ", "\t", "\n", "Москва", ".", "[MASK]", "é", "[new]"]
+_PAIRS = {}
+
+
+def flagged_pair(special, options):
+    """Both tokenizers with the ADDED tokens (built once per arguments: reading them changes nothing)."""
+    key = (special, tuple(sorted(options.items())))
+    if key not in _PAIRS:
+        ours, theirs = pair(**options)
+        for tok in (ours, theirs):
+            tok.add_tokens([AddedToken(content, single_word=w, lstrip=left, rstrip=right, special=special)
+                            for content, (w, left, right) in ADDED.items()], special_tokens=special)
+        _PAIRS[key] = ours, theirs
+    return _PAIRS[key]
+
+
+@given(texts=st.lists(st.lists(st.sampled_from(PIECES), max_size=8).map("".join), min_size=1, max_size=3),
+       special=st.booleans(), options=st.sampled_from([{}, {"do_lower_case": False}, {"do_basic_tokenize": False}]))
+def test_added_token_flags_cut_the_text_as_the_legacy_tokenizer(texts, special, options):
+    """Every mix of single_word / lstrip / rstrip, neighbouring added tokens included."""
+    ours, theirs = flagged_pair(special, options)
+    for text in texts:
+        assert ours.tokenize(text) == theirs.tokenize(text), text
+    assert ours(texts)["input_ids"] == theirs(texts)["input_ids"]
