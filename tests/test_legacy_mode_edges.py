@@ -1,11 +1,12 @@
 """Legacy mode (reference="transformers") in the corners the stateful fuzzer
 found (issue 23), each compared with transformers' BertTokenizerLegacy on the
 same steps: single_word added tokens next to other text (glued to it, the text
-still cut there)."""
+still cut there), and unk_token None (an unknown id has no string)."""
 
 import itertools
 import warnings
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from transformers import AddedToken
@@ -61,3 +62,29 @@ def test_added_token_flags_cut_the_text_as_the_legacy_tokenizer(texts, special, 
     for text in texts:
         assert ours.tokenize(text) == theirs.tokenize(text), text
     assert ours(texts)["input_ids"] == theirs(texts)["input_ids"]
+
+
+# ------------------------------------------------------------- unk_token None
+@pytest.mark.parametrize("ids", [10**6, [10**6, 1037], [1037, 30522], [-1], [101, 10**6, 102]])
+def test_unknown_id_with_unk_token_none_is_none(ids):
+    ours, theirs = pair()
+    for tok in (ours, theirs):
+        tok.unk_token = None
+    assert ours.convert_ids_to_tokens(ids) == theirs.convert_ids_to_tokens(ids)
+    assert ours.convert_ids_to_tokens(ids, skip_special_tokens=True) == \
+        theirs.convert_ids_to_tokens(ids, skip_special_tokens=True)
+
+
+@pytest.mark.parametrize("ids", [[10**6, 1037], [1037, 30522], 10**6, [[101, 10**6], [1037]]])
+@pytest.mark.parametrize("skip", [False, True])
+def test_decode_of_unknown_id_with_unk_token_none_raises_type_error(ids, skip):
+    ours, theirs = pair()
+    for tok in (ours, theirs):
+        tok.unk_token = None
+    method = "batch_decode" if isinstance(ids, list) and isinstance(ids[0], list) else "decode"
+    with pytest.raises(TypeError):
+        getattr(theirs, method)(ids, skip_special_tokens=skip)
+    with pytest.raises(TypeError, match="unk_token is None"):
+        getattr(ours, method)(ids, skip_special_tokens=skip)
+    assert ours.decode([101, 1037, 102], skip_special_tokens=skip) == \
+        theirs.decode([101, 1037, 102], skip_special_tokens=skip)

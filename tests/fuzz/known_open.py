@@ -30,14 +30,6 @@ def _legacy_unknown_token_string(m, where, d, ours, theirs, args) -> bool:
                for a, b in zip(ours[0], theirs[0]) if a != b)
 
 
-def _legacy_none_unk_string(m, where, d, ours, theirs, args) -> bool:
-    """Legacy mode with unk_token = None: an id outside the vocabulary becomes the string
-    'None' (`convert_ids_to_tokens(10**6)`; `decode([10**6, 1037])` is 'None a'), where
-    BertTokenizerLegacy gives None (and decode a TypeError). New."""
-    return m.reference == "transformers" and m.theirs.unk_token is None \
-        and ("'None' vs NoneType None" in d or (isinstance(theirs[1], TypeError) and "None" in str(ours[0])))
-
-
 def _normalized_content_lowercased(m, where, d, ours, theirs, args) -> bool:
     """Tokenizers mode, an added token with normalized=True that BertNormalizer changes (case, accents)
     (`add_special_tokens({"pad_token": AddedToken("[NEW]", normalized=True)})`): HF's token
@@ -58,7 +50,6 @@ def _never(*_) -> bool:
 
 KNOWN_OPEN: dict = {
     "normalized-added-token-string": _normalized_content_lowercased,
-    "legacy-none-unk-token-string": _legacy_none_unk_string,
     "legacy-tokens-of-unknown-words": _legacy_unknown_token_string,
     "legacy-unknown-fallback-to-added-unk": _legacy_unknown_fallback,
     # add_tokens with an AddedToken whose `special` differs from the special_tokens argument:

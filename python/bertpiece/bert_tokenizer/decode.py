@@ -84,7 +84,12 @@ class PostProcessing:
             return self.batch_decode(token_ids, skip_special_tokens, clean_up_tokenization_spaces, **kwargs)
         if self.legacy:
             ids = [_as_id(i, f"token_ids[{k}]") for k, i in enumerate(token_ids)]  # (no float cut to an int)
-            text = self.convert_tokens_to_string(self.convert_ids_to_tokens(ids, skip_special_tokens))
+            tokens = self.convert_ids_to_tokens(ids, skip_special_tokens)
+            if None in tokens:  # an unknown id with unk_token None: BertTokenizerLegacy's join fails (TypeError)
+                unknown = next(i for i in ids if self._id_to_token(i) is None)
+                raise TypeError(f"token id {unknown} is not in the vocabulary and unk_token is None, "
+                                f"so it has no string: drop the id or set tok.unk_token")
+            text = self.convert_tokens_to_string(tokens)
         else:
             special = {self._added[c][0] for c in self._special_contents} if skip_special_tokens else ()
             toks = []

@@ -340,9 +340,9 @@ class SpecialTokens:
 
     def convert_ids_to_tokens(self, ids, skip_special_tokens=False):
         if isinstance(ids, int) or (hasattr(ids, "__index__") and not hasattr(ids, "__len__")):
-            if self.legacy:
+            if self.legacy:  # BertTokenizerLegacy: an unknown id is the unk_token, None if that is None
                 t = self._id_to_token(_as_id(ids, "ids"))
-                return str(self.unk_token) if t is None else t
+                return self.unk_token if t is None else t
             return self._id_to_token(self._check_id(ids))
         skip = set(self.all_special_ids) if skip_special_tokens else ()
         out = []
@@ -351,5 +351,5 @@ class SpecialTokens:
             if i in skip:
                 continue
             t = self._id_to_token(i)
-            out.append(str(self.unk_token) if t is None and self.legacy else t)
+            out.append(self.unk_token if t is None and self.legacy else t)
         return out
