@@ -1,7 +1,9 @@
 """Legacy mode (reference="transformers") in the corners the stateful fuzzer
 found (issue 23), each compared with transformers' BertTokenizerLegacy on the
 same steps: single_word added tokens next to other text (glued to it, the text
-still cut there), and unk_token None (an unknown id has no string)."""
+still cut there), unk_token None (an unknown id has no string), and an
+unk_token that is an added token (the fallback for an unknown token looks in
+the base vocabulary only; a pad, cls or sep token then without an id)."""
 
 import itertools
 import warnings
@@ -88,3 +90,86 @@ def test_decode_of_unknown_id_with_unk_token_none_raises_type_error(ids, skip):
         getattr(ours, method)(ids, skip_special_tokens=skip)
     assert ours.decode([101, 1037, 102], skip_special_tokens=skip) == \
         theirs.decode([101, 1037, 102], skip_special_tokens=skip)
+
+
+# --------------------------------------------------- an added unk_token
+def outcome(fn):
+    try:
+        return fn(), None
+    except Exception as e:  # noqa: BLE001  (the reference's exception type is what is compared)
+        return None, type(e)
+
+
+def same(ours, theirs, fn):
+    got, want = outcome(lambda: fn(ours)), outcome(lambda: fn(theirs))
+    if want[1] is not None:
+        assert got[1] is not None and issubclass(got[1], want[1]), (got, want)
+    else:
+        assert got == want
+
+
+@pytest.mark.parametrize("unk", ["qzxtok", AddedToken("qzxtok", special=True), "<m>"])
+def test_unknown_token_falls_back_to_the_base_vocabulary_unk_only(unk):
+    ours, theirs = pair()
+    for tok in (ours, theirs):
+        tok.add_special_tokens({"unk_token": unk if isinstance(unk, str) else AddedToken(unk.content, special=True)})
+    for step in [lambda t: t.unk_token_id, lambda t: t.convert_tokens_to_ids(["", "☃", "a", str(unk)]),
+                 lambda t: t.convert_tokens_to_ids("zz-not-a-token"), lambda t: t.all_special_ids,
+                 lambda t: t("a ☃ qzxtok")["input_ids"], lambda t: t.tokenize("a ☃ qzxtok")]:
+        same(ours, theirs, step)
+    for tok in (ours, theirs):
+        tok.pad_token = "<not-a-token>"
+    for step in [lambda t: t.pad_token_id, lambda t: t.convert_tokens_to_ids(["<not-a-token>"]),
+                 lambda t: t(["a", "a b c"], padding=True)["input_ids"]]:
+        same(ours, theirs, step)
+
+
+def test_unk_token_in_the_vocabulary_still_falls_back():
+    ours, theirs = pair()
+    for tok in (ours, theirs):
+        tok.add_special_tokens({"unk_token": "[unused1]"})
+        tok.pad_token = "<not-a-token>"
+    same(ours, theirs, lambda t: (t.pad_token_id, t.convert_tokens_to_ids(["", "☃"]), t.unk_token_id))
+    assert ours.pad_token_id == 2  # [unused1]: a real fallback, not None
+
+
+@pytest.mark.parametrize("reference", ["transformers", "tokenizers"])
+def test_padding_with_a_pad_token_without_id_raises_the_reference_type(reference):
+    """transformers compares the pad id None with 0 (TypeError); bertpiece's error is also a ValueError."""
+    if reference == "transformers":
+        ours, theirs = pair()
+    else:
+        ours = bertpiece.BertTokenizer(vocab=VOCAB, reference=reference)
+        theirs = transformers.BertTokenizer(vocab=VOCAB)
+    for tok in (ours, theirs):
+        if reference == "transformers":
+            tok.add_special_tokens({"unk_token": "qzxtok"})  # legacy: no base-vocabulary unk to fall back on
+        else:
+            tok.unk_token = None
+        tok.pad_token = "<not-a-token>"
+    assert ours.pad_token_id is None and theirs.pad_token_id is None
+    for call in [lambda t: t(["a", "a b c"], padding=True), lambda t: t("a", padding="max_length", max_length=5)]:
+        with pytest.raises(TypeError):
+            call(theirs)
+        with pytest.raises(TypeError, match="pad_token '<not-a-token>' has no id") as raised:
+            call(ours)
+        assert isinstance(raised.value, ValueError)
+        assert call(ours.__class__(vocab=VOCAB, reference=reference))["input_ids"]  # the usual pad token works
+
+
+@pytest.mark.parametrize("name", ["cls_token", "sep_token"])
+def test_special_token_without_id_is_refused_where_the_reference_puts_none(name):
+    """docs/bert_tokenizer.md's row "cls_token=None / sep_token=None, or one without an id"."""
+    ours, theirs = pair()
+    for tok in (ours, theirs):
+        tok.add_special_tokens({"unk_token": "qzxtok"})
+        setattr(tok, name, "Xyzzy")
+    assert getattr(ours, f"{name}_id") is None and getattr(theirs, f"{name}_id") is None
+    if name == "sep_token":
+        assert None in theirs("a b")["input_ids"]
+    else:  # None first: its BatchEncoding cannot tell the rows' type
+        with pytest.raises(ValueError):
+            theirs("a b")
+    with pytest.raises(ValueError, match=f"{name} 'Xyzzy' has no id"):
+        ours("a b")
+    assert ours("a b", add_special_tokens=False)["input_ids"] == theirs("a b", add_special_tokens=False)["input_ids"]

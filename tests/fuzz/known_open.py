@@ -9,16 +9,6 @@ merges; the machine then checks that comparison again.
 from __future__ import annotations
 
 
-def _legacy_unknown_fallback(m, where, d, ours, theirs, args) -> bool:
-    """Legacy mode with an unk_token that is an added token, not a vocabulary one
-    (`add_special_tokens({"unk_token": "qzxtok"})`): BertTokenizerLegacy's fallback for an
-    unknown token looks in the base vocabulary only and gives None (`pad_token = "<m>"`;
-    `pad_token_id`, `convert_tokens_to_ids([""])`), bertpiece gives the added unk id. New."""
-    if m.reference != "transformers" or m.theirs.unk_token in m.theirs.vocab:
-        return False
-    return f"int {m.ours.unk_token_id} vs NoneType None" in d
-
-
 def _legacy_unknown_token_string(m, where, d, ours, theirs, args) -> bool:
     """Legacy mode, tokens() of an unknown word after unk_token was renamed
     (`tok.unk_token = "<m>"`): BertTokenizerLegacy gives the new unk_token's string, bertpiece
@@ -51,7 +41,6 @@ def _never(*_) -> bool:
 KNOWN_OPEN: dict = {
     "normalized-added-token-string": _normalized_content_lowercased,
     "legacy-tokens-of-unknown-words": _legacy_unknown_token_string,
-    "legacy-unknown-fallback-to-added-unk": _legacy_unknown_fallback,
     # add_tokens with an AddedToken whose `special` differs from the special_tokens argument:
     # tokenizers mode, `add_tokens([AddedToken("zzwq", special=False)], special_tokens=True)`:
     # HF decodes it as special (skip_special_tokens drops it), bertpiece keeps it; legacy mode,

@@ -320,7 +320,10 @@ class SpecialTokens:
             return None
         if isinstance(tokens, str):
             i = self._token_to_id(tokens)
-            return self._token_to_id(str(self.unk_token)) if i is None and self.unk_token is not None else i
+            if i is not None or self.unk_token is None:
+                return i
+            # BertTokenizerLegacy looks the unk_token up in the base vocabulary only: None for an added one
+            return self._core.token_to_id(self.unk_token) if self.legacy else self._token_to_id(self.unk_token)
         return [self.convert_tokens_to_ids(t) for t in tokens]
 
     def _check_id(self, index, where="token id", strict=True):
