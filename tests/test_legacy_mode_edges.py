@@ -1,9 +1,10 @@
 """Legacy mode (reference="transformers") in the corners the stateful fuzzer
 found (issue 23), each compared with transformers' BertTokenizerLegacy on the
 same steps: single_word added tokens next to other text (glued to it, the text
-still cut there), unk_token None (an unknown id has no string), and an
-unk_token that is an added token (the fallback for an unknown token looks in
-the base vocabulary only; a pad, cls or sep token then without an id)."""
+still cut there), unk_token None (an unknown id has no string), an unk_token
+that is an added token (the fallback for an unknown token looks in the base
+vocabulary only; a pad, cls or sep token then without an id), and which added
+tokens are stored lowercased."""
 
 import itertools
 import warnings
@@ -173,3 +174,19 @@ def test_special_token_without_id_is_refused_where_the_reference_puts_none(name)
     with pytest.raises(ValueError, match=f"{name} 'Xyzzy' has no id"):
         ours("a b")
     assert ours("a b", add_special_tokens=False)["input_ids"] == theirs("a b", add_special_tokens=False)["input_ids"]
+
+
+# ------------------------------------------------- lowercasing added tokens
+@pytest.mark.parametrize("normalized", [True, False, None])
+@pytest.mark.parametrize("do_lower_case", [True, False])
+def test_only_normalized_added_tokens_are_lowercased(normalized, do_lower_case):
+    """BertTokenizerLegacy lowercases a non-special added token when do_lower_case, unless normalized=False."""
+    ours, theirs = pair(do_lower_case=do_lower_case)
+    for tok in (ours, theirs):
+        flags = {} if normalized is None else {"normalized": normalized}
+        tok.add_tokens(["Zzwq", AddedToken("Über", single_word=True, **flags)])
+    assert ours.get_added_vocab() == theirs.get_added_vocab()
+    for text in ["Über zzwq Zzwq über", "xÜber"]:
+        assert ours.tokenize(text) == theirs.tokenize(text), text
+    tokens = ["Über", "über", "zzwq"]
+    assert ours.convert_tokens_to_ids(tokens) == theirs.convert_tokens_to_ids(tokens)

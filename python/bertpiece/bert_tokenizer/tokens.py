@@ -194,8 +194,9 @@ class SpecialTokens:
         # BertTokenizerLegacy registers add_tokens(..., special_tokens=True) as extra special tokens
         registered = set(self.all_special_tokens) if self.legacy and special_tokens else None
         for t in new_tokens:
-            if self.legacy and not special_tokens and self.do_lower_case and not getattr(t, "special", False):
-                # BertTokenizerLegacy lowercases non-special added tokens when do_lower_case
+            if self.legacy and not special_tokens and self.do_lower_case and not getattr(t, "special", False) \
+                    and getattr(t, "normalized", True):
+                # BertTokenizerLegacy lowercases non-special normalized added tokens when do_lower_case
                 t = AddedToken.coerce(t, False)
                 t = AddedToken(t.content.lower(), t.single_word, t.lstrip, t.rstrip, t.special, True)
             n += self._add_one(t, special_tokens)
