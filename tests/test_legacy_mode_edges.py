@@ -1,10 +1,10 @@
 """Legacy mode (reference="transformers") in the corners the stateful fuzzer
 found (issue 23), each compared with transformers' BertTokenizerLegacy on the
 same steps: single_word added tokens next to other text (glued to it, the text
-still cut there), unk_token None (an unknown id has no string), an unk_token
-that is an added token (the fallback for an unknown token looks in the base
-vocabulary only; a pad, cls or sep token then without an id), and which added
-tokens are stored lowercased."""
+still cut there), unk_token None (an unknown id has no string), a renamed
+unk_token (WordPiece keeps its own), an unk_token that is an added token (the
+fallback for an unknown token looks in the base vocabulary only; a pad, cls or
+sep token then without an id), and which added tokens are stored lowercased."""
 
 import itertools
 import warnings
@@ -91,6 +91,24 @@ def test_decode_of_unknown_id_with_unk_token_none_raises_type_error(ids, skip):
         getattr(ours, method)(ids, skip_special_tokens=skip)
     assert ours.decode([101, 1037, 102], skip_special_tokens=skip) == \
         theirs.decode([101, 1037, 102], skip_special_tokens=skip)
+
+
+@pytest.mark.parametrize("unk", ["[MASK]", "qzxtok", "<m>"])
+def test_tokens_of_an_unknown_word_after_renaming_unk_token(unk):
+    """known_open's "legacy-tokens-of-unknown-words", measured: BertTokenizerLegacy's WordPiece keeps
+    the unk_token it was built with ('[UNK]'); only an unknown id becomes the new unk_token; and its
+    BatchEncoding.tokens() raises, as bertpiece's in legacy mode."""
+    ours, theirs = pair()
+    for tok in (ours, theirs):
+        tok.add_tokens(["qzxtok"])
+        tok.unk_token = unk
+    for step in [lambda t: t.tokenize("hello ☃ qzxtok 𝔸"), lambda t: t("hello ☃ 𝔸")["input_ids"],
+                 lambda t: t.convert_ids_to_tokens([10**6, 100]), lambda t: t.decode([10**6, 100, 1037]),
+                 lambda t: t.unk_token_id]:
+        assert step(ours) == step(theirs)
+    for tok in (ours, theirs):
+        with pytest.raises(ValueError):
+            tok("hello ☃").tokens()
 
 
 # --------------------------------------------------- an added unk_token

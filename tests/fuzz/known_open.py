@@ -9,17 +9,6 @@ merges; the machine then checks that comparison again.
 from __future__ import annotations
 
 
-def _legacy_unknown_token_string(m, where, d, ours, theirs, args) -> bool:
-    """Legacy mode, tokens() of an unknown word after unk_token was renamed
-    (`tok.unk_token = "<m>"`): BertTokenizerLegacy gives the new unk_token's string, bertpiece
-    the vocabulary's token of the id ('[UNK]'). New."""
-    if m.reference != "transformers" or args.get("method") != "tokens" or not isinstance(ours[0], list) \
-            or not isinstance(theirs[0], list) or len(ours[0]) != len(theirs[0]):
-        return False
-    return all(b == m.theirs.unk_token or b == str(m.theirs.unk_token)
-               for a, b in zip(ours[0], theirs[0]) if a != b)
-
-
 def _normalized_content_lowercased(m, where, d, ours, theirs, args) -> bool:
     """Tokenizers mode, an added token with normalized=True that BertNormalizer changes (case, accents)
     (`add_special_tokens({"pad_token": AddedToken("[NEW]", normalized=True)})`): HF's token
@@ -40,7 +29,6 @@ def _never(*_) -> bool:
 
 KNOWN_OPEN: dict = {
     "normalized-added-token-string": _normalized_content_lowercased,
-    "legacy-tokens-of-unknown-words": _legacy_unknown_token_string,
     # add_tokens with an AddedToken whose `special` differs from the special_tokens argument:
     # tokenizers mode, `add_tokens([AddedToken("zzwq", special=False)], special_tokens=True)`:
     # HF decodes it as special (skip_special_tokens drops it), bertpiece keeps it; legacy mode,
