@@ -8,76 +8,8 @@ merges; the machine then checks that comparison again.
 
 from __future__ import annotations
 
-
-def _texts(args) -> list:
-    out = []
-    for value in (args.get("text"), args.get("kwargs", {}).get("text_pair"), args.get("pair")):
-        stack = [value]
-        while stack:
-            v = stack.pop()
-            if isinstance(v, str):
-                out.append(v)
-            elif isinstance(v, (list, tuple)):
-                stack.extend(v)
-    return out
-
-
-def _legacy_single_word(m, where, d, ours, theirs, args) -> bool:
-    """Legacy mode, an added token with single_word=True next to word characters: neither
-    side matches it, but BertTokenizerLegacy still cuts the text there, so the next word
-    starts anew (`add_tokens([AddedToken("ab cd", single_word=True)]); tok("xab cdМосква")`:
-    'м' there, '##м' here). New."""
-    if m.reference != "transformers":
-        return False
-    single = [t.content for t in m.theirs.added_tokens_decoder.values() if t.single_word]
-    return any(c in text for c in single for text in _texts(args))
-
-
-def _legacy_unknown_fallback(m, where, d, ours, theirs, args) -> bool:
-    """Legacy mode with an unk_token that is an added token, not a vocabulary one
-    (`add_special_tokens({"unk_token": "qzxtok"})`): BertTokenizerLegacy's fallback for an
-    unknown token looks in the base vocabulary only and gives None (`pad_token = "<m>"`;
-    `pad_token_id`, `convert_tokens_to_ids([""])`), bertpiece gives the added unk id. New."""
-    if m.reference != "transformers" or m.theirs.unk_token in m.theirs.vocab:
-        return False
-    return f"int {m.ours.unk_token_id} vs NoneType None" in d
-
-
-def _legacy_unknown_token_string(m, where, d, ours, theirs, args) -> bool:
-    """Legacy mode, tokens() of an unknown word after unk_token was renamed
-    (`tok.unk_token = "<m>"`): BertTokenizerLegacy gives the new unk_token's string, bertpiece
-    the vocabulary's token of the id ('[UNK]'). New."""
-    if m.reference != "transformers" or args.get("method") != "tokens" or not isinstance(ours[0], list) \
-            or not isinstance(theirs[0], list) or len(ours[0]) != len(theirs[0]):
-        return False
-    return all(b == m.theirs.unk_token or b == str(m.theirs.unk_token)
-               for a, b in zip(ours[0], theirs[0]) if a != b)
-
-
-def _legacy_none_unk_string(m, where, d, ours, theirs, args) -> bool:
-    """Legacy mode with unk_token = None: an id outside the vocabulary becomes the string
-    'None' (`convert_ids_to_tokens(10**6)`; `decode([10**6, 1037])` is 'None a'), where
-    BertTokenizerLegacy gives None (and decode a TypeError). New."""
-    return m.reference == "transformers" and m.theirs.unk_token is None \
-        and ("'None' vs NoneType None" in d or (isinstance(theirs[1], TypeError) and "None" in str(ours[0])))
-
-
-def _never(*_) -> bool:
-    """For entries the machine reads as a switch (it does not draw those steps)."""
-    return False
-
-
-KNOWN_OPEN: dict = {
-    "legacy-none-unk-token-string": _legacy_none_unk_string,
-    "legacy-tokens-of-unknown-words": _legacy_unknown_token_string,
-    "legacy-single-word-cut": _legacy_single_word,
-    "legacy-unknown-fallback-to-added-unk": _legacy_unknown_fallback,
-    # Not a defect any more but a documented difference (docs/bert_tokenizer.md, the
-    # padding_side / truncation_side row): bertpiece refuses "middle" when it is set, transformers
-    # accepts it and fails at the next call, so the two cannot be compared step by step after it.
-    # A switch: stateful.py does not set "middle".
-    "invalid-side-not-refused": _never,
-}
+# None open: every defect the machine found is fixed (an entry is a predicate, as in documented.py).
+KNOWN_OPEN: dict = {}
 
 
 def open_defect(machine, where, difference, ours, theirs, args) -> str | None:

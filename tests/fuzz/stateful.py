@@ -162,7 +162,11 @@ class BertTokenizerMachine(RuleBasedStateMachine):
             return  # None: a known open defect (known_open.py), nothing to rebuild
         from tokenizers import processors
 
-        cls, sep = str(now[0]), str(now[1])  # pieces as lists: a token may hold a space
+        # pieces as lists: a token may hold a space; a name with no id of its own stands for the
+        # unk id, whose token the row shows (the same doc row)
+        cls, sep = (str(t) if self.theirs.convert_tokens_to_ids(str(t)) != self.theirs.unk_token_id
+                    or str(t) == str(self.theirs.unk_token) else self.theirs.convert_ids_to_tokens(i)
+                    for t, i in ((now[0], now[2]), (now[1], now[3])))
         self.theirs._tokenizer.post_processor = processors.TemplateProcessing(
             single=[f"{cls}:0", "$A:0", f"{sep}:0"], pair=[f"{cls}:0", "$A:0", f"{sep}:0", "$B:1", f"{sep}:1"],
             special_tokens=[(cls, self.theirs.cls_token_id), (sep, self.theirs.sep_token_id)])
@@ -329,10 +333,10 @@ class BertTokenizerMachine(RuleBasedStateMachine):
         self.check(*self.both(lambda tok: setattr(tok, name, value)), f"{name} = {value!r}")
         self.sync_template()
 
-    @rule(name=st.sampled_from(["padding_side", "truncation_side"]), value=st.sampled_from(["left", "right", "middle"]))
+    # Not "middle": docs/bert_tokenizer.md's padding_side / truncation_side row (bertpiece refuses
+    # it when set, transformers when used next), so the two cannot be compared step by step after it.
+    @rule(name=st.sampled_from(["padding_side", "truncation_side"]), value=st.sampled_from(["left", "right"]))
     def set_side(self, name, value):
-        if value == "middle" and "invalid-side-not-refused" in KNOWN_OPEN:
-            return
         self.check(*self.both(lambda tok: setattr(tok, name, value)), f"{name} = {value!r}")
         self.check((getattr(self.ours, name), None), (getattr(self.theirs, name), None), f"{name} read back")
         self.version += 1
@@ -344,8 +348,6 @@ class BertTokenizerMachine(RuleBasedStateMachine):
 
     @rule(value=st.booleans())
     def set_split_special_tokens(self, value):
-        if value and self.reference == "transformers" and "legacy-split-special-tokens" in KNOWN_OPEN:
-            return
         self.check(*self.both(lambda tok: setattr(tok, "split_special_tokens", value)),
                    f"split_special_tokens = {value}")
         self.version += 1

@@ -11,6 +11,12 @@ import warnings
 from . import chat_templates, serving
 from .general import _padding_too_large
 
+
+class NoPadIdError(ValueError, TypeError):
+    """Padding with a pad_token that has no id: a ValueError (as with no pad_token at
+    all), also a TypeError (transformers compares the id None with 0 there)."""
+
+
 # transformers' logger, so its verbosity settings apply to the same messages
 logger = logging.getLogger("transformers.tokenization_utils_base")
 LARGE_INTEGER = int(1e20)
@@ -76,10 +82,13 @@ class Calls:
                     max_length = self.model_max_length
         pad_id = self._special_id("pad_token") if padding_strategy != "do_not_pad" else 0
         if pad_id is None or pad_id < 0:  # no pad token (or one without an id) while padding
-            raise ValueError(
-                "Asking to pad but the tokenizer does not have a padding token. Please select a token to use as "
-                "`pad_token` `(tokenizer.pad_token = tokenizer.eos_token e.g.)` or add a new pad token via "
-                "`tokenizer.add_special_tokens({'pad_token': '[PAD]'})`.")
+            advice = ("Please select a token to use as `pad_token` `(tokenizer.pad_token = tokenizer.eos_token e.g.)` "
+                      "or add a new pad token via `tokenizer.add_special_tokens({'pad_token': '[PAD]'})`.")
+            pad_token = self._special_tokens_map.get("pad_token")
+            if pad_token is not None and pad_id is None:
+                raise NoPadIdError(f"Asking to pad but the pad_token {str(pad_token)!r} has no id (it is not in the "
+                                   f"vocabulary, and the unk_token has no id to stand for it). {advice}")
+            raise ValueError(f"Asking to pad but the tokenizer does not have a padding token. {advice}")
         if (truncation_strategy != "do_not_truncate" and padding_strategy != "do_not_pad"
                 and pad_to_multiple_of is not None and max_length is not None and max_length % pad_to_multiple_of):
             raise ValueError("Truncation and padding are both activated but truncation length "

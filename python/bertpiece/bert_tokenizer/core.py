@@ -303,29 +303,6 @@ class BertTokenizer(SpecialTokens, Calls, GeneralPath, PostProcessing, LegacyEnc
                         [w for p in parts for w in p.words], strings)
         return self._encode_text(text, split_special=split_special)
 
-    def _legacy_tokenize(self, text, split_special=None):
-        """BertTokenizerLegacy.tokenize: added-token trie split, then basic + WordPiece."""
-        if split_special is None:
-            split_special = self.split_special_tokens
-        if split_special:
-            # transformers: no added token matched; its `_tokenize` on the whole text keeps the special
-            # tokens whole as basic tokens (never_split), then WordPiece but for the never_split ones
-            if self._wordpiece is not None:
-                return self._wordpiece.tokenize(text)
-            basic, wordpiece = self._engine.legacy_split_tokenizers()
-            keep = set(self.never_split or ())
-            return [t for word in basic.tokenize(text, self.all_special_tokens)
-                    for t in ([word] if word in keep else wordpiece.tokenize(word))]
-        out = []
-        for start, end, added in self._split_added(text, split_special):
-            piece = text[start:end]
-            if added is not None:
-                out.append(added)
-            elif piece:
-                out.extend(self._wordpiece.tokenize(piece) if self._wordpiece is not None
-                           else self._core.tokenize(piece))
-        return out
-
     def tokenize(self, text, pair=None, add_special_tokens=False, **kwargs):
         """Token strings of `text` (no special tokens unless asked)."""
         if self.legacy:

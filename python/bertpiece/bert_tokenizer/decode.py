@@ -11,13 +11,16 @@ class PostProcessing:
 
     # ------------------------------------------------------- special tokens
     def _cls_sep_ids(self):
-        """(cls id, sep id) for `[CLS] a [SEP]`; a ValueError when either token is None
-        (transformers puts None, or the id of a token named "None", into the rows)."""
+        """(cls id, sep id) for `[CLS] a [SEP]`; a ValueError when either token is None or has
+        no id (transformers puts None, or the id of a token named "None", into the rows)."""
         cls, sep = self._special_id("cls_token"), self._special_id("sep_token")
         if cls is None or sep is None:
             name = "cls_token" if cls is None else "sep_token"
-            raise ValueError(f"adding special tokens ([CLS] a [SEP]) needs a {name}, and this tokenizer's {name} is "
-                             f"None: set one (tok.{name} = ...) or pass add_special_tokens=False")
+            token = self._special_tokens_map.get(name)
+            problem = "is None" if token is None else \
+                f"{str(token)!r} has no id (not in the vocabulary, and the unk_token has no id to stand for it)"
+            raise ValueError(f"adding special tokens ([CLS] a [SEP]) needs a {name}, and this tokenizer's {name} "
+                             f"{problem}: set one (tok.{name} = ...) or pass add_special_tokens=False")
         return cls, sep
 
     def build_inputs_with_special_tokens(self, token_ids_0, token_ids_1=None):
@@ -84,7 +87,12 @@ class PostProcessing:
             return self.batch_decode(token_ids, skip_special_tokens, clean_up_tokenization_spaces, **kwargs)
         if self.legacy:
             ids = [_as_id(i, f"token_ids[{k}]") for k, i in enumerate(token_ids)]  # (no float cut to an int)
-            text = self.convert_tokens_to_string(self.convert_ids_to_tokens(ids, skip_special_tokens))
+            tokens = self.convert_ids_to_tokens(ids, skip_special_tokens)
+            if None in tokens:  # an unknown id with unk_token None: BertTokenizerLegacy's join fails (TypeError)
+                unknown = next(i for i in ids if self._id_to_token(i) is None)
+                raise TypeError(f"token id {unknown} is not in the vocabulary and unk_token is None, "
+                                f"so it has no string: drop the id or set tok.unk_token")
+            text = self.convert_tokens_to_string(tokens)
         else:
             # HF skips a token whose string is a content ever added as special (add_rules.py)
             special = self._special_strings if skip_special_tokens else ()

@@ -1,5 +1,6 @@
 """The `reference="transformers"` call path of `BertTokenizer`: transformers'
-pure-Python `truncate_sequences` and `pad` (`BertTokenizerLegacy`)."""
+pure-Python `tokenize` (added tokens), `truncate_sequences` and `pad`
+(`BertTokenizerLegacy`)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,77 @@ from .encoding import BatchEncoding
 
 
 class LegacyEncoding:
-    """`BertTokenizerLegacy`'s truncation, padding and output layout."""
+    """`BertTokenizerLegacy`'s tokenize, truncation, padding and output layout."""
 
     # --------------------------------------------------- legacy-mode path
+    def _legacy_tokenize(self, text, split_special=None):
+        """BertTokenizerLegacy.tokenize: added-token trie split, then basic + WordPiece."""
+        if split_special is None:
+            split_special = self.split_special_tokens
+        if split_special:  # transformers: no added token matched, `_tokenize` on the whole text
+            return self._legacy_plain_tokenize(text)
+        if not self._matcher:
+            return self._wordpiece.tokenize(text) if self._wordpiece is not None else self._core.tokenize(text)
+        pieces, glued = self._legacy_pieces(text)
+        out, added = [], self._added
+        for i, piece in enumerate(pieces):
+            if piece in added:
+                out.append(piece)
+            elif i in glued:  # holds a special token as plain text: transformers' never_split applies
+                out.extend(self._legacy_plain_tokenize(piece))
+            elif piece:
+                out.extend(self._wordpiece.tokenize(piece) if self._wordpiece is not None
+                           else self._core.tokenize(piece))
+        return out
+
+    def _legacy_plain_tokenize(self, text):
+        """BertTokenizerLegacy._tokenize: basic tokenization keeping the special tokens whole
+        (never_split), then WordPiece but for the constructor's never_split words."""
+        if self._wordpiece is not None:
+            return self._wordpiece.tokenize(text)
+        basic, wordpiece = self._engine.legacy_split_tokenizers()
+        keep = set(self.never_split or ())
+        return [t for word in basic.tokenize(text, self.all_special_tokens)
+                for t in ([word] if word in keep else wordpiece.tokenize(word))]
+
+    def _legacy_pieces(self, text):
+        """transformers' PreTrainedTokenizer.tokenize before `_tokenize`: the text cut at the
+        added tokens, then each added token's rstrip, lstrip and single_word applied to its
+        neighbouring pieces, in that order and left to right, as there. A single_word token
+        next to a piece not ending (starting) with a space is glued to that piece and so
+        tokenized as plain text, but the text stays cut on its other side (`xab cd|Москва`:
+        the next word starts anew). Returns the pieces and the indices of those a token was
+        glued to."""
+        pieces, pos = [], 0
+        for start, end, _ in self._matcher.finditer(text):
+            if start > pos:
+                pieces.append(text[pos:start])
+            pieces.append(text[start:end])
+            pos = end
+        if pos < len(text):
+            pieces.append(text[pos:])
+        added, last, glued = self._added, len(pieces) - 1, set()
+        for i, piece in enumerate(pieces):  # (reads the pieces as changed by the earlier steps, as there)
+            if piece not in added:
+                continue
+            token = added[piece][1]
+            left = pieces[i - 1] if i > 0 else None
+            right = pieces[i + 1] if i < last else None
+            if token.rstrip and right:
+                pieces[i + 1] = right.lstrip()
+            if token.lstrip and left:
+                pieces[i - 1] = left.rstrip()
+            if token.single_word:  # (tested on the neighbours as they were before the stripping, as there)
+                if left and left[-1] != " ":
+                    pieces[i - 1] += piece
+                    pieces[i] = ""
+                    glued.add(i - 1)
+                elif right and right[0] != " ":
+                    pieces[i + 1] = piece + pieces[i + 1]
+                    pieces[i] = ""
+                    glued.add(i + 1)
+        return pieces, glued
+
     def _legacy_ids(self, text, is_split_into_words, split_special):
         if is_split_into_words and not isinstance(text, str):  # (a str: one side of a tuple read as a pair)
             return self.convert_tokens_to_ids([t for w in text for t in self._legacy_tokenize(w, split_special)])

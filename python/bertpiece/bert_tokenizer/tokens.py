@@ -299,7 +299,10 @@ class SpecialTokens:
             return None
         if isinstance(tokens, str):
             i = self._token_to_id(tokens)
-            return self._token_to_id(str(self.unk_token)) if i is None and self.unk_token is not None else i
+            if i is not None or self.unk_token is None:
+                return i
+            # BertTokenizerLegacy looks the unk_token up in the base vocabulary only: None for an added one
+            return self._core.token_to_id(self.unk_token) if self.legacy else self._token_to_id(self.unk_token)
         return [self.convert_tokens_to_ids(t) for t in tokens]
 
     def _check_id(self, index, where="token id", strict=True):
@@ -319,9 +322,9 @@ class SpecialTokens:
 
     def convert_ids_to_tokens(self, ids, skip_special_tokens=False):
         if isinstance(ids, int) or (hasattr(ids, "__index__") and not hasattr(ids, "__len__")):
-            if self.legacy:
+            if self.legacy:  # BertTokenizerLegacy: an unknown id is the unk_token, None if that is None
                 t = self._id_to_token(_as_id(ids, "ids"))
-                return str(self.unk_token) if t is None else t
+                return self.unk_token if t is None else t
             return self._id_to_token(self._check_id(ids))
         skip = set(self.all_special_ids) if skip_special_tokens else ()
         out = []
@@ -330,5 +333,5 @@ class SpecialTokens:
             if i in skip:
                 continue
             t = self._id_to_token(i)
-            out.append(str(self.unk_token) if t is None and self.legacy else t)
+            out.append(self.unk_token if t is None and self.legacy else t)
         return out
