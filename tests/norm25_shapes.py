@@ -7,7 +7,7 @@ import functools
 import json
 import unicodedata
 
-from tokenizers import Regex, Tokenizer, models, normalizers
+from tokenizers import PreTokenizedString, Regex, Tokenizer, models, normalizers
 
 from bpe_shapes import gpt2_json
 
@@ -58,3 +58,12 @@ def config_of(normalizer):
     tok = Tokenizer(models.BPE())
     tok.normalizer = normalizer
     return json.loads(tok.to_str())["normalizer"]
+
+
+def hf_chars(normalizer, text):
+    """What tokenizers' NormalizedString holds after `normalizer`: (text, each char's original span)."""
+    p = PreTokenizedString(text)
+    p.normalize(lambda ns: normalizer.normalize(ns))
+    p.split(lambda i, ns: [ns[j:j + 1] for j in range(len(ns.normalized))])
+    splits = p.get_splits(offset_referential="original", offset_type="char")
+    return "".join(s for s, _, _ in splits), [o for _, o, _ in splits]

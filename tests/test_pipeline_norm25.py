@@ -9,23 +9,13 @@ from tokenizers import Tokenizer as HFTokenizer, normalizers
 import bertpiece
 from bertpiece import oracle_normalizers as oracle
 from bpe_shapes import UD_FILES, assert_same, ud_lines
-from norm25_shapes import NORMALIZERS, assigned_in_3_2, char_json, config_of, gpt2_with
+from norm25_shapes import NORMALIZERS, assigned_in_3_2, char_json, config_of, gpt2_with, hf_chars
 
 EDGE_TEXTS = [
     "", " ", "  a  ", "\t\n\r", "a   b", "a\u3000\u2028b\u0085", "ÉTÉ été", "e\u0301x\u0323\u0307", "Å Ω ﬁ ²",
     "İΣσς", "中文a字", "\u2b820\u2b920", "\x00\x01\x1f\x7f\u200b\ufeff\ufffd", "\u0301a", "👍🏽 👨‍👩‍👧",
     "한국어", "\u1100\u1161\u11a8", "xyz an ban", "ⅷ ① ㎏", "\ue000\U000f0000", "\u2581 a",
 ]
-
-
-def hf_chars(normalizer, text):
-    """What tokenizers' NormalizedString holds after `normalizer`: (text, each char's original span)."""
-    from tokenizers import PreTokenizedString
-    p = PreTokenizedString(text)
-    p.normalize(lambda ns: normalizer.normalize(ns))
-    p.split(lambda i, ns: [ns[j:j + 1] for j in range(len(ns.normalized))])
-    splits = p.get_splits(offset_referential="original", offset_type="char")
-    return "".join(s for s, _, _ in splits), [o for _, o, _ in splits]
 
 
 def check_chars(name, normalizer, texts, with_oracle):

@@ -25,7 +25,11 @@ pub fn normalizer(path: &str, v: &Value, depth: usize) -> Result<Normalizer> {
             lowercase: o.bool("lowercase")?,
         })),
         "Strip" => Ok(Normalizer::Strip { left: o.bool("strip_left")?, right: o.bool("strip_right")? }),
-        "Prepend" => Ok(Normalizer::Prepend(o.str("prepend")?.to_string())),
+        // tokenizers 0.23.3 panics on any edit after an empty Prepend: refused rather than guessed.
+        "Prepend" => match o.str("prepend")? {
+            "" => Err(Error::Unsupported(format!("{}: unsupported empty prepend (tokenizers 0.23.3 panics on it)", o.field("prepend")))),
+            p => Ok(Normalizer::Prepend(p.to_string())),
+        },
         "Replace" => replace(&o),
         "Sequence" => sequence(&o, "normalizers", depth)?
             .into_iter()
