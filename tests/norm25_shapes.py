@@ -7,7 +7,7 @@ import functools
 import json
 import unicodedata
 
-from tokenizers import PreTokenizedString, Regex, Tokenizer, models, normalizers
+from tokenizers import AddedToken, PreTokenizedString, Regex, Tokenizer, models, normalizers
 
 from bpe_shapes import gpt2_json
 
@@ -48,8 +48,11 @@ def char_json(normalizer, texts):
 
 @functools.lru_cache(maxsize=None)
 def gpt2_with(name):
+    """GPT-2's trained BPE behind normalizer `name`, with normalized added tokens (matched after normalizing)."""
     tok = Tokenizer.from_str(gpt2_json())
     tok.normalizer = NORMALIZERS[name]
+    tok.add_tokens([AddedToken("Hello World", normalized=True), AddedToken("ÉTÉ", normalized=True, single_word=True),
+                    AddedToken(" 中", normalized=True)])
     return tok.to_str()
 
 

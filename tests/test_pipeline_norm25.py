@@ -15,6 +15,7 @@ EDGE_TEXTS = [
     "", " ", "  a  ", "\t\n\r", "a   b", "a\u3000\u2028b\u0085", "ÉTÉ été", "e\u0301x\u0323\u0307", "Å Ω ﬁ ²",
     "İΣσς", "中文a字", "\u2b820\u2b920", "\x00\x01\x1f\x7f\u200b\ufeff\ufffd", "\u0301a", "👍🏽 👨‍👩‍👧",
     "한국어", "\u1100\u1161\u11a8", "xyz an ban", "ⅷ ① ㎏", "\ue000\U000f0000", "\u2581 a",
+    "Hello World hello world HELLO  WORLD", "xÉTÉ ÉTÉ été<|endoftext|>", "a中b 中 <|endoftext|>中",
 ]
 
 
@@ -44,6 +45,8 @@ def compare_ud(name, n_lines):
         lines = ud_lines(path, n_lines)
         for line, a, b in zip(lines, ours.encode_batch(lines), theirs.encode_batch(lines)):
             assert_same(a, b, (name, line))
+    for edge, a, b in zip(EDGE_TEXTS, ours.encode_batch(EDGE_TEXTS), theirs.encode_batch(EDGE_TEXTS)):
+        assert_same(a, b, (name, edge))
     pairs = [(a, b) for a, b in zip(EDGE_TEXTS, EDGE_TEXTS[1:])]
     for pair, a, b in zip(pairs, ours.encode_batch(pairs), theirs.encode_batch(pairs)):
         assert_same(a, b, (name, pair))
