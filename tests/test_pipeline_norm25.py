@@ -33,7 +33,7 @@ def check_chars(name, normalizer, texts, with_oracle):
 
 @pytest.mark.parametrize("name", sorted(NORMALIZERS))
 def test_normalizer_alone_three_way(name):
-    texts = EDGE_TEXTS + [line for path in UD_FILES for line in ud_lines(path, 30)]
+    texts = EDGE_TEXTS + [line for path in UD_FILES for line in ud_lines(path, 15)]
     check_chars(name, NORMALIZERS[name], texts, with_oracle=False)
     check_chars(name, NORMALIZERS[name], [t for t in texts if all(assigned_in_3_2(c) for c in t)], with_oracle=True)
 

@@ -60,11 +60,12 @@ ALL_CODE_POINTS = "".join(chr(cp) for cp in range(1, 0x110000) if not 0xD800 <= 
 
 
 @pytest.mark.parametrize("normalizer", [
-    normalizers.NFKC(), normalizers.BertNormalizer(),
+    normalizers.BertNormalizer(),
     normalizers.Sequence([normalizers.StripAccents(), normalizers.Nmt(), normalizers.Lowercase(), normalizers.Replace(Regex(r"\s+"), "_")]),
-], ids=["nfkc", "bert", "strip_accents_nmt_lowercase_replace_space"])
+], ids=["bert", "strip_accents_nmt_lowercase_replace_space"])
 def test_every_code_point_matches_tokenizers(normalizer):
-    # Runs of 128 code points with a space in the middle, so Strip and \s see spaces inside and at the ends.
+    # The normalizers on bertpiece's own character tables (HF tables, regex's \s, std's lowercase); NFC & co. run
+    # HF's own crate, so they are fuzzed rather than swept (a sweep costs ~10 s). Runs of 128 code points, a space inside.
     texts = [ALL_CODE_POINTS[i:i + 64] + " " + ALL_CODE_POINTS[i + 64:i + 128] for i in range(0, len(ALL_CODE_POINTS), 128)]
     text = char_json(normalizer, texts)
     ours, theirs = bertpiece.Tokenizer.from_str(text), HFTokenizer.from_str(text)
