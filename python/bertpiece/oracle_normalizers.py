@@ -25,6 +25,9 @@ from typing import Iterable, List, Tuple
 import unicodedata2
 
 from . import _strtables
+# Importing bertpiece.oracle refuses (UnicodeVersionMismatch) a unicodedata2 other than the pinned
+# version, which would mix its categories with _strtables' case data.
+from .oracle import UNICODE_VERSION  # noqa: F401
 from .oracle_bpe import WHITE_SPACE, bytes_to_unicode
 
 Span = Tuple[int, int]
