@@ -6,6 +6,7 @@
 mod decoders;
 mod json;
 mod model;
+mod normalizers;
 mod pre_tokenizers;
 
 use crate::added_tokens::AddedToken;
@@ -54,7 +55,7 @@ pub fn parse(text: &str) -> Result<TokenizerConfig> {
     }
     Ok(TokenizerConfig {
         added_tokens: root.get("added_tokens").map(added_tokens).transpose()?.unwrap_or_default(),
-        normalizer: root.get("normalizer").map(|v| normalizer("normalizer", v, 0)).transpose()?,
+        normalizer: root.get("normalizer").map(|v| normalizers::normalizer("normalizer", v, 0)).transpose()?,
         pre_tokenizer: root.get("pre_tokenizer").map(|v| pre_tokenizer("pre_tokenizer", v, 0)).transpose()?,
         model: model::model(&root.obj("model")?)?,
         post_processor: root.get("post_processor").map(|v| post_processor("post_processor", v, 0)).transpose()?,
@@ -87,20 +88,6 @@ fn sequence<'a>(o: &Obj<'a>, key: &str, depth: usize) -> Result<Vec<(String, &'a
         return Err(too_deep(&o.path));
     }
     Ok(o.array(key)?.iter().enumerate().map(|(i, v)| (format!("{}[{i}]", o.field(key)), v)).collect())
-}
-
-fn normalizer(path: &str, v: &Value, depth: usize) -> Result<Normalizer> {
-    let o = Obj::new(path, v)?;
-    match o.type_tag()? {
-        "NFC" => Ok(Normalizer::Nfc),
-        "Lowercase" => Ok(Normalizer::Lowercase),
-        "Sequence" => sequence(&o, "normalizers", depth)?
-            .into_iter()
-            .map(|(p, v)| normalizer(&p, v, depth + 1))
-            .collect::<Result<_>>()
-            .map(Normalizer::Sequence),
-        other => Err(unsupported(&o.field("type"), &format!("{other:?}"))),
-    }
 }
 
 fn byte_level(o: &Obj) -> Result<ByteLevel> {

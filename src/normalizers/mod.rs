@@ -1,27 +1,48 @@
 //! Normalizers of the general pipeline (HF tokenizers' `normalizers`), each an
-//! edit of a [`NormalizedString`] that keeps every char's original span.
-//! This slice has what byte-level BPE files use: NFC, Lowercase, Sequence.
+//! edit of a [`NormalizedString`] that keeps every char's original span,
+//! aligned as HF's `NormalizedString` aligns it (see each module).
+
+mod bert;
+mod replace;
+mod strip;
+mod unicode;
 
 use crate::normalized_string::NormalizedString;
-use unicode_normalization_alignments::UnicodeNormalization;
+pub use bert::BertNormalizer;
+pub use replace::Replace;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum Normalizer {
-    /// Unicode NFC, with HF's own crate and tables (Unicode 9.0.0) so results agree.
+    /// Unicode NFC/NFD/NFKC/NFKD, with HF's own crate and tables (Unicode 9.0.0) so results agree.
     Nfc,
+    Nfd,
+    Nfkc,
+    Nfkd,
+    /// sentencepiece's nmt cleaning: ASCII controls removed, odd spaces made " ".
+    Nmt,
     /// Char-by-char full lowercase mapping, context-free (Σ -> σ always), as Rust's `char::to_lowercase`.
     Lowercase,
+    Bert(BertNormalizer),
+    /// Strips Rust-`char::is_whitespace` chars from the left and/or the right.
+    Strip { left: bool, right: bool },
+    /// Removes combining marks (Mn, Mc, Me in HF's Unicode 9 tables).
+    StripAccents,
+    Replace(Replace),
+    /// Puts the string in front of a non-empty text, every char aligned with its first char.
+    Prepend(String),
+    /// Every UTF-8 byte as GPT-2's printable char, all aligned with their char.
+    ByteLevel,
     Sequence(Vec<Normalizer>),
 }
 
 impl Normalizer {
     pub fn normalize(&self, s: &mut NormalizedString) {
         match self {
-            Normalizer::Nfc => {
-                let text = s.text();
-                let edits: Vec<(char, isize)> = text.nfc().collect();
-                s.transform(edits);
-            }
+            Normalizer::Nfc => unicode::nfc(s),
+            Normalizer::Nfd => unicode::nfd(s),
+            Normalizer::Nfkc => unicode::nfkc(s),
+            Normalizer::Nfkd => unicode::nfkd(s),
+            Normalizer::Nmt => unicode::nmt(s),
             Normalizer::Lowercase => {
                 let edits: Vec<(char, isize)> = s
                     .chars
@@ -30,9 +51,48 @@ impl Normalizer {
                     .collect();
                 s.transform(edits);
             }
+            Normalizer::Bert(b) => b.normalize(s),
+            Normalizer::Strip { left, right } => strip::strip(s, *left, *right),
+            Normalizer::StripAccents => strip::strip_accents(s),
+            Normalizer::Replace(r) => r.normalize(s),
+            Normalizer::Prepend(p) => {
+                if !s.is_empty() {
+                    prepend_str(s, p)
+                }
+            }
+            Normalizer::ByteLevel => {
+                if !s.is_empty() {
+                    crate::pre_tokenizers::byte_level::to_byte_chars(s)
+                }
+            }
             Normalizer::Sequence(steps) => steps.iter().for_each(|n| n.normalize(s)),
         }
     }
+}
+
+/// HF's `NormalizedString::prepend`: every char of `p` takes the first char's span.
+fn prepend_str(s: &mut NormalizedString, p: &str) {
+    if let Some(&first) = s.spans.first() {
+        let n = p.chars().count();
+        s.chars.splice(0..0, p.chars());
+        s.spans.splice(0..0, std::iter::repeat_n(first, n));
+    }
+}
+
+/// HF's `NormalizedString::filter`: a removed char takes its span with it, so
+/// the kept chars keep theirs.
+fn retain(s: &mut NormalizedString, keep: impl Fn(char) -> bool) {
+    let mut j = 0;
+    for i in 0..s.chars.len() {
+        let c = s.chars[i];
+        if keep(c) {
+            s.chars[j] = c;
+            s.spans[j] = s.spans[i];
+            j += 1;
+        }
+    }
+    s.chars.truncate(j);
+    s.spans.truncate(j);
 }
 
 #[cfg(test)]
@@ -48,11 +108,26 @@ mod tests {
     }
 
     #[test]
-    fn nfc_composes_to_the_first_span() {
-        let mut s = NormalizedString::new("e\u{301}x", 0);
-        Normalizer::Nfc.normalize(&mut s);
-        assert_eq!(s.text(), "éx");
-        assert_eq!(s.original_span(0..1), Some((0, 1)));
-        assert_eq!(s.original_span(1..2), Some((2, 3)));
+    fn prepend_aligns_with_the_first_char_and_skips_empty_text() {
+        let mut s = NormalizedString::new("ab", 4);
+        Normalizer::Prepend("▁x".into()).normalize(&mut s);
+        assert_eq!((s.text(), s.spans.clone()), ("▁xab".to_string(), vec![(4, 5), (4, 5), (4, 5), (5, 6)]));
+        let mut e = NormalizedString::new("", 0);
+        Normalizer::Prepend("▁".into()).normalize(&mut e);
+        assert!(e.is_empty());
+    }
+
+    #[test]
+    fn byte_level_maps_bytes_with_the_char_span() {
+        let mut s = NormalizedString::new(" é", 0);
+        Normalizer::ByteLevel.normalize(&mut s);
+        assert_eq!((s.text(), s.spans.clone()), ("ĠÃ©".to_string(), vec![(0, 1), (1, 2), (1, 2)]));
+    }
+
+    #[test]
+    fn sequence_runs_in_order() {
+        let mut s = NormalizedString::new("  Ab ", 0);
+        Normalizer::Sequence(vec![Normalizer::Strip { left: true, right: true }, Normalizer::Lowercase]).normalize(&mut s);
+        assert_eq!((s.text(), s.spans.clone()), ("ab".to_string(), vec![(2, 3), (3, 4)]));
     }
 }

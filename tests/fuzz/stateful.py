@@ -35,7 +35,7 @@ import bertpiece
 
 from . import stateful_strategies as S
 from .compare import _documented_exception, _pinned_only, transformers
-from .known_open import KNOWN_OPEN, open_defect
+from .known_open import open_defect
 from .stateful_compare import attempt, outcome_difference
 
 AddedToken = transformers.AddedToken

@@ -1,0 +1,153 @@
+//! HF's Replace normalizer: every match of a literal string or a regex is
+//! replaced by `content`, each char of which takes the span of the match's
+//! last char (HF inserts them after the removed match).
+//!
+//! HF matches with Oniguruma; this uses the `regex` crate, which finds the same
+//! leftmost-first matches for the subset [`check_regex`] admits: literals,
+//! bracket classes of literals/ranges/`\s`, `\s`/`\S`, groups, alternation and
+//! repetition. Anything else (anchors, `.`, `\d`, `\w`, `\p{..}`, flags, hex
+//! escapes, look-around, patterns that can match the empty string) is refused,
+//! as the two engines' meanings or Unicode tables could differ.
+
+use crate::normalized_string::NormalizedString;
+use regex::Regex;
+use regex_syntax::ast::{self, Ast, ClassPerlKind, ClassSet, ClassSetItem, GroupKind, LiteralKind};
+
+#[derive(Clone, Debug)]
+pub struct Replace {
+    regex: Regex,
+    pub content: String,
+}
+
+impl Replace {
+    /// `Err` says why the pattern is not supported.
+    pub fn literal(pattern: &str, content: &str) -> Result<Replace, String> {
+        if pattern.is_empty() {
+            return Err("an empty pattern (it matches between every two chars)".into());
+        }
+        let regex = Regex::new(&regex::escape(pattern)).map_err(|e| e.to_string())?;
+        Ok(Replace { regex, content: content.to_string() })
+    }
+
+    pub fn regex(pattern: &str, content: &str) -> Result<Replace, String> {
+        check_regex(pattern)?;
+        let regex = Regex::new(pattern).map_err(|e| e.to_string())?;
+        Ok(Replace { regex, content: content.to_string() })
+    }
+
+    pub fn normalize(&self, s: &mut NormalizedString) {
+        let text = s.text();
+        if !self.regex.is_match(&text) {
+            return;
+        }
+        let mut char_at = Vec::with_capacity(text.len() + 1); // byte offset -> char index
+        for (i, c) in text.chars().enumerate() {
+            char_at.extend(std::iter::repeat_n(i, c.len_utf8()));
+        }
+        char_at.push(s.len());
+        let (mut chars, mut spans) = (Vec::with_capacity(s.len()), Vec::with_capacity(s.len()));
+        let mut last = 0;
+        for m in self.regex.find_iter(&text) {
+            let (start, end) = (char_at[m.start()], char_at[m.end()]);
+            chars.extend_from_slice(&s.chars[last..start]);
+            spans.extend_from_slice(&s.spans[last..start]);
+            // Matches are never empty (checked when built), so `end >= 1`.
+            let span = s.spans.get(end.wrapping_sub(1)).copied().unwrap_or((s.origin, s.origin));
+            for c in self.content.chars() {
+                chars.push(c);
+                spans.push(span);
+            }
+            last = end;
+        }
+        chars.extend_from_slice(&s.chars[last..]);
+        spans.extend_from_slice(&s.spans[last..]);
+        s.chars = chars;
+        s.spans = spans;
+    }
+}
+
+/// Whether `pattern` is in the subset where `regex` and Oniguruma agree; `Err` names what is not.
+pub fn check_regex(pattern: &str) -> Result<(), String> {
+    let parsed = ast::parse::Parser::new().parse(pattern).map_err(|e| format!("cannot parse it ({})", e.kind()))?;
+    check_ast(&parsed)?;
+    let hir = regex_syntax::Parser::new().parse(pattern).map_err(|e| format!("cannot parse it ({e})"))?;
+    if hir.properties().minimum_len() == Some(0) {
+        return Err("it can match the empty string".into());
+    }
+    Ok(())
+}
+
+fn check_literal(l: &ast::Literal) -> Result<(), String> {
+    match l.kind {
+        // Braces Rust reads as literals might be a quantifier to Oniguruma.
+        LiteralKind::Verbatim if matches!(l.c, '{' | '}' | '[' | ']') => Err(format!("a bare {:?}", l.c)),
+        LiteralKind::Verbatim | LiteralKind::Meta | LiteralKind::Superfluous => Ok(()),
+        LiteralKind::Special(_) => Ok(()),
+        _ => Err("an octal or hex escape".into()),
+    }
+}
+
+fn check_class_item(item: &ClassSetItem) -> Result<(), String> {
+    match item {
+        ClassSetItem::Empty(_) => Ok(()),
+        ClassSetItem::Literal(l) => check_literal(l),
+        ClassSetItem::Range(r) => check_literal(&r.start).and(check_literal(&r.end)),
+        ClassSetItem::Perl(p) if p.kind == ClassPerlKind::Space => Ok(()),
+        ClassSetItem::Union(u) => u.items.iter().try_for_each(check_class_item),
+        _ => Err("a class other than literals, ranges and \\s".into()),
+    }
+}
+
+fn check_ast(a: &Ast) -> Result<(), String> {
+    match a {
+        Ast::Empty(_) => Ok(()),
+        Ast::Literal(l) => check_literal(l),
+        Ast::ClassPerl(p) if p.kind == ClassPerlKind::Space => Ok(()),
+        Ast::ClassBracketed(c) => match &c.kind {
+            ClassSet::Item(item) => check_class_item(item),
+            ClassSet::BinaryOp(_) => Err("a class set operation".into()),
+        },
+        Ast::Repetition(r) => match &*r.ast {
+            // `x*+` is possessive in Oniguruma.
+            Ast::Repetition(_) => Err("a repeated repetition".into()),
+            inner => check_ast(inner),
+        },
+        Ast::Group(g) => match &g.kind {
+            GroupKind::CaptureIndex(_) => check_ast(&g.ast),
+            GroupKind::NonCapturing(flags) if flags.items.is_empty() => check_ast(&g.ast),
+            _ => Err("a named group or flags".into()),
+        },
+        Ast::Alternation(alt) => alt.asts.iter().try_for_each(check_ast),
+        Ast::Concat(c) => c.asts.iter().try_for_each(check_ast),
+        Ast::Flags(_) => Err("flags".into()),
+        Ast::Dot(_) => Err("`.`".into()),
+        Ast::Assertion(_) => Err("an anchor or assertion".into()),
+        Ast::ClassUnicode(_) | Ast::ClassPerl(_) => Err("a Unicode class (\\p, \\d, \\w)".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_takes_the_span_of_the_last_matched_char() {
+        let mut s = NormalizedString::new("a   b", 0);
+        Replace::regex(" {2,}", "_-").unwrap().normalize(&mut s);
+        assert_eq!((s.text(), s.spans.clone()), ("a_-b".to_string(), vec![(0, 1), (3, 4), (3, 4), (4, 5)]));
+        let mut t = NormalizedString::new("x y", 0);
+        Replace::literal(" ", "").unwrap().normalize(&mut t);
+        assert_eq!((t.text(), t.spans.clone()), ("xy".to_string(), vec![(0, 1), (2, 3)]));
+    }
+
+    #[test]
+    fn refuses_what_oniguruma_may_read_differently() {
+        for p in ["^a", "a.", "\\d+", "\\w", "\\p{L}", "(?i)a", "a*", "a|", "x{", "\\x41", "[[:alpha:]]", "(?P<n>a)", "[a&&b]"] {
+            assert!(Replace::regex(p, "").is_err(), "{p}");
+        }
+        for p in [" {2,}", "\\s+", "[ \\t]+", "(ab|c)+?", "[^\\s]x", "\\."] {
+            assert!(Replace::regex(p, "").is_ok(), "{p}");
+        }
+        assert!(Replace::literal("", "x").is_err());
+    }
+}

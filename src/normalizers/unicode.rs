@@ -1,0 +1,71 @@
+//! The Unicode normal forms, with the crate and tables HF uses
+//! (unicode-normalization-alignments, Unicode 9.0.0), whose `(char, change)`
+//! stream is applied as HF applies it; and sentencepiece's nmt cleaning.
+
+use super::retain;
+use crate::normalized_string::NormalizedString;
+use unicode_normalization_alignments::UnicodeNormalization;
+
+pub fn nfc(s: &mut NormalizedString) {
+    let edits: Vec<(char, isize)> = s.text().nfc().collect();
+    s.transform(edits);
+}
+
+pub fn nfd(s: &mut NormalizedString) {
+    let edits: Vec<(char, isize)> = s.text().nfd().collect();
+    s.transform(edits);
+}
+
+pub fn nfkc(s: &mut NormalizedString) {
+    let edits: Vec<(char, isize)> = s.text().nfkc().collect();
+    s.transform(edits);
+}
+
+pub fn nfkd(s: &mut NormalizedString) {
+    let edits: Vec<(char, isize)> = s.text().nfkd().collect();
+    s.transform(edits);
+}
+
+/// HF's `Nmt`: ASCII/C1 controls removed, then the other "spaces" mapped to " ".
+pub fn nmt(s: &mut NormalizedString) {
+    retain(s, |c| !matches!(c as u32, 0x01..=0x08 | 0x0B | 0x0E..=0x1F | 0x7F | 0x8F | 0x9F));
+    for c in &mut s.chars {
+        if matches!(*c as u32, 0x09 | 0x0A | 0x0C | 0x0D | 0x1680 | 0x200B..=0x200F | 0x2028 | 0x2029 | 0x2581 | 0xFEFF | 0xFFFD) {
+            *c = ' ';
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nfc_composes_to_the_first_span() {
+        let mut s = NormalizedString::new("e\u{301}x", 0);
+        nfc(&mut s);
+        assert_eq!(s.text(), "éx");
+        assert_eq!(s.original_span(0..1), Some((0, 1)));
+        assert_eq!(s.original_span(1..2), Some((2, 3)));
+    }
+
+    #[test]
+    fn decompositions_share_the_source_span() {
+        let mut s = NormalizedString::new("aé", 0);
+        nfd(&mut s);
+        assert_eq!((s.text(), s.spans.clone()), ("ae\u{301}".to_string(), vec![(0, 1), (1, 2), (1, 2)]));
+        let mut k = NormalizedString::new("ﬁ²", 0);
+        nfkd(&mut k);
+        assert_eq!((k.text(), k.spans.clone()), ("fi2".to_string(), vec![(0, 1), (0, 1), (1, 2)]));
+        let mut kc = NormalizedString::new("ﬁ", 0);
+        nfkc(&mut kc);
+        assert_eq!(kc.text(), "fi");
+    }
+
+    #[test]
+    fn nmt_removes_controls_and_maps_spaces() {
+        let mut s = NormalizedString::new("\u{1}a\tb\u{200B}", 0);
+        nmt(&mut s);
+        assert_eq!((s.text(), s.spans.clone()), ("a b ".to_string(), vec![(1, 2), (2, 3), (3, 4), (4, 5)]));
+    }
+}
