@@ -43,7 +43,16 @@ def _empty_rows_integer(m, where, d, ours, theirs, args) -> bool:
     return False
 
 
+def _bad_items_first(m, where, d, ours, theirs, args) -> bool:
+    """Row "bad batch items ...": bertpiece checks every item before encoding any, so its error
+    naming the bad item comes where the reference, item by item, raised an earlier item's error
+    (both ValueErrors)."""
+    return _raised(ours, ValueError) and _raised(theirs, ValueError) and "but the reference's message" in d \
+        and str(ours[1]).startswith("text") and "BertTokenizerLegacy refuses it" in str(ours[1])
+
+
 DOCUMENTED: dict = {
+    "bad-items-checked-first": _bad_items_first,
     "empty-rows-stay-integer": _empty_rows_integer,
     "non-integer-ids-refused": _non_integer_ids,
     "missing-cls-sep-refused": _missing_cls_sep,
