@@ -15,8 +15,14 @@ MINUTES ?= 5
 install:  ## build the extension (release profile) and install the package
 	$(PYTHON) -m pip install -q .
 
+# The package under test: empty builds this checkout (pip, release profile: ~110 s of CPU); CI passes the
+# wheel `make wheel` just built from it (WHEEL=dist/bertpiece-*.whl), so the suite tests the artifact that
+# ships and the same code is not compiled twice. --force-reinstall: the same version may be installed already.
+WHEEL ?=
+
 install-test: fetch-ucd  ## install the package with the reference libraries the tests compare against
-	$(PYTHON) -m pip install -q $(PIP_PINS) ".[test]"
+	$(PYTHON) -m pip install -q $(PIP_PINS) "$(if $(WHEEL),$(WHEEL),.)[test]"
+	$(if $(WHEEL),$(PYTHON) -m pip install -q --force-reinstall --no-deps "$(WHEEL)")
 	$(PYTHON) scripts/fetch_transformers_tests.py  # transformers' own tokenizer tests, from its sdist, into .cache/
 
 fetch-ucd:  ## the unicodedata2 sdist whose unicodetype_db.h the table generator reads
