@@ -38,8 +38,13 @@ hf-tables:  ## regenerate src/hf_tables.rs (HF tokenizers' character data)
 cargo-test:  ## the Rust core alone, no Python involved
 	cargo test --locked
 
+# loadgroup: the transformers suite's tests (one subprocess computes them all) go to one worker as a unit,
+# so the other never waits on its lock; every other test is scheduled one by one (tests/conftest.py
+# puts the long ones first, so no worker idles at the end).
+PYTEST_ARGS ?= -n $(PYTEST_WORKERS) --dist loadgroup
+
 pytest:
-	$(PYTHON) -m pytest -n $(PYTEST_WORKERS)
+	$(PYTHON) -m pytest $(PYTEST_ARGS)
 
 test: install-test cargo-test pytest  ## everything CI runs (the pinned versions of constraints/test.txt)
 

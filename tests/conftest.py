@@ -31,3 +31,15 @@ def pytest_report_header(config):
         except metadata.PackageNotFoundError:
             found.append(f"{name} missing")
     return "references: " + ", ".join(found)
+
+
+# Under xdist (`make pytest`, one test at a time to each worker) these modules' tests start first: each
+# holds a worker for seconds to tens of seconds, and one of them left for the end would leave the other
+# worker idle. The transformers suite is not here: as one xdist group it is handed out first anyway.
+LONG_RUNNING_FIRST = ("test_docs.py", "test_fuzz.py", "test_cli_progress.py", "test_generated.py",
+                      "test_fuzz_stateful.py", "test_codepoints.py")
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: i for i, name in enumerate(LONG_RUNNING_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest keep their order
