@@ -38,10 +38,10 @@ hf-tables:  ## regenerate src/hf_tables.rs (HF tokenizers' character data)
 cargo-test:  ## the Rust core alone, no Python involved
 	cargo test --locked
 
-# loadgroup: the transformers suite's tests (one subprocess computes them all) go to one worker as a unit,
-# so the other never waits on its lock; every other test is scheduled one by one (tests/conftest.py
-# puts the long ones first, so no worker idles at the end).
-PYTEST_ARGS ?= -n $(PYTEST_WORKERS) --dist loadgroup
+# tests/conftest.py orders the tests so that neither worker idles (long ones first, no lock waits);
+# --maxschedchunk: at most 8 tests handed out at a time (by default the first hand-out is a quarter of
+# each worker's share, which would give one worker nearly all the long tests).
+PYTEST_ARGS ?= -n $(PYTEST_WORKERS) --maxschedchunk 8
 
 pytest:
 	$(PYTHON) -m pytest $(PYTEST_ARGS) -m "not slow"

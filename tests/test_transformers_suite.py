@@ -25,10 +25,6 @@ import pytest
 from tfsuite.harness import (KINDS, KNOWN_BERTPIECE_FAILURES, KNOWN_UPSTREAM_FAILURES, NOT_APPLICABLE, PAIRS, REFERENCE_NAMES, SUITE_DIR,
                              run_suite, upstream_tests)
 
-# One worker runs all of them (`--dist loadgroup`): the first test computes the whole suite in a
-# subprocess, which another worker would otherwise sit waiting for on the lock below.
-pytestmark = pytest.mark.xdist_group("transformers-suite")
-
 
 @pytest.fixture(scope="session")
 def suite(tmp_path_factory):
