@@ -42,8 +42,8 @@ def pytest_report_header(config):
 #   the end would leave the other worker idle;
 # - then everything else, in collection order.
 SUITE_MODULE, SUITE_FIRST = "test_transformers_suite.py", "test_known_upstream_failures_are_current"
-LONG_RUNNING_FIRST = ("test_docs.py", "test_fuzz.py", "test_cli_progress.py", "test_generated.py",
-                      "test_fuzz_stateful.py", "test_codepoints.py")
+LONG_RUNNING_FIRST = ("test_docs.py", "test_fuzz.py", "test_train_default.py", "test_pipeline_bpe_fuzz.py",
+                      "test_cli_progress.py", "test_generated.py", "test_fuzz_stateful.py", "test_codepoints.py")
 
 
 def pytest_collection_modifyitems(items):
