@@ -10,13 +10,19 @@ OLDEST_PINS ?= transformers==5.23.0
 
 MINUTES ?= 5
 
-.PHONY: install install-test test-latest test-oldest fetch-ucd tables hf-tables cargo-test pytest test wheel sdist test-pythons bench fuzz clean
+.PHONY: install install-test test-latest test-oldest fetch-ucd tables hf-tables cargo-test pytest test test-slow wheel sdist test-pythons bench fuzz clean
 
 install:  ## build the extension (release profile) and install the package
 	$(PYTHON) -m pip install -q .
 
+# The package under test: empty builds this checkout (pip, release profile: ~110 s of CPU); CI passes the
+# wheel `make wheel` just built from it (WHEEL=dist/bertpiece-*.whl), so the suite tests the artifact that
+# ships and the same code is not compiled twice. --force-reinstall: the same version may be installed already.
+WHEEL ?=
+
 install-test: fetch-ucd  ## install the package with the reference libraries the tests compare against
-	$(PYTHON) -m pip install -q $(PIP_PINS) ".[test]"
+	$(PYTHON) -m pip install -q $(PIP_PINS) "$(if $(WHEEL),$(WHEEL),.)[test]"
+	$(if $(WHEEL),$(PYTHON) -m pip install -q --force-reinstall --no-deps "$(WHEEL)")
 	$(PYTHON) scripts/fetch_transformers_tests.py  # transformers' own tokenizer tests, from its sdist, into .cache/
 
 fetch-ucd:  ## the unicodedata2 sdist whose unicodetype_db.h the table generator reads
@@ -32,15 +38,24 @@ hf-tables:  ## regenerate src/hf_tables.rs (HF tokenizers' character data)
 cargo-test:  ## the Rust core alone, no Python involved
 	cargo test --locked
 
-pytest:
-	$(PYTHON) -m pytest -n $(PYTEST_WORKERS)
+# tests/conftest.py orders the tests so that neither worker idles (long ones first, no lock waits);
+# --maxschedchunk: at most 8 tests handed out at a time (by default the first hand-out is a quarter of
+# each worker's share, which would give one worker nearly all the long tests).
+PYTEST_ARGS ?= -n $(PYTEST_WORKERS) --maxschedchunk 8
 
-test: install-test cargo-test pytest  ## everything CI runs (the pinned versions of constraints/test.txt)
+pytest:
+	$(PYTHON) -m pytest $(PYTEST_ARGS) -m "not slow"
+
+test: install-test cargo-test pytest  ## everything CI runs but the slow tier (the pinned versions of constraints/test.txt)
+
+# After `make test` (it installs what these need); CI runs it too. One at a time: each cluster wants both cores.
+test-slow:  ## the slow tier: real multi-process Ray clusters (tests marked slow)
+	$(PYTHON) -m pytest -m slow
 
 # Each in a venv of its own under .cache/, so the pinned environment is left as it is.
 test-latest:  ## the same suite against the newest releases of everything it tests against (no pins)
 	$(PYTHON) -m venv .cache/venv-latest
-	$(MAKE) test PYTHON=$(CURDIR)/.cache/venv-latest/bin/python CONSTRAINTS=
+	$(MAKE) test test-slow PYTHON=$(CURDIR)/.cache/venv-latest/bin/python CONSTRAINTS=
 
 test-oldest:  ## the same suite with the lower end of the supported transformers/tokenizers range
 	$(PYTHON) -m venv .cache/venv-oldest
@@ -48,7 +63,7 @@ test-oldest:  ## the same suite with the lower end of the supported transformers
 	grep -v -E '^($(subst $(eval) ,|,$(foreach p,$(OLDEST_PINS),$(firstword $(subst ==, ,$(p))))))==' $(CONSTRAINTS) \
 		> .cache/constraints-oldest.txt
 	printf '%s\n' $(OLDEST_PINS) >> .cache/constraints-oldest.txt
-	$(MAKE) test PYTHON=$(CURDIR)/.cache/venv-oldest/bin/python CONSTRAINTS=.cache/constraints-oldest.txt
+	$(MAKE) test test-slow PYTHON=$(CURDIR)/.cache/venv-oldest/bin/python CONSTRAINTS=.cache/constraints-oldest.txt
 
 # zig (from PyPI's ziglang) links against glibc 2.17 symbols, so no manylinux container is needed.
 wheel:  ## dist/: the release wheel, manylinux2014 (glibc >= 2.17) abi3 for CPython >= 3.10, checked by auditwheel

@@ -31,3 +31,27 @@ def pytest_report_header(config):
         except metadata.PackageNotFoundError:
             found.append(f"{name} missing")
     return "references: " + ", ".join(found)
+
+
+# Under xdist (`make pytest`: tests handed out in this order, a few at a time) the order is chosen so that
+# neither worker idles:
+# - first, the one test that computes transformers' suite (tests/test_transformers_suite.py: one subprocess
+#   of ~40 s, behind a lock); its other tests, which read the result, come last, when it is long done (in
+#   the middle, the second worker to reach one would wait on the lock);
+# - then the modules whose tests each hold a worker for seconds to tens of seconds; one of those left for
+#   the end would leave the other worker idle;
+# - then everything else, in collection order.
+SUITE_MODULE, SUITE_FIRST = "test_transformers_suite.py", "test_known_upstream_failures_are_current"
+LONG_RUNNING_FIRST = ("test_docs.py", "test_fuzz.py", "test_train_default.py", "test_pipeline_bpe_fuzz.py",
+                      "test_cli_progress.py", "test_generated.py", "test_fuzz_stateful.py", "test_codepoints.py")
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: i for i, name in enumerate(LONG_RUNNING_FIRST)}
+
+    def order(item):
+        if item.path.name == SUITE_MODULE:
+            return -1 if item.name == SUITE_FIRST else len(rank) + 1
+        return rank.get(item.path.name, len(rank))
+
+    items.sort(key=order)  # stable: within a rank, collection order

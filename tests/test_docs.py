@@ -157,7 +157,12 @@ def _normalize(text):
     return text
 
 
-@pytest.mark.parametrize("doc, line, lang, code, reason", RUN, ids=[f"{b[0]}:{b[1]}" for b in RUN])
+# A block that starts a Ray cluster takes a minute of two cores: it runs in `make test-slow`.
+BLOCK_PARAMS = [pytest.param(*b, id=f"{b[0]}:{b[1]}", marks=[pytest.mark.slow] if "ray.init(" in b[3] else [])
+                for b in RUN]
+
+
+@pytest.mark.parametrize("doc, line, lang, code, reason", BLOCK_PARAMS)
 def test_block_runs_as_written(tmp_path, doc, line, lang, code, reason):
     cwd = _workdir(tmp_path)
     if lang == "python":

@@ -235,6 +235,7 @@ def ray_cluster():
 RAY_DATA_WARNINGS = pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.data.context")
 
 
+@pytest.mark.slow  # `make test-slow`: a local Ray cluster and its actors take 10-50 s
 @RAY_DATA_WARNINGS
 def test_ray_data(ray_cluster, tok):
     """tokenize_dataset and map_batches(BertpieceMapper) on a local cluster (one

@@ -22,6 +22,8 @@ import sys
 import tempfile
 import time
 
+import pytest
+
 import bertpiece
 from google_reference import data_files, read_lines
 
@@ -138,6 +140,7 @@ def drive(address: str) -> dict:
     return result
 
 
+@pytest.mark.slow  # `make test-slow`: two `ray start` nodes take about a minute
 def test_tokenize_dataset_on_two_nodes():
     env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32),
            "RAY_USAGE_STATS_ENABLED": "0", "PYTHONPATH": os.pathsep.join([HERE, os.environ.get("PYTHONPATH", "")])}
