@@ -48,7 +48,7 @@ pytest:
 
 test: install-test cargo-test pytest  ## everything CI runs but the slow tier (the pinned versions of constraints/test.txt)
 
-# After `make test` (it installs what these need); CI runs it too. One at a time: each cluster wants both cores.
+# In the environment `make install-test` sets up (CI runs it just before `make test`). One at a time: each cluster wants both cores.
 test-slow:  ## the slow tier: real multi-process Ray clusters (tests marked slow)
 	$(PYTHON) -m pytest -m slow
 

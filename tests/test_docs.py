@@ -65,6 +65,10 @@ NORMALIZE = [
     (re.compile(r"resumed at row [\d,]+"), "resumed at row <row>"),  # where the kill landed
     (re.compile(r"threads available: \d+"), "threads available: <n>"),
     (re.compile(r"\b\d+\.\d+\.\d+\b"), "<version>"),
+    # The plain progress lines of a long command not on a terminal come only after 10 s (terminal/
+    # progress.py), so whether a block shows one depends on the machine's load: never expected.
+    (re.compile(r"^bertpiece (?:encode|train|parity): (?:encoding|counting|merging|comparing|(?:writing|assembling) \S+)(?: \d+%)?, [^\n]*\n",
+                re.M), ""),
 ]
 LANGS = {"python", "sh", "console", "text"}
 
