@@ -188,6 +188,7 @@ def test_stored_settings_load_and_encode_as_tokenizers(shape):
                  "pad_type_id": 0, "pad_token": "[PAD]"}, "padding.strategy.Fixed"),
     ("padding", {"strategy": "BatchLongest", "direction": "Right", "pad_to_multiple_of": None, "pad_id": 0,
                  "pad_type_id": 0}, "padding.pad_token"),
+    ("padding", {"strategy": "BatchLongest"}, "padding.direction"),
     ("padding", {"strategy": "BatchLongest", "direction": "Right", "pad_to_multiple_of": -4, "pad_id": 0,
                  "pad_type_id": 0, "pad_token": "[PAD]"}, "padding.pad_to_multiple_of"),
 ])

@@ -15,8 +15,10 @@ fn usize_at(o: &Obj, key: &str) -> Result<usize> {
     v.as_u64().and_then(|n| usize::try_from(n).ok()).ok_or_else(|| bad(&o.field(key), "a non-negative integer", v))
 }
 
-fn direction(o: &Obj) -> Result<Direction> {
+/// `direction`: optional in `truncation` (Right), required in `padding`, as HF's serde reads them.
+fn direction(o: &Obj, required: bool) -> Result<Direction> {
     match o.get("direction") {
+        None if required => Err(crate::Error::Config(format!("{}: missing field", o.field("direction")))),
         None => Ok(Direction::Right),
         Some(v) => match v.as_str() {
             Some("Right") => Ok(Direction::Right),
@@ -34,7 +36,7 @@ fn truncation(v: &Value) -> Result<TruncationParams> {
         "OnlySecond" => Strategy::OnlySecond,
         _ => return Err(bad(&o.field("strategy"), "\"LongestFirst\", \"OnlyFirst\" or \"OnlySecond\"", o.require("strategy")?)),
     };
-    Ok(TruncationParams { max_length: usize_at(&o, "max_length")?, stride: usize_at(&o, "stride")?, strategy, direction: direction(&o)? })
+    Ok(TruncationParams { max_length: usize_at(&o, "max_length")?, stride: usize_at(&o, "stride")?, strategy, direction: direction(&o, false)? })
 }
 
 fn padding(v: &Value) -> Result<PaddingParams> {
@@ -51,7 +53,7 @@ fn padding(v: &Value) -> Result<PaddingParams> {
     };
     Ok(PaddingParams {
         length,
-        direction: direction(&o)?,
+        direction: direction(&o, true)?,
         pad_to_multiple_of,
         pad_id: o.u32("pad_id")?,
         pad_type_id: o.u32("pad_type_id")?,
