@@ -15,6 +15,8 @@ pub struct Encoding {
     pub attention_mask: Vec<u32>,
     /// Which tokens belong to which input sequence (HF's `sequence_ranges`).
     pub sequence_ranges: BTreeMap<usize, Range<usize>>,
+    /// What truncation cut off (HF's `overflowing`), each piece shaped as this.
+    pub overflowing: Vec<Encoding>,
 }
 
 impl Encoding {
@@ -48,6 +50,7 @@ impl Encoding {
             special_tokens_mask: vec![1; n],
             attention_mask: vec![1; n],
             sequence_ranges: BTreeMap::new(),
+            overflowing: Vec::new(),
         }
     }
 
@@ -59,8 +62,26 @@ impl Encoding {
         self.type_ids = vec![type_id; self.len()];
     }
 
-    /// Appends `other` (HF's `merge_with` without growing offsets).
+    /// Appends `other` (HF's `merge_with` without growing offsets). As HF,
+    /// the overflowing pieces combine: each of ours with `other` and with each
+    /// of its overflows, then we whole with each of its overflows.
     pub fn merge_with(&mut self, other: Encoding) {
+        let mut overflowing = Vec::new();
+        for mine in &self.overflowing {
+            let mut n = mine.clone();
+            n.merge_with(other.clone());
+            overflowing.push(n);
+            for theirs in &other.overflowing {
+                let mut n = mine.clone();
+                n.merge_with(theirs.clone());
+                overflowing.push(n);
+            }
+        }
+        for theirs in &other.overflowing {
+            let mut n = self.clone();
+            n.merge_with(theirs.clone());
+            overflowing.push(n);
+        }
         let shift = self.len();
         for (id, r) in other.sequence_ranges {
             self.sequence_ranges.insert(id, r.start + shift..r.end + shift);
@@ -72,6 +93,7 @@ impl Encoding {
         self.offsets.extend(other.offsets);
         self.special_tokens_mask.extend(other.special_tokens_mask);
         self.attention_mask.extend(other.attention_mask);
+        self.overflowing = overflowing;
     }
 
     pub fn merge(parts: Vec<Encoding>) -> Encoding {
@@ -80,15 +102,15 @@ impl Encoding {
         out
     }
 
-    /// The input sequence of each token (HF's `sequence_ids`): with no ranges
-    /// recorded, everything belongs to sequence 0.
+    /// The input sequence of each token (HF's `get_sequence_ids`): ids 0..n
+    /// for n recorded ranges (at least one), an id without a range covering
+    /// every token (as after truncation merged an emptied side).
     pub fn sequence_ids(&self) -> Vec<Option<usize>> {
-        if self.sequence_ranges.is_empty() {
-            return vec![Some(0); self.len()];
-        }
-        let mut out = vec![None; self.len()];
-        for (&id, r) in &self.sequence_ranges {
-            out[r.start.min(self.len())..r.end.min(self.len())].fill(Some(id));
+        let len = self.len();
+        let mut out = vec![None; len];
+        for id in 0..self.sequence_ranges.len().max(1) {
+            let r = self.sequence_ranges.get(&id).cloned().unwrap_or(0..len);
+            out[r.start.min(len)..r.end.min(len)].fill(Some(id));
         }
         out
     }
@@ -109,5 +131,16 @@ mod tests {
         let m = Encoding::merge(vec![Encoding::special(&[0], &["<s>".into()], 0), a, b]);
         assert_eq!(m.sequence_ids(), vec![None, Some(0), Some(1)]);
         assert_eq!(m.special_tokens_mask, vec![1, 0, 0]);
+    }
+
+    #[test]
+    fn a_missing_sequence_id_covers_everything_as_in_hf() {
+        // truncation empties the pair side; merged, only sequence 1's empty range is recorded
+        let mut a = Encoding::default();
+        a.push(1, "a".into(), (0, 1), Some(0), 0);
+        let mut b = Encoding::default();
+        b.set_sequence_id(1);
+        a.merge_with(b);
+        assert_eq!(a.sequence_ids(), vec![Some(0)]);
     }
 }

@@ -8,6 +8,8 @@ use crate::added_tokens::{split_pieces, AddedToken, Matcher, Split};
 use crate::config::{self, TokenizerConfig};
 use crate::encoding::Encoding;
 use crate::normalized_string::NormalizedString;
+use crate::processors::padding::{pad_encodings, PaddingParams};
+use crate::processors::truncation::{truncate_encodings, TruncationParams};
 use crate::Result;
 use std::collections::{HashMap, HashSet};
 
@@ -22,6 +24,13 @@ pub struct Tokenizer {
     normalized_forms: HashMap<u32, String>,
     raw_matcher: Matcher,
     normalized_matcher: Matcher,
+}
+
+/// Truncation and padding (a tokenizer.json's stored ones, or set at run time).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    pub truncation: Option<TruncationParams>,
+    pub padding: Option<PaddingParams>,
 }
 
 /// One input sequence: raw text, or words already split by the caller.
@@ -166,12 +175,24 @@ impl Tokenizer {
         Ok(e)
     }
 
-    pub fn encode(&self, input: &Input, pair: Option<&Input>, add_special_tokens: bool) -> Result<Encoding> {
-        let first = self.encode_sequence(input, 0)?;
-        let second = pair.map(|p| self.encode_sequence(p, 1)).transpose()?;
+    /// HF's `encode` then `post_process`: truncation (its `max_length` less
+    /// the specials the post-processor adds), the post-processor, padding.
+    pub fn encode(&self, input: &Input, pair: Option<&Input>, add_special_tokens: bool, settings: &Settings) -> Result<Encoding> {
+        let mut first = self.encode_sequence(input, 0)?;
+        let mut second = pair.map(|p| self.encode_sequence(p, 1)).transpose()?;
+        if let Some(t) = &settings.truncation {
+            let added = self.num_special_tokens_to_add(second.is_some());
+            let mut t = *t;
+            if add_special_tokens && added > 0 {
+                // HF subtracts with wrap-around: a max_length below the specials' count
+                // becomes a huge one, i.e. no truncation at all (measured on 0.23.3).
+                t.max_length = t.max_length.wrapping_sub(added);
+            }
+            truncate_encodings(&mut first, second.as_mut(), &t)?;
+        }
         let mut parts = vec![first];
         parts.extend(second);
-        Ok(match &self.config.post_processor {
+        let mut out = match &self.config.post_processor {
             Some(p) => p.process(parts, add_special_tokens),
             None if parts.len() == 1 => parts.remove(0),
             None => {
@@ -180,7 +201,16 @@ impl Tokenizer {
                 }
                 Encoding::merge(parts)
             }
-        })
+        };
+        if let Some(p) = &settings.padding {
+            pad_encodings(std::slice::from_mut(&mut out), p)?;
+        }
+        Ok(out)
+    }
+
+    /// Special tokens as HF's `post_processor.added_tokens`.
+    pub fn num_special_tokens_to_add(&self, is_pair: bool) -> usize {
+        self.config.post_processor.as_ref().map_or(0, |p| p.added_tokens(is_pair))
     }
 
     pub fn token_to_id(&self, token: &str) -> Option<u32> {
@@ -230,7 +260,7 @@ mod tests {
     #[test]
     fn encodes_with_added_tokens_and_trimmed_offsets() {
         let t = Tokenizer::from_json(JSON).unwrap();
-        let e = t.encode(&Input::Raw("ab<s> ab"), None, true).unwrap();
+        let e = t.encode(&Input::Raw("ab<s> ab"), None, true, &Settings::default()).unwrap();
         assert_eq!(e.tokens, vec!["ab", "<s>", "Ġab"]);
         assert_eq!(e.ids, vec![2, 5, 4]);
         assert_eq!(e.offsets, vec![(0, 2), (2, 5), (6, 8)]);

@@ -123,22 +123,13 @@ def test_decode_and_vocabulary_match_tokenizers(shape):
         assert ours.num_special_tokens_to_add(is_pair) == theirs.num_special_tokens_to_add(is_pair)
 
 
-def test_truncation_and_padding_are_refused_not_ignored():
+def test_other_methods_are_refused_not_ignored():
+    # truncation and padding are implemented: tests/test_pipeline_trunc25.py
     ours = bertpiece.Tokenizer.from_str(roberta_json())
     assert ours.truncation is None and ours.padding is None
-    ours.no_truncation()
-    ours.no_padding()
-    with pytest.raises(NotImplementedError, match="enable_truncation"):
-        ours.enable_truncation(8)
-    with pytest.raises(NotImplementedError, match="enable_padding"):
-        ours.enable_padding()
     with pytest.raises(NotImplementedError, match="post_process"):
         ours.post_process
     assert not hasattr(ours, "post_process") and getattr(ours, "to_str", None) is None
-    theirs = HFTokenizer.from_str(roberta_json())
-    theirs.enable_truncation(8)
-    with pytest.raises(NotImplementedError, match="truncation"):
-        bertpiece.Tokenizer.from_str(theirs.to_str())
 
 
 def test_pickles_and_copies():

@@ -151,7 +151,6 @@ UNSUPPORTED = [
     (lambda c: c.update(post_processor={"type": "NoSuchProcessor"}), r'post_processor\.type: unsupported "NoSuchProcessor"'),
     (lambda c: c["model"].update(type="NoSuchModel"), r'model\.type: unsupported "NoSuchModel"'),
     (lambda c: c["model"].update(dropout=0.1), r"model\.dropout: unsupported 0\.1"),
-    (lambda c: c.update(padding={"strategy": "BatchLongest"}), r"padding: stored padding settings"),
 ]
 
 

@@ -8,6 +8,7 @@ mod json;
 mod model;
 mod normalizers;
 mod pre_tokenizers;
+mod settings;
 
 use crate::added_tokens::AddedToken;
 use crate::decoders::Decoder;
@@ -33,6 +34,8 @@ pub struct TokenizerConfig {
     pub model: Model,
     pub post_processor: Option<PostProcessor>,
     pub decoder: Option<Decoder>,
+    /// The stored `truncation` and `padding`.
+    pub settings: crate::pipeline::Settings,
 }
 
 pub fn parse(text: &str) -> Result<TokenizerConfig> {
@@ -48,11 +51,6 @@ pub fn parse(text: &str) -> Result<TokenizerConfig> {
             return Err(bad("version", "\"1.0\"", v));
         }
     }
-    for key in ["truncation", "padding"] {
-        if root.get(key).is_some() {
-            return Err(Error::Unsupported(format!("{key}: stored {key} settings are not supported yet (only null)")));
-        }
-    }
     Ok(TokenizerConfig {
         added_tokens: root.get("added_tokens").map(added_tokens).transpose()?.unwrap_or_default(),
         normalizer: root.get("normalizer").map(|v| normalizers::normalizer("normalizer", v, 0)).transpose()?,
@@ -60,6 +58,7 @@ pub fn parse(text: &str) -> Result<TokenizerConfig> {
         model: model::model(&root.obj("model")?)?,
         post_processor: root.get("post_processor").map(|v| post_processor("post_processor", v, 0)).transpose()?,
         decoder: root.get("decoder").map(|v| decoders::decoder("decoder", v, 0)).transpose()?,
+        settings: settings::settings(&root)?,
     })
 }
 

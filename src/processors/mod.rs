@@ -4,6 +4,9 @@
 
 use crate::encoding::Encoding;
 
+pub mod padding;
+pub mod truncation;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Piece {
     /// Sequence A (0) or B (1) with its type id.
@@ -53,6 +56,11 @@ pub fn trim_offsets(e: &mut Encoding, add_prefix_space: bool) {
     }
 }
 
+fn trim_with_overflowing(e: &mut Encoding, add_prefix_space: bool) {
+    trim_offsets(e, add_prefix_space);
+    e.overflowing.iter_mut().for_each(|o| trim_offsets(o, add_prefix_space));
+}
+
 impl PostProcessor {
     /// Special tokens this processor adds (HF's `added_tokens`).
     pub fn added_tokens(&self, is_pair: bool) -> usize {
@@ -78,6 +86,7 @@ impl PostProcessor {
     pub fn process(&self, mut encodings: Vec<Encoding>, add_special_tokens: bool) -> Encoding {
         for (i, e) in encodings.iter_mut().enumerate() {
             e.set_sequence_id(i);
+            e.overflowing.iter_mut().for_each(|o| o.set_sequence_id(i));
             e.set_type_ids(i as u32);
         }
         Encoding::merge(self.process_encodings(encodings, add_special_tokens))
@@ -88,7 +97,7 @@ impl PostProcessor {
             PostProcessor::ByteLevel { add_prefix_space, trim_offsets: trim } => {
                 for (i, e) in encodings.iter_mut().enumerate() {
                     if *trim {
-                        trim_offsets(e, *add_prefix_space);
+                        trim_with_overflowing(e, *add_prefix_space);
                     }
                     e.set_sequence_id(i);
                 }
@@ -97,13 +106,15 @@ impl PostProcessor {
             PostProcessor::Roberta { sep, cls, trim_offsets: trim, add_prefix_space } => {
                 for e in encodings.iter_mut() {
                     if *trim {
-                        trim_offsets(e, *add_prefix_space);
+                        trim_with_overflowing(e, *add_prefix_space);
                     }
                     e.set_type_ids(0);
                 }
                 if !add_special_tokens {
                     return encodings;
                 }
+                // HF gives the overflowing pieces type id 0 only when it adds the specials.
+                encodings.iter_mut().flat_map(|e| e.overflowing.iter_mut()).for_each(|o| o.set_type_ids(0));
                 let special = |(t, id): &(String, u32)| Encoding::special(&[*id], std::slice::from_ref(t), 0);
                 let mut out = Vec::with_capacity(6);
                 for (i, mut e) in encodings.into_iter().enumerate() {
@@ -126,6 +137,7 @@ impl PostProcessor {
                     e.sequence_ranges.clear();
                     e.set_sequence_id(i);
                     e.special_tokens_mask.fill(0);
+                    e.overflowing.iter_mut().for_each(|o| o.special_tokens_mask.fill(0));
                     if i == 0 {
                         out.push(special(cls, 0));
                     }

@@ -4,11 +4,14 @@
 
 use super::args::thread_count;
 use crate::encoding::Encoding;
-use crate::pipeline::{Input, Tokenizer};
+use crate::pipeline::{Input, Settings, Tokenizer};
+use crate::processors::padding::pad_encodings;
 use crate::threads;
 use pyo3::prelude::*;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
+
+use super::pipeline_settings::{read, PadTuple, TruncTuple};
 
 type Columns = (
     Vec<u32>,
@@ -21,9 +24,22 @@ type Columns = (
     Vec<Option<usize>>,
 );
 
-fn columns(e: Encoding) -> Columns {
+/// An encoding and, depth first, its overflowing pieces: (columns, parent index).
+type Flat = Vec<(Columns, Option<usize>)>;
+
+fn flatten(e: Encoding, parent: Option<usize>, out: &mut Flat) {
     let seq = e.sequence_ids();
-    (e.ids, e.type_ids, e.tokens, e.words, e.offsets, e.special_tokens_mask, e.attention_mask, seq)
+    let me = out.len();
+    out.push(((e.ids, e.type_ids, e.tokens, e.words, e.offsets, e.special_tokens_mask, e.attention_mask, seq), parent));
+    for o in e.overflowing {
+        flatten(o, Some(me), out);
+    }
+}
+
+fn columns(e: Encoding) -> Flat {
+    let mut out = Vec::with_capacity(1 + e.overflowing.len());
+    flatten(e, None, &mut out);
+    out
 }
 
 /// One input: its words (one text unless pre-tokenized) and its pair's.
@@ -36,14 +52,22 @@ fn input(words: &[String], is_pretokenized: bool) -> Input<'_> {
     }
 }
 
-fn encode_one(t: &Tokenizer, item: &Item, is_pretokenized: bool, add_special_tokens: bool) -> crate::Result<Encoding> {
+fn encode_one(t: &Tokenizer, item: &Item, is_pretokenized: bool, add_special_tokens: bool, s: &Settings) -> crate::Result<Encoding> {
     let pair = item.1.as_deref().map(|p| input(p, is_pretokenized));
-    t.encode(&input(&item.0, is_pretokenized), pair.as_ref(), add_special_tokens)
+    t.encode(&input(&item.0, is_pretokenized), pair.as_ref(), add_special_tokens, s)
 }
 
 #[pyclass(frozen, module = "bertpiece._core", name = "PipelineTokenizer")]
 pub(super) struct PyPipelineTokenizer {
     inner: Arc<Tokenizer>,
+    /// Truncation and padding: the file's, changed by enable_*/no_*.
+    settings: RwLock<Settings>,
+}
+
+impl PyPipelineTokenizer {
+    fn settings(&self) -> Settings {
+        read(&self.settings)
+    }
 }
 
 #[pymethods]
@@ -52,13 +76,14 @@ impl PyPipelineTokenizer {
     #[staticmethod]
     fn from_str(py: Python<'_>, json: String) -> PyResult<Self> {
         let inner = py.detach(|| Tokenizer::from_json(&json))?;
-        Ok(PyPipelineTokenizer { inner: Arc::new(inner) })
+        let settings = RwLock::new(inner.config.settings.clone());
+        Ok(PyPipelineTokenizer { inner: Arc::new(inner), settings })
     }
 
     #[pyo3(signature = (item, is_pretokenized, add_special_tokens))]
-    fn encode(&self, py: Python<'_>, item: Item, is_pretokenized: bool, add_special_tokens: bool) -> PyResult<Columns> {
-        let t = &self.inner;
-        Ok(py.detach(|| encode_one(t, &item, is_pretokenized, add_special_tokens).map(columns))?)
+    fn encode(&self, py: Python<'_>, item: Item, is_pretokenized: bool, add_special_tokens: bool) -> PyResult<Flat> {
+        let (t, s) = (&self.inner, self.settings());
+        Ok(py.detach(|| encode_one(t, &item, is_pretokenized, add_special_tokens, &s).map(columns))?)
     }
 
     /// Encodes all `items` on up to `num_threads` threads (all cores by default), GIL released.
@@ -70,13 +95,19 @@ impl PyPipelineTokenizer {
         is_pretokenized: bool,
         add_special_tokens: bool,
         num_threads: Option<i64>,
-    ) -> PyResult<Vec<Columns>> {
+    ) -> PyResult<Vec<Flat>> {
         let threads = threads::thread_count(thread_count(py, num_threads)?)?;
-        let t = &self.inner;
-        let out = py.detach(|| {
-            threads::run_jobs(threads, items.len(), |k| encode_one(t, &items[k], is_pretokenized, add_special_tokens))
+        let (t, s) = (&self.inner, self.settings());
+        let out = py.detach(|| -> crate::Result<Vec<Encoding>> {
+            let out = threads::run_jobs(threads, items.len(), |k| encode_one(t, &items[k], is_pretokenized, add_special_tokens, &s))?;
+            let mut out = out.into_iter().collect::<crate::Result<Vec<_>>>()?;
+            // HF pads each encoding, then the batch together (BatchLongest: to the longest).
+            if let Some(p) = &s.padding {
+                pad_encodings(&mut out, p)?;
+            }
+            Ok(out)
         })?;
-        Ok(out.into_iter().map(|r| r.map(columns)).collect::<crate::Result<Vec<_>>>()?)
+        Ok(out.into_iter().map(columns).collect())
     }
 
     fn decode(&self, py: Python<'_>, ids: Vec<u32>, skip_special_tokens: bool) -> String {
@@ -104,6 +135,26 @@ impl PyPipelineTokenizer {
 
     /// Special tokens as HF's `post_processor.num_special_tokens_to_add`.
     fn num_special_tokens_to_add(&self, is_pair: bool) -> usize {
-        self.inner.config.post_processor.as_ref().map_or(0, |p| p.added_tokens(is_pair))
+        self.inner.num_special_tokens_to_add(is_pair)
+    }
+
+    /// (max_length, stride, strategy, direction), or None.
+    fn get_truncation(&self) -> Option<TruncTuple> {
+        super::pipeline_settings::trunc_tuple(&self.settings())
+    }
+
+    #[pyo3(signature = (params))]
+    fn set_truncation(&self, params: Option<TruncTuple>) -> PyResult<()> {
+        super::pipeline_settings::set_truncation(&self.settings, &self.inner, params)
+    }
+
+    /// (length, pad_to_multiple_of, pad_id, pad_token, pad_type_id, direction), or None.
+    fn get_padding(&self) -> Option<PadTuple> {
+        super::pipeline_settings::pad_tuple(&self.settings())
+    }
+
+    #[pyo3(signature = (params))]
+    fn set_padding(&self, params: Option<PadTuple>) -> PyResult<()> {
+        super::pipeline_settings::set_padding(&self.settings, params)
     }
 }

@@ -1,10 +1,9 @@
 """``bertpiece.Tokenizer``: a drop-in for ``tokenizers.Tokenizer`` loading any
 tokenizer.json, exact against HF tokenizers 0.23.3 for what it supports.
 
-This first slice runs byte-level BPE (GPT-2 / RoBERTa / ModernBERT shapes);
-components it does not implement are refused when the file is loaded
+Components it does not implement are refused when the file is loaded
 (NotImplementedError naming the field), never approximated. docs/pipeline.md
-lists what is supported.
+lists what is supported. Truncation and padding work as in tokenizers.
 """
 
 from __future__ import annotations
@@ -74,7 +73,8 @@ class Tokenizer:
         return cls(_Core.from_str(json), json)
 
     def __reduce__(self) -> tuple:
-        return (Tokenizer.from_str, (self._json,))
+        # The file, plus truncation/padding as set now (they may differ from the file's).
+        return (_restore, (self._json, self._core.get_truncation(), self._core.get_padding()))
 
     @classmethod
     def from_file(cls, path: Union[str, "os.PathLike[str]"]) -> "Tokenizer":
@@ -100,7 +100,7 @@ class Tokenizer:
             cols = self._core.encode(item, bool(is_pretokenized), bool(add_special_tokens))
         except UnicodeEncodeError as e:
             raise _surrogate(e) from None
-        return Encoding._from_columns(cols)
+        return Encoding._from_flat(cols)
 
     def encode_batch(
         self, input: Iterable[Any], is_pretokenized: bool = False, add_special_tokens: bool = True
@@ -113,7 +113,7 @@ class Tokenizer:
             cols = self._core.encode_batch(items, bool(is_pretokenized), bool(add_special_tokens))
         except UnicodeEncodeError as e:
             raise _surrogate(e) from None
-        return [Encoding._from_columns(c) for c in cols]
+        return [Encoding._from_flat(c) for c in cols]
 
     def decode(self, ids: Sequence[int], skip_special_tokens: bool = True) -> str:
         return self._core.decode(list(ids), bool(skip_special_tokens))
@@ -136,29 +136,57 @@ class Tokenizer:
     def num_special_tokens_to_add(self, is_pair: bool) -> int:
         return self._core.num_special_tokens_to_add(bool(is_pair))
 
-    # Truncation and padding: none is ever active in this slice.
+    # Truncation and padding, as tokenizers.Tokenizer: truncation before the
+    # post-processor (max_length counts its special tokens), padding after it.
     @property
-    def truncation(self) -> None:
-        return None
+    def truncation(self) -> Optional[dict]:
+        t = self._core.get_truncation()
+        if t is None:
+            return None
+        return dict(zip(("max_length", "stride", "strategy", "direction"), t))
 
     @property
-    def padding(self) -> None:
-        return None
+    def padding(self) -> Optional[dict]:
+        p = self._core.get_padding()
+        if p is None:
+            return None
+        return dict(zip(("length", "pad_to_multiple_of", "pad_id", "pad_token", "pad_type_id", "direction"), p))
 
     def no_truncation(self) -> None:
-        """Truncation is never on in this version, so there is nothing to turn off."""
+        self._core.set_truncation(None)
 
     def no_padding(self) -> None:
-        """Padding is never on in this version, so there is nothing to turn off."""
+        self._core.set_padding(None)
 
-    def enable_truncation(self, *args: Any, **kwargs: Any) -> None:
-        raise NotImplementedError("bertpiece.Tokenizer.enable_truncation is not implemented yet")
+    def enable_truncation(
+        self, max_length: int, stride: int = 0, strategy: str = "longest_first", direction: str = "right"
+    ) -> None:
+        """Truncates to ``max_length`` tokens (special tokens included); the rest goes
+        to ``Encoding.overflowing`` in windows overlapping by ``stride``."""
+        self._core.set_truncation((max_length, stride, strategy, direction))
 
-    def enable_padding(self, *args: Any, **kwargs: Any) -> None:
-        raise NotImplementedError("bertpiece.Tokenizer.enable_padding is not implemented yet")
+    def enable_padding(
+        self,
+        direction: str = "right",
+        pad_id: int = 0,
+        pad_type_id: int = 0,
+        pad_token: str = "[PAD]",
+        length: Optional[int] = None,
+        pad_to_multiple_of: Optional[int] = None,
+    ) -> None:
+        """Pads to ``length``, or (``None``) to the longest of a batch, rounded up to
+        ``pad_to_multiple_of``."""
+        self._core.set_padding((length, pad_to_multiple_of, pad_id, pad_token, pad_type_id, direction))
 
     def __getattr__(self, name: str) -> Any:
         # Any other tokenizers.Tokenizer API: say clearly that it is not here yet.
         if name.startswith("_"):
             raise AttributeError(name)
         raise NotImplementedAttribute(f"bertpiece.Tokenizer.{name} is not implemented yet (see docs/pipeline.md)")
+
+
+def _restore(json: str, truncation: Optional[tuple], padding: Optional[tuple]) -> Tokenizer:
+    tok = Tokenizer.from_str(json)
+    tok._core.set_truncation(truncation)
+    tok._core.set_padding(padding)
+    return tok

@@ -26,8 +26,20 @@ class Encoding:
         e = cls.__new__(cls)
         (e.ids, e.type_ids, e.tokens, e.word_ids, e.offsets,
          e.special_tokens_mask, e.attention_mask, e.sequence_ids) = cols
-        e.overflowing = []  # no truncation in this version, so never any overflow
+        e.overflowing = []
         return e
+
+    @classmethod
+    def _from_flat(cls, flat: list) -> "Encoding":
+        """From the core's (columns, parent index) list: the encoding, then its
+        overflowing pieces depth first (HF nests them when both sides of a pair overflow)."""
+        made: List["Encoding"] = []
+        for cols, parent in flat:
+            e = cls._from_columns(cols)
+            if parent is not None:
+                made[parent].overflowing.append(e)
+            made.append(e)
+        return made[0]
 
     @property
     def words(self) -> List[Optional[int]]:
