@@ -74,13 +74,13 @@ def note_hf_added(tok, tid, token):
         if form != token.content:
             tok.__dict__["_token_strings"] = {**tok._token_strings, tid: form}  # (a new dict: snapshots keep theirs)
     if token.special and token.content not in tok._special_strings:
-        tok.__dict__["_special_strings"] = tok._special_strings | {token.content}
+        tok.__dict__["_special_strings"] = tuple(sorted({*tok._special_strings, token.content}))  # (see tokens.py)
 
 
 def rebuild_hf_caches(tok):
     """The caches as HF rebuilds them when it deserializes a tokenizer (pickle, from_pretrained)."""
     tok.__dict__["_token_strings"] = {}
-    tok.__dict__["_special_strings"] = frozenset()
+    tok.__dict__["_special_strings"] = ()
     for tid, token in sorted(tok._added_by_id.items()):
         note_hf_added(tok, tid, token)
 

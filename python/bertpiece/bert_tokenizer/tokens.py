@@ -59,7 +59,7 @@ class SpecialTokens:
         self._top_added_id = None
         # HF tokenizers' caches (add_rules.py): id -> normalized form, contents ever special
         self.__dict__["_token_strings"] = {}
-        self.__dict__["_special_strings"] = frozenset()
+        self.__dict__["_special_strings"] = ()  # sorted: datasets hashes __dict__, and a set's order follows the hash seed
 
     # ------------------------------------------------ attributes, as transformers
     def __getattr__(self, key):
