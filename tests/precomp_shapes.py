@@ -71,3 +71,27 @@ def t5_json(rule="nmt_nfkc"):
     eos = tok.token_to_id("</s>")
     tok.post_processor = processors.TemplateProcessing(single="$A </s>", pair="$A </s> $B </s>", special_tokens=[("</s>", eos)])
     return tok.to_str()
+
+
+@functools.lru_cache(maxsize=None)
+def marker_charsmap(chars):
+    """A charsmap compiled by sentencepiece from rules `c -> c*` for every char of `chars`: with it HF's
+    output shows its grapheme split (a grapheme under 6 bytes becomes its first char and `*`)."""
+    import os
+    import tempfile
+
+    import sentencepiece as spm
+    from transformers.convert_slow_tokenizer import import_protobuf
+
+    with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False, encoding="utf-8") as f:
+        f.writelines(f"{ord(c):X}\t{ord(c):X} 2A\n" for c in sorted(set(chars) - {"\0"}))
+    try:
+        model = io.BytesIO()
+        spm.SentencePieceTrainer.train(sentence_iterator=iter(training_sample()[:300]), model_writer=model, vocab_size=400,
+                                       model_type="char", normalization_rule_tsv=f.name, hard_vocab_limit=False,
+                                       minloglevel=2, num_threads=1)
+    finally:
+        os.unlink(f.name)
+    proto = import_protobuf().ModelProto()
+    proto.ParseFromString(model.getvalue())
+    return proto.normalizer_spec.precompiled_charsmap

@@ -1,8 +1,10 @@
 """Hypothesis fuzzing of the Precompiled normalizer, three-way: bertpiece.Tokenizer
 == tokenizers 0.23.3 == the oracle on texts of multi-char graphemes (combining
 marks, emoji ZWJ sequences, flags, Hangul jamo, full-width forms, controls),
-alone and in the XLM-R shape; corrupted charsmaps load and agree with HF or are
-a ValueError naming the field, never a panic; malformed configs."""
+alone and in the XLM-R shape; the oracle's grapheme split (regex's \\X) against
+unicode-segmentation's through a charsmap that marks every char; corrupted
+charsmaps load and agree with HF or are a ValueError naming the field, never a
+panic; malformed configs."""
 
 import base64
 import functools
@@ -20,11 +22,12 @@ from precomp_shapes import charsmap, precompiled, xlmr_json
 
 SETTINGS = settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 
-PIECES = st.sampled_from([
+PIECE_LIST = [
     "e\u0301", "\u0301", "\u0308", "\u0323", "\u200d", "\ufe0f", "👨", "👩", "🏽", "🇫", "🇷", "ﬁ", "™", "①", "½", "Ａ",
     "ｶ", "ﾞ", "\u3000", "\u1100", "\u1161", "\u11a8", "한", "\r", "\n", "\t", "\x00", "\x01", "\x7f", "\u0085",
     "\u200b", "\ufeff", "क", "्", "ष", "ि", "ß", "İ", "Σ", "ﾟ", " ", "  ", "a", "Z", "1", "中", "\u2581", "\ue000",
-])
+]
+PIECES = st.sampled_from(PIECE_LIST)
 TEXT = st.lists(PIECES | st.characters(exclude_categories=("Cs",)), max_size=16).map("".join)
 RULE = st.sampled_from(["nmt_nfkc", "nmt_nfkc_cf", "nfkc"])
 
@@ -105,3 +108,44 @@ def test_malformed_charsmap_is_a_value_error_naming_the_field(value, message):
     # tokenizers 0.23.3 fails on each too: at load (a panic) or on its first normalize (an index panic).
     with pytest.raises(BaseException):
         HFTokenizer.from_str(tokenizer_json({"type": "Precompiled", "precompiled_charsmap": value})).encode("ab")
+
+
+MARKED = "".join(chr(c) for c in [*range(0x20, 0x3400), *range(0xAC00, 0xAD00), *range(0xFE00, 0xFFF0), *range(0x1F000, 0x1FB00)]
+                 if not 0xD800 <= c <= 0xDFFF)
+
+
+@functools.lru_cache(maxsize=None)
+def marker_tokenizers():
+    from tokenizers import normalizers
+    from precomp_shapes import marker_charsmap
+
+    data = marker_charsmap(MARKED + "".join(PIECE_LIST))
+    normalizer = normalizers.Precompiled(data)
+    text = char_json(normalizer, [MARKED])
+    return bertpiece.Tokenizer.from_str(text), HFTokenizer.from_str(text), normalizer, oracle.Charsmap(data)
+
+
+@SETTINGS
+@given(st.lists(st.lists(PIECES | st.sampled_from(MARKED), max_size=16).map("".join), min_size=1, max_size=4))
+def test_grapheme_split_of_oracle_and_bertpiece_is_the_crates(texts):
+    # Every char maps to itself and "*", so the normalized text shows which graphemes HF looked up whole.
+    ours, theirs, normalizer, table = marker_tokenizers()
+    for text, a, b in zip(texts, ours.encode_batch(texts), theirs.encode_batch(texts)):
+        assert (a.tokens, a.offsets) == (b.tokens, b.offsets), text
+        want = hf_chars(normalizer, text)
+        assert oracle.normalize(table, text) == (want[0], [tuple(o) for o in want[1]]), text
+
+
+def test_grapheme_split_on_ud_lines():
+    from tokenizers import normalizers
+    from bpe_shapes import UD_FILES, ud_lines
+    from precomp_shapes import marker_charsmap
+
+    texts = [line for path in UD_FILES for line in ud_lines(path, 120)]
+    data = marker_charsmap("".join(sorted({c for t in texts for c in t})))
+    normalizer, table = normalizers.Precompiled(data), oracle.Charsmap(data)
+    ours = bertpiece.Tokenizer.from_str(char_json(normalizer, texts))
+    for text, enc in zip(texts, ours.encode_batch(texts)):
+        want = hf_chars(normalizer, text)
+        assert ("".join(enc.tokens), enc.offsets) == want, text
+        assert oracle.normalize(table, text) == (want[0], [tuple(o) for o in want[1]]), text
