@@ -95,8 +95,9 @@ def wordlevel_json():
 @functools.lru_cache(maxsize=None)
 def sentencepiece_json():
     """A sentencepiece 0.2.3 Unigram model (byte_fallback) trained on the UD samples and converted by
-    transformers' SpmConverter, as Llama/T5-era files are made. Its Precompiled and Replace
-    normalizers belong to another family's slice: the normalizer is left out to test the model,
+    transformers' SpmConverter, as Llama/T5-era files are made. Its normalizer is left out
+    (the models oracle reads files without one, and its anchored Replace regexes are refused; the
+    Precompiled charsmap is tested in precomp_shapes.py's XLM-R/T5 shapes) to test the model,
     Metaspace (in a Sequence of one, split false) and the decoder chain."""
     import io
 

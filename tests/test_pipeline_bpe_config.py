@@ -144,7 +144,7 @@ def test_not_json_and_deep_json():
 
 
 UNSUPPORTED = [
-    (lambda c: c.update(normalizer={"type": "Precompiled", "precompiled_charsmap": ""}), r'normalizer\.type: unsupported "Precompiled"'),
+    (lambda c: c.update(normalizer={"type": "NoSuchNormalizer"}), r'normalizer\.type: unsupported "NoSuchNormalizer"'),
     (lambda c: c.update(pre_tokenizer={"type": "NoSuchPreTokenizer"}), r'pre_tokenizer\.type: unsupported "NoSuchPreTokenizer"'),
     (lambda c: c.update(decoder={"type": "Replace", "pattern": {"Regex": " +"}, "content": " "}),
      r"decoder\.pattern\.Regex: unsupported regex pattern"),

@@ -36,13 +36,16 @@ def test_generated_texts_three_way(shape):
     text = SHAPES[shape]()
     ours, theirs = both(text)
     oracle = oracle_models.MetaspaceModel(text)
+    # The oracle reads the model alone (added tokens are left to the comparison with tokenizers).
+    added = [t["content"] for t in json.loads(text)["added_tokens"]]
 
     @FUZZ
     @given(TEXT)
     def check(s):
         assert_same(ours.encode(s), theirs.encode(s), s)
         bare = theirs.encode(s, add_special_tokens=False)
-        assert oracle.encode(s) == (bare.ids, bare.tokens, bare.offsets, bare.word_ids), s
+        if not any(a in s for a in added):
+            assert oracle.encode(s) == (bare.ids, bare.tokens, bare.offsets, bare.word_ids), s
         assert ours.decode(bare.ids) == theirs.decode(bare.ids)
 
     check()

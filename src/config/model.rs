@@ -118,7 +118,8 @@ mod tests {
         assert!(err(r#"{"model":{"vocab":{"a":-1},"merges":[]}}"#).contains("model.vocab.\"a\""));
         assert!(err(r#"{"model":{"vocab":{"a":0},"merges":[["a"]]}}"#).contains("model.merges[0]"));
         assert!(err(r#"{"model":{"vocab":{"a":0,"b":0},"merges":[]}}"#).contains("id 0"));
-        assert!(err(&format!(r#"{{{m},"normalizer":{{"type":"Precompiled"}}}}"#)).contains("normalizer.type: unsupported \"Precompiled\""));
+        assert!(err(&format!(r#"{{{m},"normalizer":{{"type":"Precompiled"}}}}"#)).contains("normalizer.precompiled_charsmap: missing field"));
+        assert!(err(&format!(r#"{{{m},"normalizer":{{"type":"Precompiled","precompiled_charsmap":"AAAAAA=="}}}}"#)).contains("normalizer.precompiled_charsmap: malformed sentencepiece charsmap: its trie is empty"));
         assert!(err(&format!(r#"{{{m},"pre_tokenizer":{{"type":"ByteLevel","trim_offsets":true}}}}"#)).contains("pre_tokenizer.add_prefix_space"));
         assert!(err(r#"{"model":{"type":"Unigram","vocab":[]}}"#).contains("model.vocab: empty"));
         assert!(err(r#"{"model":{"type":"Unigram","vocab":[["a","x"]]}}"#).contains("model.vocab[0][1]"));

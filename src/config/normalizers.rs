@@ -3,7 +3,7 @@
 
 use super::json::{bad, unsupported, Obj};
 use super::sequence;
-use crate::normalizers::{BertNormalizer, Normalizer, Replace};
+use crate::normalizers::{BertNormalizer, Normalizer, Precompiled, Replace};
 use crate::{Error, Result};
 use serde_json::Value;
 
@@ -31,6 +31,7 @@ pub fn normalizer(path: &str, v: &Value, depth: usize) -> Result<Normalizer> {
             p => Ok(Normalizer::Prepend(p.to_string())),
         },
         "Replace" => replace(&o),
+        "Precompiled" => precompiled(&o),
         "Sequence" => sequence(&o, "normalizers", depth)?
             .into_iter()
             .map(|(p, v)| normalizer(&p, v, depth + 1))
@@ -57,4 +58,14 @@ fn replace(o: &Obj) -> Result<Normalizer> {
     built.map(Normalizer::Replace).map_err(|why| {
         Error::Unsupported(format!("{field}: unsupported pattern {text:?}: {why} (see docs/pipeline.md)"))
     })
+}
+
+/// The base64 charsmap, decoded as spm_precompiled 0.1.4 decodes it (base64 0.13's
+/// `decode`), then checked: one HF would fail to parse, or panic on, is malformed.
+fn precompiled(o: &Obj) -> Result<Normalizer> {
+    let field = o.field("precompiled_charsmap");
+    let bytes = base64::decode(o.str("precompiled_charsmap")?).map_err(|e| Error::Config(format!("{field}: not base64: {e}")))?;
+    Precompiled::from_bytes(&bytes)
+        .map(|p| Normalizer::Precompiled(Box::new(p)))
+        .map_err(|why| Error::Config(format!("{field}: malformed sentencepiece charsmap: {why}")))
 }

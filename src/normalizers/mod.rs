@@ -3,12 +3,14 @@
 //! aligned as HF's `NormalizedString` aligns it (see each module).
 
 mod bert;
+mod precompiled;
 mod replace;
 mod strip;
 mod unicode;
 
 use crate::normalized_string::NormalizedString;
 pub use bert::BertNormalizer;
+pub use precompiled::Precompiled;
 pub use replace::Replace;
 
 #[derive(Clone, Debug)]
@@ -32,6 +34,8 @@ pub enum Normalizer {
     Prepend(String),
     /// Every UTF-8 byte as GPT-2's printable char, all aligned with their char.
     ByteLevel,
+    /// sentencepiece's charsmap, looked up per grapheme as HF does (see precompiled.rs).
+    Precompiled(Box<Precompiled>),
     Sequence(Vec<Normalizer>),
 }
 
@@ -65,6 +69,7 @@ impl Normalizer {
                     crate::pre_tokenizers::byte_level::to_byte_chars(s)
                 }
             }
+            Normalizer::Precompiled(p) => p.normalize(s),
             Normalizer::Sequence(steps) => steps.iter().for_each(|n| n.normalize(s)),
         }
     }

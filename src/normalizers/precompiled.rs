@@ -1,0 +1,174 @@
+//! sentencepiece's `precompiled_charsmap` as tokenizers 0.23.3 applies it
+//! (spm_precompiled 0.1.4 + HF's `normalizers/precompiled.rs`).
+//!
+//! The charsmap is `[u32 trie size in bytes][trie units (u32 LE)][normalized blob]`:
+//! a darts double-array trie over UTF-8 bytes whose leaves hold byte offsets into
+//! the blob, each replacement running to the next NUL. HF looks up each extended
+//! grapheme cluster shorter than 6 bytes whole, else (or if it has no entry) each
+//! of its chars; a lookup takes the SHORTEST matching prefix of the chunk and
+//! replaces the WHOLE chunk with it (so a grapheme whose first char has an entry
+//! loses its other chars — HF's rule, kept). Every trie index a lookup can reach
+//! is checked when the charsmap is loaded, so lookups cannot read out of bounds.
+
+use crate::normalized_string::NormalizedString;
+use unicode_segmentation::UnicodeSegmentation;
+
+#[derive(Clone, Debug)]
+pub struct Precompiled {
+    trie: Vec<usize>,
+    normalized: String,
+}
+
+fn has_leaf(u: usize) -> bool {
+    (u >> 8) & 1 == 1
+}
+fn value(u: usize) -> usize {
+    u & ((1 << 31) - 1)
+}
+fn label(u: usize) -> usize {
+    u & ((1 << 31) | 0xFF)
+}
+fn offset(u: usize) -> usize {
+    (u >> 10) << ((u & (1 << 9)) >> 6)
+}
+
+impl Precompiled {
+    /// Parses and checks decoded charsmap bytes; the error says what is wrong.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Precompiled, String> {
+        let size = bytes.get(..4).ok_or("shorter than its 4-byte trie size")?;
+        let size = u32::from_le_bytes([size[0], size[1], size[2], size[3]]) as usize / 4;
+        let units = bytes.get(4..).and_then(|b| b.get(..size.checked_mul(4)?)).ok_or("shorter than its trie size says")?;
+        let trie: Vec<usize> = units.chunks_exact(4).map(|u| u32::from_le_bytes([u[0], u[1], u[2], u[3]]) as usize).collect();
+        let blob = &bytes[4 + 4 * size..];
+        let normalized = String::from_utf8(blob.to_vec()).map_err(|_| "its normalized strings are not valid UTF-8")?;
+        let p = Precompiled { trie, normalized };
+        p.check()?;
+        Ok(p)
+    }
+
+    /// Walks every node a byte string can reach (each position once) and checks
+    /// each index a lookup would read, and that each leaf starts a blob string.
+    fn check(&self) -> Result<(), String> {
+        let root = *self.trie.first().ok_or("its trie is empty")?;
+        let mut seen = vec![false; self.trie.len()];
+        let mut stack = vec![offset(root)];
+        while let Some(base) = stack.pop() {
+            for c in 1..=255usize {
+                let pos = base ^ c;
+                let unit = *self.trie.get(pos).ok_or_else(|| format!("trie index {pos} out of bounds"))?;
+                if label(unit) != c || std::mem::replace(&mut seen[pos], true) {
+                    continue;
+                }
+                let next = pos ^ offset(unit);
+                if has_leaf(unit) {
+                    let leaf = *self.trie.get(next).ok_or_else(|| format!("trie index {next} out of bounds"))?;
+                    if !self.normalized.is_char_boundary(value(leaf)) {
+                        return Err(format!("replacement offset {} outside its normalized strings", value(leaf)));
+                    }
+                }
+                stack.push(next);
+            }
+        }
+        Ok(())
+    }
+
+    /// The replacement of the shortest prefix of `chunk` with an entry (spm_precompiled's `transform`).
+    fn transform(&self, chunk: &str) -> Option<&str> {
+        let mut pos = offset(*self.trie.first()?);
+        for &b in chunk.as_bytes() {
+            if b == 0 {
+                return None;
+            }
+            pos ^= b as usize;
+            let unit = *self.trie.get(pos)?;
+            if label(unit) != b as usize {
+                return None;
+            }
+            pos ^= offset(unit);
+            if has_leaf(unit) {
+                let start = value(*self.trie.get(pos)?);
+                let rest = self.normalized.get(start..)?;
+                return Some(rest.find('\0').map_or(rest, |end| &rest[..end]));
+            }
+        }
+        None
+    }
+
+    pub fn normalize(&self, s: &mut NormalizedString) {
+        let text = s.text();
+        let mut edits = Vec::with_capacity(s.len());
+        let mut modified = false;
+        for grapheme in text.graphemes(true) {
+            if grapheme.len() < 6 {
+                if let Some(norm) = self.transform(grapheme) {
+                    modified = true;
+                    replace(&mut edits, grapheme, norm);
+                    continue;
+                }
+            }
+            for (i, c) in grapheme.char_indices() {
+                let part = &grapheme[i..i + c.len_utf8()];
+                match self.transform(part) {
+                    Some(norm) => {
+                        modified = true;
+                        replace(&mut edits, part, norm);
+                    }
+                    None => edits.push((c, 0)),
+                }
+            }
+        }
+        if modified {
+            s.transform(edits);
+        }
+    }
+}
+
+/// HF's edit stream for `old` -> `new`: extra chars are insertions; a shorter
+/// replacement puts the removal on the LAST edit so far — the previous chunk's
+/// when `new` is empty, and nothing at all at the very start (HF's accounting).
+fn replace(edits: &mut Vec<(char, isize)>, old: &str, new: &str) {
+    let diff = new.chars().count() as isize - old.chars().count() as isize;
+    edits.extend(new.chars().map(|c| (c, 0)));
+    if diff > 0 {
+        edits.iter_mut().rev().take(diff.unsigned_abs()).for_each(|e| e.1 = 1);
+    } else if diff < 0 {
+        if let Some(last) = edits.last_mut() {
+            last.1 += diff;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A trie of the given units (little-endian) and blob.
+    fn charsmap(units: &[u32], blob: &str) -> Vec<u8> {
+        let mut b = ((units.len() * 4) as u32).to_le_bytes().to_vec();
+        units.iter().for_each(|u| b.extend(u.to_le_bytes()));
+        b.extend(blob.as_bytes());
+        b
+    }
+
+    #[test]
+    fn malformed_charsmaps_are_errors_not_panics() {
+        assert!(Precompiled::from_bytes(b"").unwrap_err().contains("4-byte"));
+        assert!(Precompiled::from_bytes(&8u32.to_le_bytes()).unwrap_err().contains("trie size"));
+        assert!(Precompiled::from_bytes(&charsmap(&[], "")).unwrap_err().contains("empty"));
+        // A root whose children would lie past the end.
+        assert!(Precompiled::from_bytes(&charsmap(&[1 << 10], "")).unwrap_err().contains("out of bounds"));
+        assert!(Precompiled::from_bytes(&[4, 0, 0, 0, 0, 0, 0, 0, 0xFF]).unwrap_err().contains("UTF-8"));
+    }
+
+    #[test]
+    fn replace_accounts_removals_on_the_previous_edit() {
+        let mut e = vec![];
+        replace(&mut e, "™", "TM");
+        replace(&mut e, "\u{1e}", "");
+        e.push(('g', 0));
+        assert_eq!(e, vec![('T', 0), ('M', 0), ('g', 0)]);
+        let mut s = NormalizedString::new("™\u{1e}g", 0);
+        s.transform(e);
+        assert_eq!((s.text(), s.spans.clone()), ("TMg".to_string(), vec![(0, 1), (1, 2), (2, 3)]));
+    }
+}
