@@ -3,39 +3,29 @@
 //! `bertpiece.training`.
 
 use super::args::{max_chars_arg, thread_count, BatchTexts};
-use super::train_bpe::{run_bpe, with_progress, BpeResult, PyBpeOptions};
+use super::train_bpe::{run_bpe, single_chars, with_progress, BpeResult, PyBpeOptions, Stage};
 use crate::normalizer::Reference;
 use crate::train::{self, Algorithm, CountOptions, TrainOptions, WordCounter};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::sync::Mutex;
 
-/// Counting, then the counts (kept so one corpus trains several vocabularies).
-enum Stage {
-    Counting(Box<WordCounter>),
-    Counted(Vec<(Vec<u32>, u64)>),
-}
-
 #[pyclass(frozen, module = "bertpiece._core", name = "WordCounter")]
 pub(super) struct PyWordCounter {
-    stage: Mutex<Stage>,
+    stage: Mutex<Stage<WordCounter>>,
     /// words seen, words skipped for their length, unique words
     stats: Mutex<(u64, u64, usize)>,
 }
 
 impl PyWordCounter {
-    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Stage>> {
+    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Stage<WordCounter>>> {
         self.stage.try_lock().map_err(|_| PyRuntimeError::new_err("this WordCounter is in use by another thread"))
     }
 
     /// The stage, counting finished (the counts kept for further training).
-    fn counts(&self, py: Python<'_>) -> PyResult<std::sync::MutexGuard<'_, Stage>> {
+    fn counts(&self, py: Python<'_>) -> PyResult<std::sync::MutexGuard<'_, Stage<WordCounter>>> {
         let mut stage = self.lock()?;
-        if let Stage::Counting(_) = &*stage {
-            if let Stage::Counting(counter) = std::mem::replace(&mut *stage, Stage::Counted(Vec::new())) {
-                *stage = Stage::Counted(py.detach(|| counter.into_counts()));
-            }
-        }
+        stage.counts(py, WordCounter::into_counts)?;
         Ok(stage)
     }
 }
@@ -118,14 +108,7 @@ impl PyWordCounter {
         initial_tokens: Option<Vec<String>>,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<(Vec<String>, usize, usize)> {
-        let mut chars = Vec::with_capacity(initial_alphabet.len());
-        for s in &initial_alphabet {
-            let mut it = s.chars();
-            match (it.next(), it.next()) {
-                (Some(c), None) => chars.push(c),
-                _ => return Err(PyValueError::new_err(format!("initial_alphabet entries must be single characters, got {s:?}"))),
-            }
-        }
+        let chars = single_chars(&initial_alphabet)?;
         let opts = TrainOptions {
             vocab_size,
             algorithm: Algorithm::parse(algorithm)?,

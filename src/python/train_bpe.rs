@@ -38,14 +38,7 @@ impl PyBpeOptions {
         max_token_length: Option<usize>,
         initial_tokens: Option<Vec<String>>,
     ) -> PyResult<Self> {
-        let mut chars = Vec::with_capacity(initial_alphabet.len());
-        for s in &initial_alphabet {
-            let mut it = s.chars();
-            match (it.next(), it.next()) {
-                (Some(c), None) => chars.push(c),
-                _ => return Err(PyValueError::new_err(format!("initial_alphabet entries must be single characters, got {s:?}"))),
-            }
-        }
+        let chars = single_chars(&initial_alphabet)?;
         Ok(PyBpeOptions(BpeOptions {
             vocab_size,
             min_frequency,
@@ -57,6 +50,41 @@ impl PyBpeOptions {
             max_token_length,
             initial_tokens,
         }))
+    }
+}
+
+/// `initial_alphabet` as trainers take it: single characters, else a ValueError naming the entry.
+pub(super) fn single_chars(initial_alphabet: &[String]) -> PyResult<Vec<char>> {
+    initial_alphabet
+        .iter()
+        .map(|s| {
+            let mut it = s.chars();
+            match (it.next(), it.next()) {
+                (Some(c), None) => Ok(c),
+                _ => Err(PyValueError::new_err(format!("initial_alphabet entries must be single characters, got {s:?}"))),
+            }
+        })
+        .collect()
+}
+
+/// Counting, then the counts (kept so one corpus trains several vocabularies); `C` is the counter.
+pub(super) enum Stage<C> {
+    Counting(Box<C>),
+    Counted(Vec<(Vec<u32>, u64)>),
+}
+
+impl<C: Send> Stage<C> {
+    /// The counts, ending the counting stage first (with the GIL released) if it has not ended.
+    pub(super) fn counts(&mut self, py: Python<'_>, into_counts: impl FnOnce(C) -> Vec<(Vec<u32>, u64)> + Send) -> PyResult<&[(Vec<u32>, u64)]> {
+        if let Stage::Counting(_) = self {
+            if let Stage::Counting(counter) = std::mem::replace(self, Stage::Counted(Vec::new())) {
+                *self = Stage::Counted(py.detach(|| into_counts(*counter)));
+            }
+        }
+        match self {
+            Stage::Counted(counts) => Ok(counts),
+            Stage::Counting(_) => Err(PyRuntimeError::new_err("internal error: the words were not counted")),
+        }
     }
 }
 
@@ -99,14 +127,9 @@ pub(super) fn run_bpe(py: Python<'_>, counts: &[(Vec<u32>, u64)], opts: &PyBpeOp
     Ok((t.tokens, t.merges, t.alphabet))
 }
 
-enum Stage {
-    Counting(Box<ByteLevelCounter>),
-    Counted(Vec<(Vec<u32>, u64)>),
-}
-
 #[pyclass(frozen, module = "bertpiece._core", name = "ByteLevelCounter")]
 pub(super) struct PyByteLevelCounter {
-    stage: Mutex<Stage>,
+    stage: Mutex<Stage<ByteLevelCounter>>,
     /// pre-tokens seen, unique pre-tokens
     stats: Mutex<(u64, usize)>,
 }
@@ -154,14 +177,7 @@ impl PyByteLevelCounter {
     #[pyo3(signature = (options, progress=None))]
     fn train_bpe(&self, py: Python<'_>, options: PyRef<'_, PyBpeOptions>, progress: Option<Py<PyAny>>) -> PyResult<BpeResult> {
         let mut stage = self.stage.try_lock().map_err(|_| PyRuntimeError::new_err("this ByteLevelCounter is in use by another thread"))?;
-        if let Stage::Counting(_) = &*stage {
-            if let Stage::Counting(counter) = std::mem::replace(&mut *stage, Stage::Counted(Vec::new())) {
-                *stage = Stage::Counted(py.detach(|| counter.into_counts()));
-            }
-        }
-        let Stage::Counted(counts) = &*stage else {
-            return Err(PyRuntimeError::new_err("internal error: the words were not counted"));
-        };
+        let counts = stage.counts(py, ByteLevelCounter::into_counts)?;
         run_bpe(py, counts, &options, progress)
     }
 }
