@@ -16,8 +16,6 @@ writes a tokenizer.json that HF tokenizers loads.
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 
 from .train_bpe import _UNSET, BPE_SPECIALS, run_bpe
 
@@ -98,9 +96,10 @@ WORDPIECE_DEFAULTS = {"vocab_size": 30522, "min_frequency": 2, "limit_alphabet":
 
 
 def run(args) -> int:
-    from . import UserError, refuse_input_as_output, threads_note, write_summary_json
+    from . import UserError, threads_note
     from ..input_formats import Source
-    from ..terminal.progress import LiveLine, summary_width, wrap
+    from ..terminal.progress import LiveLine
+    from .train_common import check_output, finish, show_merging
     from ..training import DEFAULT_SPECIAL_TOKENS, Batches, check_token_options, train_wordpiece
 
     if args.model != "wordpiece":
@@ -118,17 +117,12 @@ def run(args) -> int:
     if args.lowercase is None:
         args.lowercase = True
 
-    refuse_input_as_output(args.inputs, [args.output, args.summary_json])
+    check_output(args)
     try:  # before reading the corpus, naming the flags
         check_token_options(args.special_tokens, args.unk_token, list(args.initial_alphabet), args.prefix,
                             names=CLI_NAMES)
     except (TypeError, ValueError) as e:
         raise UserError(str(e)) from None
-    if os.path.lexists(args.output) and not args.overwrite:
-        raise UserError(f"{args.output} already exists (use --overwrite to replace it)")
-    out_dir = os.path.dirname(os.path.abspath(args.output))
-    if not os.path.isdir(out_dir):
-        raise UserError(f"cannot write {args.output}: directory {out_dir} does not exist")
     if args.inputs.count("-") > 1:
         raise UserError("stdin (-) can be read only once")
     sources = [Source(path, field=args.field, column=args.column, want_extra=False) for path in args.inputs]
@@ -151,8 +145,7 @@ def run(args) -> int:
 
     def progress(stage, done, target):
         if stage == "merge":
-            line.show("merging", min(done / target, 1.0) if target else None,
-                      [f"{done:,}/{target:,} tokens", f"{line.elapsed():.0f} s"])
+            show_merging(line, done, target)
 
     try:
         with threads_note(args.threads):
@@ -177,18 +170,9 @@ def run(args) -> int:
     except BaseException:
         line.close()
         raise
-    seconds = line.elapsed()  # one figure for the last frame and the summary
-    stats = {**stats, "seconds": round(seconds, 3), "output": args.output}
-    line.close("done", 1.0, [f"{stats['vocab_size']:,} tokens", f"{stats['merges']:,} merges",
-                             f"{stats['seconds']:.2f} s"])
-    if not args.quiet:
-        parts = [f"{stats['words']:,} words", f"{stats['unique_words']:,} unique",
-                 f"{stats['long_words_skipped']:,} too long",
-                 f"{stats['invalid_utf8_lines']:,} invalid-UTF-8 lines", f"alphabet {stats['alphabet']:,}",
-                 f"{stats['merges']:,} merges", f"{stats['vocab_size']:,} tokens ({args.algorithm})",
-                 f"{stats['seconds']:.2f} s -> {args.output}"]
-        print(wrap("bertpiece train:", parts, summary_width(sys.stderr)), file=sys.stderr)
-    if args.summary_json:
-        write_summary_json(args.summary_json, stats)
-    return 0
+    parts = [f"{stats['words']:,} words", f"{stats['unique_words']:,} unique",
+             f"{stats['long_words_skipped']:,} too long",
+             f"{stats['invalid_utf8_lines']:,} invalid-UTF-8 lines", f"alphabet {stats['alphabet']:,}",
+             f"{stats['merges']:,} merges", f"{stats['vocab_size']:,} tokens ({args.algorithm})"]
+    return finish(line, args, stats, parts)
 

@@ -4,8 +4,6 @@ same inputs, live line and summary as the WordPiece path (train.py)."""
 
 from __future__ import annotations
 
-import os
-import sys
 
 _UNSET = object()  # --limit-alphabet not given (None is "none": no limit); the WordPiece path's too
 BPE_SPECIALS = {"bpe": ["<unk>"], "byte-bpe": ["<|endoftext|>"]}
@@ -13,8 +11,9 @@ BPE_SPECIALS = {"bpe": ["<unk>"], "byte-bpe": ["<|endoftext|>"]}
 
 def run_bpe(args) -> int:
     """--model bpe / byte-bpe: bertpiece.trainers, writing tokenizer.json."""
-    from . import UserError, refuse_input_as_output, threads_note, write_summary_json
-    from ..terminal.progress import LiveLine, summary_width, wrap
+    from . import UserError, threads_note
+    from ..terminal.progress import LiveLine
+    from .train_common import check_output, finish, show_merging
     from ..trainers import BpeTrainer, ByteLevelBpeTrainer, train_bpe_from_files
 
     byte_level = args.model == "byte-bpe"
@@ -30,12 +29,7 @@ def run_bpe(args) -> int:
         if value not in (None, 0):
             raise UserError(f"--{name.replace('_', '-')} is for --model wordpiece (BPE counts words as HF's "
                             f"BertNormalizer + BertPreTokenizer, or byte-level)")
-    refuse_input_as_output(args.inputs, [args.output, args.summary_json])
-    if os.path.lexists(args.output) and not args.overwrite:
-        raise UserError(f"{args.output} already exists (use --overwrite to replace it)")
-    out_dir = os.path.dirname(os.path.abspath(args.output))
-    if not os.path.isdir(out_dir):
-        raise UserError(f"cannot write {args.output}: directory {out_dir} does not exist")
+    check_output(args)
     options = dict(vocab_size=30000 if args.vocab_size is None else args.vocab_size,
                    min_frequency=args.min_frequency or 0, show_progress=False, special_tokens=specials,
                    limit_alphabet=None if args.limit_alphabet is _UNSET else args.limit_alphabet,
@@ -49,8 +43,7 @@ def run_bpe(args) -> int:
         if stage == "count":
             line.show("counting", None, [f"{done:,} texts", f"{line.elapsed():.0f} s"])
         elif stage == "merge":
-            line.show("merging", min(done / target, 1.0) if target else None,
-                      [f"{done:,}/{target:,} tokens", f"{line.elapsed():.0f} s"])
+            show_merging(line, done, target)
 
     try:
         if byte_level:
@@ -75,15 +68,7 @@ def run_bpe(args) -> int:
     except BaseException:
         line.close()
         raise
-    seconds = line.elapsed()  # one figure for the last frame and the summary
-    stats = {**trained.stats, "model": args.model, "seconds": round(seconds, 3), "output": args.output}
-    line.close("done", 1.0, [f"{stats['vocab_size']:,} tokens", f"{stats['merges']:,} merges",
-                             f"{stats['seconds']:.2f} s"])
-    if not args.quiet:
-        parts = [f"{stats['words']:,} words", f"{stats['unique_words']:,} unique", f"alphabet {stats['alphabet']:,}",
-                 f"{stats['merges']:,} merges", f"{stats['vocab_size']:,} tokens ({args.model})",
-                 f"{stats['seconds']:.2f} s -> {args.output}"]
-        print(wrap("bertpiece train:", parts, summary_width(sys.stderr)), file=sys.stderr)
-    if args.summary_json:
-        write_summary_json(args.summary_json, stats)
-    return 0
+    stats = {**trained.stats, "model": args.model}
+    parts = [f"{stats['words']:,} words", f"{stats['unique_words']:,} unique", f"alphabet {stats['alphabet']:,}",
+             f"{stats['merges']:,} merges", f"{stats['vocab_size']:,} tokens ({args.model})"]
+    return finish(line, args, stats, parts)

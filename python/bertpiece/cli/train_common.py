@@ -1,0 +1,44 @@
+"""What every `bertpiece train --model ...` path does alike, written once: the
+output checks, the live line's merge frames, the closing frame and summary."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import List
+
+
+def check_output(args) -> None:
+    """Refuses an output that is one of the inputs, exists (without --overwrite)
+    or lies in a missing directory -- before the corpus is read."""
+    from . import UserError, refuse_input_as_output
+
+    refuse_input_as_output(args.inputs, [args.output, args.summary_json])
+    if os.path.lexists(args.output) and not args.overwrite:
+        raise UserError(f"{args.output} already exists (use --overwrite to replace it)")
+    out_dir = os.path.dirname(os.path.abspath(args.output))
+    if not os.path.isdir(out_dir):
+        raise UserError(f"cannot write {args.output}: directory {out_dir} does not exist")
+
+
+def show_merging(line, done: int, target: int) -> None:
+    line.show("merging", min(done / target, 1.0) if target else None,
+              [f"{done:,}/{target:,} tokens", f"{line.elapsed():.0f} s"])
+
+
+def finish(line, args, stats: dict, parts: List[str]) -> int:
+    """Closes the line and prints one summary: ``parts`` (the counts of this
+    model's training) then the time and output. The last frame and the summary
+    show the same seconds."""
+    from . import write_summary_json
+    from ..terminal.progress import summary_width, wrap
+
+    stats = {**stats, "seconds": round(line.elapsed(), 3), "output": args.output}
+    line.close("done", 1.0, [f"{stats['vocab_size']:,} tokens", f"{stats['merges']:,} merges",
+                             f"{stats['seconds']:.2f} s"])
+    if not args.quiet:
+        parts = parts + [f"{stats['seconds']:.2f} s -> {args.output}"]
+        print(wrap("bertpiece train:", parts, summary_width(sys.stderr)), file=sys.stderr)
+    if args.summary_json:
+        write_summary_json(args.summary_json, stats)
+    return 0
