@@ -68,9 +68,11 @@ impl Tokenizer {
     }
 
     /// HF's `refresh_added_tokens`: normalized tokens matched by their cached form.
+    /// Where two tokens have one form, HF's pick follows its hash order (it
+    /// varies from run to run, measured); here the lowest id wins, always.
     pub(super) fn rebuild_matchers(&mut self) {
         let (mut raw, mut normalized) = (Vec::new(), Vec::new());
-        for (&id, t) in &self.added_r {
+        for (id, t) in self.added_tokens() {
             if t.normalized {
                 normalized.push((self.normalized_forms.get(&id).unwrap_or(&t.content).clone(), id));
             } else {
@@ -111,5 +113,18 @@ mod tests {
         assert_eq!((t.token_to_id("x"), t.token_to_id("y")), (Some(2), Some(3)));
         let ids: Vec<u32> = t.added_tokens().iter().map(|&(id, _)| id).collect();
         assert_eq!(ids, vec![0, 2, 3]);
+    }
+
+    #[test]
+    fn one_normalized_form_for_two_tokens_matches_the_lowest_id() {
+        let json = r#"{"normalizer": {"type": "Lowercase"},
+                       "model": {"type": "WordLevel", "vocab": {"[UNK]": 0}, "unk_token": "[UNK]"}}"#;
+        let t = Tokenizer::from_json(json).unwrap();
+        let (t, _) = t.with_added_tokens(&[token("AB", false), token("Ab", false), token("aB", false)]);
+        for _ in 0..20 {
+            let (t, _) = t.with_added_tokens(&[token("x", false)]);
+            let e = t.encode(&crate::pipeline::Input::Raw("ab"), None, false, &Default::default()).unwrap();
+            assert_eq!(e.ids, vec![1]);
+        }
     }
 }

@@ -73,7 +73,7 @@ def pretrained_path(identifier: str, revision: str) -> str:
     if not _COMMIT.match(revision):
         try:
             with open(os.path.join(repo, "refs", revision), encoding="utf-8") as f:
-                commit = f.read().strip()
+                commit = f.read()  # as huggingface_hub: not stripped
         except OSError:
             commit = None
     path = os.path.join(repo, "snapshots", commit, "tokenizer.json") if commit else None
