@@ -13,8 +13,10 @@ import models_shapes
 import precomp_shapes
 
 
-def _bert_base(post_processor):
-    tok = Tokenizer(models.WordPiece.from_file(bertpiece.vocab_path("bert-base-uncased"), unk_token="[UNK]"))
+def _bert_base(post_processor, size=None):
+    with open(bertpiece.vocab_path("bert-base-uncased"), encoding="utf-8") as f:
+        vocab = {line.rstrip("\n"): i for i, line in enumerate(f) if size is None or i < size}
+    tok = Tokenizer(models.WordPiece(vocab, unk_token="[UNK]"))
     tok.normalizer = normalizers.BertNormalizer(lowercase=True)
     tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
     tok.decoder = decoders.WordPiece()
@@ -30,12 +32,19 @@ def bert_json():
 
 
 @functools.lru_cache(maxsize=None)
+def small_bert_json():
+    """BERT's shape over the first 5000 entries of its vocabulary (the specials, chars, common words)."""
+    return _bert_base(lambda t: processors.BertProcessing(("[SEP]", t.token_to_id("[SEP]")), ("[CLS]", t.token_to_id("[CLS]"))), 5000)
+
+
+@functools.lru_cache(maxsize=None)
 def mpnet_json():
-    """MPNet's: BERT's pieces with `[CLS] $A [SEP]`, pair `[CLS] $A [SEP] [SEP] $B [SEP]` (all type id 0)."""
+    """MPNet's: BERT's pieces with `[CLS] $A [SEP]`, pair `[CLS] $A [SEP] [SEP] $B [SEP]` (all type id 0),
+    over BERT's first 5000 vocabulary entries."""
     return _bert_base(lambda t: processors.TemplateProcessing(
         single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] [SEP] $B [SEP]",
         special_tokens=[("[CLS]", t.token_to_id("[CLS]")), ("[SEP]", t.token_to_id("[SEP]"))],
-    ))
+    ), 5000)
 
 
 SHAPES = {
@@ -45,3 +54,4 @@ SHAPES = {
     "bert": bert_json,
     "mpnet": mpnet_json,
 }
+SMALL_BERT = small_bert_json

@@ -64,7 +64,7 @@ def test_to_str_and_save_are_hfs_bytes_after_the_same_calls(shape, tmp_path):
     assert encodings(again_ours, lines) == encodings(again_hf, lines) == encodings(hf, lines)
 
 
-@pytest.mark.parametrize("shape", ["gpt2", "t5", "bert"])
+@pytest.mark.parametrize("shape", ["gpt2", "t5", "wordpiece"])
 def test_pickle_and_deepcopy_keep_settings_and_added_tokens(shape):
     import copy
 
@@ -155,3 +155,44 @@ def test_save_replaces_whole_and_refuses_a_missing_folder(tmp_path):
         ours.save(tmp_path / "missing" / "tokenizer.json")
     with pytest.raises(Exception):  # HF fails on it too
         HFTokenizer.from_str(SHAPES["wordlevel"]()).save(str(tmp_path / "missing" / "tokenizer.json"))
+
+
+def test_settings_changed_while_other_threads_encode():
+    """The settings are one immutable value swapped whole: an encode running while
+    another thread changes them sees the old or the new ones, never a mix."""
+    import threading
+
+    tok = bertpiece.Tokenizer.from_str(SHAPES["gpt2"]())
+    line = LINES[0]
+    tok.enable_truncation(6)
+    tok.enable_padding(length=9, pad_id=5)
+    padded = {"ids": tok.encode(line).ids}
+    tok.no_truncation()
+    tok.no_padding()
+    plain = {"ids": tok.encode(line).ids}
+    seen, stop = set(), threading.Event()
+
+    def encode():
+        while not stop.is_set():
+            for e in [tok.encode(line)] + tok.encode_batch([line]):
+                seen.add(tuple(e.ids))
+
+    threads = [threading.Thread(target=encode) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for _ in range(300):
+        tok.enable_truncation(6)
+        tok.enable_padding(length=9, pad_id=5)
+        tok.no_truncation()
+        tok.no_padding()
+    stop.set()
+    for t in threads:
+        t.join()
+    # Truncated-but-unpadded or padded-but-untruncated are the two orders of the swaps.
+    tok.enable_truncation(6)
+    trunc_only = tuple(tok.encode(line).ids)
+    tok.no_truncation()
+    tok.enable_padding(length=9, pad_id=5)
+    pad_only = tuple(tok.encode(line).ids)
+    assert seen <= {tuple(padded["ids"]), tuple(plain["ids"]), trunc_only, pad_only}
+    assert tuple(plain["ids"]) in seen

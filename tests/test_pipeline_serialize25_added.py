@@ -15,7 +15,7 @@ from tokenizers import Tokenizer as HFTokenizer
 import bertpiece
 import bpe_shapes
 from bpe_shapes import ATTRS
-from serialize_shapes import SHAPES
+from serialize_shapes import SHAPES, SMALL_BERT
 
 OPTIONS = ("single_word", "lstrip", "rstrip", "normalized", "special")
 # Each option given as True or False, or not given.
@@ -160,11 +160,11 @@ def run(step, ours, theirs):
     return ours, theirs
 
 
-@pytest.mark.parametrize("shape", ["normalized", "bert"])
-@settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("shape", ["normalized", "small_bert"])
+@settings(max_examples=15, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(steps=st.lists(op, min_size=1, max_size=8))
 def test_call_sequences_match_tokenizers(shape, steps):
-    text = SHAPES[shape]()
+    text = SMALL_BERT() if shape == "small_bert" else SHAPES[shape]()
     ours, theirs = bertpiece.Tokenizer.from_str(text), HFTokenizer.from_str(text)
     for step in steps:
         ours, theirs = run(step, ours, theirs)
