@@ -84,7 +84,7 @@ impl PyPipelineTokenizer {
     #[pyo3(signature = (item, is_pretokenized, add_special_tokens, settings))]
     fn encode(&self, py: Python<'_>, item: Item, is_pretokenized: bool, add_special_tokens: bool, settings: &Bound<'_, PySettings>) -> PyResult<Flat> {
         let (t, s) = (&self.inner, &settings.get().inner);
-        Ok(py.detach(|| encode_one(t, &item, is_pretokenized, add_special_tokens, &s).map(columns))?)
+        Ok(py.detach(|| encode_one(t, &item, is_pretokenized, add_special_tokens, s).map(columns))?)
     }
 
     /// Encodes all `items` on up to `num_threads` threads (all cores by default), GIL released.
@@ -101,7 +101,7 @@ impl PyPipelineTokenizer {
         let threads = threads::thread_count(thread_count(py, num_threads)?)?;
         let (t, s) = (&self.inner, &settings.get().inner);
         let out = py.detach(|| -> crate::Result<Vec<Encoding>> {
-            let out = threads::run_jobs(threads, items.len(), |k| encode_one(t, &items[k], is_pretokenized, add_special_tokens, &s))?;
+            let out = threads::run_jobs(threads, items.len(), |k| encode_one(t, &items[k], is_pretokenized, add_special_tokens, s))?;
             let mut out = out.into_iter().collect::<crate::Result<Vec<_>>>()?;
             // HF pads each encoding, then the batch together (BatchLongest: to the longest).
             if let Some(p) = &s.padding {
