@@ -13,6 +13,10 @@ use crate::processors::truncation::{truncate_encodings, TruncationParams};
 use crate::Result;
 use std::collections::{HashMap, HashSet};
 
+#[path = "pipeline_added.rs"]
+mod added;
+
+#[derive(Clone)]
 pub struct Tokenizer {
     pub config: TokenizerConfig,
     /// content -> id and id -> token, as HF's AddedVocabulary assigns them.
@@ -45,60 +49,20 @@ impl Tokenizer {
     }
 
     pub fn new(config: TokenizerConfig) -> Tokenizer {
-        let model = &config.model;
-        let (mut added, mut added_r) = (HashMap::new(), HashMap::<u32, AddedToken>::new());
-        let mut special = HashSet::new();
-        // HF's add_tokens: the stored ids are not used; a token already in the
-        // vocabulary keeps its id, the others get the next free one.
-        let mut next_id = model.vocab_size() as u32;
-        for (_, token) in &config.added_tokens {
-            if token.content.is_empty() {
-                continue;
-            }
-            if let Some(id) = added.get(&token.content) {
-                if added_r.get(id) == Some(token) {
-                    continue;
-                }
-            }
-            let id = match added.get(&token.content).copied().or_else(|| model.token_to_id(&token.content)) {
-                Some(id) => id,
-                None => {
-                    next_id += 1;
-                    next_id - 1
-                }
-            };
-            added.insert(token.content.clone(), id);
-            if token.special {
-                special.insert(token.content.clone());
-            }
-            added_r.insert(id, token.clone());
-        }
-        let (mut raw, mut normalized) = (Vec::new(), Vec::new());
-        let mut normalized_forms = HashMap::new();
-        for (&id, t) in &added_r {
-            if t.normalized {
-                let mut s = NormalizedString::new(&t.content, 0);
-                if let Some(n) = &config.normalizer {
-                    n.normalize(&mut s);
-                }
-                let form = s.text();
-                if form != t.content {
-                    normalized_forms.insert(id, form.clone());
-                }
-                normalized.push((form, id));
-            } else {
-                raw.push((t.content.clone(), id));
-            }
-        }
-        Tokenizer {
-            raw_matcher: Matcher::new(raw),
-            normalized_matcher: Matcher::new(normalized),
+        // HF's deserialization: one `add_tokens` of the file's tokens in file
+        // order; their stored ids are not used.
+        let tokens: Vec<AddedToken> = config.added_tokens.iter().map(|(_, t)| t.clone()).collect();
+        let mut t = Tokenizer {
+            raw_matcher: Matcher::default(),
+            normalized_matcher: Matcher::default(),
             config,
-            added,
-            added_r,
-            special,
-            normalized_forms,
-        }
+            added: HashMap::new(),
+            added_r: HashMap::new(),
+            special: HashSet::new(),
+            normalized_forms: HashMap::new(),
+        };
+        t.add_tokens(&tokens);
+        t
     }
 
     /// HF's `extract_and_normalize` then pre-tokenization: the splits of one text.

@@ -124,12 +124,13 @@ def test_decode_and_vocabulary_match_tokenizers(shape):
 
 
 def test_other_methods_are_refused_not_ignored():
-    # truncation and padding are implemented: tests/test_pipeline_trunc25.py
+    # truncation and padding are implemented: tests/test_pipeline_trunc25.py;
+    # to_str, save, add_tokens, from_pretrained: tests/test_pipeline_serialize25*.py
     ours = bertpiece.Tokenizer.from_str(roberta_json())
     assert ours.truncation is None and ours.padding is None
     with pytest.raises(NotImplementedError, match="post_process"):
         ours.post_process
-    assert not hasattr(ours, "post_process") and getattr(ours, "to_str", None) is None
+    assert not hasattr(ours, "post_process") and getattr(ours, "train_from_iterator", None) is None
 
 
 def test_pickles_and_copies():

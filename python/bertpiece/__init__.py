@@ -9,7 +9,7 @@ from ._core import UNICODE_VERSION, __version__
 from .batch import EncodedBatch
 from .bert_tokenizer import BatchEncoding, PlainBertTokenizer
 from .pretrained import DEFAULT_MODEL, PRETRAINED, vocab_path
-from .tokenizers_api import Encoding, Tokenizer
+from .tokenizers_api import AddedToken, Encoding, Tokenizer
 from .training import WordPieceVocab, train_wordpiece, train_wordpiece_from_files
 from .tokenization import (
     REFERENCES,
@@ -44,5 +44,5 @@ __all__ = [
     "BasicTokenizer", "FullTokenizer", "BertTokenizer", "PlainBertTokenizer", "BatchEncoding", "EncodedBatch", "WordpieceTokenizer",
     "convert_by_vocab", "convert_ids_to_tokens", "convert_to_unicode", "convert_tokens_to_ids",
     "load_vocab", "printable_text", "validate_case_matches_checkpoint", "whitespace_tokenize",
-    "train_wordpiece", "train_wordpiece_from_files", "WordPieceVocab", "Tokenizer", "Encoding",
+    "train_wordpiece", "train_wordpiece_from_files", "WordPieceVocab", "Tokenizer", "Encoding", "AddedToken",
 ]

@@ -8,10 +8,14 @@ use crate::pipeline::{Input, Settings, Tokenizer};
 use crate::processors::padding::pad_encodings;
 use crate::threads;
 use pyo3::prelude::*;
+use crate::added_tokens::AddedToken;
 use std::collections::HashMap;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
-use super::pipeline_settings::{read, PadTuple, TruncTuple};
+use super::pipeline_settings::{PadTuple, PySettings, TruncTuple};
+
+/// An added token: (content, single_word, lstrip, rstrip, normalized, special).
+type TokenTuple = (String, bool, bool, bool, bool, bool);
 
 type Columns = (
     Vec<u32>,
@@ -59,15 +63,8 @@ fn encode_one(t: &Tokenizer, item: &Item, is_pretokenized: bool, add_special_tok
 
 #[pyclass(frozen, module = "bertpiece._core", name = "PipelineTokenizer")]
 pub(super) struct PyPipelineTokenizer {
+    /// Never changed: adding tokens makes a new `PipelineTokenizer`.
     inner: Arc<Tokenizer>,
-    /// Truncation and padding: the file's, changed by enable_*/no_*.
-    settings: RwLock<Settings>,
-}
-
-impl PyPipelineTokenizer {
-    fn settings(&self) -> Settings {
-        read(&self.settings)
-    }
 }
 
 #[pymethods]
@@ -76,30 +73,35 @@ impl PyPipelineTokenizer {
     #[staticmethod]
     fn from_str(py: Python<'_>, json: String) -> PyResult<Self> {
         let inner = py.detach(|| Tokenizer::from_json(&json))?;
-        let settings = RwLock::new(inner.config.settings.clone());
-        Ok(PyPipelineTokenizer { inner: Arc::new(inner), settings })
+        Ok(PyPipelineTokenizer { inner: Arc::new(inner) })
     }
 
-    #[pyo3(signature = (item, is_pretokenized, add_special_tokens))]
-    fn encode(&self, py: Python<'_>, item: Item, is_pretokenized: bool, add_special_tokens: bool) -> PyResult<Flat> {
-        let (t, s) = (&self.inner, self.settings());
-        Ok(py.detach(|| encode_one(t, &item, is_pretokenized, add_special_tokens, &s).map(columns))?)
+    /// The file's stored truncation and padding.
+    fn stored_settings(&self) -> PySettings {
+        PySettings::new(self.inner.config.settings.clone())
+    }
+
+    #[pyo3(signature = (item, is_pretokenized, add_special_tokens, settings))]
+    fn encode(&self, py: Python<'_>, item: Item, is_pretokenized: bool, add_special_tokens: bool, settings: &Bound<'_, PySettings>) -> PyResult<Flat> {
+        let (t, s) = (&self.inner, &settings.get().inner);
+        Ok(py.detach(|| encode_one(t, &item, is_pretokenized, add_special_tokens, s).map(columns))?)
     }
 
     /// Encodes all `items` on up to `num_threads` threads (all cores by default), GIL released.
-    #[pyo3(signature = (items, is_pretokenized, add_special_tokens, num_threads=None))]
+    #[pyo3(signature = (items, is_pretokenized, add_special_tokens, settings, num_threads=None))]
     fn encode_batch(
         &self,
         py: Python<'_>,
         items: Vec<Item>,
         is_pretokenized: bool,
         add_special_tokens: bool,
+        settings: &Bound<'_, PySettings>,
         num_threads: Option<i64>,
     ) -> PyResult<Vec<Flat>> {
         let threads = threads::thread_count(thread_count(py, num_threads)?)?;
-        let (t, s) = (&self.inner, self.settings());
+        let (t, s) = (&self.inner, &settings.get().inner);
         let out = py.detach(|| -> crate::Result<Vec<Encoding>> {
-            let out = threads::run_jobs(threads, items.len(), |k| encode_one(t, &items[k], is_pretokenized, add_special_tokens, &s))?;
+            let out = threads::run_jobs(threads, items.len(), |k| encode_one(t, &items[k], is_pretokenized, add_special_tokens, s))?;
             let mut out = out.into_iter().collect::<crate::Result<Vec<_>>>()?;
             // HF pads each encoding, then the batch together (BatchLongest: to the longest).
             if let Some(p) = &s.padding {
@@ -138,23 +140,31 @@ impl PyPipelineTokenizer {
         self.inner.num_special_tokens_to_add(is_pair)
     }
 
-    /// (max_length, stride, strategy, direction), or None.
-    fn get_truncation(&self) -> Option<TruncTuple> {
-        super::pipeline_settings::trunc_tuple(&self.settings())
+    /// `settings` with truncation set to `params` (max_length, stride, strategy, direction), or off (None).
+    #[pyo3(signature = (settings, params))]
+    fn with_truncation(&self, settings: &Bound<'_, PySettings>, params: Option<TruncTuple>) -> PyResult<PySettings> {
+        super::pipeline_settings::with_truncation(&settings.get().inner, &self.inner, params)
     }
 
-    #[pyo3(signature = (params))]
-    fn set_truncation(&self, params: Option<TruncTuple>) -> PyResult<()> {
-        super::pipeline_settings::set_truncation(&self.settings, &self.inner, params)
+    /// `settings` with padding set to `params` (length, pad_to_multiple_of, pad_id, pad_token, pad_type_id, direction), or off (None).
+    #[pyo3(signature = (settings, params))]
+    fn with_padding(&self, settings: &Bound<'_, PySettings>, params: Option<PadTuple>) -> PyResult<PySettings> {
+        super::pipeline_settings::with_padding(&settings.get().inner, params)
     }
 
-    /// (length, pad_to_multiple_of, pad_id, pad_token, pad_type_id, direction), or None.
-    fn get_padding(&self) -> Option<PadTuple> {
-        super::pipeline_settings::pad_tuple(&self.settings())
+    /// A new tokenizer with `tokens` added as HF's `add_tokens` adds them, and how many were added.
+    fn with_added_tokens(&self, py: Python<'_>, tokens: Vec<TokenTuple>) -> (PyPipelineTokenizer, usize) {
+        let tokens: Vec<AddedToken> = tokens
+            .into_iter()
+            .map(|(content, single_word, lstrip, rstrip, normalized, special)| AddedToken { content, single_word, lstrip, rstrip, normalized, special })
+            .collect();
+        let (t, n) = py.detach(|| self.inner.with_added_tokens(&tokens));
+        (PyPipelineTokenizer { inner: Arc::new(t) }, n)
     }
 
-    #[pyo3(signature = (params))]
-    fn set_padding(&self, params: Option<PadTuple>) -> PyResult<()> {
-        super::pipeline_settings::set_padding(&self.settings, params)
+    /// (id, token) of every added token, by increasing id.
+    fn added_tokens(&self) -> Vec<(u32, TokenTuple)> {
+        let tuple = |t: &AddedToken| (t.content.clone(), t.single_word, t.lstrip, t.rstrip, t.normalized, t.special);
+        self.inner.added_tokens().into_iter().map(|(id, t)| (id, tuple(t))).collect()
     }
 }

@@ -4,6 +4,9 @@ tokenizer.json, exact against HF tokenizers 0.23.3 for what it supports.
 Components it does not implement are refused when the file is loaded
 (NotImplementedError naming the field), never approximated. docs/pipeline.md
 lists what is supported. Truncation and padding work as in tokenizers.
+
+The compiled core and the settings are immutable values: ``enable_*``/``no_*``
+and ``add_tokens`` replace them, so encoding takes no lock.
 """
 
 from __future__ import annotations
@@ -11,11 +14,16 @@ from __future__ import annotations
 import os
 from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 
+from .._atomic_write import write_text_atomically
 from .._core import PipelineTokenizer as _Core
 from ..batch import SurrogateError
+from .added_token import AddedToken
+from .added_tokens import added_token_options, added_tokens_decoder
 from .encoding import Encoding
+from .pretrained import pretrained_path
+from .serialization import tokenizer_json
 
-__all__ = ["Tokenizer", "Encoding", "NotImplementedAttribute"]
+__all__ = ["Tokenizer", "Encoding", "AddedToken", "NotImplementedAttribute"]
 
 TextInput = Union[str, Sequence[str]]
 
@@ -64,7 +72,8 @@ class Tokenizer:
         if not isinstance(core, _Core):
             raise TypeError("use Tokenizer.from_file(path) or Tokenizer.from_str(json)")
         self._core = core
-        self._json = json  # kept for pickling
+        self._json = json  # the components, for to_str
+        self._settings = core.stored_settings()  # truncation and padding, replaced by enable_*/no_*
 
     @classmethod
     def from_str(cls, json: str) -> "Tokenizer":
@@ -73,8 +82,8 @@ class Tokenizer:
         return cls(_Core.from_str(json), json)
 
     def __reduce__(self) -> tuple:
-        # The file, plus truncation/padding as set now (they may differ from the file's).
-        return (_restore, (self._json, self._core.get_truncation(), self._core.get_padding()))
+        # As tokenizers: the tokenizer.json as it is now (settings, added tokens).
+        return (_restore, (self.to_str(),))
 
     @classmethod
     def from_file(cls, path: Union[str, "os.PathLike[str]"]) -> "Tokenizer":
@@ -97,7 +106,7 @@ class Tokenizer:
             None if pair is None else _words(pair, is_pretokenized, "pair"),
         )
         try:
-            cols = self._core.encode(item, bool(is_pretokenized), bool(add_special_tokens))
+            cols = self._core.encode(item, bool(is_pretokenized), bool(add_special_tokens), self._settings)
         except UnicodeEncodeError as e:
             raise _surrogate(e) from None
         return Encoding._from_flat(cols)
@@ -110,7 +119,7 @@ class Tokenizer:
             raise TypeError("input must be a list of inputs, got a str")
         items = [_batch_item(x, is_pretokenized, k) for k, x in enumerate(input)]
         try:
-            cols = self._core.encode_batch(items, bool(is_pretokenized), bool(add_special_tokens))
+            cols = self._core.encode_batch(items, bool(is_pretokenized), bool(add_special_tokens), self._settings)
         except UnicodeEncodeError as e:
             raise _surrogate(e) from None
         return [Encoding._from_flat(c) for c in cols]
@@ -140,30 +149,30 @@ class Tokenizer:
     # post-processor (max_length counts its special tokens), padding after it.
     @property
     def truncation(self) -> Optional[dict]:
-        t = self._core.get_truncation()
+        t = self._settings.truncation
         if t is None:
             return None
         return dict(zip(("max_length", "stride", "strategy", "direction"), t))
 
     @property
     def padding(self) -> Optional[dict]:
-        p = self._core.get_padding()
+        p = self._settings.padding
         if p is None:
             return None
         return dict(zip(("length", "pad_to_multiple_of", "pad_id", "pad_token", "pad_type_id", "direction"), p))
 
     def no_truncation(self) -> None:
-        self._core.set_truncation(None)
+        self._settings = self._core.with_truncation(self._settings, None)
 
     def no_padding(self) -> None:
-        self._core.set_padding(None)
+        self._settings = self._core.with_padding(self._settings, None)
 
     def enable_truncation(
         self, max_length: int, stride: int = 0, strategy: str = "longest_first", direction: str = "right"
     ) -> None:
         """Truncates to ``max_length`` tokens (special tokens included); the rest goes
         to ``Encoding.overflowing`` in windows overlapping by ``stride``."""
-        self._core.set_truncation((max_length, stride, strategy, direction))
+        self._settings = self._core.with_truncation(self._settings, (max_length, stride, strategy, direction))
 
     def enable_padding(
         self,
@@ -176,7 +185,39 @@ class Tokenizer:
     ) -> None:
         """Pads to ``length``, or (``None``) to the longest of a batch, rounded up to
         ``pad_to_multiple_of``."""
-        self._core.set_padding((length, pad_to_multiple_of, pad_id, pad_token, pad_type_id, direction))
+        self._settings = self._core.with_padding(
+            self._settings, (length, pad_to_multiple_of, pad_id, pad_token, pad_type_id, direction)
+        )
+
+    # Serialization, added tokens, from_pretrained (tokenizers_api/serialization.py,
+    # added_tokens.py, pretrained.py).
+    def to_str(self, pretty: bool = False) -> str:
+        """The tokenizer.json as it is now (truncation, padding, added tokens), in HF's format."""
+        return tokenizer_json(self._json, self._core, self._settings, bool(pretty))
+
+    def save(self, path: Union[str, "os.PathLike[str]"], pretty: bool = True) -> None:
+        """Writes ``to_str(pretty)`` to ``path``, whole or not at all."""
+        write_text_atomically(path, self.to_str(pretty))
+
+    def add_tokens(self, tokens: list) -> int:
+        """Adds tokens (str: normalized, not special; or AddedToken); returns how many were new or changed."""
+        self._core, added = self._core.with_added_tokens(added_token_options(tokens, special=False))
+        return added
+
+    def add_special_tokens(self, tokens: list) -> int:
+        """As ``add_tokens``, every token made special (str: not normalized)."""
+        self._core, added = self._core.with_added_tokens(added_token_options(tokens, special=True))
+        return added
+
+    def get_added_tokens_decoder(self) -> dict:
+        """id -> AddedToken, by increasing id."""
+        return added_tokens_decoder(self._core)
+
+    @classmethod
+    def from_pretrained(cls, identifier: str, revision: str = "main", token: Optional[str] = None) -> "Tokenizer":
+        """A hub id from the local Hugging Face cache, or a folder holding tokenizer.json;
+        never downloads (``token`` is accepted and unused)."""
+        return cls.from_file(pretrained_path(identifier, revision))
 
     def __getattr__(self, name: str) -> Any:
         # Any other tokenizers.Tokenizer API: say clearly that it is not here yet.
@@ -185,8 +226,8 @@ class Tokenizer:
         raise NotImplementedAttribute(f"bertpiece.Tokenizer.{name} is not implemented yet (see docs/pipeline.md)")
 
 
-def _restore(json: str, truncation: Optional[tuple], padding: Optional[tuple]) -> Tokenizer:
+def _restore(json: str, *legacy: Optional[tuple]) -> Tokenizer:
     tok = Tokenizer.from_str(json)
-    tok._core.set_truncation(truncation)
-    tok._core.set_padding(padding)
+    if legacy:  # pickles of earlier versions: (json, truncation, padding)
+        tok._settings = tok._core.with_padding(tok._core.with_truncation(tok._settings, legacy[0]), legacy[1])
     return tok

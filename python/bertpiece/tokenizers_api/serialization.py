@@ -1,0 +1,134 @@
+"""``Tokenizer.to_str`` / ``save``: the tokenizer.json of a tokenizer as it is
+now, in tokenizers 0.23.3's format (serde_json: its key order, compact or
+2-space pretty, non-ASCII written as is, its float notation).
+
+The components (normalizer, pre-tokenizer, model, post-processor, decoder) are
+written as the loaded file gave them; the top level is rebuilt in HF's order
+with the current truncation, padding and added tokens. For a file that came
+from HF's own ``to_str``/``save`` the output is byte for byte HF's. HF
+re-serializes components from its parsed objects, so for a hand-written file
+(omitted defaults, other key order, legacy forms) HF's output fills those in
+and ours keeps them as written: both load back to the same tokenizer
+(docs/pipeline.md).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Optional
+
+__all__ = ["tokenizer_json"]
+
+_U64_MAX = 2**64 - 1
+_I32_MAX = 2**31 - 1
+_POW10 = [float(f"1e{k}") for k in range(309)]
+_NUMBER = re.compile(r"(-?)(\d+)(?:\.(\d+))?(?:[eE]([-+]?)(\d+))?$")
+
+_ADDED_FIELDS = ("content", "single_word", "lstrip", "rstrip", "normalized", "special")
+_PARTS = ("normalizer", "pre_tokenizer", "post_processor", "decoder", "model")
+
+# A JSON string (skipped) or a number in exponent notation (rewritten).
+_STRING_OR_EXPONENT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?\d+(?:\.\d+)?)e([-+])(\d+)')
+
+
+def serde_float(literal: str) -> float:
+    """The f64 serde_json 1.0 (without its `float_roundtrip` feature, as
+    tokenizers and bertpiece build it) reads from a JSON number with a
+    fraction or exponent: the digits that fit in a u64 (the rest only move the
+    exponent, or are dropped after the point), times or over a power of ten,
+    rounded at each step. Not always the nearest f64 to the text (Python's
+    float() is): "-7.3246283531188965" reads as -7.324628353118896."""
+    m = _NUMBER.match(literal)
+    if m is None:  # json.loads gives only JSON numbers
+        raise ValueError(f"not a JSON number: {literal!r}")
+    sign, integer, fraction, exp_sign, exp_digits = m.groups()
+    significand, exponent = 0, 0
+    for k, c in enumerate(integer):
+        if significand * 10 + int(c) > _U64_MAX:
+            exponent += len(integer) - k  # the remaining integer digits only scale
+            break
+        significand = significand * 10 + int(c)
+    for c in fraction or "":
+        if significand * 10 + int(c) > _U64_MAX:
+            break  # the remaining fraction digits are dropped
+        significand = significand * 10 + int(c)
+        exponent -= 1
+    if exp_digits is not None:
+        exp = int(exp_digits)
+        if exp > _I32_MAX:
+            if significand != 0 and exp_sign != "-":
+                raise ValueError(f"number out of range: {literal!r}")
+            return -0.0 if sign else 0.0
+        exponent = exponent - exp if exp_sign == "-" else exponent + exp
+        exponent = max(-(2**31), min(_I32_MAX, exponent))
+    f = float(significand)
+    while True:
+        if abs(exponent) < len(_POW10):
+            f = f * _POW10[exponent] if exponent >= 0 else f / _POW10[-exponent]
+            break
+        if f == 0.0:
+            break
+        if exponent >= 0:
+            raise ValueError(f"number out of range: {literal!r}")
+        f /= 1e308
+        exponent += 308
+    return -f if sign else f
+
+
+def _serde_exponent(m: "re.Match[str]") -> str:
+    # Python's repr and serde_json (tokenizers 0.23.3) give the same shortest
+    # digits and switch to exponents at the same large values (1e16), but
+    # serde_json writes 1e-5..1e-4 plainly (0.00001) and no exponent padding
+    # (1e-7, not 1e-07). Measured on thousands of random f64 in a Unigram vocab.
+    mantissa, sign, exp = m.group(1), m.group(2), m.group(3)
+    if mantissa is None:
+        return m.group(0)
+    if sign == "-" and int(exp) == 5:
+        neg = mantissa.startswith("-")
+        digits = mantissa.lstrip("-").replace(".", "")
+        return ("-" if neg else "") + "0.0000" + digits
+    return f"{mantissa}e{sign}{int(exp)}"
+
+
+def _truncation(t: Optional[tuple]) -> Optional[dict]:
+    if t is None:
+        return None
+    max_length, stride, strategy, direction = t
+    strategy = "".join(w.capitalize() for w in strategy.split("_"))  # longest_first -> LongestFirst
+    return {"direction": direction.capitalize(), "max_length": max_length, "strategy": strategy, "stride": stride}
+
+
+def _padding(p: Optional[tuple]) -> Optional[dict]:
+    if p is None:
+        return None
+    length, pad_to_multiple_of, pad_id, pad_token, pad_type_id, direction = p
+    return {
+        "strategy": "BatchLongest" if length is None else {"Fixed": length},
+        "direction": direction.capitalize(),
+        "pad_to_multiple_of": pad_to_multiple_of,
+        "pad_id": pad_id,
+        "pad_type_id": pad_type_id,
+        "pad_token": pad_token,
+    }
+
+
+def tokenizer_json(base_json: str, core: Any, settings: Any, pretty: bool) -> str:
+    """The tokenizer.json: `base_json`'s components with `core`'s added tokens
+    and `settings`' truncation and padding."""
+    base = json.loads(base_json, parse_float=serde_float)
+    doc: dict = {
+        "version": "1.0",
+        "truncation": _truncation(settings.truncation),
+        "padding": _padding(settings.padding),
+        "added_tokens": [
+            {"id": id_, **dict(zip(_ADDED_FIELDS, options))} for id_, options in core.added_tokens()
+        ],
+    }
+    for part in _PARTS:
+        doc[part] = base.get(part)
+    if pretty:
+        text = json.dumps(doc, ensure_ascii=False, indent=2)
+    else:
+        text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+    return _STRING_OR_EXPONENT.sub(_serde_exponent, text)
