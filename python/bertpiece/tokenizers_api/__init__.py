@@ -13,6 +13,7 @@ from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .._core import PipelineTokenizer as _Core
 from ..batch import SurrogateError
+from .components import ComponentSlots, Model, stage_tokenizer_json
 from .encoding import Encoding
 
 __all__ = ["Tokenizer", "Encoding", "NotImplementedAttribute"]
@@ -57,14 +58,23 @@ def _surrogate(e: UnicodeEncodeError) -> SurrogateError:
     return SurrogateError(f"text holds a lone surrogate {e.object[e.start]!r} at position {e.start} (not valid Unicode)")
 
 
-class Tokenizer:
-    """The general tokenization pipeline from a tokenizer.json (see the module doc)."""
+class Tokenizer(ComponentSlots):
+    """The general tokenization pipeline from a tokenizer.json (see the module doc),
+    or, as ``tokenizers.Tokenizer(model)``, from a ``bertpiece.models`` model with the
+    other stages set through the component properties."""
 
-    def __init__(self, core: _Core, json: str) -> None:
-        if not isinstance(core, _Core):
-            raise TypeError("use Tokenizer.from_file(path) or Tokenizer.from_str(json)")
+    def __init__(self, model: Any, json: Optional[str] = None) -> None:
+        if isinstance(model, _Core) and json is not None:
+            core = model  # from_str's path
+        elif isinstance(model, Model):
+            json = stage_tokenizer_json(model=model._state)
+            core = _Core.from_str(json)
+        else:
+            raise TypeError(f"'{type(model).__name__}' object is not an instance of 'Model'")
         self._core = core
-        self._json = json  # kept for pickling
+        self._json = json  # kept for pickling and for editing the components
+        if isinstance(model, Model):
+            model._bind(self, "model")
 
     @classmethod
     def from_str(cls, json: str) -> "Tokenizer":

@@ -1,0 +1,345 @@
+"""The base of the component classes (``bertpiece.normalizers``, ``.pre_tokenizers``,
+``.models``, ``.processors``, ``.decoders``): each object is the JSON it writes in a
+tokenizer.json (a dict in tokenizers 0.23.3's shape), nothing more. The Rust core
+compiles that JSON when the component is attached to a ``Tokenizer``, or when one
+of its standalone helpers (``normalize_str``, ``pre_tokenize_str``, ``decode``) runs,
+so what the core refuses (NotImplementedError naming the field) is refused there.
+
+As in tokenizers, a component attached to a tokenizer is shared with it: setting
+an attribute of ``tok.normalizer`` (or of the object assigned to it) changes the
+tokenizer, which rebuilds its core from the edited JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import weakref
+from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple, Type
+
+from .._core import PipelineTokenizer as _Core
+
+__all__ = [
+    "Component", "Regex", "ComponentSlots", "Normalizer", "PreTokenizer", "Model", "PostProcessor", "Decoder",
+    "stage_tokenizer_json", "to_json_text",
+]
+
+
+def to_json_text(value: Any) -> str:
+    # tokenizers writes compact JSON with non-ASCII chars as they are.
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+class Regex:
+    """A regex pattern (``tokenizers.Regex``) for ``Replace`` and ``Split``. It is
+    checked when the component is used: bertpiece runs only the patterns it can
+    match exactly as Oniguruma does (docs/pipeline.md) and refuses the rest."""
+
+    def __init__(self, pattern: str) -> None:
+        if not isinstance(pattern, str):
+            raise TypeError(f"'{type(pattern).__name__}' object cannot be converted to 'PyString'")
+        self.pattern = pattern
+
+    def __repr__(self) -> str:
+        return f"Regex({self.pattern!r})"
+
+
+def pattern_json(pattern: Any) -> Dict[str, str]:
+    if isinstance(pattern, str):
+        return {"String": pattern}
+    if isinstance(pattern, Regex):
+        return {"Regex": pattern.pattern}
+    raise TypeError(f"pattern must be a str or a bertpiece.Regex, got {type(pattern).__name__}")
+
+
+def check_bool(name: str, value: Any) -> bool:
+    # tokenizers (PyO3) takes only real bools, never ints.
+    if not isinstance(value, bool):
+        raise TypeError(f"{name}: '{type(value).__name__}' object is not an instance of 'bool'")
+    return value
+
+
+def check_str(name: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{name}: '{type(value).__name__}' object is not an instance of 'str'")
+    return value
+
+
+def check_uint(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name}: '{type(value).__name__}' object cannot be interpreted as an integer")
+    if value < 0:
+        raise OverflowError(f"{name}: can't convert negative int to unsigned")
+    return value
+
+
+def check_char(name: str, value: Any) -> str:
+    if not isinstance(value, str) or len(value) != 1:
+        raise ValueError(f"{name}: expected a string of length 1")
+    return value
+
+
+class Component:
+    """One pipeline component: its tokenizer.json object in ``_state``."""
+
+    _family: ClassVar[str] = ""  # the tokenizer.json field: "normalizer", "model", ...
+    _registry: ClassVar[Dict[str, Type["Component"]]]
+    _type: ClassVar[str] = ""  # the JSON "type"
+
+    _state: Dict[str, Any]
+    _owners: List[Tuple["weakref.ReferenceType[Any]", str]]
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if "_registry" in cls.__dict__:
+            return  # a family base
+        if cls._type:
+            cls._registry[cls._type] = cls
+
+    def _init(self, state: Dict[str, Any]) -> None:
+        self._state = state
+        self._owners = []
+
+    @classmethod
+    def _from_state(cls, state: Dict[str, Any]) -> "Component":
+        """The component object for a tokenizer.json object of this family."""
+        sub = cls._registry.get(state.get("type", ""), None) if isinstance(state, dict) else None
+        if sub is None:
+            # Only a file the core accepted gets here, so its types are known.
+            raise ValueError(f"{cls._family}: no component class for {state!r}")
+        obj = sub.__new__(sub)
+        obj._init(state)
+        return obj
+
+    def __getstate__(self) -> bytes:
+        return to_json_text(self._state).encode("utf-8")
+
+    def __setstate__(self, state: bytes) -> None:
+        self._init(json.loads(state))
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self._state.items() if k != "type")
+        return f"{type(self).__name__}({args})"
+
+    def _set(self, key: str, value: Any) -> None:
+        """Changes one JSON field, and every tokenizer holding this component."""
+        self._state[key] = value
+        live = []
+        for ref, slot in self._owners:
+            owner = ref()
+            if owner is not None:
+                owner._set_component(slot, self)
+                live.append((ref, slot))
+        self._owners = live
+
+    def _bind(self, owner: Any, slot: str) -> None:
+        self._owners.append((weakref.ref(owner), slot))
+
+
+def attr(key: str, check: Optional[Callable[[str, Any], Any]] = None, doc: str = "") -> property:
+    """A getter/setter for the JSON field ``key`` (tokenizers' attribute of that name)."""
+
+    def get(self: Component) -> Any:
+        return self._state[key]
+
+    def put(self: Component, value: Any) -> None:
+        self._set(key, check(key, value) if check else value)
+
+    return property(get, put, doc=doc or f"The ``{key}`` field.")
+
+
+def members(family: Type[Component], items: Any, what: str) -> List[Dict[str, Any]]:
+    """The JSON of a Sequence's members: a list of components of ``family``."""
+    if not isinstance(items, list):
+        raise TypeError(f"{what}: '{type(items).__name__}' object is not an instance of 'list'")
+    out = []
+    for item in items:
+        if not isinstance(item, family):
+            raise TypeError(f"{what}: '{type(item).__name__}' object is not an instance of '{family.__name__}'")
+        out.append(item._state)
+    return out
+
+
+_EMPTY_UNIGRAM = {"type": "Unigram", "unk_id": 0, "vocab": [["<unk>", 0.0]], "byte_fallback": False}
+
+
+def stage_tokenizer_json(**stages: Any) -> str:
+    """A tokenizer.json with the given stages (JSON dicts); the model defaults to a
+    Unigram holding only ``<unk>``, whose unknown runs come back as their own text —
+    so encoding returns the normalized or pre-tokenized text unchanged."""
+    doc: Dict[str, Any] = {
+        "version": "1.0", "truncation": None, "padding": None, "added_tokens": [],
+        "normalizer": None, "pre_tokenizer": None, "post_processor": None, "decoder": None,
+        "model": _EMPTY_UNIGRAM,
+    }
+    doc.update(stages)
+    return to_json_text(doc)
+
+
+def stage_core(json_text: str) -> _Core:
+    return _Core.from_str(json_text)
+
+
+class Normalizer(Component):
+    """Base class of ``bertpiece.normalizers``."""
+
+    _family = "normalizer"
+    _registry: ClassVar[Dict[str, Type[Component]]] = {}
+
+    def normalize_str(self, sequence: str) -> str:
+        """The normalized text, as tokenizers' ``normalize_str``."""
+        core = stage_core(stage_tokenizer_json(normalizer=self._state))
+        return "".join(core_encode(core, check_str("sequence", sequence)).tokens)
+
+
+class PreTokenizer(Component):
+    """Base class of ``bertpiece.pre_tokenizers``."""
+
+    _family = "pre_tokenizer"
+    _registry: ClassVar[Dict[str, Type[Component]]] = {}
+
+    def pre_tokenize_str(self, sequence: str) -> List[Tuple[str, Tuple[int, int]]]:
+        """The pieces and their char offsets, as tokenizers' ``pre_tokenize_str``."""
+        core = stage_core(stage_tokenizer_json(pre_tokenizer=self._state))
+        enc = core_encode(core, check_str("sequence", sequence))
+        out: List[Tuple[str, Tuple[int, int]]] = []
+        last = None
+        # A word the Unigram split (e.g. at a literal "<unk>") is joined back.
+        for token, (start, end), word in zip(enc.tokens, enc.offsets, enc.word_ids):
+            if word == last and out:
+                text, (s, _) = out[-1]
+                out[-1] = (text + token, (s, end))
+            else:
+                out.append((token, (start, end)))
+            last = word
+        return out
+
+
+class Model(Component):
+    """Base class of ``bertpiece.models``."""
+
+    _family = "model"
+    _registry: ClassVar[Dict[str, Type[Component]]] = {}
+
+
+class PostProcessor(Component):
+    """Base class of ``bertpiece.processors``."""
+
+    _family = "post_processor"
+    _registry: ClassVar[Dict[str, Type[Component]]] = {}
+
+
+class Decoder(Component):
+    """Base class of ``bertpiece.decoders``."""
+
+    _family = "decoder"
+    _registry: ClassVar[Dict[str, Type[Component]]] = {}
+
+    def decode(self, tokens: List[str]) -> str:
+        """The text of ``tokens``, as tokenizers' ``Decoder.decode``."""
+        if not isinstance(tokens, list):
+            raise TypeError(f"tokens: '{type(tokens).__name__}' object is not an instance of 'list'")
+        vocab: Dict[str, int] = {}
+        for t in tokens:
+            vocab.setdefault(check_str("tokens", t), len(vocab))
+        model = {"type": "WordLevel", "vocab": vocab, "unk_token": "<unk>"}
+        core = stage_core(stage_tokenizer_json(decoder=self._state, model=model))
+        return core.decode([vocab[t] for t in tokens], False)
+
+
+def core_encode(core: _Core, text: str) -> Any:
+    from .encoding import Encoding
+
+    return Encoding._from_flat(core.encode(([text], None), False, False))
+
+
+SLOTS: Dict[str, Type[Component]] = {
+    "normalizer": Normalizer, "pre_tokenizer": PreTokenizer, "model": Model,
+    "post_processor": PostProcessor, "decoder": Decoder,
+}
+
+
+def _load_classes() -> None:
+    # The classes register themselves when their module is imported.
+    from .. import decoders, models, normalizers, pre_tokenizers, processors  # noqa: F401
+
+
+class ComponentSlots:
+    """``Tokenizer``'s component properties, as tokenizers.Tokenizer's: get returns
+    the component (shared with the tokenizer); set rebuilds the core from the
+    edited JSON (truncation, padding and added tokens kept); ``= None`` removes a
+    stage (not the model)."""
+
+    _json: str
+    _core: _Core
+
+    def _replace_json(self, text: str) -> None:
+        """The one place the core is rebuilt: a new core from ``text``, with the
+        truncation and padding of the current one."""
+        core = _Core.from_str(text)
+        core.set_truncation(self._core.get_truncation())
+        core.set_padding(self._core.get_padding())
+        self._core, self._json = core, text
+
+    def _component(self, slot: str) -> Optional[Component]:
+        _load_classes()
+        state = json.loads(self._json).get(slot)
+        if state is None:
+            return None
+        obj = SLOTS[slot]._from_state(state)
+        obj._bind(self, slot)
+        return obj
+
+    def _set_component(self, slot: str, value: Optional[Component]) -> None:
+        doc = json.loads(self._json)
+        doc[slot] = None if value is None else value._state
+        self._replace_json(to_json_text(doc))
+
+    def _assign(self, slot: str, value: Any) -> None:
+        family = SLOTS[slot]
+        if value is None and slot != "model":
+            self._set_component(slot, None)
+            return
+        if not isinstance(value, family):
+            raise TypeError(f"'{type(value).__name__}' object is not an instance of '{family.__name__}'")
+        self._set_component(slot, value)
+        value._bind(self, slot)
+
+    @property
+    def normalizer(self) -> Optional[Normalizer]:
+        return self._component("normalizer")  # type: ignore[return-value]
+
+    @normalizer.setter
+    def normalizer(self, value: Optional[Normalizer]) -> None:
+        self._assign("normalizer", value)
+
+    @property
+    def pre_tokenizer(self) -> Optional[PreTokenizer]:
+        return self._component("pre_tokenizer")  # type: ignore[return-value]
+
+    @pre_tokenizer.setter
+    def pre_tokenizer(self, value: Optional[PreTokenizer]) -> None:
+        self._assign("pre_tokenizer", value)
+
+    @property
+    def model(self) -> Model:
+        return self._component("model")  # type: ignore[return-value]
+
+    @model.setter
+    def model(self, value: Model) -> None:
+        self._assign("model", value)
+
+    @property
+    def post_processor(self) -> Optional[PostProcessor]:
+        return self._component("post_processor")  # type: ignore[return-value]
+
+    @post_processor.setter
+    def post_processor(self, value: Optional[PostProcessor]) -> None:
+        self._assign("post_processor", value)
+
+    @property
+    def decoder(self) -> Optional[Decoder]:
+        return self._component("decoder")  # type: ignore[return-value]
+
+    @decoder.setter
+    def decoder(self, value: Optional[Decoder]) -> None:
+        self._assign("decoder", value)
