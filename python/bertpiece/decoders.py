@@ -67,10 +67,13 @@ class Metaspace(Decoder):
     _type = "Metaspace"
 
     def __init__(self, replacement: str = "\u2581", prepend_scheme: str = "always", split: bool = True) -> None:
-        self._init({
+        # As tokenizers: argument types first, then prepend_scheme's value.
+        state = {
             "type": self._type, "replacement": check_char("replacement", replacement),
-            "prepend_scheme": _prepend_scheme("prepend_scheme", prepend_scheme), "split": check_bool("split", split),
-        })
+            "prepend_scheme": check_str("prepend_scheme", prepend_scheme), "split": check_bool("split", split),
+        }
+        _prepend_scheme("prepend_scheme", prepend_scheme)
+        self._init(state)
 
     replacement = attr("replacement", check_char)
     prepend_scheme = attr("prepend_scheme", _prepend_scheme)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import struct
+import warnings
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 from .tokenizers_api.components import Model, attr, check_bool, check_str, check_uint
@@ -16,6 +17,14 @@ __all__ = ["Model", "BPE", "Unigram", "WordLevel", "WordPiece"]
 Path = Union[str, "os.PathLike[str]"]
 # Rust's char::is_whitespace, which tokenizers' trim_end uses (str.isspace differs on \x1c-\x1f).
 _RUST_WHITESPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+
+
+_UNSET: Any = object()  # an option not given (tokenizers treats None given as a wrong type)
+
+
+def _ignore_unknown(kwargs: Dict[str, Any]) -> None:
+    for k in kwargs:
+        warnings.warn(f"Ignored unknown kwarg option {k}", stacklevel=3)  # tokenizers prints this
 
 
 def _opt_str(name: str, value: Any) -> Optional[str]:
@@ -68,11 +77,15 @@ class _VocabLookup:
 def _dropout(name: str, value: Any) -> Optional[float]:
     if value is None:
         return None
-    value = float(value)
-    if not 0.0 <= value <= 1.0:
+    if not isinstance(value, (int, float)):
+        raise TypeError(f"{name}: must be real number, not {type(value).__name__}")
+    return float(value)
+
+
+def _dropout_range(value: Optional[float]) -> None:
+    if value is not None and not 0.0 <= value <= 1.0:
         # tokenizers raises Exception; ValueError is one.
         raise ValueError("Error while initializing BPE: Dropout should be between 0 and 1, inclusive")
-    return value
 
 
 class BPE(_VocabLookup, Model):
@@ -82,25 +95,31 @@ class BPE(_VocabLookup, Model):
     _type = "BPE"
 
     def __init__(
-        self, vocab: Optional[Dict[str, int]] = None, merges: Optional[List[Tuple[str, str]]] = None,
-        cache_capacity: Optional[int] = None, dropout: Optional[float] = None, unk_token: Optional[str] = None,
-        continuing_subword_prefix: Optional[str] = None, end_of_word_suffix: Optional[str] = None,
-        fuse_unk: Optional[bool] = None, byte_fallback: bool = False, ignore_merges: bool = False,
+        self, vocab: Optional[Dict[str, int]] = None, merges: Optional[List[Tuple[str, str]]] = None, *,
+        cache_capacity: Any = _UNSET, dropout: Optional[float] = None, unk_token: Optional[str] = None,
+        continuing_subword_prefix: Any = _UNSET, end_of_word_suffix: Any = _UNSET, fuse_unk: Any = _UNSET,
+        byte_fallback: bool = False, ignore_merges: bool = False, **kwargs: Any,
     ) -> None:
+        # As tokenizers: options given as None are refused, except dropout and unk_token.
+        _ignore_unknown(kwargs)
         if (vocab is None) != (merges is None):
             raise ValueError("`vocab` and `merges` must be both specified")
-        vocab = _vocab_dict("vocab", {} if vocab is None else vocab)
-        pairs = self._merges([] if merges is None else merges, vocab, continuing_subword_prefix or "")
-        if cache_capacity is not None:
+        if cache_capacity is not _UNSET:
             check_uint("cache_capacity", cache_capacity)
-        self._init({
+        prefix = None if continuing_subword_prefix is _UNSET else check_str("continuing_subword_prefix", continuing_subword_prefix)
+        state = {
             "type": self._type, "dropout": _dropout("dropout", dropout), "unk_token": _opt_str("unk_token", unk_token),
-            "continuing_subword_prefix": _opt_str("continuing_subword_prefix", continuing_subword_prefix),
-            "end_of_word_suffix": _opt_str("end_of_word_suffix", end_of_word_suffix),
-            "fuse_unk": False if fuse_unk is None else check_bool("fuse_unk", fuse_unk),
+            "continuing_subword_prefix": prefix,
+            "end_of_word_suffix": None if end_of_word_suffix is _UNSET else check_str("end_of_word_suffix", end_of_word_suffix),
+            "fuse_unk": False if fuse_unk is _UNSET else check_bool("fuse_unk", fuse_unk),
             "byte_fallback": check_bool("byte_fallback", byte_fallback),
-            "ignore_merges": check_bool("ignore_merges", ignore_merges), "vocab": vocab, "merges": pairs,
-        })
+            "ignore_merges": check_bool("ignore_merges", ignore_merges),
+        }
+        _dropout_range(state["dropout"])  # checked when built, after the options' types
+        vocab = _vocab_dict("vocab", {} if vocab is None else vocab)
+        state["vocab"] = vocab
+        state["merges"] = self._merges([] if merges is None else merges, vocab, prefix or "")
+        self._init(state)
 
     @staticmethod
     def _merges(merges: Any, vocab: Dict[str, int], prefix: str) -> List[List[str]]:
@@ -136,7 +155,9 @@ class BPE(_VocabLookup, Model):
 
     @dropout.setter
     def dropout(self, value: Optional[float]) -> None:
-        self._set("dropout", _dropout("dropout", value))
+        value = _dropout("dropout", value)
+        _dropout_range(value)
+        self._set("dropout", value)
 
     unk_token = attr("unk_token", _opt_str)
     continuing_subword_prefix = attr("continuing_subword_prefix", _opt_str)
@@ -169,9 +190,10 @@ class WordPiece(_VocabLookup, Model):
     _type = "WordPiece"
 
     def __init__(
-        self, vocab: Optional[Dict[str, int]] = None, unk_token: str = "[UNK]",
-        max_input_chars_per_word: int = 100, continuing_subword_prefix: str = "##",
+        self, vocab: Optional[Dict[str, int]] = None, *, unk_token: str = "[UNK]",
+        max_input_chars_per_word: int = 100, continuing_subword_prefix: str = "##", **kwargs: Any,
     ) -> None:
+        _ignore_unknown(kwargs)
         self._init({
             "type": self._type, "unk_token": check_str("unk_token", unk_token),
             "continuing_subword_prefix": check_str("continuing_subword_prefix", continuing_subword_prefix),
@@ -227,16 +249,18 @@ class Unigram(Model):
         if alpha is not None or nbest_size is not None:
             raise NotImplementedError("Unigram: alpha/nbest_size (subword sampling) is not supported")
         fallback = False if byte_fallback is None else check_bool("byte_fallback", byte_fallback)
+        if vocab is None and unk_id is not None:
+            raise ValueError("`vocab` and `unk_id` must be both specified")
         if vocab is None:
-            # tokenizers' default: a single <unk>.
-            self._init({"type": self._type, "unk_id": 0, "vocab": [["<unk>", 0.0]], "byte_fallback": fallback})
+            # tokenizers' default: a single <unk> (byte_fallback ignored).
+            self._init({"type": self._type, "unk_id": 0, "vocab": [["<unk>", 0.0]], "byte_fallback": False})
             return
         if not isinstance(vocab, list):
             raise TypeError(f"vocab: '{type(vocab).__name__}' object is not an instance of 'list'")
         pieces = []
         for k, item in enumerate(vocab):
             if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)
-                    and isinstance(item[1], (int, float)) and not isinstance(item[1], bool)):
+                    and isinstance(item[1], (int, float))):
                 raise TypeError(f"vocab[{k}]: expected a tuple (str, float), got {item!r}")
             pieces.append([item[0], float(item[1])])
         if unk_id is not None and check_uint("unk_id", unk_id) >= len(pieces):

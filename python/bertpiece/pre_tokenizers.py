@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, List, Union
 
 from .tokenizers_api.components import (
-    PreTokenizer, Regex, attr, check_bool, check_char, members, pattern_json,
+    PreTokenizer, Regex, attr, check_bool, check_char, check_str, members, pattern_json,
 )
 
 __all__ = [
@@ -116,10 +116,13 @@ class Metaspace(PreTokenizer):
     _type = "Metaspace"
 
     def __init__(self, replacement: str = "\u2581", prepend_scheme: str = "always", split: bool = True) -> None:
-        self._init({
+        # As tokenizers: argument types first, then prepend_scheme's value.
+        state = {
             "type": self._type, "replacement": check_char("replacement", replacement),
-            "prepend_scheme": _prepend_scheme("prepend_scheme", prepend_scheme), "split": check_bool("split", split),
-        })
+            "prepend_scheme": check_str("prepend_scheme", prepend_scheme), "split": check_bool("split", split),
+        }
+        _prepend_scheme("prepend_scheme", prepend_scheme)
+        self._init(state)
 
     replacement = attr("replacement", check_char)
     prepend_scheme = attr("prepend_scheme", _prepend_scheme)

@@ -190,9 +190,8 @@ class TemplateProcessing(PostProcessor):
 
     @single.setter
     def single(self, value: Union[str, List[str]]) -> None:
-        one = _template("single", value)
-        _check_template(one, self._state["pair"], self._state["special_tokens"])
-        self._set("single", one)
+        # tokenizers checks the special tokens only in the constructor.
+        self._set("single", _template("single", value))
 
 
 class Sequence(PostProcessor):

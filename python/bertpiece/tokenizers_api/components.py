@@ -65,11 +65,12 @@ def check_str(name: str, value: Any) -> str:
 
 
 def check_uint(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    # PyO3 takes any int, bools too (True is 1).
+    if not isinstance(value, int):
         raise TypeError(f"{name}: '{type(value).__name__}' object cannot be interpreted as an integer")
     if value < 0:
         raise OverflowError(f"{name}: can't convert negative int to unsigned")
-    return value
+    return int(value)
 
 
 def check_char(name: str, value: Any) -> str:
