@@ -212,7 +212,15 @@ class PreTokenizer(Component):
             else:
                 out.append((token, (start, end)))
             last = word
+        if not out and sequence == "" and _splits_nothing(self._state):
+            # tokenizers' PreTokenizedString starts as one piece, dropped only when a
+            # pre-tokenizer splits it: an empty Sequence keeps the empty text's piece.
+            return [("", (0, 0))]
         return out
+
+
+def _splits_nothing(state: Dict[str, Any]) -> bool:
+    return state.get("type") == "Sequence" and all(_splits_nothing(p) for p in state.get("pretokenizers", []))
 
 
 class Model(Component):
