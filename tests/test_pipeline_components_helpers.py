@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from bpe_shapes import UD_FILES, ud_lines
 from components_specs import HF, OURS, build, decoder, model, normalizer, pre_tokenizer
 
-SETTINGS = settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=80, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 TEXTS = st.text(
     alphabet=st.characters(exclude_categories=["Cs"]) | st.sampled_from(" \t\n\u3000▁#ab12.,!é\u0301ﬁ日本😀\x00"),
     max_size=30,
