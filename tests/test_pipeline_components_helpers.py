@@ -29,7 +29,18 @@ def built(spec):
 
 
 def run(helper, ours, theirs, text):
-    want = getattr(theirs, helper)(text)
+    try:
+        want = getattr(theirs, helper)(text)
+    except BaseException as e:
+        if type(e).__name__ != "PanicException":
+            raise
+        # tokenizers panics (an empty Replace pattern, a Strip decoder whose cuts cross:
+        # docs/pipeline.md's differences); bertpiece never does.
+        try:
+            getattr(ours, helper)(text)
+        except Exception:
+            pass
+        return
     try:
         got = getattr(ours, helper)(text)
     except NotImplementedError as e:

@@ -107,7 +107,7 @@ class BPE(_VocabLookup, Model):
         if cache_capacity is not _UNSET:
             check_uint("cache_capacity", cache_capacity)
         prefix = None if continuing_subword_prefix is _UNSET else check_str("continuing_subword_prefix", continuing_subword_prefix)
-        state = {
+        state: Dict[str, Any] = {
             "type": self._type, "dropout": _dropout("dropout", dropout), "unk_token": _opt_str("unk_token", unk_token),
             "continuing_subword_prefix": prefix,
             "end_of_word_suffix": None if end_of_word_suffix is _UNSET else check_str("end_of_word_suffix", end_of_word_suffix),

@@ -88,6 +88,7 @@ class Component:
 
     _state: Dict[str, Any]
     _owners: List[Tuple["weakref.ReferenceType[Any]", str]]
+    _stage_cache: Tuple[str, _Core]
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
@@ -131,6 +132,15 @@ class Component:
                 owner._set_component(slot, self)
                 live.append((ref, slot))
         self._owners = live
+
+    def _stage_core(self, **stages: Any) -> _Core:
+        """The core of a tokenizer.json with just these stages, kept while they stay the same."""
+        text = stage_tokenizer_json(**stages)
+        cached = getattr(self, "_stage_cache", None)
+        if cached is None or cached[0] != text:
+            cached = (text, stage_core(text))
+            self._stage_cache = cached
+        return cached[1]
 
     def _bind(self, owner: Any, slot: str) -> None:
         self._owners.append((weakref.ref(owner), slot))
@@ -188,7 +198,7 @@ class Normalizer(Component):
 
     def normalize_str(self, sequence: str) -> str:
         """The normalized text, as tokenizers' ``normalize_str``."""
-        core = stage_core(stage_tokenizer_json(normalizer=self._state))
+        core = self._stage_core(normalizer=self._state)
         return "".join(core_encode(core, check_str("sequence", sequence)).tokens)
 
 
@@ -200,7 +210,7 @@ class PreTokenizer(Component):
 
     def pre_tokenize_str(self, sequence: str) -> List[Tuple[str, Tuple[int, int]]]:
         """The pieces and their char offsets, as tokenizers' ``pre_tokenize_str``."""
-        core = stage_core(stage_tokenizer_json(pre_tokenizer=self._state))
+        core = self._stage_core(pre_tokenizer=self._state)
         enc = core_encode(core, check_str("sequence", sequence))
         out: List[Tuple[str, Tuple[int, int]]] = []
         last = None
@@ -258,7 +268,8 @@ class Decoder(Component):
 def core_encode(core: _Core, text: str) -> Any:
     from .encoding import Encoding
 
-    return Encoding._from_flat(core.encode(([text], None), False, False))
+    cols: Any = core.encode(([text], None), False, False)
+    return Encoding._from_flat(cols)
 
 
 SLOTS: Dict[str, Type[Component]] = {
