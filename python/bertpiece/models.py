@@ -125,7 +125,7 @@ class BPE(_VocabLookup, Model):
     def _merges(merges: Any, vocab: Dict[str, int], prefix: str) -> List[List[str]]:
         if not isinstance(merges, list):
             raise TypeError(f"merges: '{type(merges).__name__}' object is not an instance of 'list'")
-        out = []
+        out: List[Tuple[str, str]] = []
         for k, pair in enumerate(merges):
             if not (isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(p, str) for p in pair)):
                 raise TypeError(f"merges[{k}]: expected a tuple of two str, got {pair!r}")
@@ -144,8 +144,10 @@ class BPE(_VocabLookup, Model):
             for token in (a, b, merged):
                 if token not in vocab:
                     raise ValueError(f"Error while initializing BPE: Token `{token}` out of vocabulary (merges[{k}])")
-            out.append([a, b])
-        return out
+            out.append((a, b))
+        # A repeated merge keeps its last rank, as tokenizers' merge map does.
+        rank = {pair: k for k, pair in enumerate(out)}
+        return [list(pair) for pair in sorted(rank, key=rank.__getitem__)]
 
     @property
     def dropout(self) -> Optional[float]:
@@ -268,11 +270,12 @@ class Unigram(Model):
         self._init({"type": self._type, "unk_id": unk_id, "vocab": pieces, "byte_fallback": fallback})
 
     def token_to_id(self, token: str) -> Optional[int]:
-        # The first piece of that text, as tokenizers' token_to_ids map keeps it.
+        # The last piece of that text, as tokenizers' token_to_ids map keeps it.
+        found = None
         for k, (piece, _) in enumerate(self._state["vocab"]):
             if piece == token:
-                return k
-        return None
+                found = k
+        return found
 
     def id_to_token(self, id: int) -> Optional[str]:
         vocab = self._state["vocab"]

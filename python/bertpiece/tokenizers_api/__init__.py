@@ -13,8 +13,9 @@ from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .._core import PipelineTokenizer as _Core
 from ..batch import SurrogateError
-from .components import ComponentSlots, Model, stage_tokenizer_json
+from .components import Model, stage_tokenizer_json
 from .encoding import Encoding
+from .slots import ComponentSlots
 
 __all__ = ["Tokenizer", "Encoding", "NotImplementedAttribute"]
 

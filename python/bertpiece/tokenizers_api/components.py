@@ -7,7 +7,7 @@ so what the core refuses (NotImplementedError naming the field) is refused there
 
 As in tokenizers, a component attached to a tokenizer is shared with it: setting
 an attribute of ``tok.normalizer`` (or of the object assigned to it) changes the
-tokenizer, which rebuilds its core from the edited JSON.
+tokenizer, which rebuilds its core from the edited JSON (slots.py).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple, Type
 from .._core import PipelineTokenizer as _Core
 
 __all__ = [
-    "Component", "Regex", "ComponentSlots", "Normalizer", "PreTokenizer", "Model", "PostProcessor", "Decoder",
+    "Component", "Regex", "Normalizer", "PreTokenizer", "Model", "PostProcessor", "Decoder",
     "stage_tokenizer_json", "to_json_text",
 ]
 
@@ -79,6 +79,9 @@ def check_char(name: str, value: Any) -> str:
     return value
 
 
+_MISSING = object()
+
+
 class Component:
     """One pipeline component: its tokenizer.json object in ``_state``."""
 
@@ -124,14 +127,26 @@ class Component:
 
     def _set(self, key: str, value: Any) -> None:
         """Changes one JSON field, and every tokenizer holding this component."""
+        old = self._state.get(key, _MISSING)
         self._state[key] = value
-        live = []
-        for ref, slot in self._owners:
-            owner = ref()
-            if owner is not None:
+        self._owners = [(ref, slot) for ref, slot in self._owners if ref() is not None]
+        done = []
+        try:
+            for ref, slot in self._owners:
+                owner = ref()
+                if owner is not None:
+                    owner._set_component(slot, self)
+                    done.append((owner, slot))
+        except BaseException:
+            # A value the core refuses (e.g. BPE dropout 0.5 on an attached model):
+            # the component and its tokenizers stay as they were.
+            if old is _MISSING:
+                del self._state[key]
+            else:
+                self._state[key] = old
+            for owner, slot in done:
                 owner._set_component(slot, self)
-                live.append((ref, slot))
-        self._owners = live
+            raise
 
     def _stage_core(self, **stages: Any) -> _Core:
         """The core of a tokenizer.json with just these stages, kept while they stay the same."""
@@ -150,7 +165,8 @@ def attr(key: str, check: Optional[Callable[[str, Any], Any]] = None, doc: str =
     """A getter/setter for the JSON field ``key`` (tokenizers' attribute of that name)."""
 
     def get(self: Component) -> Any:
-        return self._state[key]
+        # A component got from a file in an older form may lack the field.
+        return self._state.get(key)
 
     def put(self: Component, value: Any) -> None:
         self._set(key, check(key, value) if check else value)
@@ -270,96 +286,3 @@ def core_encode(core: _Core, text: str) -> Any:
 
     cols: Any = core.encode(([text], None), False, False)
     return Encoding._from_flat(cols)
-
-
-SLOTS: Dict[str, Type[Component]] = {
-    "normalizer": Normalizer, "pre_tokenizer": PreTokenizer, "model": Model,
-    "post_processor": PostProcessor, "decoder": Decoder,
-}
-
-
-def _load_classes() -> None:
-    # The classes register themselves when their module is imported.
-    from .. import decoders, models, normalizers, pre_tokenizers, processors  # noqa: F401
-
-
-class ComponentSlots:
-    """``Tokenizer``'s component properties, as tokenizers.Tokenizer's: get returns
-    the component (shared with the tokenizer); set rebuilds the core from the
-    edited JSON (truncation, padding and added tokens kept); ``= None`` removes a
-    stage (not the model)."""
-
-    _json: str
-    _core: _Core
-
-    def _replace_json(self, text: str) -> None:
-        """The one place the core is rebuilt: a new core from ``text``, with the
-        truncation and padding of the current one."""
-        core = _Core.from_str(text)
-        core.set_truncation(self._core.get_truncation())
-        core.set_padding(self._core.get_padding())
-        self._core, self._json = core, text
-
-    def _component(self, slot: str) -> Optional[Component]:
-        _load_classes()
-        state = json.loads(self._json).get(slot)
-        if state is None:
-            return None
-        obj = SLOTS[slot]._from_state(state)
-        obj._bind(self, slot)
-        return obj
-
-    def _set_component(self, slot: str, value: Optional[Component]) -> None:
-        doc = json.loads(self._json)
-        doc[slot] = None if value is None else value._state
-        self._replace_json(to_json_text(doc))
-
-    def _assign(self, slot: str, value: Any) -> None:
-        family = SLOTS[slot]
-        if value is None and slot != "model":
-            self._set_component(slot, None)
-            return
-        if not isinstance(value, family):
-            raise TypeError(f"'{type(value).__name__}' object is not an instance of '{family.__name__}'")
-        self._set_component(slot, value)
-        value._bind(self, slot)
-
-    @property
-    def normalizer(self) -> Optional[Normalizer]:
-        return self._component("normalizer")  # type: ignore[return-value]
-
-    @normalizer.setter
-    def normalizer(self, value: Optional[Normalizer]) -> None:
-        self._assign("normalizer", value)
-
-    @property
-    def pre_tokenizer(self) -> Optional[PreTokenizer]:
-        return self._component("pre_tokenizer")  # type: ignore[return-value]
-
-    @pre_tokenizer.setter
-    def pre_tokenizer(self, value: Optional[PreTokenizer]) -> None:
-        self._assign("pre_tokenizer", value)
-
-    @property
-    def model(self) -> Model:
-        return self._component("model")  # type: ignore[return-value]
-
-    @model.setter
-    def model(self, value: Model) -> None:
-        self._assign("model", value)
-
-    @property
-    def post_processor(self) -> Optional[PostProcessor]:
-        return self._component("post_processor")  # type: ignore[return-value]
-
-    @post_processor.setter
-    def post_processor(self, value: Optional[PostProcessor]) -> None:
-        self._assign("post_processor", value)
-
-    @property
-    def decoder(self) -> Optional[Decoder]:
-        return self._component("decoder")  # type: ignore[return-value]
-
-    @decoder.setter
-    def decoder(self, value: Optional[Decoder]) -> None:
-        self._assign("decoder", value)
