@@ -82,7 +82,7 @@ SETTABLE = [
     (Spec("pre_tokenizers", "Split", " ", "removed"), "invert", [True]),
     (Spec("pre_tokenizers", "Digits"), "individual_digits", [True]),
     (Spec("pre_tokenizers", "CharDelimiterSplit", "x"), "delimiter", ["y"]),
-    (Spec("models", "BPE"), "dropout", [0.1, 0.5, None]),
+    (Spec("models", "BPE"), "dropout", [0.1, 0.5, None, 2.0]),
     (Spec("models", "BPE"), "unk_token", ["<unk>", None]),
     (Spec("models", "BPE"), "fuse_unk", [True]),
     (Spec("models", "BPE"), "continuing_subword_prefix", ["##"]),
@@ -137,11 +137,14 @@ def test_bad_attribute_values_are_refused_as_tokenizers_refuses_them(spec, name,
     assert ours.__getstate__() == build(spec, OURS).__getstate__()  # unchanged
 
 
-def test_write_only_patterns_and_the_byte_level_alphabet():
+def test_patterns_are_neither_read_nor_set_and_the_byte_level_alphabet():
     for lib in (OURS, HF):
         for cls in (lib.normalizers.Replace, lambda p, c: lib.pre_tokenizers.Split(p, "removed")):
             with pytest.raises(Exception, match="Cannot get pattern"):
                 cls("a", "b").pattern
+            obj = cls("a", "b")
+            with pytest.raises(Exception, match="Cannot set pattern, please instantiate a new"):
+                obj.pattern = "c"
     assert sorted(OURS.pre_tokenizers.ByteLevel.alphabet()) == sorted(HF.pre_tokenizers.ByteLevel.alphabet())
 
 

@@ -157,9 +157,8 @@ class BPE(_VocabLookup, Model):
 
     @dropout.setter
     def dropout(self, value: Optional[float]) -> None:
-        value = _dropout("dropout", value)
-        _dropout_range(value)
-        self._set("dropout", value)
+        # tokenizers checks the range only in the constructor.
+        self._set("dropout", _dropout("dropout", value))
 
     unk_token = attr("unk_token", _opt_str)
     continuing_subword_prefix = attr("continuing_subword_prefix", _opt_str)

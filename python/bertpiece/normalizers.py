@@ -98,7 +98,14 @@ class Prepend(Normalizer):
 
 
 def _no_pattern(self: Any) -> Any:
-    raise Exception("Cannot get pattern")  # as tokenizers: the pattern is write-only
+    raise Exception("Cannot get pattern")  # as tokenizers: the pattern is neither read nor set
+
+
+def _fixed_pattern(kind: str) -> Any:
+    def refuse(self: Any, value: Any) -> None:
+        raise Exception(f"Cannot set pattern, please instantiate a new {kind} pattern instead")
+
+    return refuse
 
 
 class Replace(Normalizer):
@@ -107,7 +114,7 @@ class Replace(Normalizer):
     def __init__(self, pattern: Union[str, Regex], content: str) -> None:
         self._init({"type": self._type, "pattern": pattern_json(pattern), "content": check_str("content", content)})
 
-    pattern = property(_no_pattern, lambda self, v: self._set("pattern", pattern_json(v)))
+    pattern = property(_no_pattern, _fixed_pattern("replace"))
     content = attr("content", check_str)
 
 

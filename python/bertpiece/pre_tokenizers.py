@@ -139,7 +139,14 @@ class Punctuation(PreTokenizer):
 
 
 def _no_pattern(self: Any) -> Any:
-    raise Exception("Cannot get pattern")  # as tokenizers: the pattern is write-only
+    raise Exception("Cannot get pattern")  # as tokenizers: the pattern is neither read nor set
+
+
+def _fixed_pattern(kind: str) -> Any:
+    def refuse(self: Any, value: Any) -> None:
+        raise Exception(f"Cannot set pattern, please instantiate a new {kind} pattern instead")
+
+    return refuse
 
 
 class Split(PreTokenizer):
@@ -151,7 +158,7 @@ class Split(PreTokenizer):
             "invert": check_bool("invert", invert),
         })
 
-    pattern = property(_no_pattern, lambda self, v: self._set("pattern", pattern_json(v)))
+    pattern = property(_no_pattern, _fixed_pattern("split"))
     behavior = _behavior_property()
     invert = attr("invert", check_bool)
 
