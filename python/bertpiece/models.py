@@ -268,6 +268,26 @@ class Unigram(Model):
             raise ValueError("Error while loading Unigram: The `unk_id` is larger than vocabulary size")
         self._init({"type": self._type, "unk_id": unk_id, "vocab": pieces, "byte_fallback": fallback})
 
+    @property
+    def alpha(self) -> None:
+        """Subword sampling's alpha: always None here (sampling is refused)."""
+        return None
+
+    @alpha.setter
+    def alpha(self, value: Optional[float]) -> None:
+        if value is not None:
+            raise NotImplementedError("Unigram: alpha (subword sampling) is not supported")
+
+    @property
+    def nbest_size(self) -> None:
+        """Subword sampling's nbest_size: always None here (sampling is refused)."""
+        return None
+
+    @nbest_size.setter
+    def nbest_size(self, value: Optional[int]) -> None:
+        if value is not None:
+            raise NotImplementedError("Unigram: nbest_size (subword sampling) is not supported")
+
     def token_to_id(self, token: str) -> Optional[int]:
         # The last piece of that text, as tokenizers' token_to_ids map keeps it.
         found = None
