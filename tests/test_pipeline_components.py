@@ -189,3 +189,10 @@ def test_tokens_sharing_an_id_are_all_kept(name):
     assert kept in ({"a": 0, "c": 1}, {"b": 0, "c": 1})
     assert json.loads(ours.__getstate__())["vocab"] == vocab
     assert [ours.token_to_id(t) for t in "abc"] == [theirs.token_to_id(t) for t in "abc"]
+
+
+@pytest.mark.parametrize("method,args", [("tokenize", ("a",)), ("save", ("/nonexistent",)), ("get_trainer", ())])
+def test_model_methods_not_here_yet_say_so(method, args):
+    assert callable(getattr(HF.models.BPE(), method))
+    with pytest.raises(NotImplementedError, match=method):
+        getattr(OURS.models.BPE(), method)(*args)

@@ -255,6 +255,16 @@ class Model(Component):
     _family = "model"
     _registry: ClassVar[Dict[str, Type[Component]]] = {}
 
+    # tokenizers' other Model methods, not here yet: said clearly.
+    def tokenize(self, sequence: str) -> Any:
+        raise NotImplementedError("bertpiece.models: Model.tokenize is not implemented yet (encode with a Tokenizer)")
+
+    def save(self, folder: str, prefix: Optional[str] = None) -> Any:
+        raise NotImplementedError("bertpiece.models: Model.save is not implemented yet")
+
+    def get_trainer(self) -> Any:
+        raise NotImplementedError("bertpiece.models: Model.get_trainer is not implemented yet (training: issue 27)")
+
 
 class PostProcessor(Component):
     """Base class of ``bertpiece.processors``."""
