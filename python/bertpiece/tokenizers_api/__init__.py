@@ -19,9 +19,11 @@ from .._core import PipelineTokenizer as _Core
 from ..batch import SurrogateError
 from .added_token import AddedToken
 from .added_tokens import added_token_options, added_tokens_decoder
+from .components import Model, stage_tokenizer_json
 from .encoding import Encoding
 from .pretrained import pretrained_path
 from .serialization import tokenizer_json
+from .slots import ComponentSlots
 
 __all__ = ["Tokenizer", "Encoding", "AddedToken", "NotImplementedAttribute"]
 
@@ -65,15 +67,24 @@ def _surrogate(e: UnicodeEncodeError) -> SurrogateError:
     return SurrogateError(f"text holds a lone surrogate {e.object[e.start]!r} at position {e.start} (not valid Unicode)")
 
 
-class Tokenizer:
-    """The general tokenization pipeline from a tokenizer.json (see the module doc)."""
+class Tokenizer(ComponentSlots):
+    """The general tokenization pipeline from a tokenizer.json (see the module doc),
+    or, as ``tokenizers.Tokenizer(model)``, from a ``bertpiece.models`` model with the
+    other stages set through the component properties."""
 
-    def __init__(self, core: _Core, json: str) -> None:
-        if not isinstance(core, _Core):
-            raise TypeError("use Tokenizer.from_file(path) or Tokenizer.from_str(json)")
+    def __init__(self, model: Any, json: Optional[str] = None) -> None:
+        if isinstance(model, _Core) and json is not None:
+            core = model  # from_str's path
+        elif isinstance(model, Model):
+            json = stage_tokenizer_json(model=model._state)
+            core = _Core.from_str(json)
+        else:
+            raise TypeError(f"'{type(model).__name__}' object is not an instance of 'Model'")
         self._core = core
-        self._json = json  # the components, for to_str
+        self._json = json  # the components, for to_str and for editing them
         self._settings = core.stored_settings()  # truncation and padding, replaced by enable_*/no_*
+        if isinstance(model, Model):
+            model._bind(self, "model")
 
     @classmethod
     def from_str(cls, json: str) -> "Tokenizer":
