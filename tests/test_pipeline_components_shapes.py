@@ -106,9 +106,8 @@ LINES = ALL_LINES[::16]
 
 
 def stored(tok):
-    # bertpiece keeps the tokenizer.json it runs (truncation and padding live in its
-    # core, compared through the properties); tokenizers writes it with to_str.
-    doc = json.loads(tok._json) if hasattr(tok, "_json") else json.loads(tok.to_str())
+    # The tokenizer.json both write (truncation and padding compared through the properties).
+    doc = json.loads(tok.to_str())
     return {k: v for k, v in doc.items() if k not in ("truncation", "padding")}
 
 

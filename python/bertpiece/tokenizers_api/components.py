@@ -17,6 +17,7 @@ import weakref
 from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple, Type
 
 from .._core import PipelineTokenizer as _Core
+from .serialization import core_json_text
 
 __all__ = [
     "Component", "Regex", "Normalizer", "PreTokenizer", "Model", "PostProcessor", "Decoder",
@@ -199,7 +200,7 @@ def stage_tokenizer_json(**stages: Any) -> str:
         "model": _EMPTY_UNIGRAM,
     }
     doc.update(stages)
-    return to_json_text(doc)
+    return core_json_text(doc)  # floats as given, when the core reads them
 
 
 def stage_core(json_text: str) -> _Core:

@@ -15,10 +15,12 @@ and ours keeps them as written: both load back to the same tokenizer
 from __future__ import annotations
 
 import json
+import math
 import re
+from fractions import Fraction
 from typing import Any, Optional
 
-__all__ = ["tokenizer_json"]
+__all__ = ["tokenizer_json", "core_json_text", "serde_float", "serde_exact_literal"]
 
 _U64_MAX = 2**64 - 1
 _I32_MAX = 2**31 - 1
@@ -74,6 +76,65 @@ def serde_float(literal: str) -> float:
         f /= 1e308
         exponent += 308
     return -f if sign else f
+
+
+def _nearby_literals(target: Fraction):
+    """Literals ``s e-k`` next to ``target``: first 17-19 digits, then an integer
+    ``s`` < 2**64 that is an exact f64 (so serde's first rounding is none)."""
+    exp10 = math.floor(math.log10(target))
+    for digits in (17, 18, 19):
+        k = digits - 1 - exp10
+        start = round(target * Fraction(10) ** k)
+        for delta in sorted(range(-64, 65), key=abs):
+            if start + delta > 0:
+                yield f"{start + delta}e{-k}"
+    for k in range(-exp10 - 1, -exp10 + 21):
+        scaled = target * Fraction(10) ** k
+        if not 1 <= scaled < 2**64:
+            continue
+        near = float(scaled)
+        for f in (near, math.nextafter(near, 0.0), math.nextafter(near, math.inf)):
+            if f.is_integer() and f < 2**64:
+                yield f"{int(f)}e{-k}"
+
+
+def serde_exact_literal(x: float) -> str:
+    """A JSON number serde_json reads (`serde_float`) as exactly ``x``, where one exists.
+
+    repr's shortest digits usually are one, but not always: a value given in
+    code (a sentencepiece score, as converters build Unigram models) can need
+    17 digits whose significand is not exact in an f64, and serde's two
+    roundings then miss it by an ulp -- where tokenizers holds the value
+    itself. Otherwise a literal ``s e-k`` is searched whose integer ``s`` (< 2**64)
+    is an exact f64 next to ``x * 10**k``, so that serde's one division rounds to ``x``."""
+    text = repr(x)
+    if not math.isfinite(x) or serde_float(text) == x:
+        return text
+    sign, target = ("-" if x < 0 else ""), Fraction(abs(x))
+    for candidate in _nearby_literals(target):
+        if serde_float(sign + candidate) == x:
+            return sign + candidate
+    # Unreachable through serde's reading (about 0.1% of random f64; they need a
+    # way past JSON into the core): held an ulp off, as docs/pipeline.md says.
+    return text
+
+
+_STRING_OR_FLOAT = re.compile(r'"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?')
+
+
+def _exact_float(m: "re.Match[str]") -> str:
+    token = m.group(0)
+    if token.startswith('"') or not any(c in token for c in ".eE"):
+        return token  # a string or an integer
+    return serde_exact_literal(float(token))
+
+
+def core_json_text(value: Any) -> str:
+    """Compact JSON of a tokenizer or component state for the Rust core to
+    compile: as tokenizers writes it, every float written so that serde_json
+    reads back the very value given (see `serde_exact_literal`)."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _STRING_OR_FLOAT.sub(_exact_float, text)
 
 
 def _serde_exponent(m: "re.Match[str]") -> str:

@@ -8,7 +8,8 @@ import json
 from typing import Any, Dict, Optional, Type
 
 from .._core import PipelineTokenizer as _Core
-from .components import Component, Decoder, Model, Normalizer, PostProcessor, PreTokenizer, to_json_text
+from .components import Component, Decoder, Model, Normalizer, PostProcessor, PreTokenizer
+from .serialization import core_json_text, serde_float
 
 __all__ = ["ComponentSlots"]
 
@@ -39,7 +40,8 @@ class ComponentSlots:
         self._core, self._json, self._settings = core, text, core.stored_settings()
 
     def _component(self, slot: str) -> Optional[Component]:
-        state = json.loads(self._json).get(slot)
+        # The values the core holds: serde_json reads some literals an ulp off, as tokenizers does.
+        state = json.loads(self._json, parse_float=serde_float).get(slot)
         if state is None:
             return None
         obj = SLOTS[slot]._from_state(state)
@@ -50,7 +52,7 @@ class ComponentSlots:
         # to_str: the tokenizer as it is now, with tokens added and settings made since loading.
         doc = json.loads(self.to_str())
         doc[slot] = None if value is None else value._state
-        self._replace_json(to_json_text(doc))
+        self._replace_json(core_json_text(doc))
 
     def _assign(self, slot: str, value: Any) -> None:
         family = SLOTS[slot]
