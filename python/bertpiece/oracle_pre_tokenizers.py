@@ -12,14 +12,13 @@ match / non-match, then a split behaviour decides what the matches become.
 
 from __future__ import annotations
 
-import functools
 import json
-import re
 from typing import Callable, List, Tuple
 
 import unicodedata2
 
-from .oracle_bpe import WHITE_SPACE, _is_letter, _is_number
+from .oracle_bpe import WHITE_SPACE
+from .oracle_regex import compiled
 
 Word = Tuple[str, Tuple[int, int]]
 Marks = List[Tuple[int, int, bool]]  # (start, end, is_match), covering the piece in order
@@ -138,104 +137,14 @@ def _kind(c: str) -> str:
 
 
 # --- Split with a Regex pattern ------------------------------------------------
-# bertpiece runs only the Oniguruma subset whose meaning it can guarantee
-# (src/pre_tokenizers/regex_split.rs): literals, groups, alternation,
-# repetition, classes, \s \S \p{L} \p{N} \P{L} \P{N}, (?i:...) of ASCII
-# literals, a final |\s+(?!\S)|\s+. Python's re is a backtracking engine like
-# Oniguruma (with the lookahead too); spelling the classes and case folds out
-# as explicit sets (White_Space; Unicode 16's letters and numbers) gives it
-# Oniguruma's meaning.
-
-
-@functools.lru_cache(maxsize=None)
-def _set_body(name: str) -> str:
-    pred = {"s": lambda c: ord(c) in WHITE_SPACE, "L": _is_letter, "N": _is_number}[name]
-    ranges: List[List[int]] = []
-    for cp in range(0x110000):
-        if 0xD800 <= cp < 0xE000 or not pred(chr(cp)):
-            continue
-        if ranges and ranges[-1][1] == cp - 1:
-            ranges[-1][1] = cp
-        else:
-            ranges.append([cp, cp])
-    return "".join("\\U%08X-\\U%08X" % (a, b) for a, b in ranges)
-
-
-# Oniguruma's case folds of ASCII letters (measured on every BMP code point):
-# each letter and its other case, and K / ſ for k / s. (Python's re would also
-# fold i with İ and ı, so (?i:...) is spelled out letter by letter.)
-_FOLDS = {"k": "kK\u212a", "s": "sS\u017f"}
-
-
-def translate(pattern: str) -> str:
-    """The Oniguruma ``pattern`` as a Python ``re`` pattern with the same matches."""
-    out, i, in_class = [], 0, False
-    icase_depth, depth = None, 0  # paren depth at which a (?i: group was opened
-    while i < len(pattern):
-        c = pattern[i]
-        if pattern.startswith("(?i:", i):
-            if icase_depth is not None:
-                raise NotImplementedError(f"nested (?i:...) in {pattern!r}")
-            depth += 1
-            icase_depth = depth
-            out.append("(?:")
-            i += 4
-            continue
-        if c == "(" and not in_class:
-            depth += 1
-        elif c == ")" and not in_class:
-            if icase_depth == depth:
-                icase_depth = None
-            depth -= 1
-        elif icase_depth is not None and c.isascii() and c.isalpha():
-            out.append("[%s]" % _FOLDS.get(c.lower(), c.lower() + c.upper()))
-            i += 1
-            continue
-        if c == "\\" and pattern[i + 1:i + 2] in ("s", "S", "p", "P"):
-            esc = pattern[i + 1]
-            if esc in "sS":
-                name, i = "s", i + 2
-            elif pattern[i + 2:i + 3] == "{":
-                end = pattern.index("}", i)
-                name, i = pattern[i + 3:end], end + 1
-            else:
-                raise NotImplementedError(f"\\pX without braces in {pattern!r}")
-            negated = esc in "SP"
-            if in_class and negated:
-                raise NotImplementedError(f"a negated class escape inside [...] in {pattern!r}")
-            body = _set_body(name)
-            out.append(body if in_class else ("[^%s]" if negated else "[%s]") % body)
-            continue
-        if c == "\\":
-            out.append(pattern[i:i + 2])
-            i += 2
-            continue
-        if c == "[":
-            if in_class:
-                raise NotImplementedError(f"nested classes in {pattern!r}")
-            in_class = True
-            out.append(c)
-            if pattern[i + 1:i + 2] == "^":
-                out.append("^")
-                i += 1
-        elif c == "]" and in_class:
-            in_class = False
-            out.append(c)
-        else:
-            out.append(c)
-        i += 1
-    return "".join(out)
-
-
-@functools.lru_cache(maxsize=64)
-def _compiled(pattern: str):
-    return re.compile(translate(pattern))
+# bertpiece runs only the Oniguruma subset whose meaning it can guarantee;
+# oracle_regex states that meaning as a Python re pattern.
 
 
 def regex_marks(text: str, pattern: str) -> Marks:
     """The pattern's leftmost non-overlapping matches (it never matches the empty string)."""
     marks, prev = [], 0
-    for m in _compiled(pattern).finditer(text):
+    for m in compiled(pattern).finditer(text):
         if prev != m.start():
             marks.append((prev, m.start(), False))
         marks.append((m.start(), m.end(), True))

@@ -4,6 +4,7 @@
 pub mod byte_level;
 pub mod char_class;
 pub mod metaspace;
+pub mod onig_subset;
 pub mod regex_split;
 pub mod split;
 
