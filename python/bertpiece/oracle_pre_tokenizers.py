@@ -1,7 +1,7 @@
 """The pure-Python statement of HF tokenizers 0.23.3's pre-tokenizers
 (BertPreTokenizer, Whitespace, WhitespaceSplit, Punctuation, Digits,
 CharDelimiterSplit, Split with a string or a regex in the subset bertpiece runs,
-Sequence; ByteLevel only without regex and prefix space), read from
+UnicodeScripts, Sequence; ByteLevel only without regex and prefix space), read from
 tokenizers' Rust source and checked against ``pre_tokenize_str`` and against
 bertpiece's Rust pipeline (tests/test_pipeline_pretok*.py).
 
@@ -12,6 +12,8 @@ match / non-match, then a split behaviour decides what the matches become.
 
 from __future__ import annotations
 
+import array
+import functools
 import json
 from typing import Callable, List, Tuple
 
@@ -191,6 +193,41 @@ def _split(words: List[Word], marks_of: Callable[[str], Marks], behavior: str) -
     return out
 
 
+# --- UnicodeScripts ---------------------------------------------------------
+# tokenizers' table, measured on every code point (scripts/gen_unicode_scripts.py):
+# anonymous classes, 0 = Any (" " and chars its table does not list).
+
+
+@functools.lru_cache(maxsize=1)
+def _script_classes() -> array.array:
+    """Every code point's class."""
+    from ._scripts_table import SCRIPT_CLASSES
+
+    table = array.array("H", bytes(2 * 0x110000))
+    for first, last, k in SCRIPT_CLASSES:
+        table[first:last + 1] = array.array("H", [k]) * (last + 1 - first)
+    return table
+
+
+def script_class(c: str) -> int:
+    return _script_classes()[ord(c)]
+
+
+def unicode_scripts(word: str) -> List[Tuple[int, int]]:
+    """A cut before each char whose class differs from the last non-Any char's;
+    the pieces are the stretches between cuts, so Any chars before the first
+    cut are dropped (as in HF)."""
+    cuts, last, classes = [], None, _script_classes()
+    for i, c in enumerate(word):
+        k = classes[ord(c)]
+        if k:
+            if k != last:
+                cuts.append(i)
+            last = k
+    cuts.append(len(word))
+    return list(zip(cuts, cuts[1:]))
+
+
 def pre_tokenize(config: dict, words: List[Word]) -> List[Word]:
     """Runs one pre-tokenizer (its tokenizer.json dict) over ``words``."""
     kind = config["type"]
@@ -212,6 +249,8 @@ def pre_tokenize(config: dict, words: List[Word]) -> List[Word]:
         return _split(words, lambda w: char_marks(w, is_numeric), behavior)
     if kind == "CharDelimiterSplit":
         return _split(words, lambda w: char_marks(w, lambda c: c == config["delimiter"]), "Removed")
+    if kind == "UnicodeScripts":
+        return [(w[s:e], (start + s, start + e)) for w, (start, _) in words for s, e in unicode_scripts(w)]
     if kind == "Split" and "String" in config["pattern"]:
         literal, invert = config["pattern"]["String"], config["invert"]
         marks_of = lambda w: [(s, e, m != invert) for s, e, m in literal_marks(w, literal)]  # noqa: E731
