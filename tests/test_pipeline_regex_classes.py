@@ -15,6 +15,7 @@ from tokenizers import Regex, Tokenizer as HFTokenizer, models, normalizers, pre
 import bertpiece
 from bertpiece import oracle_regex
 from bertpiece.oracle_pre_tokenizers import is_word
+from test_pipeline_pretok_regex import three_way
 
 ALL = "".join(chr(c) for c in range(1, 0x110000) if not 0xD800 <= c < 0xE000)  # U+0000 is the marker below
 # Both partition the code points.
@@ -97,3 +98,9 @@ def test_refused_classes_differ_as_measured():
         tok.pre_tokenizer = pre_tokenizers.Split(Regex(pattern), "removed")
         with pytest.raises(NotImplementedError, match="unsupported regex"):
             bertpiece.Tokenizer.from_str(tok.to_str())
+
+
+@pytest.mark.parametrize("pattern", [r"\p{%s}" % g for g in oracle_regex.GENERAL_CATEGORIES] + CLASSES)
+def test_nul_the_marker_above_three_way(pattern):
+    """U+0000, left out of ALL as the marker, through a Split of each class."""
+    three_way({"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated", "invert": False}, ["a\x00b", "\x00"])
