@@ -29,6 +29,7 @@ from . import _strtables
 # version, which would mix its categories with _strtables' case data.
 from .oracle import UNICODE_VERSION  # noqa: F401
 from .oracle_bpe import WHITE_SPACE, bytes_to_unicode
+from .oracle_regex import compiled
 
 Span = Tuple[int, int]
 Text = List[Tuple[str, Span]]
@@ -167,30 +168,9 @@ def _strip(text: Text, left: bool, right: bool) -> Text:
     return text
 
 
-_WHITE_SPACE_CHARS = "".join(re.escape(chr(cp)) for cp in sorted(WHITE_SPACE))
-
-
-def _onig_to_python(pattern: str) -> str:
-    """Oniguruma's ``\\s`` is White_Space; Python's also has U+001C..U+001F."""
-    out, i, in_class = [], 0, False
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\" and i + 1 < len(pattern):
-            pair = pattern[i:i + 2]
-            out.append(_WHITE_SPACE_CHARS if pair == "\\s" and in_class
-                       else f"[{_WHITE_SPACE_CHARS}]" if pair == "\\s"
-                       else f"[^{_WHITE_SPACE_CHARS}]" if pair == "\\S" and not in_class else pair)
-            i += 2
-            continue
-        in_class = (in_class or c == "[") and not (in_class and c == "]")
-        out.append(c)
-        i += 1
-    return "".join(out)
-
-
 def _replace(cfg: dict, text: Text, origin: int) -> Text:
     (kind, pattern), = cfg["pattern"].items()
-    regex = re.compile(re.escape(pattern) if kind == "String" else _onig_to_python(pattern))
+    regex = re.compile(re.escape(pattern)) if kind == "String" else compiled(pattern)
     s = "".join(c for c, _ in text)
     out, last = [], 0
     for m in regex.finditer(s):

@@ -1,7 +1,7 @@
 """The pure-Python statement of HF tokenizers 0.23.3's pre-tokenizers
 (BertPreTokenizer, Whitespace, WhitespaceSplit, Punctuation, Digits,
 CharDelimiterSplit, Split with a string or a regex in the subset bertpiece runs,
-Sequence; ByteLevel only without regex and prefix space), read from
+UnicodeScripts, Sequence; ByteLevel only without regex and prefix space), read from
 tokenizers' Rust source and checked against ``pre_tokenize_str`` and against
 bertpiece's Rust pipeline (tests/test_pipeline_pretok*.py).
 
@@ -12,14 +12,15 @@ match / non-match, then a split behaviour decides what the matches become.
 
 from __future__ import annotations
 
+import array
 import functools
 import json
-import re
 from typing import Callable, List, Tuple
 
 import unicodedata2
 
-from .oracle_bpe import WHITE_SPACE, _is_letter, _is_number
+from .oracle_bpe import WHITE_SPACE
+from .oracle_regex import compiled
 
 Word = Tuple[str, Tuple[int, int]]
 Marks = List[Tuple[int, int, bool]]  # (start, end, is_match), covering the piece in order
@@ -138,104 +139,14 @@ def _kind(c: str) -> str:
 
 
 # --- Split with a Regex pattern ------------------------------------------------
-# bertpiece runs only the Oniguruma subset whose meaning it can guarantee
-# (src/pre_tokenizers/regex_split.rs): literals, groups, alternation,
-# repetition, classes, \s \S \p{L} \p{N} \P{L} \P{N}, (?i:...) of ASCII
-# literals, a final |\s+(?!\S)|\s+. Python's re is a backtracking engine like
-# Oniguruma (with the lookahead too); spelling the classes and case folds out
-# as explicit sets (White_Space; Unicode 16's letters and numbers) gives it
-# Oniguruma's meaning.
-
-
-@functools.lru_cache(maxsize=None)
-def _set_body(name: str) -> str:
-    pred = {"s": lambda c: ord(c) in WHITE_SPACE, "L": _is_letter, "N": _is_number}[name]
-    ranges: List[List[int]] = []
-    for cp in range(0x110000):
-        if 0xD800 <= cp < 0xE000 or not pred(chr(cp)):
-            continue
-        if ranges and ranges[-1][1] == cp - 1:
-            ranges[-1][1] = cp
-        else:
-            ranges.append([cp, cp])
-    return "".join("\\U%08X-\\U%08X" % (a, b) for a, b in ranges)
-
-
-# Oniguruma's case folds of ASCII letters (measured on every BMP code point):
-# each letter and its other case, and K / ſ for k / s. (Python's re would also
-# fold i with İ and ı, so (?i:...) is spelled out letter by letter.)
-_FOLDS = {"k": "kK\u212a", "s": "sS\u017f"}
-
-
-def translate(pattern: str) -> str:
-    """The Oniguruma ``pattern`` as a Python ``re`` pattern with the same matches."""
-    out, i, in_class = [], 0, False
-    icase_depth, depth = None, 0  # paren depth at which a (?i: group was opened
-    while i < len(pattern):
-        c = pattern[i]
-        if pattern.startswith("(?i:", i):
-            if icase_depth is not None:
-                raise NotImplementedError(f"nested (?i:...) in {pattern!r}")
-            depth += 1
-            icase_depth = depth
-            out.append("(?:")
-            i += 4
-            continue
-        if c == "(" and not in_class:
-            depth += 1
-        elif c == ")" and not in_class:
-            if icase_depth == depth:
-                icase_depth = None
-            depth -= 1
-        elif icase_depth is not None and c.isascii() and c.isalpha():
-            out.append("[%s]" % _FOLDS.get(c.lower(), c.lower() + c.upper()))
-            i += 1
-            continue
-        if c == "\\" and pattern[i + 1:i + 2] in ("s", "S", "p", "P"):
-            esc = pattern[i + 1]
-            if esc in "sS":
-                name, i = "s", i + 2
-            elif pattern[i + 2:i + 3] == "{":
-                end = pattern.index("}", i)
-                name, i = pattern[i + 3:end], end + 1
-            else:
-                raise NotImplementedError(f"\\pX without braces in {pattern!r}")
-            negated = esc in "SP"
-            if in_class and negated:
-                raise NotImplementedError(f"a negated class escape inside [...] in {pattern!r}")
-            body = _set_body(name)
-            out.append(body if in_class else ("[^%s]" if negated else "[%s]") % body)
-            continue
-        if c == "\\":
-            out.append(pattern[i:i + 2])
-            i += 2
-            continue
-        if c == "[":
-            if in_class:
-                raise NotImplementedError(f"nested classes in {pattern!r}")
-            in_class = True
-            out.append(c)
-            if pattern[i + 1:i + 2] == "^":
-                out.append("^")
-                i += 1
-        elif c == "]" and in_class:
-            in_class = False
-            out.append(c)
-        else:
-            out.append(c)
-        i += 1
-    return "".join(out)
-
-
-@functools.lru_cache(maxsize=64)
-def _compiled(pattern: str):
-    return re.compile(translate(pattern))
+# bertpiece runs only the Oniguruma subset whose meaning it can guarantee;
+# oracle_regex states that meaning as a Python re pattern.
 
 
 def regex_marks(text: str, pattern: str) -> Marks:
     """The pattern's leftmost non-overlapping matches (it never matches the empty string)."""
     marks, prev = [], 0
-    for m in _compiled(pattern).finditer(text):
+    for m in compiled(pattern).finditer(text):
         if prev != m.start():
             marks.append((prev, m.start(), False))
         marks.append((m.start(), m.end(), True))
@@ -282,6 +193,41 @@ def _split(words: List[Word], marks_of: Callable[[str], Marks], behavior: str) -
     return out
 
 
+# --- UnicodeScripts ---------------------------------------------------------
+# tokenizers' table, measured on every code point (scripts/gen_unicode_scripts.py):
+# anonymous classes, 0 = Any (" " and chars its table does not list).
+
+
+@functools.lru_cache(maxsize=1)
+def _script_classes() -> array.array:
+    """Every code point's class."""
+    from ._scripts_table import SCRIPT_CLASSES
+
+    table = array.array("H", bytes(2 * 0x110000))
+    for first, last, k in SCRIPT_CLASSES:
+        table[first:last + 1] = array.array("H", [k]) * (last + 1 - first)
+    return table
+
+
+def script_class(c: str) -> int:
+    return _script_classes()[ord(c)]
+
+
+def unicode_scripts(word: str) -> List[Tuple[int, int]]:
+    """A cut before each char whose class differs from the last non-Any char's;
+    the pieces are the stretches between cuts, so Any chars before the first
+    cut are dropped (as in HF)."""
+    cuts, last, classes = [], None, _script_classes()
+    for i, c in enumerate(word):
+        k = classes[ord(c)]
+        if k:
+            if k != last:
+                cuts.append(i)
+            last = k
+    cuts.append(len(word))
+    return list(zip(cuts, cuts[1:]))
+
+
 def pre_tokenize(config: dict, words: List[Word]) -> List[Word]:
     """Runs one pre-tokenizer (its tokenizer.json dict) over ``words``."""
     kind = config["type"]
@@ -303,6 +249,8 @@ def pre_tokenize(config: dict, words: List[Word]) -> List[Word]:
         return _split(words, lambda w: char_marks(w, is_numeric), behavior)
     if kind == "CharDelimiterSplit":
         return _split(words, lambda w: char_marks(w, lambda c: c == config["delimiter"]), "Removed")
+    if kind == "UnicodeScripts":
+        return [(w[s:e], (start + s, start + e)) for w, (start, _) in words for s, e in unicode_scripts(w)]
     if kind == "Split" and "String" in config["pattern"]:
         literal, invert = config["pattern"]["String"], config["invert"]
         marks_of = lambda w: [(s, e, m != invert) for s, e, m in literal_marks(w, literal)]  # noqa: E731

@@ -1,6 +1,6 @@
 //! The `pre_tokenizer` section of a tokenizer.json -> [`PreTokenizer`].
 //! Required fields are required as HF requires them (Punctuation's
-//! `behavior` defaults to Isolated, as in HF); `UnicodeScripts` and `Split`
+//! `behavior` defaults to Isolated, as in HF); `Split`
 //! regexes outside the subset [`RegexSplit`] guarantees are refused.
 
 use super::json::{bad, unsupported, Obj};
@@ -17,6 +17,7 @@ pub(super) fn pre_tokenizer(path: &str, v: &Value, depth: usize) -> Result<PreTo
         "BertPreTokenizer" => Ok(PreTokenizer::Bert),
         "Whitespace" => Ok(PreTokenizer::Whitespace),
         "WhitespaceSplit" => Ok(PreTokenizer::WhitespaceSplit),
+        "UnicodeScripts" => Ok(PreTokenizer::UnicodeScripts),
         "Punctuation" => Ok(PreTokenizer::Punctuation(match o.get("behavior") {
             None => Behavior::Isolated,
             Some(_) => behavior(&o)?,
@@ -110,6 +111,7 @@ mod tests {
         assert!(err(split).starts_with("ok: RegexSplit"));
         let split = r#"{"type":"Split","pattern":"x","behavior":"Removed","invert":false}"#;
         assert!(err(split).starts_with("config: pre_tokenizer.pattern:"));
-        assert!(err(r#"{"type":"UnicodeScripts"}"#).starts_with("unsupported: pre_tokenizer.type:"));
+        assert!(err(r#"{"type":"UnicodeScripts"}"#).starts_with("ok: UnicodeScripts"));
+        assert!(err(r#"{"type":"Scripts"}"#).starts_with("unsupported: pre_tokenizer.type:"));
     }
 }

@@ -4,14 +4,17 @@
 //!
 //! HF matches with Oniguruma; this uses the `regex` crate, which finds the same
 //! leftmost-first matches for the subset [`check_regex`] admits: literals,
-//! bracket classes of literals/ranges/`\s`, `\s`/`\S`, groups, alternation and
-//! repetition. Anything else (anchors, `.`, `\d`, `\w`, `\p{..}`, flags, hex
+//! bracket classes, groups, alternation, repetition, and the classes and
+//! anchors of [`crate::pre_tokenizers::onig_subset`] (`.`, `\s`, `\d`, general
+//! categories, `\A`, `\z`, `$`, `^` before a char; so the SpmConverter's
+//! `\A +| +\z` and `\A▁`). Anything else (`\w`, other properties, flags, hex
 //! escapes, look-around, patterns that can match the empty string) is refused,
 //! as the two engines' meanings or Unicode tables could differ.
 
 use crate::normalized_string::NormalizedString;
+use crate::pre_tokenizers::onig_subset::{assertion, compile, consumes_a_char, perl_class, unicode_class};
 use regex::Regex;
-use regex_syntax::ast::{self, Ast, ClassPerlKind, ClassSet, ClassSetItem, GroupKind, LiteralKind};
+use regex_syntax::ast::{self, Ast, ClassSet, ClassSetItem, GroupKind, LiteralKind};
 
 #[derive(Clone, Debug)]
 pub struct Replace {
@@ -31,7 +34,7 @@ impl Replace {
 
     pub fn regex(pattern: &str, content: &str) -> Result<Replace, String> {
         check_regex(pattern)?;
-        let regex = Regex::new(pattern).map_err(|e| e.to_string())?;
+        let regex = compile(pattern)?;
         Ok(Replace { regex, content: content.to_string() })
     }
 
@@ -92,9 +95,14 @@ fn check_class_item(item: &ClassSetItem) -> Result<(), String> {
         ClassSetItem::Empty(_) => Ok(()),
         ClassSetItem::Literal(l) => check_literal(l),
         ClassSetItem::Range(r) => check_literal(&r.start).and(check_literal(&r.end)),
-        ClassSetItem::Perl(p) if p.kind == ClassPerlKind::Space => Ok(()),
+        ClassSetItem::Perl(p) => perl_class(p),
+        ClassSetItem::Unicode(u) => unicode_class(u),
         ClassSetItem::Union(u) => u.items.iter().try_for_each(check_class_item),
-        _ => Err("a class other than literals, ranges and \\s".into()),
+        ClassSetItem::Bracketed(b) => match &b.kind {
+            ClassSet::Item(item) => check_class_item(item),
+            ClassSet::BinaryOp(_) => Err("a class set operation".into()),
+        },
+        ClassSetItem::Ascii(_) => Err("POSIX classes such as [[:alpha:]]".into()),
     }
 }
 
@@ -102,7 +110,8 @@ fn check_ast(a: &Ast) -> Result<(), String> {
     match a {
         Ast::Empty(_) => Ok(()),
         Ast::Literal(l) => check_literal(l),
-        Ast::ClassPerl(p) if p.kind == ClassPerlKind::Space => Ok(()),
+        Ast::ClassPerl(p) => perl_class(p),
+        Ast::ClassUnicode(u) => unicode_class(u),
         Ast::ClassBracketed(c) => match &c.kind {
             ClassSet::Item(item) => check_class_item(item),
             ClassSet::BinaryOp(_) => Err("a class set operation".into()),
@@ -110,6 +119,7 @@ fn check_ast(a: &Ast) -> Result<(), String> {
         Ast::Repetition(r) => match &*r.ast {
             // `x*+` is possessive in Oniguruma.
             Ast::Repetition(_) => Err("a repeated repetition".into()),
+            Ast::Assertion(_) => Err("a repeated anchor".into()),
             inner => check_ast(inner),
         },
         Ast::Group(g) => match &g.kind {
@@ -118,11 +128,13 @@ fn check_ast(a: &Ast) -> Result<(), String> {
             _ => Err("a named group or flags".into()),
         },
         Ast::Alternation(alt) => alt.asts.iter().try_for_each(check_ast),
-        Ast::Concat(c) => c.asts.iter().try_for_each(check_ast),
+        Ast::Concat(c) => c.asts.iter().enumerate().try_for_each(|(i, a)| match a {
+            Ast::Assertion(s) => assertion(s, c.asts.get(i + 1).is_some_and(consumes_a_char)),
+            _ => check_ast(a),
+        }),
         Ast::Flags(_) => Err("flags".into()),
-        Ast::Dot(_) => Err("`.`".into()),
-        Ast::Assertion(_) => Err("an anchor or assertion".into()),
-        Ast::ClassUnicode(_) | Ast::ClassPerl(_) => Err("a Unicode class (\\p, \\d, \\w)".into()),
+        Ast::Dot(_) => Ok(()),
+        Ast::Assertion(s) => assertion(s, false),
     }
 }
 
@@ -142,10 +154,10 @@ mod tests {
 
     #[test]
     fn refuses_what_oniguruma_may_read_differently() {
-        for p in ["^a", "a.", "\\d+", "\\w", "\\p{L}", "(?i)a", "a*", "a|", "x{", "\\x41", "[[:alpha:]]", "(?P<n>a)", "[a&&b]"] {
+        for p in ["\\n^", "\\w", "\\p{Greek}", "(?i)a", "a*", "a|", "x{", "\\x41", "[[:alpha:]]", "(?P<n>a)", "[a&&b]", "\\b"] {
             assert!(Replace::regex(p, "").is_err(), "{p}");
         }
-        for p in [" {2,}", "\\s+", "[ \\t]+", "(ab|c)+?", "[^\\s]x", "\\."] {
+        for p in [" {2,}", "\\s+", "[ \\t]+", "(ab|c)+?", "[^\\s]x", "\\.", "\\A +| +\\z", "\\A▁", "^a.", "\\d$", "[\\p{Lu}\\P{N}]"] {
             assert!(Replace::regex(p, "").is_ok(), "{p}");
         }
         assert!(Replace::literal("", "x").is_err());

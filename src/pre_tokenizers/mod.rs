@@ -4,8 +4,12 @@
 pub mod byte_level;
 pub mod char_class;
 pub mod metaspace;
+pub mod onig_subset;
 pub mod regex_split;
 pub mod split;
+pub mod unicode_scripts;
+#[rustfmt::skip]
+mod unicode_scripts_table;
 
 use crate::normalized_string::NormalizedString;
 pub use byte_level::ByteLevel;
@@ -30,6 +34,7 @@ pub enum PreTokenizer {
     /// Each pre-tokenizer in turn on every piece the previous one left.
     Sequence(Vec<PreTokenizer>),
     Metaspace(Metaspace),
+    UnicodeScripts,
 }
 
 impl PreTokenizer {
@@ -59,6 +64,7 @@ impl PreTokenizer {
                 out.append(&mut pieces);
             }
             PreTokenizer::Metaspace(m) => m.pre_tokenize(s, out),
+            PreTokenizer::UnicodeScripts => unicode_scripts::pre_tokenize(s, out),
         }
     }
 }

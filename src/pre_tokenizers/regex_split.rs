@@ -1,19 +1,20 @@
 //! `Split` with a `Regex` pattern. HF runs it with Oniguruma; bertpiece runs
 //! it with the regex crate, and only for patterns built from constructs whose
 //! meaning is the same in both engines: literals, groups without flags or
-//! names, alternation, repetition, bracketed classes, `\s`/`\S` (both
-//! White_Space), `\p{L}`/`\p{N}` and their negations (both Unicode 16's,
-//! measured on every code point). For such patterns the regex crate's
+//! names, alternation, repetition, bracketed classes, `.`, `\s` `\d`, the
+//! general categories `\p{Lu}` ... and the anchors of [`super::onig_subset`]
+//! (each measured on every code point). For such patterns the regex crate's
 //! leftmost-first matches are the ones a backtracking engine finds. Anything
-//! else (lookaround, `(?i)` and other flags, `.`, anchors, `\w`, `\d`, `\b`,
-//! other properties, escapes that differ, patterns that can match the empty
-//! string) is refused with [`Error::Unsupported`] naming the construct.
+//! else (lookaround, `(?i)` and other flags, `\w`, `\b`, other properties,
+//! escapes that differ, patterns that can match the empty string) is refused
+//! with [`Error::Unsupported`] naming the construct.
 
+use super::onig_subset::{assertion, compile, consumes_a_char, perl_class, unicode_class};
 use super::split::{regex_matches, split, Behavior};
 use crate::normalized_string::NormalizedString;
 use crate::{Error, Result};
 use regex::Regex;
-use regex_syntax::ast::{self, Ast, ClassSet, ClassSetItem, ClassUnicodeKind, GroupKind, LiteralKind, SpecialLiteralKind};
+use regex_syntax::ast::{self, Ast, ClassSet, ClassSetItem, GroupKind, LiteralKind, SpecialLiteralKind};
 
 #[derive(Clone, Debug)]
 pub struct RegexSplit {
@@ -57,7 +58,7 @@ impl RegexSplit {
         if hir.properties().minimum_len() == Some(0) {
             return Err(refuse("it can match the empty string"));
         }
-        let regex = Regex::new(head).map_err(|e| refuse(&e.to_string()))?;
+        let regex = compile(head).map_err(|e| refuse(&e))?;
         Ok(RegexSplit { pattern: pattern.to_string(), regex, space_tail, behavior, invert })
     }
 
@@ -126,12 +127,19 @@ fn check(a: &Ast, icase: bool) -> std::result::Result<(), String> {
         Ast::Empty(_) => Ok(()),
         Ast::Literal(l) if icase && !l.c.is_ascii() => Err(ICASE_ONLY.into()),
         Ast::Literal(l) => literal(l),
-        Ast::ClassPerl(_) | Ast::ClassUnicode(_) | Ast::ClassBracketed(_) | Ast::Repetition(_) if icase => {
+        Ast::ClassPerl(_) | Ast::ClassUnicode(_) | Ast::ClassBracketed(_) | Ast::Repetition(_) | Ast::Dot(_) | Ast::Assertion(_)
+            if icase =>
+        {
             Err(ICASE_ONLY.into())
         }
-        Ast::ClassPerl(p) => perl(p),
-        Ast::ClassUnicode(u) => unicode(u),
+        Ast::ClassPerl(p) => perl_class(p),
+        Ast::ClassUnicode(u) => unicode_class(u),
         Ast::ClassBracketed(b) => class_set(&b.kind),
+        Ast::Repetition(r) if matches!(*r.ast, Ast::Assertion(_)) => Err("a repeated anchor".into()),
+        // `a?+`, `a++`, `a*+` are possessive to Oniguruma, a repeated repetition to the regex crate.
+        Ast::Repetition(r) if matches!(*r.ast, Ast::Repetition(_)) => {
+            Err("a repetition of a repetition (a?+ a++ a*+ are possessive in Oniguruma)".into())
+        }
         Ast::Repetition(r) => check(&r.ast, icase),
         Ast::Group(g) => match &g.kind {
             GroupKind::CaptureIndex(_) => check(&g.ast, icase),
@@ -158,11 +166,14 @@ fn check(a: &Ast, icase: bool) -> std::result::Result<(), String> {
                     return Err("inside (?i:...) a letter pair one char also matches (ss, st, ff, fi, fl)".into());
                 }
             }
-            x.asts.iter().try_for_each(|a| check(a, icase))
+            x.asts.iter().enumerate().try_for_each(|(i, a)| match a {
+                Ast::Assertion(s) => assertion(s, x.asts.get(i + 1).is_some_and(consumes_a_char)),
+                _ => check(a, icase),
+            })
         }
         Ast::Flags(_) => Err("inline flags such as (?i)".into()),
-        Ast::Dot(_) => Err("'.'".into()),
-        Ast::Assertion(_) => Err("anchors and lookaround-like assertions (^ $ \\b \\A \\z)".into()),
+        Ast::Dot(_) => Ok(()),
+        Ast::Assertion(s) => assertion(s, false),
     }
 }
 
@@ -174,23 +185,6 @@ fn literal(l: &ast::Literal) -> std::result::Result<(), String> {
         // Oniguruma reads \xHH above 7F as a raw UTF-8 byte, the regex crate as a code point.
         LiteralKind::HexFixed(ast::HexLiteralKind::X) if (l.c as u32) < 0x80 => Ok(()),
         _ => Err(format!("the escape for {:?}", l.c)),
-    }
-}
-
-fn perl(p: &ast::ClassPerl) -> std::result::Result<(), String> {
-    match p.kind {
-        ast::ClassPerlKind::Space => Ok(()),
-        ast::ClassPerlKind::Digit => Err("\\d (its classes differ between engines)".into()),
-        ast::ClassPerlKind::Word => Err("\\w (its classes differ between engines)".into()),
-    }
-}
-
-fn unicode(u: &ast::ClassUnicode) -> std::result::Result<(), String> {
-    match &u.kind {
-        ClassUnicodeKind::Named(n) if n == "L" || n == "N" => Ok(()),
-        // Oniguruma (Ruby syntax) reads \pN as the literal "pN" (measured), the regex crate as \p{N}.
-        ClassUnicodeKind::OneLetter(_) => Err("\\pX without braces (Oniguruma reads it otherwise)".into()),
-        _ => Err("Unicode properties other than \\p{L} and \\p{N}".into()),
     }
 }
 
@@ -209,8 +203,8 @@ fn class_item(item: &ClassSetItem) -> std::result::Result<(), String> {
         ClassSetItem::Literal(l) => literal(l),
         ClassSetItem::Range(r) => literal(&r.start).and_then(|()| literal(&r.end)),
         ClassSetItem::Ascii(_) => Err("POSIX classes such as [[:alpha:]]".into()),
-        ClassSetItem::Unicode(u) => unicode(u),
-        ClassSetItem::Perl(p) => perl(p),
+        ClassSetItem::Unicode(u) => unicode_class(u),
+        ClassSetItem::Perl(p) => perl_class(p),
         ClassSetItem::Bracketed(b) => class_set(&b.kind),
         ClassSetItem::Union(u) => u.items.iter().try_for_each(class_item),
     }
@@ -261,9 +255,13 @@ mod tests {
             (r"(?i:'s|[a-z])", "inside (?i:...)"),
             (r"(?i:'st)", "letter pair"),
             (r"\w+", "\\w"),
-            (r"^a", "anchors"),
-            (r"a.", "'.'"),
+            (r"a\n^", "'^' not directly followed"),
+            (r"\ba", "word-boundary"),
+            (r"(?i:a.)", "inside (?i:...)"),
             (r"\p{Greek}", "Unicode properties"),
+            (r"\p{Letter}", "short names"),
+            (r"a?+a", "possessive"),
+            (r"[^\r\n]++x", "possessive"),
             (r"a*", "empty string"),
             (r"(?P<x>a)", "named groups"),
             (r"\xE9", "escape"),
