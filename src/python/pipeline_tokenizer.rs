@@ -59,13 +59,13 @@ fn encode_one(t: &Tokenizer, item: &Item, is_pretokenized: bool, add_special_tok
 
 #[pyclass(frozen, module = "bertpiece._core", name = "PipelineTokenizer")]
 pub(super) struct PyPipelineTokenizer {
-    inner: Arc<Tokenizer>,
+    pub(super) inner: Arc<Tokenizer>,
     /// Truncation and padding: the file's, changed by enable_*/no_*.
     settings: RwLock<Settings>,
 }
 
 impl PyPipelineTokenizer {
-    fn settings(&self) -> Settings {
+    pub(super) fn settings(&self) -> Settings {
         read(&self.settings)
     }
 }

@@ -13,6 +13,7 @@ from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .._core import PipelineTokenizer as _Core
 from ..batch import SurrogateError
+from .bulk import encode_batch_arrays as _encode_batch_arrays
 from .encoding import Encoding
 
 __all__ = ["Tokenizer", "Encoding", "NotImplementedAttribute"]
@@ -114,6 +115,18 @@ class Tokenizer:
         except UnicodeEncodeError as e:
             raise _surrogate(e) from None
         return [Encoding._from_flat(c) for c in cols]
+
+    def encode_batch_arrays(self, texts: Any, *, add_special_tokens: bool = True, max_length: Optional[int] = None,
+                            truncation: Optional[bool] = None, return_offsets: bool = False,
+                            num_threads: Optional[int] = None) -> Any:
+        """Encodes many texts on all cores (GIL released) into NumPy arrays: an
+        ``EncodedBatch`` (``ids`` int32, ``row_splits`` int64, ``offsets`` int32
+        ``(n, 2)`` in chars when ``return_offsets``). Row ``i`` equals
+        ``encode_batch(texts)[i].ids`` (overflowing pieces dropped, no padding).
+        ``truncation=None``: this tokenizer's own truncation (``self.truncation``);
+        ``False``: none; ``True``: to ``max_length`` (or the own one's). docs/pipeline.md."""
+        return _encode_batch_arrays(self, texts, add_special_tokens=add_special_tokens, max_length=max_length,
+                                   truncation=truncation, return_offsets=return_offsets, num_threads=num_threads)
 
     def decode(self, ids: Sequence[int], skip_special_tokens: bool = True) -> str:
         return self._core.decode(list(ids), bool(skip_special_tokens))
