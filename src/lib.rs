@@ -33,6 +33,7 @@ pub mod offsets;
 pub mod padding;
 mod piece_chars;
 pub mod pipeline;
+pub mod pipeline_batch;
 pub mod pre_tokenizer;
 pub mod pre_tokenizers;
 pub mod processors;

@@ -263,6 +263,18 @@ def test_ray_data(ray_cluster, tok):
     direct = BertTokenizer.from_pretrained("bert-base-multilingual-cased", reference="transformers")
     assert table.column("input_ids").to_pylist() == direct(LINES)["input_ids"]
 
+    # any tokenizer.json (here a Unigram one), loaded in each actor from its path
+    from tokenizers import Tokenizer as HFTokenizer
+    from models_shapes import t5_json
+
+    with tempfile.TemporaryDirectory() as folder:
+        with open(os.path.join(folder, "tokenizer.json"), "w", encoding="utf-8") as f:
+            f.write(t5_json())
+        ds = ray_cluster.data.from_arrow(pa.table({"id": list(range(len(LINES))), "text": LINES}))
+        out = tokenize_dataset(ds, column="text", tokenizer_file=folder, batch_size=8)
+        rows = sorted(out.take_all(), key=lambda r: r["id"])
+    assert [list(r["input_ids"]) for r in rows] == [e.ids for e in HFTokenizer.from_str(t5_json()).encode_batch(LINES)]
+
 
 def test_mapper_locally_pickles_small_and_checks_its_input(tok):
     from bertpiece.ray_data import BertpieceMapper

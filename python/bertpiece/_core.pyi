@@ -32,6 +32,7 @@ __all__ = [
     "encode_to_offsets",
     "encode_to_windows",
     "int_rows",
+    "pipeline_encode_flat",
     "load_vocab",
     "whitespace_tokenize",
 ]
@@ -280,6 +281,19 @@ def encode_padded_block(
     num_threads: Optional[int] = None,
 ) -> tuple[int, Array, list[int], int]: ...
 def int_rows(data: bytes, bounds: Sequence[int], pairs: bool = False) -> list[list[Any]]: ...
+# (ids int32, row_splits int64, offsets int32 (n, 2) or None, rows truncation cut)
+def pipeline_encode_flat(
+    tokenizer: PipelineTokenizer,
+    settings: PipelineSettings,
+    texts: Iterable[str],
+    *,
+    add_special_tokens: bool = True,
+    max_length: Optional[int] = None,
+    own_truncation: bool = True,
+    return_offsets: bool = False,
+    num_threads: Optional[int] = None,
+    arrow: Optional[list[_ArrowChunk]] = None,
+) -> tuple[Array, Array, Optional[Array], int]: ...
 def load_vocab(vocab_file: _Path, reference: str = "google") -> list[tuple[str, int]]: ...
 def whitespace_tokenize(text: _Text) -> list[str]: ...
 def _normalize(form: str, text: _Text) -> str: ...

@@ -78,9 +78,12 @@ def _string_column(texts, column: Optional[str]) -> Union[pa.Array, pa.ChunkedAr
 
 
 def encode_arrow(tokenizer, texts: ArrowTexts, *, column: Optional[str] = None, add_special_tokens: bool = True,
-                 max_length: Optional[int] = None, truncation: bool = False, return_attention_mask: bool = False,
+                 max_length: Optional[int] = None, truncation: Optional[bool] = None, return_attention_mask: bool = False,
                  return_token_type_ids: bool = False, num_threads: Optional[int] = None) -> pa.Table:
-    """Encodes an Arrow string column with a `bertpiece.BertTokenizer`.
+    """Encodes an Arrow string column with a `bertpiece.BertTokenizer`, or a
+    `bertpiece.Tokenizer` (any tokenizer.json: rows equal its `encode_batch`
+    ids; `truncation=None` applies its own truncation, see
+    `Tokenizer.encode_batch_arrays`; no `token_type_ids`).
 
     `texts` is a `pa.Array` / `pa.ChunkedArray` of `string` or `large_string`
     (sliced arrays are fine), or a `pa.Table` with `column=` naming the text
@@ -95,6 +98,9 @@ def encode_arrow(tokenizer, texts: ArrowTexts, *, column: Optional[str] = None, 
     ValueError for null values (naming the first null row) or an output
     column name the table already has.
     """
+    if return_token_type_ids and hasattr(tokenizer, "encode_batch_arrays"):
+        raise ValueError("encode_arrow: return_token_type_ids is not available for a bertpiece.Tokenizer "
+                         "(its post-processor decides the type ids); use its encode_batch")
     if not hasattr(tokenizer, "encode_batch"):
         raise TypeError(f"encode_arrow needs a bertpiece.BertTokenizer (with encode_batch), "
                         f"got {type(tokenizer).__name__}")
@@ -108,8 +114,10 @@ def encode_arrow(tokenizer, texts: ArrowTexts, *, column: Optional[str] = None, 
     if pa.types.is_string_view(strings.type):
         strings = strings.cast(pa.large_string())  # encode_batch reads string / large_string buffers in place
     # encode_batch reads the Arrow string buffers directly: no Python str per row.
-    batch = tokenizer.encode_batch(strings, add_special_tokens=add_special_tokens,
-                                   max_length=max_length, truncation=truncation, num_threads=num_threads)
+    # A bertpiece.Tokenizer (any tokenizer.json) has its bulk path under another name.
+    encode = getattr(tokenizer, "encode_batch_arrays", tokenizer.encode_batch)
+    batch = encode(strings, add_special_tokens=add_special_tokens, max_length=max_length, truncation=truncation,
+                   num_threads=num_threads)
     n = len(batch.ids)
     columns = [_list_array(batch.ids, batch.row_splits)]
     if return_attention_mask:

@@ -15,6 +15,7 @@ mod args;
 mod full_tokenizer;
 mod google;
 mod lists;
+mod pipeline_bulk;
 mod pipeline_settings;
 mod pipeline_tokenizer;
 mod serving;
@@ -74,6 +75,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(serving::encode_to_windows, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_padded_block, m)?)?;
     m.add_function(wrap_pyfunction!(lists::int_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(pipeline_bulk::pipeline_encode_flat, m)?)?;
     m.add_function(wrap_pyfunction!(google::load_vocab, m)?)?;
     m.add_function(wrap_pyfunction!(google::whitespace_tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(google::_normalize, m)?)?;

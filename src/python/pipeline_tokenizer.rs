@@ -64,7 +64,7 @@ fn encode_one(t: &Tokenizer, item: &Item, is_pretokenized: bool, add_special_tok
 #[pyclass(frozen, module = "bertpiece._core", name = "PipelineTokenizer")]
 pub(super) struct PyPipelineTokenizer {
     /// Never changed: adding tokens makes a new `PipelineTokenizer`.
-    inner: Arc<Tokenizer>,
+    pub(super) inner: Arc<Tokenizer>,
 }
 
 #[pymethods]

@@ -23,6 +23,7 @@ import time
 
 import numpy as np
 
+from . import encode_pipeline
 from .outputs import EncodedRows, read_bin, read_bin_index
 
 __all__ = ["add_parser", "run", "encode_rows", "read_bin", "read_bin_index"]
@@ -56,8 +57,11 @@ def add_parser(sub):
     p.add_argument("input", help="input file (.txt, .jsonl, .parquet, optionally .gz/.zst) or - for stdin lines")
     p.add_argument("-o", "--output", required=True, help="output file: .parquet, .npy or .bin")
     add_vocab_options(p, "lowercase (default: the model's setting; True with --vocab)")
-    p.add_argument("--reference", default=DEFAULT_REFERENCE, choices=["google", "transformers", "tokenizers"],
+    p.add_argument("--tokenizer", metavar="JSON|FOLDER", help="any tokenizer.json (or a folder holding one) "
+                   "instead of a BERT vocabulary: ids equal bertpiece.Tokenizer.from_file(JSON).encode_batch(texts)")
+    p.add_argument("--reference", default=None, choices=["google", "transformers", "tokenizers"],
                    help="semantics to reproduce (default: tokenizers = BertTokenizer.from_pretrained)")
+    p.set_defaults(model=None)  # "not given" (refused with --tokenizer); the default is filled in later
     p.add_argument("--strip-accents", action=argparse.BooleanOptionalAction, default=None,
                    help="strip accents (default: when lowercasing)")
     p.add_argument("--no-special-tokens", action="store_true", help="do not add [CLS] and [SEP]")
@@ -85,9 +89,10 @@ def add_parser(sub):
 def _check_options(args):
     from . import UserError
 
+    encode_pipeline.resolve_source_options(args, DEFAULT_REFERENCE)
     if (args.truncation or args.stride is not None) and args.max_length is None:
         raise UserError("--truncation and --stride need --max-length")
-    if args.max_length is not None:
+    if args.max_length is not None and args.tokenizer is None:  # a tokenizer.json's specials: encode_pipeline.load
         least = 0 if args.no_special_tokens else 2
         if args.max_length < max(least, 1):
             raise UserError(f"--max-length must be at least {max(least, 1)} (room for [CLS] and [SEP]), "
@@ -110,6 +115,8 @@ def _tokenizer(args):
     from ..bert_tokenizer import PlainBertTokenizer as BertTokenizer
     from . import UserError
 
+    if args.tokenizer is not None:
+        return encode_pipeline.load(args)
     kwargs = {}
     if args.lowercase is not None:
         kwargs["do_lower_case"] = args.lowercase
@@ -130,6 +137,9 @@ def encode_rows(tok, texts, *, special=True, max_length=None, stride=None, offse
     with `stride`, the `return_overflowing_tokens=True` windows."""
     from ..terminal.progress import Counters
 
+    if isinstance(tok, encode_pipeline.Tokenizer):  # --tokenizer
+        return encode_pipeline.encode_rows(tok, texts, special=special, max_length=max_length, stride=stride,
+                                           offsets=offsets, threads=threads, row0=row0)
     c = Counters(rows_in=len(texts))
     if stride is not None:  # overflow windows: the general (slower) path
         enc = tok(texts, add_special_tokens=special, truncation=True, max_length=max_length, stride=stride,

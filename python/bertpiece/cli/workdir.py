@@ -70,7 +70,17 @@ def run_fingerprint(args, fmt: str) -> dict:
             "max_length", "truncation", "stride", "attention_mask", "token_type_ids", "offsets", "batch_size",
             "checkpoint_every")
     return {"bertpiece": __version__, "format": fmt, "input": file_id(args.input),
-            "vocab": file_id(args.vocab) if args.vocab else None, **{k: getattr(args, k) for k in keys}}
+            "vocab": file_id(args.vocab) if args.vocab else None, **{k: getattr(args, k) for k in keys},
+            **_tokenizer_id(args)}
+
+
+def _tokenizer_id(args) -> dict:
+    """--tokenizer: the file's path and SHA-256 (absent for a BERT run, whose fingerprint stays as it was)."""
+    if getattr(args, "tokenizer_file", None) is None:
+        return {}
+    from .encode_pipeline import file_id
+
+    return {"tokenizer": file_id(args.tokenizer_file)}
 
 
 def differences(old, new: dict) -> str:
@@ -91,6 +101,11 @@ def differences(old, new: dict) -> str:
                 out.append(f"{what} {now[0]} changed since (size {was[1]:,} -> {now[1]:,} bytes)")
             else:
                 out.append(f"{what} {now[0]} was modified since (same size, new modification time)")
+        elif key == "tokenizer":
+            if not (was and now) or was[0] != now[0]:
+                out.append(f"--tokenizer was {was[0] if was else 'not given'}, now {now[0] if now else 'not given'}")
+            else:
+                out.append(f"--tokenizer {now[0]} changed since (its contents differ)")
         elif key == "bertpiece":
             out.append(f"it was made by bertpiece {was}, this is {now}")
         elif key == "format":

@@ -19,6 +19,7 @@ from .._core import PipelineTokenizer as _Core
 from ..batch import SurrogateError
 from .added_token import AddedToken
 from .added_tokens import added_token_options, added_tokens_decoder
+from .bulk import encode_batch_arrays as _encode_batch_arrays
 from .components import Model, stage_tokenizer_json
 from .encoding import Encoding
 from .pretrained import pretrained_path
@@ -134,6 +135,18 @@ class Tokenizer(ComponentSlots):
         except UnicodeEncodeError as e:
             raise _surrogate(e) from None
         return [Encoding._from_flat(c) for c in cols]
+
+    def encode_batch_arrays(self, texts: Any, *, add_special_tokens: bool = True, max_length: Optional[int] = None,
+                            truncation: Optional[bool] = None, return_offsets: bool = False,
+                            num_threads: Optional[int] = None) -> Any:
+        """Encodes many texts on all cores (GIL released) into NumPy arrays: an
+        ``EncodedBatch`` (``ids`` int32, ``row_splits`` int64, ``offsets`` int32
+        ``(n, 2)`` in chars when ``return_offsets``). Row ``i`` equals
+        ``encode_batch(texts)[i].ids`` (overflowing pieces dropped, no padding).
+        ``truncation=None``: this tokenizer's own truncation (``self.truncation``);
+        ``False``: none; ``True``: to ``max_length`` (or the own one's). docs/pipeline.md."""
+        return _encode_batch_arrays(self, texts, add_special_tokens=add_special_tokens, max_length=max_length,
+                                   truncation=truncation, return_offsets=return_offsets, num_threads=num_threads)
 
     def decode(self, ids: Sequence[int], skip_special_tokens: bool = True) -> str:
         return self._core.decode(list(ids), bool(skip_special_tokens))

@@ -1,0 +1,139 @@
+//! The bulk path of the general pipeline: many texts to ids (and offsets)
+//! laid out back to back with row splits, ready to become NumPy arrays, on
+//! the shared thread pool. Each row goes through `Tokenizer::encode` (the
+//! pipeline's one entry point, so its fast paths apply here too) and only its
+//! ids and offsets are kept: no `Encoding` outlives its row, and rows are
+//! handed out in blocks so each thread holds one block's output at a time.
+
+use crate::pipeline::{Input, Settings, Tokenizer};
+use crate::processors::truncation::TruncationParams;
+use crate::room::{make_room, out_of_memory};
+use crate::threads::run_jobs;
+use crate::{Error, Result};
+
+/// Rows one job encodes: enough to amortize the hand-off, few enough to balance.
+const ROWS_PER_JOB: usize = 256;
+
+/// The concatenated rows of a batch.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct FlatBatch {
+    pub ids: Vec<u32>,
+    /// `rows + 1` entries; row `i` is `ids[row_splits[i]..row_splits[i + 1]]`.
+    pub row_splits: Vec<u64>,
+    /// `(start, end)` in chars of the row's text per id, when asked; special tokens `(0, 0)`.
+    pub offsets: Vec<[u32; 2]>,
+    /// How many rows truncation cut (their `overflowing` was not empty).
+    pub truncated: u64,
+}
+
+#[derive(Default)]
+struct Part {
+    ids: Vec<u32>,
+    lens: Vec<u64>,
+    offsets: Vec<[u32; 2]>,
+    truncated: u64,
+}
+
+/// An offset as the int32 the arrays hold (a text of 2^31 chars or more cannot be reported).
+fn offset(v: usize) -> Result<u32> {
+    u32::try_from(v)
+        .ok()
+        .filter(|&v| v <= i32::MAX as u32)
+        .ok_or_else(|| Error::Tokenize(format!("offset {v} does not fit the int32 offsets array")))
+}
+
+fn encode_part(tok: &Tokenizer, texts: &[&str], add_special_tokens: bool, settings: &Settings, offsets: bool) -> Result<Part> {
+    let mut part = Part { lens: Vec::with_capacity(texts.len()), ..Part::default() };
+    for text in texts {
+        // HF's encode with the truncation given; what it cuts off (overflowing) is dropped.
+        let e = tok.encode(&Input::Raw(text), None, add_special_tokens, settings)?;
+        make_room(&mut part.ids, e.ids.len(), "token ids")?;
+        part.ids.extend_from_slice(&e.ids);
+        part.lens.push(e.ids.len() as u64);
+        part.truncated += !e.overflowing.is_empty() as u64;
+        if offsets {
+            make_room(&mut part.offsets, e.offsets.len(), "token offsets")?;
+            for &(s, end) in &e.offsets {
+                part.offsets.push([offset(s)?, offset(end)?]);
+            }
+        }
+    }
+    Ok(part)
+}
+
+/// Encodes `texts` as `Tokenizer::encode` does each (single sequences, no
+/// padding), with `truncation` (`None`: none), on at most `threads` threads.
+pub fn encode_flat(
+    tok: &Tokenizer,
+    texts: &[&str],
+    add_special_tokens: bool,
+    truncation: Option<TruncationParams>,
+    offsets: bool,
+    threads: usize,
+) -> Result<FlatBatch> {
+    let settings = Settings { truncation, padding: None };
+    let jobs = texts.len().div_ceil(ROWS_PER_JOB);
+    let parts = run_jobs(threads, jobs, |k| {
+        let rows = &texts[k * ROWS_PER_JOB..((k + 1) * ROWS_PER_JOB).min(texts.len())];
+        encode_part(tok, rows, add_special_tokens, &settings, offsets)
+    })?
+    .into_iter()
+    .collect::<Result<Vec<Part>>>()?;
+    let total: usize = parts.iter().map(|p| p.ids.len()).sum();
+    let mut out = FlatBatch::default();
+    out.ids.try_reserve_exact(total).map_err(|_| out_of_memory::<u32>(total, "token ids"))?;
+    if offsets {
+        out.offsets.try_reserve_exact(total).map_err(|_| out_of_memory::<[u32; 2]>(total, "token offsets"))?;
+    }
+    make_room(&mut out.row_splits, texts.len() + 1, "row splits")?;
+    out.row_splits.push(0);
+    let mut end = 0;
+    for p in parts {
+        out.ids.extend_from_slice(&p.ids);
+        out.offsets.extend_from_slice(&p.offsets);
+        out.truncated += p.truncated;
+        for n in p.lens {
+            end += n;
+            out.row_splits.push(end);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::processors::truncation::{Direction, Strategy};
+
+    const JSON: &str = r#"{
+      "added_tokens": [{"id": 3, "content": "<s>", "single_word": false, "lstrip": false, "rstrip": false,
+                        "normalized": false, "special": true}],
+      "pre_tokenizer": {"type": "Whitespace"},
+      "model": {"type": "WordLevel", "vocab": {"a": 0, "b": 1, "[UNK]": 2}, "unk_token": "[UNK]"}
+    }"#;
+
+    #[test]
+    fn rows_match_encode_on_any_thread_count_and_block_size() {
+        let tok = Tokenizer::from_json(JSON).unwrap();
+        let pieces = ["a b", "", "b<s>a c", "a a a a"];
+        let texts: Vec<&str> = (0..1000).map(|k| pieces[k % 4]).collect();
+        let trunc = TruncationParams { max_length: 2, stride: 0, strategy: Strategy::LongestFirst, direction: Direction::Left };
+        for truncation in [None, Some(trunc)] {
+            let settings = Settings { truncation, padding: None };
+            let one = encode_flat(&tok, &texts, true, truncation, true, 1).unwrap();
+            assert_eq!(one, encode_flat(&tok, &texts, true, truncation, true, 2).unwrap());
+            assert_eq!(one.row_splits.len(), texts.len() + 1);
+            for (k, text) in texts.iter().enumerate() {
+                let e = tok.encode(&Input::Raw(text), None, true, &settings).unwrap();
+                let (a, b) = (one.row_splits[k] as usize, one.row_splits[k + 1] as usize);
+                assert_eq!(one.ids[a..b], e.ids);
+                let spans: Vec<[u32; 2]> = e.offsets.iter().map(|&(s, t)| [s as u32, t as u32]).collect();
+                assert_eq!(one.offsets[a..b], spans);
+            }
+            assert_eq!(one.truncated, if truncation.is_some() { 500 } else { 0 }); // "b<s>a c" and "a a a a"
+        }
+        let no_offsets = encode_flat(&tok, &texts, true, None, false, 2).unwrap();
+        assert!(no_offsets.offsets.is_empty());
+        assert_eq!(encode_flat(&tok, &[], true, None, true, 2).unwrap().row_splits, [0]);
+    }
+}
