@@ -82,7 +82,7 @@ def normalizer(depth=1):
 def pre_tokenizer(depth=1):
     p = "pre_tokenizers"
     leaf = st.one_of(
-        _plain(p, ["Whitespace", "WhitespaceSplit", "BertPreTokenizer"]),
+        _plain(p, ["Whitespace", "WhitespaceSplit", "BertPreTokenizer", "UnicodeScripts"]),
         st.builds(lambda a, b, c: Spec(p, "ByteLevel", add_prefix_space=a, trim_offsets=b, use_regex=c), BOOL, BOOL, BOOL),
         st.builds(lambda c: Spec(p, "CharDelimiterSplit", c), CHAR),
         st.builds(lambda b: Spec(p, "Digits", individual_digits=b), BOOL),

@@ -153,10 +153,10 @@ def test_bad_tokenizer_files_are_one_line_errors(tmp_path, capsys):
     src = write_txt(tmp_path / "in.txt", TEXTS[:3])
     (tmp_path / "empty").mkdir()
     data = json.loads(roberta_json())
-    data["pre_tokenizer"] = {"type": "UnicodeScripts"}
+    data["pre_tokenizer"] = {"type": "FixedLength", "length": 5}
     cases = [(tmp_path / "missing.json", "does not exist"), (tmp_path / "empty", "holds no tokenizer.json"),
              (write_json(tmp_path / "bad.json", "{not json"), "cannot load the tokenizer"),
-             (write_json(tmp_path / "scripts.json", json.dumps(data)), "UnicodeScripts")]
+             (write_json(tmp_path / "fixed.json", json.dumps(data)), "FixedLength")]
     for path, message in cases:
         code, err = encode(capsys, src, "-o", tmp_path / "o.npy", "--tokenizer", path)
         assert code == 2 and message in err and "Traceback" not in err, err

@@ -1,6 +1,6 @@
 """``bertpiece.pre_tokenizers``: tokenizers 0.23.3's pre-tokenizer classes, with its
 names, arguments, defaults, attributes and JSON (see
-bertpiece.tokenizers_api.components). ``UnicodeScripts`` and ``FixedLength`` are
+bertpiece.tokenizers_api.components). ``FixedLength`` is
 refused when constructed (NotImplementedError)."""
 
 from __future__ import annotations
@@ -170,11 +170,8 @@ class Sequence(PreTokenizer):
         self._init({"type": self._type, "pretokenizers": members(PreTokenizer, pretokenizers, "pretokenizers")})
 
 
-class UnicodeScripts(PreTokenizer):
-    """Refused: bertpiece does not implement it."""
-
-    def __init__(self) -> None:
-        raise NotImplementedError('pre_tokenizer.type: unsupported "UnicodeScripts"')
+class UnicodeScripts(_Plain):
+    _type = "UnicodeScripts"
 
 
 class FixedLength(PreTokenizer):
