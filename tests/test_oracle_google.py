@@ -350,7 +350,14 @@ def test_oracle_does_not_import_the_extension():
     pickling = {"._pickle:reduce_oracle_part", "._pickle:reduce_oracle_full_tokenizer"}
     # The trainer's reference (re-exported) is pure Python too: checked below.
     training = {".oracle_train:train_likelihood"}
-    assert imported == {"collections", "re", "unicodedata2", ".:_strtables"} | pickling | training
+    # The per-character rules live in a module of their own, as pure as this one.
+    chars = {name for name in imported if name.startswith(".oracle_chars:")}
+    assert len(chars) == 1
+    assert imported == {"collections", "re", "unicodedata2", ".:_strtables"} | pickling | training | chars
+    import bertpiece.oracle_chars as oracle_chars
+    with open(oracle_chars.__file__, encoding="utf-8") as f:
+        chars_imports = [n for n in ast.walk(ast.parse(f.read())) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    assert {a.name for n in chars_imports for a in n.names} == {"re", "unicodedata2", "_strtables"}
     import bertpiece._pickle as pickling_module
     with open(pickling_module.__file__, encoding="utf-8") as f:
         top_level = [n for n in ast.parse(f.read()).body if isinstance(n, (ast.Import, ast.ImportFrom))]

@@ -22,6 +22,8 @@ import re
 import unicodedata2
 
 from . import _strtables
+from .oracle_chars import (  # noqa: F401  (the character rules, also read as oracle._lower etc.)
+    _CJK_RE, _CLEANED, _is_control, _is_punctuation, _is_whitespace, _lower, _split_on_punc, _strip_accents)
 from .oracle_train import train_likelihood  # noqa: F401  (the trainer's reference, re-exported)
 
 REFERENCES = ("google", "transformers")
@@ -85,107 +87,6 @@ def whitespace_tokenize(text):
     return _SPACE_RUN.split(text)
 
 
-# ---------------------------------------------------------------------------
-# Character classes (identical in both references except for "control").
-# ---------------------------------------------------------------------------
-
-def _is_whitespace(ch):
-    # \t \n \r are Cc but both references treat them as whitespace.
-    return ch in " \t\n\r" or unicodedata2.category(ch) == "Zs"
-
-
-def _is_control(ch, reference):
-    if ch in "\t\n\r":
-        return False
-    category = unicodedata2.category(ch)
-    if reference == "google":
-        return category in ("Cc", "Cf")
-    # transformers: any "C*" category, i.e. also Cs (surrogates), Co, Cn.
-    return category.startswith("C")
-
-
-def _is_punctuation(ch):
-    cp = ord(ch)
-    # Both references count every non-alphanumeric ASCII symbol ("$", "^", "`"
-    # ...) as punctuation, although Unicode puts some of them in S*.
-    if 33 <= cp <= 47 or 58 <= cp <= 64 or 91 <= cp <= 96 or 123 <= cp <= 126:
-        return True
-    return unicodedata2.category(ch).startswith("P")
-
-
-# The "CJK Unified Ideographs" blocks that both references surround with spaces
-# (Hangul, Hiragana and Katakana are NOT in here).
-_CJK_RANGES = (
-    (0x4E00, 0x9FFF),
-    (0x3400, 0x4DBF),
-    (0x20000, 0x2A6DF),
-    (0x2A700, 0x2B73F),
-    (0x2B740, 0x2B81F),
-    (0x2B820, 0x2CEAF),
-    (0xF900, 0xFAFF),
-    (0x2F800, 0x2FA1F),
-)
-
-
-_CJK_RE = re.compile(
-    "[%s]" % "".join("%s-%s" % (chr(lo), chr(hi)) for lo, hi in _CJK_RANGES)
-)
-
-
-# ---------------------------------------------------------------------------
-# Lowercasing: CPython's str.lower() (full case mappings plus the Final_Sigma
-# rule of unicodeobject.c:handle_capital_sigma), from the pinned tables.
-# ---------------------------------------------------------------------------
-
-_CAPITAL_SIGMA = "\u03a3"
-
-
-def _is_final_sigma(text, i):
-    """Final_Sigma: cased case-ignorable* SIGMA !(case-ignorable* cased)."""
-    j = i - 1
-    while j >= 0 and ord(text[j]) in _strtables.CASE_IGNORABLE:
-        j -= 1
-    if j < 0 or ord(text[j]) not in _strtables.CASED:
-        return False
-    j = i + 1
-    while j < len(text) and ord(text[j]) in _strtables.CASE_IGNORABLE:
-        j += 1
-    return j == len(text) or ord(text[j]) not in _strtables.CASED
-
-
-def _lower(text):
-    out = []
-    for i, ch in enumerate(text):
-        if ch == _CAPITAL_SIGMA:
-            # The context is the original (not yet lowered) text, as in CPython.
-            out.append("\u03c2" if _is_final_sigma(text, i) else "\u03c3")
-        else:
-            out.append(_strtables.LOWER.get(ord(ch), ch))
-    return "".join(out)
-
-
-def _strip_accents(text):
-    """Both references: NFD, then drop nonspacing marks (category Mn)."""
-    text = unicodedata2.normalize("NFD", text)
-    return "".join(ch for ch in text if unicodedata2.category(ch) != "Mn")
-
-
-def _split_on_punc(text):
-    """Every punctuation character becomes a token of its own."""
-    words = []
-    start_new_word = True
-    for ch in text:
-        if _is_punctuation(ch):
-            words.append(ch)
-            start_new_word = True
-        else:
-            if start_new_word:
-                words.append("")
-            start_new_word = False
-            words[-1] += ch
-    return words
-
-
 # Google's _UNUSED_TOKEN_RE "^\[unused\d+\]$", with \d from the pinned table
 # (re's \d is str.isdecimal()).
 def _ranges(cps):
@@ -232,13 +133,7 @@ class BasicTokenizer:
         self.preserve_unused_tokens = preserve_unused_tokens
 
     def _clean_text(self, text):
-        # Drop NUL, U+FFFD and control characters; map every whitespace to " ".
-        out = []
-        for ch in text:
-            if ch in "\x00\ufffd" or _is_control(ch, self.reference):
-                continue
-            out.append(" " if _is_whitespace(ch) else ch)
-        return "".join(out)
+        return text.translate(_CLEANED[self.reference])
 
     def _tokenize_chinese_chars(self, text):
         # CJK ideographs are written without spaces: make each one a word.
