@@ -15,6 +15,7 @@ mod args;
 mod full_tokenizer;
 mod google;
 mod lists;
+mod pipeline_columns;
 mod pipeline_settings;
 mod pipeline_tokenizer;
 mod serving;

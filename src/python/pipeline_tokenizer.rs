@@ -11,36 +11,9 @@ use pyo3::prelude::*;
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
+use super::pipeline_columns;
 use super::pipeline_settings::{read, PadTuple, TruncTuple};
-
-type Columns = (
-    Vec<u32>,
-    Vec<u32>,
-    Vec<String>,
-    Vec<Option<u32>>,
-    Vec<(usize, usize)>,
-    Vec<u32>,
-    Vec<u32>,
-    Vec<Option<usize>>,
-);
-
-/// An encoding and, depth first, its overflowing pieces: (columns, parent index).
-type Flat = Vec<(Columns, Option<usize>)>;
-
-fn flatten(e: Encoding, parent: Option<usize>, out: &mut Flat) {
-    let seq = e.sequence_ids();
-    let me = out.len();
-    out.push(((e.ids, e.type_ids, e.tokens, e.words, e.offsets, e.special_tokens_mask, e.attention_mask, seq), parent));
-    for o in e.overflowing {
-        flatten(o, Some(me), out);
-    }
-}
-
-fn columns(e: Encoding) -> Flat {
-    let mut out = Vec::with_capacity(1 + e.overflowing.len());
-    flatten(e, None, &mut out);
-    out
-}
+use pyo3::types::PyList;
 
 /// One input: its words (one text unless pre-tokenized) and its pair's.
 type Item = (Vec<String>, Option<Vec<String>>);
@@ -72,30 +45,33 @@ impl PyPipelineTokenizer {
 
 #[pymethods]
 impl PyPipelineTokenizer {
-    /// Loads a tokenizer.json given as a string.
+    /// Loads a tokenizer.json given as a string; `fused=False` keeps it on the
+    /// general path (tests compare the fused paths with it).
     #[staticmethod]
-    fn from_str(py: Python<'_>, json: String) -> PyResult<Self> {
-        let inner = py.detach(|| Tokenizer::from_json(&json))?;
+    #[pyo3(signature = (json, fused=true))]
+    fn from_str(py: Python<'_>, json: String, fused: bool) -> PyResult<Self> {
+        let inner = py.detach(|| Tokenizer::from_json(&json).map(|t| if fused { t } else { t.without_fused_path() }))?;
         let settings = RwLock::new(inner.config.settings.clone());
         Ok(PyPipelineTokenizer { inner: Arc::new(inner), settings })
     }
 
     #[pyo3(signature = (item, is_pretokenized, add_special_tokens))]
-    fn encode(&self, py: Python<'_>, item: Item, is_pretokenized: bool, add_special_tokens: bool) -> PyResult<Flat> {
+    fn encode<'py>(&self, py: Python<'py>, item: Item, is_pretokenized: bool, add_special_tokens: bool) -> PyResult<Bound<'py, PyList>> {
         let (t, s) = (&self.inner, self.settings());
-        Ok(py.detach(|| encode_one(t, &item, is_pretokenized, add_special_tokens, &s).map(columns))?)
+        let e = py.detach(|| encode_one(t, &item, is_pretokenized, add_special_tokens, &s))?;
+        pipeline_columns::flat(py, &e)
     }
 
     /// Encodes all `items` on up to `num_threads` threads (all cores by default), GIL released.
     #[pyo3(signature = (items, is_pretokenized, add_special_tokens, num_threads=None))]
-    fn encode_batch(
+    fn encode_batch<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         items: Vec<Item>,
         is_pretokenized: bool,
         add_special_tokens: bool,
         num_threads: Option<i64>,
-    ) -> PyResult<Vec<Flat>> {
+    ) -> PyResult<Bound<'py, PyList>> {
         let threads = threads::thread_count(thread_count(py, num_threads)?)?;
         let (t, s) = (&self.inner, self.settings());
         let out = py.detach(|| -> crate::Result<Vec<Encoding>> {
@@ -107,7 +83,7 @@ impl PyPipelineTokenizer {
             }
             Ok(out)
         })?;
-        Ok(out.into_iter().map(columns).collect())
+        super::lists::new_list(py, out.iter().map(|e| Ok(pipeline_columns::flat(py, e)?.into_any())))
     }
 
     fn decode(&self, py: Python<'_>, ids: Vec<u32>, skip_special_tokens: bool) -> String {
@@ -131,6 +107,11 @@ impl PyPipelineTokenizer {
 
     fn get_vocab(&self, with_added_tokens: bool) -> HashMap<String, u32> {
         self.inner.get_vocab(with_added_tokens)
+    }
+
+    /// The fused path the file's shape runs on ("metaspace_unigram"), or None (the general path).
+    fn fused_path(&self) -> Option<&'static str> {
+        self.inner.fused_path()
     }
 
     /// Special tokens as HF's `post_processor.num_special_tokens_to_add`.
