@@ -60,17 +60,16 @@ impl Unigram {
             }
         }
         let mut ids = HashMap::with_capacity(pieces.len());
-        let mut trie = Trie::new();
         let mut min_score = f64::INFINITY;
         for (id, (piece, score)) in pieces.iter().enumerate() {
             if let Some(first) = ids.insert(piece.clone(), id as u32) {
                 return Err(Error::Config(format!("model.vocab[{id}]: piece {piece:?} is already model.vocab[{first}]")));
             }
-            trie.insert(piece.as_bytes(), id as u32);
             if *score < min_score {
                 min_score = *score;
             }
         }
+        let trie = Trie::new(pieces.iter().enumerate().map(|(id, (p, _))| (p.as_bytes(), id as u32)));
         Ok(Unigram { pieces, ids, trie, min_score, unk_id, byte_fallback })
     }
 
