@@ -177,3 +177,37 @@ fn encode_word(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::pipeline::{Input, Settings, Tokenizer};
+
+    fn file(pre_tokenizer: &str) -> String {
+        format!(
+            r#"{{"added_tokens": [{{"id": 7, "content": "<m>", "single_word": false, "lstrip": true, "rstrip": false,
+                                 "normalized": false, "special": true}}],
+               "pre_tokenizer": {pre_tokenizer},
+               "model": {{"type": "Unigram", "unk_id": 0, "byte_fallback": false,
+                          "vocab": [["<unk>", 0.0], ["▁", -2.0], ["a", -1.0], ["b", -1.0], ["▁a", -1.5], ["ab", -1.0], ["▁ab", -2.5]]}}}}"#
+        )
+    }
+
+    /// The fused path gives what the general path gives (ids, tokens, offsets, words).
+    #[test]
+    fn fused_equals_general() {
+        let meta = r#"{"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": true}"#;
+        let shapes = [meta.to_string(), format!(r#"{{"type": "Sequence", "pretokenizers": [{{"type": "WhitespaceSplit"}}, {meta}]}}"#)];
+        for pre in shapes {
+            let fused = Tokenizer::from_json(&file(&pre)).unwrap();
+            assert_eq!(fused.fused_path(), Some("metaspace_unigram"));
+            let general = Tokenizer::from_json(&file(&pre)).unwrap().without_fused_path();
+            for text in ["ab a  b", " <m>ab xé", "", "▁a▁", "<m>", "xx ab"] {
+                let s = Settings::default();
+                let (f, g) = (fused.encode(&Input::Raw(text), None, false, &s).unwrap(), general.encode(&Input::Raw(text), None, false, &s).unwrap());
+                assert_eq!((&f.ids, &f.tokens, &f.offsets, &f.words), (&g.ids, &g.tokens, &g.offsets, &g.words), "{text:?}");
+            }
+        }
+        let whitespace = Tokenizer::from_json(&file(r#"{"type": "Whitespace"}"#)).unwrap();
+        assert_eq!(whitespace.fused_path(), None);
+    }
+}
