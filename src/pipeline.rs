@@ -7,6 +7,8 @@
 use crate::added_tokens::{split_pieces, AddedToken, Matcher, Split};
 use crate::config::{self, TokenizerConfig};
 use crate::encoding::Encoding;
+use crate::models::unigram::{MetaspaceUnigram, Sink};
+use crate::models::Model;
 use crate::normalized_string::NormalizedString;
 use crate::processors::padding::{pad_encodings, PaddingParams};
 use crate::processors::truncation::{truncate_encodings, TruncationParams};
@@ -28,6 +30,8 @@ pub struct Tokenizer {
     normalized_forms: HashMap<u32, String>,
     raw_matcher: Matcher,
     normalized_matcher: Matcher,
+    /// Metaspace + Unigram files: words cut and tokenized in one pass.
+    fused_unigram: Option<MetaspaceUnigram>,
 }
 
 /// Truncation and padding (a tokenizer.json's stored ones, or set at run time).
@@ -52,7 +56,9 @@ impl Tokenizer {
         // HF's deserialization: one `add_tokens` of the file's tokens in file
         // order; their stored ids are not used.
         let tokens: Vec<AddedToken> = config.added_tokens.iter().map(|(_, t)| t.clone()).collect();
+        let fused_unigram = MetaspaceUnigram::for_shape(config.pre_tokenizer.as_ref(), &config.model);
         let mut t = Tokenizer {
+            fused_unigram,
             raw_matcher: Matcher::default(),
             normalized_matcher: Matcher::default(),
             config,
@@ -83,6 +89,8 @@ impl Tokenizer {
             }
             split_pieces(&piece, &self.normalized_matcher, &self.added_r, &mut out, |p, out| {
                 match &self.config.pre_tokenizer {
+                    // The fused path cuts the words itself (encode_text).
+                    Some(_) if self.fused_unigram.is_some() => out.push(Split::Text(p)),
                     Some(pt) => {
                         let mut words = Vec::new();
                         pt.pre_tokenize(p, &mut words);
@@ -98,9 +106,16 @@ impl Tokenizer {
     /// Tokens of one text; `word` overrides the word index (pre-tokenized input).
     fn encode_text(&self, text: &str, type_id: u32, word: Option<u32>, out: &mut Encoding) -> Result<()> {
         let mut model_tokens = Vec::new();
-        for (idx, split) in self.splits(text).into_iter().enumerate() {
-            let w = Some(word.unwrap_or(idx as u32));
-            match split {
+        let mut next_word = 0u32;
+        for split in self.splits(text) {
+            let w = Some(word.unwrap_or(next_word));
+            match (split, &self.fused_unigram, &self.config.model) {
+                (Split::Text(piece), Some(fused), Model::Unigram(model)) => {
+                    let mut sink = Sink { out: &mut *out, type_id, word, next_word: &mut next_word };
+                    fused.encode_piece(model, piece, &mut sink)?;
+                    continue;
+                }
+                (split, ..) => match split {
                 Split::Token(piece, id) => {
                     let span = piece.original_span(0..piece.len()).unwrap_or((piece.origin, piece.origin));
                     out.push(id, piece.text(), span, w, type_id);
@@ -121,7 +136,9 @@ impl Tokenizer {
                         out.push(id, token, span, w, type_id);
                     }
                 }
+                },
             }
+            next_word += 1;
         }
         Ok(())
     }
@@ -170,6 +187,17 @@ impl Tokenizer {
             pad_encodings(std::slice::from_mut(&mut out), p)?;
         }
         Ok(out)
+    }
+
+    /// The same tokenizer on the general path only (tests compare the two).
+    pub fn without_fused_path(mut self) -> Tokenizer {
+        self.fused_unigram = None;
+        self
+    }
+
+    /// The name of the fused path this file's shape runs on, if any.
+    pub fn fused_path(&self) -> Option<&'static str> {
+        self.fused_unigram.as_ref().map(|_| "metaspace_unigram")
     }
 
     /// Special tokens as HF's `post_processor.added_tokens`.

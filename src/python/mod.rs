@@ -16,6 +16,7 @@ mod full_tokenizer;
 mod google;
 mod lists;
 mod pipeline_bulk;
+mod pipeline_columns;
 mod pipeline_settings;
 mod pipeline_tokenizer;
 mod serving;

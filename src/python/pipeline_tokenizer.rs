@@ -12,39 +12,12 @@ use crate::added_tokens::AddedToken;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::pipeline_columns;
 use super::pipeline_settings::{PadTuple, PySettings, TruncTuple};
+use pyo3::types::PyList;
 
 /// An added token: (content, single_word, lstrip, rstrip, normalized, special).
 type TokenTuple = (String, bool, bool, bool, bool, bool);
-
-type Columns = (
-    Vec<u32>,
-    Vec<u32>,
-    Vec<String>,
-    Vec<Option<u32>>,
-    Vec<(usize, usize)>,
-    Vec<u32>,
-    Vec<u32>,
-    Vec<Option<usize>>,
-);
-
-/// An encoding and, depth first, its overflowing pieces: (columns, parent index).
-type Flat = Vec<(Columns, Option<usize>)>;
-
-fn flatten(e: Encoding, parent: Option<usize>, out: &mut Flat) {
-    let seq = e.sequence_ids();
-    let me = out.len();
-    out.push(((e.ids, e.type_ids, e.tokens, e.words, e.offsets, e.special_tokens_mask, e.attention_mask, seq), parent));
-    for o in e.overflowing {
-        flatten(o, Some(me), out);
-    }
-}
-
-fn columns(e: Encoding) -> Flat {
-    let mut out = Vec::with_capacity(1 + e.overflowing.len());
-    flatten(e, None, &mut out);
-    out
-}
 
 /// One input: its words (one text unless pre-tokenized) and its pair's.
 type Item = (Vec<String>, Option<Vec<String>>);
@@ -69,10 +42,12 @@ pub(super) struct PyPipelineTokenizer {
 
 #[pymethods]
 impl PyPipelineTokenizer {
-    /// Loads a tokenizer.json given as a string.
+    /// Loads a tokenizer.json given as a string; `fused=False` keeps it on the
+    /// general path (tests compare the fused paths with it).
     #[staticmethod]
-    fn from_str(py: Python<'_>, json: String) -> PyResult<Self> {
-        let inner = py.detach(|| Tokenizer::from_json(&json))?;
+    #[pyo3(signature = (json, fused=true))]
+    fn from_str(py: Python<'_>, json: String, fused: bool) -> PyResult<Self> {
+        let inner = py.detach(|| Tokenizer::from_json(&json).map(|t| if fused { t } else { t.without_fused_path() }))?;
         Ok(PyPipelineTokenizer { inner: Arc::new(inner) })
     }
 
@@ -82,22 +57,30 @@ impl PyPipelineTokenizer {
     }
 
     #[pyo3(signature = (item, is_pretokenized, add_special_tokens, settings))]
-    fn encode(&self, py: Python<'_>, item: Item, is_pretokenized: bool, add_special_tokens: bool, settings: &Bound<'_, PySettings>) -> PyResult<Flat> {
+    fn encode<'py>(
+        &self,
+        py: Python<'py>,
+        item: Item,
+        is_pretokenized: bool,
+        add_special_tokens: bool,
+        settings: &Bound<'_, PySettings>,
+    ) -> PyResult<Bound<'py, PyList>> {
         let (t, s) = (&self.inner, &settings.get().inner);
-        Ok(py.detach(|| encode_one(t, &item, is_pretokenized, add_special_tokens, s).map(columns))?)
+        let e = py.detach(|| encode_one(t, &item, is_pretokenized, add_special_tokens, s))?;
+        pipeline_columns::flat(py, &e)
     }
 
     /// Encodes all `items` on up to `num_threads` threads (all cores by default), GIL released.
     #[pyo3(signature = (items, is_pretokenized, add_special_tokens, settings, num_threads=None))]
-    fn encode_batch(
+    fn encode_batch<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         items: Vec<Item>,
         is_pretokenized: bool,
         add_special_tokens: bool,
         settings: &Bound<'_, PySettings>,
         num_threads: Option<i64>,
-    ) -> PyResult<Vec<Flat>> {
+    ) -> PyResult<Bound<'py, PyList>> {
         let threads = threads::thread_count(thread_count(py, num_threads)?)?;
         let (t, s) = (&self.inner, &settings.get().inner);
         let out = py.detach(|| -> crate::Result<Vec<Encoding>> {
@@ -109,7 +92,7 @@ impl PyPipelineTokenizer {
             }
             Ok(out)
         })?;
-        Ok(out.into_iter().map(columns).collect())
+        super::lists::new_list(py, out.iter().map(|e| Ok(pipeline_columns::flat(py, e)?.into_any())))
     }
 
     fn decode(&self, py: Python<'_>, ids: Vec<u32>, skip_special_tokens: bool) -> String {
@@ -133,6 +116,11 @@ impl PyPipelineTokenizer {
 
     fn get_vocab(&self, with_added_tokens: bool) -> HashMap<String, u32> {
         self.inner.get_vocab(with_added_tokens)
+    }
+
+    /// The fused path the file's shape runs on ("metaspace_unigram"), or None (the general path).
+    fn fused_path(&self) -> Option<&'static str> {
+        self.inner.fused_path()
     }
 
     /// Special tokens as HF's `post_processor.num_special_tokens_to_add`.

@@ -6,7 +6,10 @@
 //! keeps its text; with `byte_fallback` a run not in the vocabulary becomes
 //! its `<0xNN>` byte pieces, each over the whole run.
 
+mod fused;
 mod trie;
+
+pub use fused::{MetaspaceUnigram, Sink};
 
 use super::ModelToken;
 use crate::{Error, Result};
@@ -24,6 +27,13 @@ pub struct Unigram {
     min_score: f64,
     unk_id: Option<u32>,
     byte_fallback: bool,
+}
+
+/// Buffers of one Viterbi pass, kept between words.
+#[derive(Default)]
+struct Scratch {
+    best: Vec<Best>,
+    path: Vec<ModelToken>,
 }
 
 #[derive(Clone, Copy)]
@@ -50,17 +60,16 @@ impl Unigram {
             }
         }
         let mut ids = HashMap::with_capacity(pieces.len());
-        let mut trie = Trie::new();
         let mut min_score = f64::INFINITY;
         for (id, (piece, score)) in pieces.iter().enumerate() {
             if let Some(first) = ids.insert(piece.clone(), id as u32) {
                 return Err(Error::Config(format!("model.vocab[{id}]: piece {piece:?} is already model.vocab[{first}]")));
             }
-            trie.insert(piece.as_bytes(), id as u32);
             if *score < min_score {
                 min_score = *score;
             }
         }
+        let trie = Trie::new(pieces.iter().enumerate().map(|(id, (p, _))| (p.as_bytes(), id as u32)));
         Ok(Unigram { pieces, ids, trie, min_score, unk_id, byte_fallback })
     }
 
@@ -84,13 +93,15 @@ impl Unigram {
         self.ids.clone()
     }
 
-    /// The best segmentation of `word` as byte ranges with their ids.
-    fn best_path(&self, word: &str) -> Result<Vec<(u32, usize, usize)>> {
+    /// The best segmentation of `word` as byte ranges with their ids, into `s.path`.
+    fn best_path(&self, word: &str, s: &mut Scratch) -> Result<()> {
         let size = word.len();
         let unk_score = self.min_score - UNK_PENALTY;
-        let mut best = vec![Best { id: 0, score: 0.0, start: None }; size + 1];
+        let best = &mut s.best;
+        best.clear();
+        best.resize(size + 1, Best { id: 0, score: 0.0, start: None });
         for (start, c) in word.char_indices() {
-            let here = best[start].score;
+            let here = best.get(start).map_or(0.0, |b| b.score);
             let char_len = c.len_utf8();
             let mut has_single = false;
             let offer = |best: &mut [Best], end: usize, id: u32, score: f64| {
@@ -101,20 +112,21 @@ impl Unigram {
                     }
                 }
             };
-            self.trie.prefixes(&word.as_bytes()[start..], |len, id| {
+            self.trie.prefixes(word.as_bytes().get(start..).unwrap_or_default(), |len, id| {
                 let score = self.pieces.get(id as usize).map_or(0.0, |p| p.1);
-                offer(&mut best, start + len, id, score);
+                offer(best, start + len, id, score);
                 has_single |= len == char_len;
             });
             if !has_single {
                 let end = start + char_len;
                 let taken = best.get(end).is_some_and(|n| n.start.is_none() || unk_score + here > n.score);
                 if taken {
-                    offer(&mut best, end, self.unk_id.ok_or_else(missing_unk_id)?, unk_score);
+                    offer(best, end, self.unk_id.ok_or_else(missing_unk_id)?, unk_score);
                 }
             }
         }
-        let mut path = Vec::new();
+        let path = &mut s.path;
+        path.clear();
         let mut end = size;
         while end > 0 {
             let node = best.get(end).copied().and_then(|n| n.start.map(|s| (n.id, s)));
@@ -124,12 +136,18 @@ impl Unigram {
             end = start;
         }
         path.reverse();
-        Ok(path)
+        Ok(())
     }
 
     pub fn tokenize(&self, word: &str, out: &mut Vec<ModelToken>) -> Result<()> {
+        self.tokenize_into(word, out, &mut Scratch::default())
+    }
+
+    /// `tokenize` with the caller's buffers (the fused path reuses them).
+    fn tokenize_into(&self, word: &str, out: &mut Vec<ModelToken>, scratch: &mut Scratch) -> Result<()> {
+        self.best_path(word, scratch)?;
         let mut run: Option<(usize, usize)> = None;
-        for (id, s, e) in self.best_path(word)? {
+        for &(id, s, e) in &scratch.path {
             if Some(id) == self.unk_id {
                 run = Some(run.map_or((s, e), |(rs, _)| (rs, e)));
                 continue;

@@ -1,0 +1,158 @@
+"""Unigram (Metaspace, sentencepiece-converted files) speed: bertpiece.Tokenizer
+against tokenizers 0.23.3, tokenizers 1.0.0rc3, tokie, kitoken and
+sentencepiece on the same tokenizer.json and text, in the same run.
+
+Two files, made once into --work: "plain" (HF's UnigramTrainer, vocabulary
+32,000, Metaspace, trained on half of the text) and "xlmr" (sentencepiece
+0.2.3 trained on the text, nmt_nfkc, 32,000 at most, converted as
+transformers converts XLM-R: Precompiled + Strip + Replace, Metaspace;
+sentencepiece runs on that .model). Every engine runs in its own subprocess
+(benches/unigram_peers.py) with its venv's python, pinned to 1 or 2 cores
+(taskset, RAYON_NUM_THREADS); engines are interleaved round by round and the
+tables give medians. An engine whose ids (no special tokens) differ from
+tokenizers 0.23.3's on any line is marked inexact and left out of the ratios.
+
+    python benches/bench_unigram.py [--mb 8] [--rounds 3] [--threads 1,2] [--work /tmp/bench_unigram]
+"""
+
+import argparse
+import io
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+VENV = os.environ.get("BENCH_VENV", "/work/venv/bin/python")
+VENV_TOK1 = os.environ.get("BENCH_VENV_TOK1", "/work/venv-tok1/bin/python")
+VENV_PEERS = os.environ.get("BENCH_VENV_PEERS", "/work/venv-bench/bin/python")
+# (name shown, engine, python)
+ENGINES = [
+    ("bertpiece", "bertpiece", VENV),
+    ("tokenizers 0.23.3", "hf", VENV),
+    ("tokenizers 1.0.0rc3", "hf", VENV_TOK1),
+    ("tokie", "tokie", VENV_PEERS),
+    ("kitoken", "kitoken", VENV_PEERS),
+    ("sentencepiece", "sentencepiece", VENV_PEERS),
+]
+MODES = ("one", "batch", "bulk")
+
+
+def read_lines(path, mb):
+    with open(path, encoding="utf-8") as f:
+        text = f.read(int(mb * 1_000_000))
+    return [line for line in text.split("\n") if line]
+
+
+def make_files(work, corpus, mb):
+    """(plain.json, xlmr.json, spm.model) in `work`, made once."""
+    os.makedirs(work, exist_ok=True)
+    plain, xlmr, model = (os.path.join(work, n) for n in ("plain.json", "xlmr.json", "spm.model"))
+    lines = read_lines(corpus, mb)
+    if not os.path.exists(plain):
+        from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+
+        tok = Tokenizer(models.Unigram())
+        tok.pre_tokenizer = pre_tokenizers.Metaspace()
+        tok.decoder = decoders.Metaspace()
+        trainer = trainers.UnigramTrainer(vocab_size=32000, special_tokens=["<pad>", "</s>", "<unk>", "<s>"],
+                                          unk_token="<unk>", show_progress=False)
+        tok.train_from_iterator(lines[: len(lines) // 2], trainer)
+        tok.save(plain)
+    if not os.path.exists(xlmr):
+        import sentencepiece as spm
+        from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors
+        from transformers.convert_slow_tokenizer import SpmConverter, import_protobuf
+
+        buf = io.BytesIO()
+        # hard_vocab_limit=False: the text's seed pieces allow ~22,800 of the 32,000 asked.
+        spm.SentencePieceTrainer.train(sentence_iterator=iter(lines), model_writer=buf, vocab_size=32000,
+                                       model_type="unigram", character_coverage=0.9995, hard_vocab_limit=False,
+                                       normalization_rule_name="nmt_nfkc", minloglevel=2, num_threads=2,
+                                       input_sentence_size=0)
+        with open(model, "wb") as f:
+            f.write(buf.getvalue())
+        proto = import_protobuf().ModelProto()
+        proto.ParseFromString(buf.getvalue())
+        tok = Tokenizer(models.Unigram([(p.piece, p.score) for p in proto.pieces], unk_id=proto.trainer_spec.unk_id))
+        tok.normalizer = SpmConverter.normalizer(None, proto)
+        tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="always")
+        tok.decoder = decoders.Metaspace(replacement="▁", prepend_scheme="always")
+        bos, eos = tok.token_to_id("<s>"), tok.token_to_id("</s>")
+        tok.post_processor = processors.TemplateProcessing(
+            single="<s> $A </s>", pair="<s> $A </s> </s> $B </s>", special_tokens=[("<s>", bos), ("</s>", eos)])
+        tok.save(xlmr)
+    return {"plain": (plain, "-"), "xlmr": (xlmr, model)}
+
+
+def run(engine, python, files, corpus, mb, threads):
+    cpus = ",".join(str(c) for c in range(threads))
+    env = dict(os.environ, RAYON_NUM_THREADS=str(threads), PYTHONPATH=os.path.join(REPO, "python"))
+    cmd = ["taskset", "-c", cpus, python, os.path.join(HERE, "unigram_peers.py"), engine, files[0], files[1], corpus,
+           str(mb), ",".join(MODES)]
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=3600)
+    if p.returncode != 0:
+        return {"error": (p.stderr.strip().splitlines() or ["failed"])[-1][:120]}
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def fmt(x, digits=1):
+    return "–" if x is None else f"{x:.{digits}f}"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--corpus", default="/work/shared/data/corpus/en-large.txt")
+    ap.add_argument("--mb", type=float, default=8)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--shapes", default="plain,xlmr")
+    ap.add_argument("--work", default="/tmp/bench_unigram")
+    args = ap.parse_args()
+    shapes = make_files(args.work, args.corpus, args.mb)
+    results = {}  # (shape, threads, name) -> list of runs
+    print(f"load average at start: {os.getloadavg()}", flush=True)
+    for r in range(args.rounds):
+        for threads in [int(t) for t in args.threads.split(",")]:
+            for shape in args.shapes.split(","):
+                order = ENGINES[r % len(ENGINES):] + ENGINES[: r % len(ENGINES)]  # interleave, rotating who goes first
+                for name, engine, python in order:
+                    if engine == "sentencepiece" and shapes[shape][1] == "-":
+                        continue
+                    out = run(engine, python, shapes[shape], args.corpus, args.mb, threads)
+                    results.setdefault((shape, threads, name), []).append(out)
+                    print(f"round {r} {shape} {threads}t {name}: {json.dumps(out)}", file=sys.stderr, flush=True)
+    print(f"load average at end: {os.getloadavg()}\n")
+    print("| file | threads | engine | ids = tokenizers 0.23.3 | one text MB/s | encode_batch MB/s | bulk MB/s | load ms | peak RSS MB |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    summary = {}
+    for (shape, threads, name), runs in results.items():
+        ok = [x for x in runs if "error" not in x]
+        ref = [x for x in results.get((shape, threads, "tokenizers 0.23.3"), []) if "error" not in x]
+        if not ok:
+            print(f"| {shape} | {threads} | {name} | refused: {runs[0].get('error')} | – | – | – | – | – |")
+            continue
+        exact = bool(ref) and all(x["ids_sha256"] == ref[0]["ids_sha256"] for x in ok)
+        speed = {m: (statistics.median(x["bytes"] / x[m + "_s"] / 1e6 for x in ok) if m + "_s" in ok[0] else None)
+                 for m in MODES}
+        load = statistics.median(x["load_s"] for x in ok) * 1000
+        rss = statistics.median(x["peak_rss_mb"] for x in ok)
+        print(f"| {shape} | {threads} | {name} | {'yes' if exact else 'NO'} | {fmt(speed['one'])} | {fmt(speed['batch'])} "
+              f"| {fmt(speed['bulk'])} | {fmt(load, 0)} | {fmt(rss, 0)} |")
+        summary[(shape, threads, name)] = {"exact": exact, "best": max(v for v in speed.values() if v)}
+    print()
+    for shape in args.shapes.split(","):
+        for threads in [int(t) for t in args.threads.split(",")]:
+            ours = summary.get((shape, threads, "bertpiece"))
+            peers = [(v["best"], k[2]) for k, v in summary.items()
+                     if k[:2] == (shape, threads) and k[2] != "bertpiece" and v["exact"]]
+            if ours and peers:
+                best, who = max(peers)
+                print(f"{shape}, {threads} thread(s): bertpiece's best mode {ours['best']:.1f} MB/s, "
+                      f"fastest exact peer {who} {best:.1f} MB/s: ratio {ours['best'] / best:.2f}")
+
+
+if __name__ == "__main__":
+    main()

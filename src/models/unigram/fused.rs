@@ -1,0 +1,213 @@
+//! The fused Metaspace + Unigram path: for a file whose pre-tokenizer is
+//! Metaspace and whose model is Unigram (sentencepiece-converted files: T5,
+//! XLM-R, ALBERT... with or without their Precompiled normalizer), the words
+//! of a normalized piece are cut and tokenized straight from its chars,
+//! without building a `NormalizedString` per word, and each word's pieces come
+//! from a per-thread word cache (text is Zipfian: a few thousand word forms
+//! make up most of it). Exact: the same words, ids, tokens and offsets as the
+//! general path (Metaspace's `pre_tokenize`, then `Unigram::tokenize`), which
+//! tests/test_pipeline_unigram_fast*.py check against it and tokenizers 0.23.3.
+
+use super::{Scratch, Unigram};
+use crate::encoding::Encoding;
+use crate::fxhash::FxHashMap;
+use crate::models::ModelToken;
+use crate::normalized_string::{NormalizedString, Span};
+use crate::models::Model;
+use crate::pre_tokenizers::char_class::whitespace_split;
+use crate::pre_tokenizers::metaspace::{Metaspace, PrependScheme};
+use crate::pre_tokenizers::PreTokenizer;
+use crate::Result;
+use std::cell::RefCell;
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Words a thread's cache holds before it starts over (a few MB at most).
+const CACHE_WORDS: usize = 1 << 16;
+/// Longer words are tokenized every time (they rarely repeat).
+const CACHE_MAX_BYTES: usize = 64;
+
+/// Tells one fused tokenizer's cache entries from another's in a thread.
+static NEXT_OWNER: AtomicU64 = AtomicU64::new(1);
+
+#[derive(Debug)]
+pub struct MetaspaceUnigram {
+    meta: Metaspace,
+    /// `Sequence([WhitespaceSplit, Metaspace])` (newer XLM-R-style conversions).
+    whitespace_split: bool,
+    owner: u64,
+}
+
+impl Clone for MetaspaceUnigram {
+    fn clone(&self) -> Self {
+        MetaspaceUnigram { owner: NEXT_OWNER.fetch_add(1, Ordering::Relaxed), ..*self }
+    }
+}
+
+/// A thread's reusable buffers and its word cache (word bytes -> pieces).
+#[derive(Default)]
+struct ThreadState {
+    owner: u64,
+    cache: FxHashMap<Box<[u8]>, Box<[ModelToken]>>,
+    word: String,
+    char_of: Vec<u32>,
+    tokens: Vec<ModelToken>,
+    scratch: Scratch,
+}
+
+thread_local! {
+    static STATE: RefCell<ThreadState> = RefCell::new(ThreadState::default());
+}
+
+/// Where a piece's words go: the encoding and the word index to give them.
+pub struct Sink<'a> {
+    pub out: &'a mut Encoding,
+    pub type_id: u32,
+    /// Fixed word index (pre-tokenized input), or None to number words from `next_word`.
+    pub word: Option<u32>,
+    pub next_word: &'a mut u32,
+}
+
+impl MetaspaceUnigram {
+    /// The fused path for a file of this shape: a Unigram model behind
+    /// Metaspace, alone, in a Sequence of one, or after WhitespaceSplit.
+    pub fn for_shape(pre_tokenizer: Option<&PreTokenizer>, model: &Model) -> Option<MetaspaceUnigram> {
+        let Model::Unigram(_) = model else { return None };
+        let (meta, whitespace_split) = match pre_tokenizer? {
+            PreTokenizer::Metaspace(m) => (*m, false),
+            PreTokenizer::Sequence(items) => match items.as_slice() {
+                [PreTokenizer::Metaspace(m)] => (*m, false),
+                [PreTokenizer::WhitespaceSplit, PreTokenizer::Metaspace(m)] => (*m, true),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        Some(MetaspaceUnigram { meta, whitespace_split, owner: NEXT_OWNER.fetch_add(1, Ordering::Relaxed) })
+    }
+
+    /// The pre-tokenizer's words of `piece` (a normalized piece between added
+    /// tokens), each tokenized by `model` and pushed to the sink.
+    pub fn encode_piece(&self, model: &Unigram, piece: NormalizedString, sink: &mut Sink) -> Result<()> {
+        if !self.whitespace_split {
+            return self.encode_metaspace(model, &piece, sink);
+        }
+        let mut parts = Vec::new();
+        whitespace_split(piece, &mut parts);
+        parts.iter().filter(|p| !p.is_empty()).try_for_each(|p| self.encode_metaspace(model, p, sink))
+    }
+
+    /// Metaspace's words of `piece`, each tokenized and pushed.
+    fn encode_metaspace(&self, model: &Unigram, piece: &NormalizedString, sink: &mut Sink) -> Result<()> {
+        let (chars, spans) = (&piece.chars, &piece.spans);
+        let r = self.meta.replacement;
+        let meta_char = |c: char| if c == ' ' { r } else { c };
+        let Some(&first) = chars.first() else { return Ok(()) };
+        let prepend = match self.meta.prepend_scheme {
+            PrependScheme::Always => true,
+            PrependScheme::First => piece.origin == 0,
+            PrependScheme::Never => false,
+        } && meta_char(first) != r;
+        // Virtual char k: the prepended replacement (k = 0) or a char of the piece.
+        let shift = usize::from(prepend);
+        let total = chars.len() + shift;
+        let span = |i: usize| spans.get(i).copied().unwrap_or((piece.origin, piece.origin));
+        let at = |k: usize| match k.checked_sub(shift) {
+            Some(i) => (chars.get(i).map_or(r, |&c| meta_char(c)), span(i)),
+            None => (r, span(0)),
+        };
+        STATE.with(|state| {
+            let mut st = state.borrow_mut();
+            if st.owner != self.owner {
+                st.cache.clear();
+                st.owner = self.owner;
+            }
+            let mut start = 0;
+            for k in 1..=total {
+                if k < total && !(self.meta.split && at(k).0 == r) {
+                    continue;
+                }
+                encode_word(model, &mut st, start..k, &at, sink)?;
+                start = k;
+            }
+            Ok(())
+        })
+    }
+}
+
+/// One word (virtual chars `range`): its pieces from the cache or the model,
+/// pushed with their original spans.
+fn encode_word(
+    model: &Unigram,
+    st: &mut ThreadState,
+    range: Range<usize>,
+    at: &impl Fn(usize) -> (char, Span),
+    sink: &mut Sink,
+) -> Result<()> {
+    let ThreadState { cache, word: text, char_of, tokens, scratch, .. } = st;
+    text.clear();
+    char_of.clear();
+    for (i, k) in range.clone().enumerate() {
+        text.push(at(k).0);
+        char_of.resize(text.len(), i as u32);
+    }
+    let pieces: &[ModelToken] = match cache.get(text.as_bytes()) {
+        Some(p) => p,
+        None => {
+            tokens.clear();
+            model.tokenize_into(text, tokens, scratch)?;
+            if text.len() <= CACHE_MAX_BYTES {
+                if cache.len() >= CACHE_WORDS {
+                    cache.clear();
+                }
+                cache.insert(text.as_bytes().into(), tokens.as_slice().into());
+            }
+            tokens
+        }
+    };
+    let w = Some(sink.word.unwrap_or(*sink.next_word));
+    *sink.next_word += 1;
+    for &(id, bs, be) in pieces {
+        // Model tokens are never empty: `bs < be <= text.len()`.
+        let first = char_of.get(bs).map_or(0, |&c| c as usize);
+        let last = char_of.get(be.wrapping_sub(1)).map_or(first, |&c| c as usize);
+        let span = (at(range.start + first).1 .0, at(range.start + last).1 .1);
+        let unknown = if Some(id) == model.unk_id { model.unknown_text(text, &(id, bs, be)) } else { None };
+        let token = unknown.or_else(|| model.id_to_token(id)).unwrap_or_default().to_string();
+        sink.out.push(id, token, span, w, sink.type_id);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::pipeline::{Input, Settings, Tokenizer};
+
+    fn file(pre_tokenizer: &str) -> String {
+        format!(
+            r#"{{"added_tokens": [{{"id": 7, "content": "<m>", "single_word": false, "lstrip": true, "rstrip": false,
+                                 "normalized": false, "special": true}}],
+               "pre_tokenizer": {pre_tokenizer},
+               "model": {{"type": "Unigram", "unk_id": 0, "byte_fallback": false,
+                          "vocab": [["<unk>", 0.0], ["▁", -2.0], ["a", -1.0], ["b", -1.0], ["▁a", -1.5], ["ab", -1.0], ["▁ab", -2.5]]}}}}"#
+        )
+    }
+
+    /// The fused path gives what the general path gives (ids, tokens, offsets, words).
+    #[test]
+    fn fused_equals_general() {
+        let meta = r#"{"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": true}"#;
+        let shapes = [meta.to_string(), format!(r#"{{"type": "Sequence", "pretokenizers": [{{"type": "WhitespaceSplit"}}, {meta}]}}"#)];
+        for pre in shapes {
+            let fused = Tokenizer::from_json(&file(&pre)).unwrap();
+            assert_eq!(fused.fused_path(), Some("metaspace_unigram"));
+            let general = Tokenizer::from_json(&file(&pre)).unwrap().without_fused_path();
+            for text in ["ab a  b", " <m>ab xé", "", "▁a▁", "<m>", "xx ab"] {
+                let s = Settings::default();
+                let (f, g) = (fused.encode(&Input::Raw(text), None, false, &s).unwrap(), general.encode(&Input::Raw(text), None, false, &s).unwrap());
+                assert_eq!((&f.ids, &f.tokens, &f.offsets, &f.words), (&g.ids, &g.tokens, &g.offsets, &g.words), "{text:?}");
+            }
+        }
+        let whitespace = Tokenizer::from_json(&file(r#"{"type": "Whitespace"}"#)).unwrap();
+        assert_eq!(whitespace.fused_path(), None);
+    }
+}
