@@ -3,7 +3,7 @@
 //! handed out in blocks; each block's contributions are added to the totals
 //! in word order after the block, so every thread count gives the same bits.
 
-use super::lattice::{expected, viterbi, Table};
+use super::lattice::{expected, viterbi, Lattice, Table};
 use crate::threads::run_jobs;
 use crate::Result;
 
@@ -14,40 +14,31 @@ pub(super) const EXPECTED_FREQUENCY_THRESHOLD: f64 = 0.5;
 
 type Words = [(Vec<u32>, u64)];
 
-/// Runs `job` over `words` in parallel blocks, then `apply` on each word's
-/// result in word order.
+/// Runs `job(word, count, lattice, out)` over `words` in parallel blocks,
+/// then `apply` on every item the jobs put out, in word order.
 fn in_word_order<T: Send>(
     threads: usize,
     words: &Words,
-    job: impl Fn(&[u32], u64) -> T + Sync,
-    mut apply: impl FnMut(u64, T),
+    job: impl Fn(&[u32], u64, &mut Lattice, &mut Vec<T>) + Sync,
+    mut apply: impl FnMut(T),
 ) -> Result<()> {
     for block in words.chunks(WORDS_PER_JOB * JOBS_PER_BLOCK) {
         let jobs: Vec<&Words> = block.chunks(WORDS_PER_JOB).collect();
-        let done = run_jobs(threads, jobs.len(), |k| jobs[k].iter().map(|(w, n)| (*n, job(w, *n))).collect::<Vec<_>>())?;
-        for (n, t) in done.into_iter().flatten() {
-            apply(n, t);
-        }
+        let done = run_jobs(threads, jobs.len(), |k| {
+            let (mut lattice, mut out) = (Lattice::default(), Vec::new());
+            for (w, n) in jobs[k] {
+                job(w, *n, &mut lattice, &mut out);
+            }
+            out
+        })?;
+        done.into_iter().flatten().for_each(&mut apply);
     }
     Ok(())
 }
 
 pub(super) fn e_step(words: &Words, table: &Table, threads: usize) -> Result<Vec<f64>> {
     let mut totals = vec![0.0; table.scores.len()];
-    in_word_order(
-        threads,
-        words,
-        |w, n| {
-            let mut out = Vec::new();
-            expected(w, n, table, &mut out);
-            out
-        },
-        |_, contributions| {
-            for (k, v) in contributions {
-                totals[k as usize] += v;
-            }
-        },
-    )?;
+    in_word_order(threads, words, |w, n, l, out| expected(w, n, table, l, out), |(k, v)| totals[k as usize] += v)?;
     Ok(totals)
 }
 
@@ -101,6 +92,7 @@ pub(super) fn prune(
     // Each piece's best segmentation without itself, where the piece beats it.
     let jobs: Vec<&[(Vec<u32>, f64)]> = pieces.chunks(WORDS_PER_JOB).collect();
     let alternatives: Vec<(bool, Vec<u32>)> = run_jobs(threads, jobs.len(), |j| {
+        let mut lattice = Lattice::default();
         jobs[j]
             .iter()
             .enumerate()
@@ -108,7 +100,8 @@ pub(super) fn prune(
                 if piece.len() == 1 {
                     return (true, Vec::new());
                 }
-                let alt = viterbi(piece, table, Some((j * WORDS_PER_JOB + o) as u32));
+                let mut alt = Vec::new();
+                viterbi(piece, table, Some((j * WORDS_PER_JOB + o) as u32), &mut lattice, &mut alt);
                 let mut alt_score = 0.0;
                 for &a in &alt {
                     alt_score += table.scores[a as usize];
@@ -126,12 +119,19 @@ pub(super) fn prune(
     .collect();
     let mut freq = vec![0.0f64; size];
     let mut vsum = 0.0f64;
-    in_word_order(threads, words, |w, _| viterbi(w, table, None), |n, path| {
-        vsum += n as f64;
-        for k in path {
-            freq[k as usize] += n as f64;
-        }
-    })?;
+    for (_, n) in words {
+        vsum += *n as f64;
+    }
+    in_word_order(
+        threads,
+        words,
+        |w, n, l, out: &mut Vec<(u32, u64)>| {
+            let mut path = Vec::new();
+            viterbi(w, table, None, l, &mut path);
+            out.extend(path.into_iter().map(|k| (k, n)));
+        },
+        |(k, n)| freq[k as usize] += n as f64,
+    )?;
     let mut total = 0.0;
     for f in &freq {
         total += f;
