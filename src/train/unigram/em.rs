@@ -159,14 +159,10 @@ pub(super) fn prune(
         }
     }
     let target = (vocab_size * 11 / 10).max((size as f64 * shrinking_factor) as usize);
-    let mut kept = keep.iter().filter(|&&k| k).count();
+    let kept = keep.iter().filter(|&&k| k).count();
     candidates.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal).then(a.1.cmp(&b.1)));
-    for (_, k) in candidates {
-        if kept >= target {
-            break;
-        }
+    for &(_, k) in candidates.iter().take(target.saturating_sub(kept)) {
         keep[k] = true;
-        kept += 1;
     }
     Ok(pieces.into_iter().zip(keep).filter_map(|(p, k)| k.then_some(p)).collect())
 }
