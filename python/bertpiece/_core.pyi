@@ -17,6 +17,7 @@ __all__ = [
     "BpeOptions",
     "ByteLevelCounter",
     "FullTokenizer",
+    "MetaspaceCounter",
     "Needles",
     "PipelineSettings",
     "PipelineTokenizer",
@@ -240,6 +241,28 @@ class ByteLevelCounter:
     def train_bpe(
         self, options: BpeOptions, progress: Optional[Callable[[int, int], object]] = None
     ) -> tuple[list[str], list[tuple[str, str]], int]: ...
+
+@final
+class MetaspaceCounter:
+    """Streaming counts of Metaspace words (HF's Metaspace()) for Unigram training (see bertpiece.trainers)."""
+    def __new__(cls) -> MetaspaceCounter: ...
+    def feed(self, texts: Sequence[str], num_threads: Optional[int] = None) -> None: ...
+    def stats(self) -> tuple[int, int]: ...
+    def counts(self) -> list[tuple[str, int]]: ...
+    def train_unigram(
+        self,
+        vocab_size: int,
+        *,
+        special_tokens: Sequence[str] = ...,
+        shrinking_factor: float = 0.75,
+        unk_token: Optional[str] = None,
+        max_piece_length: int = 16,
+        n_sub_iterations: int = 2,
+        initial_alphabet: Sequence[str] = ...,
+        seed_size: int = 1000000,
+        num_threads: Optional[int] = None,
+        progress: Optional[Callable[[int, int], object]] = None,
+    ) -> tuple[list[tuple[str, float]], Optional[int], int]: ...
 
 @final
 class Needles:

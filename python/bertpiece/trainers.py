@@ -19,7 +19,6 @@ model from. The merge algorithm, exactness and speed: docs/train-bpe.md.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from typing import Callable, Iterable, List, Optional
@@ -27,31 +26,10 @@ from typing import Callable, Iterable, List, Optional
 from . import _core
 from ._atomic_write import write_text_atomically
 from ._bpe_json import POST_PROCESSORS, dumps, tokenizer_json
+from ._train_args import _count, _file_batches, _text, text_batches
 
-__all__ = ["BpeTrainer", "ByteLevelBpeTrainer", "TrainedBpe", "train_bpe_from_files", "train_bpe_from_iterator"]
-
-_BATCH = 1_000
-
-
-def _count(name, value, *, optional=False, minimum=0):
-    if value is None and optional:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}{' or None' if optional else ''}, got {value!r}")
-    return value
-
-
-def _text(name, value, *, optional=False):
-    if value is None and optional:
-        return None
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be a str{' or None' if optional else ''}, not {type(value).__name__}")
-    if not value:
-        raise ValueError(f"{name} must not be empty")
-    if any("\ud800" <= c <= "\udfff" for c in value):
-        raise ValueError(f"{name}={value!r} holds a lone surrogate, which is not valid Unicode text")
-    return value
-
+__all__ = ["BpeTrainer", "ByteLevelBpeTrainer", "TrainedBpe", "train_bpe_from_files", "train_bpe_from_iterator",
+           "UnigramTrainer", "TrainedUnigram", "train_unigram_from_files", "train_unigram_from_iterator"]
 
 class BpeTrainer:
     """HF's ``BpeTrainer`` options, by the same names and defaults. Words are
@@ -223,21 +201,7 @@ def train_bpe_from_iterator(texts: Iterable[str], trainer: BpeTrainer, *, unk_to
     the BertNormalizer of a character-level `BpeTrainer` (ignored byte-level).
     `progress(stage, done, total)`: stage "count" (texts), "merge"
     (vocabulary size), "done"."""
-    if isinstance(texts, (str, bytes, os.PathLike)):
-        raise TypeError("texts must be an iterable of str (for files use train_bpe_from_files)")
-
-    def batches():
-        batch = []
-        for k, text in enumerate(texts):
-            if not isinstance(text, str):
-                raise TypeError(f"texts[{k}] must be a str, not {type(text).__name__}")
-            batch.append(text)
-            if len(batch) == _BATCH:
-                yield batch
-                batch = []
-        if batch:
-            yield batch
-    return _train(batches(), trainer, unk_token=unk_token, post_processor=post_processor, lowercase=lowercase,
+    return _train(text_batches(texts, "train_bpe_from_files"), trainer, unk_token=unk_token, post_processor=post_processor, lowercase=lowercase,
                   strip_accents=strip_accents, handle_chinese_chars=handle_chinese_chars, num_threads=num_threads,
                   progress=progress)
 
@@ -258,36 +222,7 @@ def train_bpe_from_files(paths, trainer: BpeTrainer, **options) -> TrainedBpe:
                                                     "progress": None, **options})
 
 
-def _file_batches(paths):
-    from ._errors import UserError
-    from .input_formats import Source
-    from .training import read_file
-
-    for path in paths:
-        try:
-            source = Source(path, want_extra=False)
-        except UserError as e:
-            raise ValueError(str(e)) from None
-        if source.kind != "txt":
-            for texts, _, _ in read_file(path, _BATCH):
-                yield texts
-            continue
-        try:
-            yield from _lines_with_endings(source._open_binary(), "stdin" if path == "-" else path)
-        finally:
-            source.close()
-
-
-def _lines_with_endings(stream, where):
-    """Batches of the lines of a binary stream, each with its "\n" (HF's `lines_with_ending`)."""
-    batch = []
-    for number, line in enumerate(stream, 1):
-        try:
-            batch.append(line.decode("utf-8"))
-        except UnicodeDecodeError as e:
-            raise ValueError(f"{where}: line {number} is not valid UTF-8 ({e.reason} at byte {e.start})") from None
-        if len(batch) == _BATCH:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
+# Unigram (HF's UnigramTrainer) lives in its own module; it is imported here so
+# that bertpiece.trainers holds every trainer, as tokenizers.trainers does.
+from .trainers_unigram import (TrainedUnigram, UnigramTrainer, train_unigram_from_files,  # noqa: E402
+                               train_unigram_from_iterator)

@@ -22,6 +22,7 @@ mod pipeline_tokenizer;
 mod serving;
 mod train;
 mod train_bpe;
+mod train_unigram;
 
 use crate::unicode;
 use crate::Error;
@@ -68,6 +69,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<train::PyWordCounter>()?;
     m.add_class::<train_bpe::PyByteLevelCounter>()?;
     m.add_class::<train_bpe::PyBpeOptions>()?;
+    m.add_class::<train_unigram::PyMetaspaceCounter>()?;
     m.add_class::<pipeline_tokenizer::PyPipelineTokenizer>()?;
     m.add_class::<pipeline_settings::PySettings>()?;
     m.add_function(wrap_pyfunction!(serving::encode_to_list, m)?)?;

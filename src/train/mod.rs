@@ -12,6 +12,7 @@ pub mod bpe;
 pub mod byte_level;
 pub mod count;
 pub mod hf;
+pub mod unigram;
 mod likelihood;
 
 use crate::{Error, Result};

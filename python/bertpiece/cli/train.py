@@ -1,4 +1,4 @@
-"""train: learn a WordPiece vocab.txt (or a BPE tokenizer.json) from a corpus (.txt/.jsonl/.parquet, .gz/.zst, or -).
+"""train: learn a WordPiece vocab.txt (or a BPE or Unigram tokenizer.json) from a corpus (.txt/.jsonl/.parquet, .gz/.zst, or -).
 
 Words are counted with the normalization of the tokenizer that will use the
 vocabulary (--reference, --lowercase, --strip-accents, --chinese-chars), in
@@ -10,7 +10,9 @@ count(ab)/(count(a)*count(b)), which favours rare pairs: on held-out text
 The output appears whole or not at all: an interrupted run leaves no
 vocab.txt. --model bpe / byte-bpe trains BPE as HF's BpeTrainer does
 (character-level on BERT-normalized words, or byte-level GPT-2 style) and
-writes a tokenizer.json that HF tokenizers loads.
+writes a tokenizer.json that HF tokenizers loads. --model unigram trains a
+Unigram model (EM and pruning, HF's UnigramTrainer options) on Metaspace words
+into a tokenizer.json.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import argparse
 
 from .train_bpe import _UNSET, BPE_SPECIALS, run_bpe
+from .train_unigram import refuse_unigram_flags, run_unigram
 
 __all__ = ["add_parser", "run"]
 
@@ -41,11 +44,12 @@ def add_parser(sub):
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("inputs", nargs="+", metavar="CORPUS",
                    help="input files (.txt, .jsonl, .parquet, optionally .gz/.zst) or - for stdin lines")
-    p.add_argument("-o", "--output", required=True, help="the vocab.txt (BPE: tokenizer.json) to write")
-    p.add_argument("--model", default="wordpiece", choices=["wordpiece", "bpe", "byte-bpe"],
+    p.add_argument("-o", "--output", required=True, help="the vocab.txt (BPE, Unigram: tokenizer.json) to write")
+    p.add_argument("--model", default="wordpiece", choices=["wordpiece", "bpe", "byte-bpe", "unigram"],
                    help="wordpiece (default): vocab.txt; bpe: character-level BPE (HF CharBPETokenizer's "
-                        "normalization); byte-bpe: byte-level BPE (GPT-2's); both BPE write tokenizer.json")
-    p.add_argument("--vocab-size", type=int_range(0), help="tokens in the vocabulary (default 30522; BPE: 30000)")
+                        "normalization); byte-bpe: byte-level BPE (GPT-2's); unigram: Unigram LM (HF's "
+                        "UnigramTrainer, Metaspace words); all but wordpiece write tokenizer.json")
+    p.add_argument("--vocab-size", type=int_range(0), help="tokens in the vocabulary (default 30522; BPE: 30000; Unigram: 8000)")
     p.add_argument("--algorithm", choices=["hf", "likelihood"],
                    help="hf: HF tokenizers' WordPieceTrainer (default); likelihood: WordPiece's textbook score "
                         "(1.46x longer sequences on held-out English, see above)")
@@ -63,10 +67,12 @@ def add_parser(sub):
     p.add_argument("--initial-alphabet", default="", metavar="CHARS", help="characters always in the alphabet")
     p.add_argument("--special-tokens", nargs="*", metavar="TOKEN",
                    help="first in the vocabulary, in this order (default: " + " ".join(DEFAULT_SPECIAL_TOKENS) +
-                        f"; bpe: {' '.join(BPE_SPECIALS['bpe'])}; byte-bpe: {' '.join(BPE_SPECIALS['byte-bpe'])})")
+                        f"; bpe: {' '.join(BPE_SPECIALS['bpe'])}; byte-bpe: {' '.join(BPE_SPECIALS['byte-bpe'])}; "
+                        "unigram: <unk>)")
     p.add_argument("--unk-token", metavar="TOKEN",
                    help="the unknown token, which must be one of the special tokens (default [UNK]; bpe: <unk>; "
-                        "byte-bpe: none, every byte is in the alphabet)")
+                        "byte-bpe: none, every byte is in the alphabet; unigram: <unk>, and one not among the "
+                        "special tokens goes first, as in HF)")
     p.add_argument("--unused-tokens", type=int_range(0), default=0, metavar="N",
                    help="reserve [unused0]..[unusedN-1] after the special tokens")
     p.add_argument("--prefix", help="continuing-subword prefix (default ##; BPE: none)")
@@ -75,6 +81,13 @@ def add_parser(sub):
     p.add_argument("--add-prefix-space", action="store_true", help="byte-bpe only: a space before each text")
     p.add_argument("--post-processor", choices=["gpt2", "roberta", "none"], default="gpt2",
                    help="byte-bpe only: GPT-2's (default) or RoBERTa's <s> ... </s> post-processor")
+    p.add_argument("--shrinking-factor", type=float, metavar="F",
+                   help="unigram only: keep this share of the pieces per pruning round (default 0.75)")
+    p.add_argument("--max-piece-length", type=int_range(1), metavar="N", help="unigram only: longest piece (default 16)")
+    p.add_argument("--n-sub-iterations", type=int_range(1), metavar="N",
+                   help="unigram only: EM steps per pruning round (default 2)")
+    p.add_argument("--seed-size", type=int_range(1), metavar="N",
+                   help="unigram only: seed pieces EM starts from (default 1,000,000)")
     p.add_argument("--max-input-chars-per-word", type=int_range(1), metavar="N",
                    help="do not count longer words (default: none; the reference's limit with --algorithm "
                         "likelihood)")
@@ -102,6 +115,9 @@ def run(args) -> int:
     from .train_common import check_output, finish, show_merging
     from ..training import DEFAULT_SPECIAL_TOKENS, Batches, check_token_options, train_wordpiece
 
+    if args.model == "unigram":
+        return run_unigram(args)
+    refuse_unigram_flags(args)
     if args.model != "wordpiece":
         return run_bpe(args)
     bpe_only = [f for f in ("end_of_word_suffix", "max_token_length") if getattr(args, f) is not None]

@@ -34,8 +34,8 @@ def finish(line, args, stats: dict, parts: List[str]) -> int:
     from ..terminal.progress import summary_width, wrap
 
     stats = {**stats, "seconds": round(line.elapsed(), 3), "output": args.output}
-    line.close("done", 1.0, [f"{stats['vocab_size']:,} tokens", f"{stats['merges']:,} merges",
-                             f"{stats['seconds']:.2f} s"])
+    steps = [f"{stats['merges']:,} merges"] if "merges" in stats else [f"{stats['rounds']:,} EM rounds"]
+    line.close("done", 1.0, [f"{stats['vocab_size']:,} tokens", *steps, f"{stats['seconds']:.2f} s"])
     if not args.quiet:
         parts = parts + [f"{stats['seconds']:.2f} s -> {args.output}"]
         print(wrap("bertpiece train:", parts, summary_width(sys.stderr)), file=sys.stderr)

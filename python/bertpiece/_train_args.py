@@ -1,0 +1,84 @@
+"""Argument checks and input batching shared by the trainers
+(`bertpiece.trainers`, `bertpiece.trainers_unigram`): option values,
+texts in batches, files as HF's `Tokenizer.train(files)` reads them."""
+
+from __future__ import annotations
+
+import os
+
+_BATCH = 1_000
+
+
+def _count(name, value, *, optional=False, minimum=0):
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}{' or None' if optional else ''}, got {value!r}")
+    return value
+
+
+def _text(name, value, *, optional=False):
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str{' or None' if optional else ''}, not {type(value).__name__}")
+    if not value:
+        raise ValueError(f"{name} must not be empty")
+    if any("\ud800" <= c <= "\udfff" for c in value):
+        raise ValueError(f"{name}={value!r} holds a lone surrogate, which is not valid Unicode text")
+    return value
+
+
+def text_batches(texts, files_function):
+    """`texts` (an iterable of str) in lists of `_BATCH`; a str, bytes or path is
+    a TypeError pointing to `files_function`."""
+    if isinstance(texts, (str, bytes, os.PathLike)):
+        raise TypeError(f"texts must be an iterable of str (for files use {files_function})")
+
+    def batches():
+        batch = []
+        for k, text in enumerate(texts):
+            if not isinstance(text, str):
+                raise TypeError(f"texts[{k}] must be a str, not {type(text).__name__}")
+            batch.append(text)
+            if len(batch) == _BATCH:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+    return batches()
+
+
+def _file_batches(paths):
+    from ._errors import UserError
+    from .input_formats import Source
+    from .training import read_file
+
+    for path in paths:
+        try:
+            source = Source(path, want_extra=False)
+        except UserError as e:
+            raise ValueError(str(e)) from None
+        if source.kind != "txt":
+            for texts, _, _ in read_file(path, _BATCH):
+                yield texts
+            continue
+        try:
+            yield from _lines_with_endings(source._open_binary(), "stdin" if path == "-" else path)
+        finally:
+            source.close()
+
+
+def _lines_with_endings(stream, where):
+    """Batches of the lines of a binary stream, each with its "\n" (HF's `lines_with_ending`)."""
+    batch = []
+    for number, line in enumerate(stream, 1):
+        try:
+            batch.append(line.decode("utf-8"))
+        except UnicodeDecodeError as e:
+            raise ValueError(f"{where}: line {number} is not valid UTF-8 ({e.reason} at byte {e.start})") from None
+        if len(batch) == _BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch

@@ -1,0 +1,188 @@
+//! The EM rounds: the E-step (expected counts, on the thread pool), the
+//! Bayesian M-step (digamma) and the pruning by likelihood loss. Words are
+//! handed out in blocks; each block's contributions are added to the totals
+//! in word order after the block, so every thread count gives the same bits.
+
+use super::lattice::{expected, viterbi, Lattice, Table};
+use crate::threads::run_jobs;
+use crate::Result;
+
+/// Words per job, and jobs per block (bounds the contributions held at once).
+const WORDS_PER_JOB: usize = 256;
+const JOBS_PER_BLOCK: usize = 64;
+pub(super) const EXPECTED_FREQUENCY_THRESHOLD: f64 = 0.5;
+
+type Words = [(Vec<u32>, u64)];
+
+/// Runs `job(word, count, lattice, out)` over `words` in parallel blocks,
+/// then `apply` on every item the jobs put out, in word order.
+fn in_word_order<T: Send>(
+    threads: usize,
+    words: &Words,
+    job: impl Fn(&[u32], u64, &mut Lattice, &mut Vec<T>) + Sync,
+    mut apply: impl FnMut(T),
+) -> Result<()> {
+    for block in words.chunks(WORDS_PER_JOB * JOBS_PER_BLOCK) {
+        let jobs: Vec<&Words> = block.chunks(WORDS_PER_JOB).collect();
+        let done = run_jobs(threads, jobs.len(), |k| {
+            let (mut lattice, mut out) = (Lattice::default(), Vec::new());
+            for (w, n) in jobs[k] {
+                job(w, *n, &mut lattice, &mut out);
+            }
+            out
+        })?;
+        done.into_iter().flatten().for_each(&mut apply);
+    }
+    Ok(())
+}
+
+pub(super) fn e_step(words: &Words, table: &Table, threads: usize) -> Result<Vec<f64>> {
+    let mut totals = vec![0.0; table.scores.len()];
+    in_word_order(threads, words, |w, n, l, out| expected(w, n, table, l, out), |(k, v)| totals[k as usize] += v)?;
+    Ok(totals)
+}
+
+/// HF's (and spm's) digamma: recurrence to x >= 7, then the asymptotic series.
+pub(super) fn digamma(mut x: f64) -> f64 {
+    let mut result = 0.0;
+    while x < 7.0 {
+        result -= 1.0 / x;
+        x += 1.0;
+    }
+    x -= 1.0 / 2.0;
+    let xx = 1.0 / x;
+    let xx2 = xx * xx;
+    let xx4 = xx2 * xx2;
+    result += x.ln() + (1.0 / 24.0) * xx2 - 7.0 / 960.0 * xx4 + (31.0 / 8064.0) * xx4 * xx2 - (127.0 / 30720.0) * xx4 * xx4;
+    result
+}
+
+/// Drops the pieces expected under 0.5 times (never a character: its count is
+/// raised to 0.5) and scores the rest digamma(count) - digamma(total).
+pub(super) fn m_step(pieces: Vec<(Vec<u32>, f64)>, expected: &[f64]) -> Vec<(Vec<u32>, f64)> {
+    let mut kept = Vec::with_capacity(pieces.len());
+    let mut total = 0.0;
+    for ((piece, _), &freq) in pieces.into_iter().zip(expected) {
+        let freq = if piece.len() == 1 {
+            freq.max(EXPECTED_FREQUENCY_THRESHOLD)
+        } else if freq < EXPECTED_FREQUENCY_THRESHOLD {
+            continue;
+        } else {
+            freq
+        };
+        total += freq;
+        kept.push((piece, freq));
+    }
+    let log_total = digamma(total);
+    kept.into_iter().map(|(p, f)| (p, digamma(f) - log_total)).collect()
+}
+
+/// Keeps the pieces whose removal would lose the most likelihood, down to
+/// max(1.1 x vocab_size, shrinking_factor x size); characters and pieces with
+/// no alternative stay. The kept pieces keep their order.
+pub(super) fn prune(
+    words: &Words,
+    pieces: Vec<(Vec<u32>, f64)>,
+    table: &Table,
+    vocab_size: usize,
+    shrinking_factor: f64,
+    threads: usize,
+) -> Result<Vec<(Vec<u32>, f64)>> {
+    let size = pieces.len();
+    // Each piece's best segmentation without itself, where the piece beats it.
+    let jobs: Vec<&[(Vec<u32>, f64)]> = pieces.chunks(WORDS_PER_JOB).collect();
+    let alternatives: Vec<(bool, Vec<u32>)> = run_jobs(threads, jobs.len(), |j| {
+        let mut lattice = Lattice::default();
+        jobs[j]
+            .iter()
+            .enumerate()
+            .map(|(o, (piece, score))| {
+                if piece.len() == 1 {
+                    return (true, Vec::new());
+                }
+                let mut alt = Vec::new();
+                viterbi(piece, table, Some((j * WORDS_PER_JOB + o) as u32), &mut lattice, &mut alt);
+                let mut alt_score = 0.0;
+                for &a in &alt {
+                    alt_score += table.scores[a as usize];
+                }
+                if *score >= alt_score {
+                    (true, alt)
+                } else {
+                    (false, Vec::new())
+                }
+            })
+            .collect::<Vec<_>>()
+    })?
+    .into_iter()
+    .flatten()
+    .collect();
+    let mut freq = vec![0.0f64; size];
+    let mut vsum = 0.0f64;
+    for (_, n) in words {
+        vsum += *n as f64;
+    }
+    in_word_order(
+        threads,
+        words,
+        |w, n, l, out: &mut Vec<(u32, u64)>| {
+            let mut path = Vec::new();
+            viterbi(w, table, None, l, &mut path);
+            out.extend(path.into_iter().map(|k| (k, n)));
+        },
+        |(k, n)| freq[k as usize] += n as f64,
+    )?;
+    let mut total = 0.0;
+    for f in &freq {
+        total += f;
+    }
+    let log_total = total.ln();
+    let mut keep = vec![false; size];
+    let mut candidates: Vec<(f64, usize)> = Vec::new();
+    for (k, (piece, _)) in pieces.iter().enumerate() {
+        let (own_best, alt) = &alternatives[k];
+        if piece.len() == 1 {
+            keep[k] = true;
+        } else if freq[k] == 0.0 && !own_best {
+            continue;
+        } else if alt.is_empty() {
+            keep[k] = true;
+        } else if freq[k] > 0.0 {
+            let logprob_piece = freq[k].ln() - log_total;
+            // HF's total after the removal (see the oracle).
+            let log_total_alt = (total + freq[k] * (size - 1) as f64).ln();
+            let mut logprob_alt = 0.0;
+            for &a in alt {
+                logprob_alt += (freq[a as usize] + freq[k]).ln() - log_total_alt;
+            }
+            candidates.push((freq[k] / vsum * (logprob_piece - logprob_alt), k));
+        }
+    }
+    let target = (vocab_size * 11 / 10).max((size as f64 * shrinking_factor) as usize);
+    let kept = keep.iter().filter(|&&k| k).count();
+    candidates.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal).then(a.1.cmp(&b.1)));
+    for &(_, k) in candidates.iter().take(target.saturating_sub(kept)) {
+        keep[k] = true;
+    }
+    Ok(pieces.into_iter().zip(keep).filter_map(|(p, k)| k.then_some(p)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digamma_near_known_values() {
+        // psi(1) = -Euler-Mascheroni; psi(10) = H_9 - gamma
+        assert!((digamma(1.0) + 0.5772156649015329).abs() < 1e-9);
+        assert!((digamma(10.0) - 2.251752589066721).abs() < 1e-9);
+    }
+
+    #[test]
+    fn m_step_keeps_characters_and_drops_rare_pieces() {
+        let p = |s: &str| s.chars().map(|c| c as u32).collect::<Vec<_>>();
+        let out = m_step(vec![(p("a"), 0.0), (p("ab"), 0.0), (p("bc"), 0.0)], &[0.0, 0.4, 3.0]);
+        let names: Vec<Vec<u32>> = out.iter().map(|(p, _)| p.clone()).collect();
+        assert_eq!(names, [p("a"), p("bc")]);
+    }
+}
