@@ -24,6 +24,8 @@ pub struct Tokenizer {
     normalized_forms: HashMap<u32, String>,
     raw_matcher: Matcher,
     normalized_matcher: Matcher,
+    /// The byte-level BPE fast path, when the file's shape allows it.
+    fast: Option<crate::fast_bytelevel::FastByteLevel>,
 }
 
 /// Truncation and padding (a tokenizer.json's stored ones, or set at run time).
@@ -91,6 +93,7 @@ impl Tokenizer {
             }
         }
         Tokenizer {
+            fast: crate::fast_bytelevel::FastByteLevel::new(&config),
             raw_matcher: Matcher::new(raw),
             normalized_matcher: Matcher::new(normalized),
             config,
@@ -131,8 +134,22 @@ impl Tokenizer {
         out
     }
 
+    /// Whether encoding takes the byte-level fast path.
+    pub fn has_fast_path(&self) -> bool {
+        self.fast.is_some()
+    }
+
+    /// Turns the fast path off (to check it against the general path).
+    pub fn disable_fast_path(&mut self) {
+        self.fast = None;
+    }
+
     /// Tokens of one text; `word` overrides the word index (pre-tokenized input).
     fn encode_text(&self, text: &str, type_id: u32, word: Option<u32>, out: &mut Encoding) -> Result<()> {
+        if let Some(fast) = &self.fast {
+            self.encode_text_fast(fast, text, type_id, word, out);
+            return Ok(());
+        }
         let mut model_tokens = Vec::new();
         for (idx, split) in self.splits(text).into_iter().enumerate() {
             let w = Some(word.unwrap_or(idx as u32));
@@ -160,6 +177,36 @@ impl Tokenizer {
             }
         }
         Ok(())
+    }
+
+    /// [`Tokenizer::encode_text`] through the byte-level fast path: added
+    /// tokens split out as in [`Tokenizer::splits`] (skipped when there are
+    /// none), the text between them to the fast path.
+    fn encode_text_fast(&self, fast: &crate::fast_bytelevel::FastByteLevel, text: &str, type_id: u32, word: Option<u32>, out: &mut Encoding) {
+        let mut next_word = 0u32;
+        if self.raw_matcher.is_empty() && self.normalized_matcher.is_empty() {
+            return fast.encode_piece(text, 0, &mut next_word, word, type_id, out);
+        }
+        // No normalizer on this path: the normalized matcher runs on the raw pieces.
+        let mut first = Vec::new();
+        split_pieces(&NormalizedString::new(text, 0), &self.raw_matcher, &self.added_r, &mut first, |p, out| out.push(Split::Text(p)));
+        for split in first {
+            let mut second = Vec::new();
+            match split {
+                Split::Text(piece) => split_pieces(&piece, &self.normalized_matcher, &self.added_r, &mut second, |p, out| out.push(Split::Text(p))),
+                token => second.push(token),
+            }
+            for split in second {
+                match split {
+                    Split::Token(piece, id) => {
+                        let span = piece.original_span(0..piece.len()).unwrap_or((piece.origin, piece.origin));
+                        out.push(id, piece.text(), span, Some(word.unwrap_or(next_word)), type_id);
+                        next_word += 1;
+                    }
+                    Split::Text(piece) => fast.encode_piece(&piece.text(), piece.origin, &mut next_word, word, type_id, out),
+                }
+            }
+        }
     }
 
     fn encode_sequence(&self, input: &Input, type_id: u32) -> Result<Encoding> {

@@ -72,10 +72,15 @@ impl PyPipelineTokenizer {
 
 #[pymethods]
 impl PyPipelineTokenizer {
-    /// Loads a tokenizer.json given as a string.
+    /// Loads a tokenizer.json given as a string; `fast_path=False` keeps
+    /// byte-level BPE on the general path (for checking one against the other).
     #[staticmethod]
-    fn from_str(py: Python<'_>, json: String) -> PyResult<Self> {
-        let inner = py.detach(|| Tokenizer::from_json(&json))?;
+    #[pyo3(signature = (json, fast_path=true))]
+    fn from_str(py: Python<'_>, json: String, fast_path: bool) -> PyResult<Self> {
+        let mut inner = py.detach(|| Tokenizer::from_json(&json))?;
+        if !fast_path {
+            inner.disable_fast_path();
+        }
         let settings = RwLock::new(inner.config.settings.clone());
         Ok(PyPipelineTokenizer { inner: Arc::new(inner), settings })
     }
@@ -119,6 +124,11 @@ impl PyPipelineTokenizer {
         let threads = threads::thread_count(thread_count(py, num_threads)?)?;
         let t = &self.inner;
         Ok(py.detach(|| threads::run_jobs(threads, batch.len(), |k| t.decode(&batch[k], skip_special_tokens)))?)
+    }
+
+    /// Whether encoding takes the byte-level fast path.
+    fn has_fast_path(&self) -> bool {
+        self.inner.has_fast_path()
     }
 
     fn token_to_id(&self, token: &str) -> Option<u32> {
