@@ -180,11 +180,11 @@ impl Tokenizer {
     }
 
     /// [`Tokenizer::encode_text`] through the byte-level fast path: added
-    /// tokens split out as in [`Tokenizer::splits`] (skipped when there are
-    /// none), the text between them to the fast path.
+    /// tokens split out as in [`Tokenizer::splits`] (skipped when no added
+    /// token can start in `text`), the text between them to the fast path.
     fn encode_text_fast(&self, fast: &crate::fast_bytelevel::FastByteLevel, text: &str, type_id: u32, word: Option<u32>, out: &mut Encoding) {
         let mut next_word = 0u32;
-        if self.raw_matcher.is_empty() && self.normalized_matcher.is_empty() {
+        if !fast.may_hold_added_token(text) {
             return fast.encode_piece(text, 0, &mut next_word, word, type_id, out);
         }
         // No normalizer on this path: the normalized matcher runs on the raw pieces.

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from tokenizers import AddedToken, Tokenizer as HFTokenizer, processors
 
 import bertpiece
-from bertpiece._core import PipelineTokenizer
+from bertpiece._core import PipelineEncoding, PipelineTokenizer
 from bpe_shapes import UD_FILES, assert_same, gpt2_json, modernbert_json, normalized_json, roberta_json, ud_lines
 from test_pipeline_bpe import ADDED, ADDED_TEXTS, EDGE_TEXTS
 from test_pipeline_bpe_fuzz import TEXT
@@ -147,3 +147,28 @@ def test_fuzz_added_token_flags(text, added):
     for t in (text, text + "<m>x" + text):
         assert_same(fast.encode(t), general.encode(t), t)
         assert_same(fast.encode(t), theirs.encode(t), t)
+
+
+def test_encodings_pickle_and_copy_with_their_overflows():
+    """Encodings stay in Rust until read (bertpiece.Encoding is the core object); they
+    pickle and deep-copy whole, overflowing pieces and sequence ids included."""
+    import copy
+    import pickle
+
+    fast, _, theirs = three("roberta")
+    fast.enable_truncation(12, stride=1)
+    theirs.enable_truncation(12, stride=1)
+    try:
+        a, b = "Hello there my friend, how are you", "a b c d e f g h i"
+        e, want = fast.encode(a, b), theirs.encode(a, b)
+    finally:
+        fast.no_truncation()
+        theirs.no_truncation()
+    assert isinstance(e, bertpiece.Encoding) and len(e) == len(want)
+    for clone in (pickle.loads(pickle.dumps(e)), copy.deepcopy(e)):
+        assert_same(clone, want, "pickled")
+        assert len(clone.overflowing) == len(want.overflowing) > 0
+        for x, y in zip(clone.overflowing, want.overflowing):
+            assert_same(x, y, "pickled overflow")
+    with pytest.raises(ValueError, match="unequal length"):
+        PipelineEncoding._from_state(([1], [], [], [], [], [], []), [], [])

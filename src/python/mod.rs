@@ -15,6 +15,7 @@ mod args;
 mod full_tokenizer;
 mod google;
 mod lists;
+mod pipeline_encoding;
 mod pipeline_settings;
 mod pipeline_tokenizer;
 mod serving;
@@ -67,6 +68,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<train_bpe::PyByteLevelCounter>()?;
     m.add_class::<train_bpe::PyBpeOptions>()?;
     m.add_class::<pipeline_tokenizer::PyPipelineTokenizer>()?;
+    m.add_class::<pipeline_encoding::PyPipelineEncoding>()?;
     m.add_function(wrap_pyfunction!(serving::encode_to_list, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_lists, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_offsets, m)?)?;

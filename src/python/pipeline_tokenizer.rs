@@ -1,6 +1,6 @@
 //! `PipelineTokenizer`: the general pipeline loaded from a tokenizer.json,
 //! behind `bertpiece.Tokenizer` (python/bertpiece/tokenizers_api/). Encodings
-//! come back as tuples of columns; the facade wraps them in `Encoding`.
+//! come back as `PipelineEncoding` objects (`bertpiece.Encoding`).
 
 use super::args::thread_count;
 use crate::encoding::Encoding;
@@ -11,36 +11,8 @@ use pyo3::prelude::*;
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
+use super::pipeline_encoding::PyPipelineEncoding;
 use super::pipeline_settings::{read, PadTuple, TruncTuple};
-
-type Columns = (
-    Vec<u32>,
-    Vec<u32>,
-    Vec<String>,
-    Vec<Option<u32>>,
-    Vec<(usize, usize)>,
-    Vec<u32>,
-    Vec<u32>,
-    Vec<Option<usize>>,
-);
-
-/// An encoding and, depth first, its overflowing pieces: (columns, parent index).
-type Flat = Vec<(Columns, Option<usize>)>;
-
-fn flatten(e: Encoding, parent: Option<usize>, out: &mut Flat) {
-    let seq = e.sequence_ids();
-    let me = out.len();
-    out.push(((e.ids, e.type_ids, e.tokens, e.words, e.offsets, e.special_tokens_mask, e.attention_mask, seq), parent));
-    for o in e.overflowing {
-        flatten(o, Some(me), out);
-    }
-}
-
-fn columns(e: Encoding) -> Flat {
-    let mut out = Vec::with_capacity(1 + e.overflowing.len());
-    flatten(e, None, &mut out);
-    out
-}
 
 /// One input: its words (one text unless pre-tokenized) and its pair's.
 type Item = (Vec<String>, Option<Vec<String>>);
@@ -86,9 +58,9 @@ impl PyPipelineTokenizer {
     }
 
     #[pyo3(signature = (item, is_pretokenized, add_special_tokens))]
-    fn encode(&self, py: Python<'_>, item: Item, is_pretokenized: bool, add_special_tokens: bool) -> PyResult<Flat> {
+    fn encode(&self, py: Python<'_>, item: Item, is_pretokenized: bool, add_special_tokens: bool) -> PyResult<PyPipelineEncoding> {
         let (t, s) = (&self.inner, self.settings());
-        Ok(py.detach(|| encode_one(t, &item, is_pretokenized, add_special_tokens, &s).map(columns))?)
+        Ok(py.detach(|| encode_one(t, &item, is_pretokenized, add_special_tokens, &s).map(PyPipelineEncoding::new))?)
     }
 
     /// Encodes all `items` on up to `num_threads` threads (all cores by default), GIL released.
@@ -100,7 +72,7 @@ impl PyPipelineTokenizer {
         is_pretokenized: bool,
         add_special_tokens: bool,
         num_threads: Option<i64>,
-    ) -> PyResult<Vec<Flat>> {
+    ) -> PyResult<Vec<PyPipelineEncoding>> {
         let threads = threads::thread_count(thread_count(py, num_threads)?)?;
         let (t, s) = (&self.inner, self.settings());
         let out = py.detach(|| -> crate::Result<Vec<Encoding>> {
@@ -112,7 +84,7 @@ impl PyPipelineTokenizer {
             }
             Ok(out)
         })?;
-        Ok(out.into_iter().map(columns).collect())
+        Ok(out.into_iter().map(PyPipelineEncoding::new).collect())
     }
 
     fn decode(&self, py: Python<'_>, ids: Vec<u32>, skip_special_tokens: bool) -> String {

@@ -97,10 +97,9 @@ class Tokenizer:
             None if pair is None else _words(pair, is_pretokenized, "pair"),
         )
         try:
-            cols = self._core.encode(item, bool(is_pretokenized), bool(add_special_tokens))
+            return self._core.encode(item, bool(is_pretokenized), bool(add_special_tokens))
         except UnicodeEncodeError as e:
             raise _surrogate(e) from None
-        return Encoding._from_flat(cols)
 
     def encode_batch(
         self, input: Iterable[Any], is_pretokenized: bool = False, add_special_tokens: bool = True
@@ -110,10 +109,9 @@ class Tokenizer:
             raise TypeError("input must be a list of inputs, got a str")
         items = [_batch_item(x, is_pretokenized, k) for k, x in enumerate(input)]
         try:
-            cols = self._core.encode_batch(items, bool(is_pretokenized), bool(add_special_tokens))
+            return self._core.encode_batch(items, bool(is_pretokenized), bool(add_special_tokens))
         except UnicodeEncodeError as e:
             raise _surrogate(e) from None
-        return [Encoding._from_flat(c) for c in cols]
 
     def decode(self, ids: Sequence[int], skip_special_tokens: bool = True) -> str:
         return self._core.decode(list(ids), bool(skip_special_tokens))
