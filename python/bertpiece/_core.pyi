@@ -18,6 +18,7 @@ __all__ = [
     "ByteLevelCounter",
     "FullTokenizer",
     "Needles",
+    "PipelineEncoding",
     "PipelineTokenizer",
     "UNICODE_VERSION",
     "WordCounter",
