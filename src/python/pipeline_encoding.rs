@@ -6,15 +6,28 @@
 use crate::encoding::Encoding;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple, PyType};
+use std::sync::OnceLock;
 
 #[pyclass(frozen, module = "bertpiece._core", name = "PipelineEncoding")]
 pub(super) struct PyPipelineEncoding {
     e: Encoding,
+    /// Each column's list, made on first read and returned again after (as the
+    /// eager lists were): reading `enc.word_ids[k]` in a loop stays linear.
+    lists: [OnceLock<Py<PyList>>; 9],
 }
 
 impl PyPipelineEncoding {
     pub(super) fn new(e: Encoding) -> Self {
-        PyPipelineEncoding { e }
+        PyPipelineEncoding { e, lists: Default::default() }
+    }
+
+    fn cached<'py>(&self, py: Python<'py>, k: usize, make: impl FnOnce() -> PyResult<Bound<'py, PyList>>) -> PyResult<Bound<'py, PyList>> {
+        if let Some(l) = self.lists[k].get() {
+            return Ok(l.bind(py).clone());
+        }
+        let l = make()?;
+        let _ = self.lists[k].set(l.clone().unbind());
+        Ok(self.lists[k].get().map_or(l, |c| c.bind(py).clone()))
     }
 }
 
@@ -32,48 +45,48 @@ type Columns = (
 impl PyPipelineEncoding {
     #[getter]
     fn ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, &self.e.ids)
+        self.cached(py, 0, || PyList::new(py, &self.e.ids))
     }
 
     #[getter]
     fn type_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, &self.e.type_ids)
+        self.cached(py, 1, || PyList::new(py, &self.e.type_ids))
     }
 
     #[getter]
     fn tokens<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, &self.e.tokens)
+        self.cached(py, 2, || PyList::new(py, &self.e.tokens))
     }
 
     #[getter]
     fn word_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, &self.e.words)
+        self.cached(py, 3, || PyList::new(py, &self.e.words))
     }
 
     /// Deprecated alias of `word_ids` (as in tokenizers).
     #[getter]
     fn words<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, &self.e.words)
+        self.cached(py, 3, || PyList::new(py, &self.e.words))
     }
 
     #[getter]
     fn offsets<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, &self.e.offsets)
+        self.cached(py, 4, || PyList::new(py, &self.e.offsets))
     }
 
     #[getter]
     fn special_tokens_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, &self.e.special_tokens_mask)
+        self.cached(py, 5, || PyList::new(py, &self.e.special_tokens_mask))
     }
 
     #[getter]
     fn attention_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, &self.e.attention_mask)
+        self.cached(py, 6, || PyList::new(py, &self.e.attention_mask))
     }
 
     #[getter]
     fn sequence_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.e.sequence_ids())
+        self.cached(py, 7, || PyList::new(py, self.e.sequence_ids()))
     }
 
     /// What truncation cut off, each piece an encoding of its own (nested for pairs, as in HF).
