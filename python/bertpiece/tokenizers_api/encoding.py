@@ -3,8 +3,8 @@
 ``special_tokens_mask``, ``attention_mask``, ``sequence_ids``, ``overflowing``).
 
 It is the Rust object itself (``bertpiece._core.PipelineEncoding``): as in
-tokenizers, each attribute becomes a new Python list when it is read, so a
-caller reading only ``ids`` does not pay for the tokens' strings and offsets.
+tokenizers, each attribute becomes a Python list when first read (kept and
+returned again after), so a caller reading only ``ids`` does not pay for the tokens' strings and offsets.
 It pickles and copies.
 """
 
