@@ -28,6 +28,17 @@ impl Encoding {
         self.ids.is_empty()
     }
 
+    /// Room for `n` more tokens in every column.
+    pub fn reserve(&mut self, n: usize) {
+        self.ids.reserve(n);
+        self.type_ids.reserve(n);
+        self.tokens.reserve(n);
+        self.words.reserve(n);
+        self.offsets.reserve(n);
+        self.special_tokens_mask.reserve(n);
+        self.attention_mask.reserve(n);
+    }
+
     pub fn push(&mut self, id: u32, token: String, offsets: (usize, usize), word: Option<u32>, type_id: u32) {
         self.ids.push(id);
         self.tokens.push(token);

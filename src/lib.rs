@@ -22,6 +22,7 @@ pub mod decoders;
 pub mod encoder;
 pub mod encoding;
 pub mod error;
+pub mod fast_bytelevel;
 mod fxhash;
 #[rustfmt::skip]
 mod hf_tables;

@@ -32,6 +32,8 @@ pub struct Tokenizer {
     normalized_matcher: Matcher,
     /// Metaspace + Unigram files: words cut and tokenized in one pass.
     fused_unigram: Option<MetaspaceUnigram>,
+    /// The byte-level BPE fast path, when the file's shape allows it.
+    fast: Option<crate::fast_bytelevel::FastByteLevel>,
 }
 
 /// Truncation and padding (a tokenizer.json's stored ones, or set at run time).
@@ -59,6 +61,7 @@ impl Tokenizer {
         let fused_unigram = MetaspaceUnigram::for_shape(config.pre_tokenizer.as_ref(), &config.model);
         let mut t = Tokenizer {
             fused_unigram,
+            fast: crate::fast_bytelevel::FastByteLevel::new(&config),
             raw_matcher: Matcher::default(),
             normalized_matcher: Matcher::default(),
             config,
@@ -105,6 +108,10 @@ impl Tokenizer {
 
     /// Tokens of one text; `word` overrides the word index (pre-tokenized input).
     fn encode_text(&self, text: &str, type_id: u32, word: Option<u32>, out: &mut Encoding) -> Result<()> {
+        if let Some(fast) = &self.fast {
+            self.encode_text_fast(fast, text, type_id, word, out);
+            return Ok(());
+        }
         let mut model_tokens = Vec::new();
         let mut next_word = 0u32;
         for split in self.splits(text) {
@@ -141,6 +148,36 @@ impl Tokenizer {
             next_word += 1;
         }
         Ok(())
+    }
+
+    /// [`Tokenizer::encode_text`] through the byte-level fast path: added
+    /// tokens split out as in [`Tokenizer::splits`] (skipped when no added
+    /// token can start in `text`), the text between them to the fast path.
+    fn encode_text_fast(&self, fast: &crate::fast_bytelevel::FastByteLevel, text: &str, type_id: u32, word: Option<u32>, out: &mut Encoding) {
+        let mut next_word = 0u32;
+        if !fast.may_hold_added_token(text) {
+            return fast.encode_piece(text, 0, &mut next_word, word, type_id, out);
+        }
+        // No normalizer on this path: the normalized matcher runs on the raw pieces.
+        let mut first = Vec::new();
+        split_pieces(&NormalizedString::new(text, 0), &self.raw_matcher, &self.added_r, &mut first, |p, out| out.push(Split::Text(p)));
+        for split in first {
+            let mut second = Vec::new();
+            match split {
+                Split::Text(piece) => split_pieces(&piece, &self.normalized_matcher, &self.added_r, &mut second, |p, out| out.push(Split::Text(p))),
+                token => second.push(token),
+            }
+            for split in second {
+                match split {
+                    Split::Token(piece, id) => {
+                        let span = piece.original_span(0..piece.len()).unwrap_or((piece.origin, piece.origin));
+                        out.push(id, piece.text(), span, Some(word.unwrap_or(next_word)), type_id);
+                        next_word += 1;
+                    }
+                    Split::Text(piece) => fast.encode_piece(&piece.text(), piece.origin, &mut next_word, word, type_id, out),
+                }
+            }
+        }
     }
 
     fn encode_sequence(&self, input: &Input, type_id: u32) -> Result<Encoding> {
@@ -190,14 +227,19 @@ impl Tokenizer {
     }
 
     /// The same tokenizer on the general path only (tests compare the two).
-    pub fn without_fused_path(mut self) -> Tokenizer {
+    pub fn without_fast_paths(mut self) -> Tokenizer {
         self.fused_unigram = None;
+        self.fast = None;
         self
     }
 
-    /// The name of the fused path this file's shape runs on, if any.
-    pub fn fused_path(&self) -> Option<&'static str> {
-        self.fused_unigram.as_ref().map(|_| "metaspace_unigram")
+    /// The name of the fast path this file's shape runs on, if any.
+    pub fn fast_path(&self) -> Option<&'static str> {
+        match (&self.fast, &self.fused_unigram) {
+            (Some(_), _) => Some("byte_level_bpe"),
+            (None, Some(_)) => Some("metaspace_unigram"),
+            (None, None) => None,
+        }
     }
 
     /// Special tokens as HF's `post_processor.added_tokens`.

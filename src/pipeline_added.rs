@@ -81,6 +81,9 @@ impl Tokenizer {
         }
         self.raw_matcher = Matcher::new(raw);
         self.normalized_matcher = Matcher::new(normalized);
+        if let Some(fast) = &mut self.fast {
+            fast.set_added_tokens(self.added_r.values().map(|t| t.content.as_str()));
+        }
     }
 
     /// The added tokens by increasing id, as HF serializes them.

@@ -1,5 +1,5 @@
 """The fused Metaspace + Unigram path (src/models/unigram/fused.rs) against the
-general path on the same file (`PipelineTokenizer.from_str(json, fused=False)`)
+general path on the same file (`PipelineTokenizer.from_str(json, fast_path=False)`)
 AND tokenizers 0.23.3: every UD line, pairs, pre-tokenized input, added
 tokens, byte_fallback, every Metaspace option, truncation with overflow and
 padding, on files trained at test time (tests/models_shapes.py,
@@ -49,9 +49,9 @@ EXTRA = ["", " ", "  a  b  ", "▁x", "a▁▁b", "日本語のテキスト", "x
 def three(text):
     """(fused, general, tokenizers) on one file; the first on the fused path, the second not."""
     fused = bertpiece.Tokenizer.from_str(text)
-    general = bertpiece.Tokenizer(PipelineTokenizer.from_str(text, fused=False), text)
-    assert fused._core.fused_path() == "metaspace_unigram"
-    assert general._core.fused_path() is None
+    general = bertpiece.Tokenizer(PipelineTokenizer.from_str(text, fast_path=False), text)
+    assert fused._core.fast_path() == "metaspace_unigram"
+    assert general._core.fast_path() is None
     return fused, general, HFTokenizer.from_str(text)
 
 
@@ -65,7 +65,7 @@ def all_ud_lines(step=1):
 
 def test_other_shapes_stay_on_the_general_path():
     for pre in [{"type": "Whitespace"}, {"type": "Sequence", "pretokenizers": [_meta(), {"type": "Digits", "individual_digits": False}]}]:
-        assert bertpiece.Tokenizer.from_str(_with_pre_tokenizer(unigram_base(), pre))._core.fused_path() is None
+        assert bertpiece.Tokenizer.from_str(_with_pre_tokenizer(unigram_base(), pre))._core.fast_path() is None
 
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))

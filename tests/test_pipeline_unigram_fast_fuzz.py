@@ -28,8 +28,8 @@ TEXT = st.text(
 
 def three(text):
     fused = bertpiece.Tokenizer.from_str(text)
-    general = bertpiece.Tokenizer(PipelineTokenizer.from_str(text, fused=False), text)
-    assert fused._core.fused_path() == "metaspace_unigram" and general._core.fused_path() is None
+    general = bertpiece.Tokenizer(PipelineTokenizer.from_str(text, fast_path=False), text)
+    assert fused._core.fast_path() == "metaspace_unigram" and general._core.fast_path() is None
     return fused, general, HFTokenizer.from_str(text)
 
 

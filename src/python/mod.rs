@@ -16,7 +16,7 @@ mod full_tokenizer;
 mod google;
 mod lists;
 mod pipeline_bulk;
-mod pipeline_columns;
+mod pipeline_encoding;
 mod pipeline_settings;
 mod pipeline_tokenizer;
 mod serving;
@@ -72,6 +72,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<train_unigram::PyMetaspaceCounter>()?;
     m.add_class::<pipeline_tokenizer::PyPipelineTokenizer>()?;
     m.add_class::<pipeline_settings::PySettings>()?;
+    m.add_class::<pipeline_encoding::PyPipelineEncoding>()?;
     m.add_function(wrap_pyfunction!(serving::encode_to_list, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_lists, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_offsets, m)?)?;

@@ -1,6 +1,6 @@
 //! `PipelineTokenizer`: the general pipeline loaded from a tokenizer.json,
 //! behind `bertpiece.Tokenizer` (python/bertpiece/tokenizers_api/). Encodings
-//! come back as tuples of columns; the facade wraps them in `Encoding`.
+//! come back as `PipelineEncoding` objects (`bertpiece.Encoding`).
 
 use super::args::thread_count;
 use crate::encoding::Encoding;
@@ -12,9 +12,8 @@ use crate::added_tokens::AddedToken;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::pipeline_columns;
+use super::pipeline_encoding::PyPipelineEncoding;
 use super::pipeline_settings::{PadTuple, PySettings, TruncTuple};
-use pyo3::types::PyList;
 
 /// An added token: (content, single_word, lstrip, rstrip, normalized, special).
 type TokenTuple = (String, bool, bool, bool, bool, bool);
@@ -42,12 +41,12 @@ pub(super) struct PyPipelineTokenizer {
 
 #[pymethods]
 impl PyPipelineTokenizer {
-    /// Loads a tokenizer.json given as a string; `fused=False` keeps it on the
-    /// general path (tests compare the fused paths with it).
+    /// Loads a tokenizer.json given as a string; `fast_path=False` keeps it
+    /// on the general path (tests check the fast paths against it).
     #[staticmethod]
-    #[pyo3(signature = (json, fused=true))]
-    fn from_str(py: Python<'_>, json: String, fused: bool) -> PyResult<Self> {
-        let inner = py.detach(|| Tokenizer::from_json(&json).map(|t| if fused { t } else { t.without_fused_path() }))?;
+    #[pyo3(signature = (json, fast_path=true))]
+    fn from_str(py: Python<'_>, json: String, fast_path: bool) -> PyResult<Self> {
+        let inner = py.detach(|| Tokenizer::from_json(&json).map(|t| if fast_path { t } else { t.without_fast_paths() }))?;
         Ok(PyPipelineTokenizer { inner: Arc::new(inner) })
     }
 
@@ -57,17 +56,16 @@ impl PyPipelineTokenizer {
     }
 
     #[pyo3(signature = (item, is_pretokenized, add_special_tokens, settings))]
-    fn encode<'py>(
+    fn encode(
         &self,
-        py: Python<'py>,
+        py: Python<'_>,
         item: Item,
         is_pretokenized: bool,
         add_special_tokens: bool,
         settings: &Bound<'_, PySettings>,
-    ) -> PyResult<Bound<'py, PyList>> {
+    ) -> PyResult<PyPipelineEncoding> {
         let (t, s) = (&self.inner, &settings.get().inner);
-        let e = py.detach(|| encode_one(t, &item, is_pretokenized, add_special_tokens, s))?;
-        pipeline_columns::flat(py, &e)
+        Ok(py.detach(|| encode_one(t, &item, is_pretokenized, add_special_tokens, s).map(PyPipelineEncoding::new))?)
     }
 
     /// Encodes all `items` on up to `num_threads` threads (all cores by default), GIL released.
@@ -80,7 +78,7 @@ impl PyPipelineTokenizer {
         add_special_tokens: bool,
         settings: &Bound<'_, PySettings>,
         num_threads: Option<i64>,
-    ) -> PyResult<Bound<'py, PyList>> {
+    ) -> PyResult<Vec<PyPipelineEncoding>> {
         let threads = threads::thread_count(thread_count(py, num_threads)?)?;
         let (t, s) = (&self.inner, &settings.get().inner);
         let out = py.detach(|| -> crate::Result<Vec<Encoding>> {
@@ -92,7 +90,7 @@ impl PyPipelineTokenizer {
             }
             Ok(out)
         })?;
-        super::lists::new_list(py, out.iter().map(|e| Ok(pipeline_columns::flat(py, e)?.into_any())))
+        Ok(out.into_iter().map(PyPipelineEncoding::new).collect())
     }
 
     fn decode(&self, py: Python<'_>, ids: Vec<u32>, skip_special_tokens: bool) -> String {
@@ -118,9 +116,9 @@ impl PyPipelineTokenizer {
         self.inner.get_vocab(with_added_tokens)
     }
 
-    /// The fused path the file's shape runs on ("metaspace_unigram"), or None (the general path).
-    fn fused_path(&self) -> Option<&'static str> {
-        self.inner.fused_path()
+    /// The fast path the file's shape runs on ("byte_level_bpe", "metaspace_unigram"), or None (the general path).
+    fn fast_path(&self) -> Option<&'static str> {
+        self.inner.fast_path()
     }
 
     /// Special tokens as HF's `post_processor.num_special_tokens_to_add`.

@@ -118,10 +118,9 @@ class Tokenizer(ComponentSlots):
             None if pair is None else _words(pair, is_pretokenized, "pair"),
         )
         try:
-            cols = self._core.encode(item, bool(is_pretokenized), bool(add_special_tokens), self._settings)
+            return self._core.encode(item, bool(is_pretokenized), bool(add_special_tokens), self._settings)
         except UnicodeEncodeError as e:
             raise _surrogate(e) from None
-        return Encoding._from_flat(cols)
 
     def encode_batch(
         self, input: Iterable[Any], is_pretokenized: bool = False, add_special_tokens: bool = True
@@ -131,10 +130,9 @@ class Tokenizer(ComponentSlots):
             raise TypeError("input must be a list of inputs, got a str")
         items = [_batch_item(x, is_pretokenized, k) for k, x in enumerate(input)]
         try:
-            cols = self._core.encode_batch(items, bool(is_pretokenized), bool(add_special_tokens), self._settings)
+            return self._core.encode_batch(items, bool(is_pretokenized), bool(add_special_tokens), self._settings)
         except UnicodeEncodeError as e:
             raise _surrogate(e) from None
-        return [Encoding._from_flat(c) for c in cols]
 
     def encode_batch_arrays(self, texts: Any, *, add_special_tokens: bool = True, max_length: Optional[int] = None,
                             truncation: Optional[bool] = None, return_offsets: bool = False,

@@ -293,7 +293,4 @@ class Decoder(Component):
 
 
 def core_encode(core: _Core, text: str) -> Any:
-    from .encoding import Encoding
-
-    cols: Any = core.encode(([text], None), False, False, core.stored_settings())
-    return Encoding._from_flat(cols)
+    return core.encode(([text], None), False, False, core.stored_settings())

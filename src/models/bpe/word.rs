@@ -40,9 +40,15 @@ impl Word {
     }
 
     pub fn merge_all(&mut self, merges: &Merges) {
+        self.merge_all_by(|a, b| merges.get(&(a, b)).copied())
+    }
+
+    /// [`Word::merge_all`] with the merge table behind `get(left, right) -> (rank, new id)`
+    /// (the byte-level fast path keeps its table in another map).
+    pub fn merge_all_by(&mut self, get: impl Fn(u32, u32) -> Option<(u32, u32)>) {
         let mut queue = BinaryHeap::with_capacity(self.symbols.len());
         for (pos, w) in self.symbols.windows(2).enumerate() {
-            if let Some(&(rank, new_id)) = merges.get(&(w[0].id, w[1].id)) {
+            if let Some((rank, new_id)) = get(w[0].id, w[1].id) {
                 queue.push(Reverse((rank, pos, new_id)));
             }
         }
@@ -50,7 +56,7 @@ impl Word {
             let left = self.symbols[pos];
             let Some(next_pos) = left.next.filter(|_| left.alive) else { continue };
             let right = self.symbols[next_pos];
-            if merges.get(&(left.id, right.id)).is_none_or(|m| m.1 != new_id) {
+            if get(left.id, right.id).is_none_or(|m| m.1 != new_id) {
                 continue;
             }
             let merged = &mut self.symbols[pos];
@@ -63,12 +69,12 @@ impl Word {
             }
             let current = self.symbols[pos];
             if let Some(p) = current.prev {
-                if let Some(&(rank, id)) = merges.get(&(self.symbols[p].id, current.id)) {
+                if let Some((rank, id)) = get(self.symbols[p].id, current.id) {
                     queue.push(Reverse((rank, p, id)));
                 }
             }
             if let Some(n) = current.next {
-                if let Some(&(rank, id)) = merges.get(&(current.id, self.symbols[n].id)) {
+                if let Some((rank, id)) = get(current.id, self.symbols[n].id) {
                     queue.push(Reverse((rank, pos, id)));
                 }
             }

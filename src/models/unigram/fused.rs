@@ -199,8 +199,8 @@ mod tests {
         let shapes = [meta.to_string(), format!(r#"{{"type": "Sequence", "pretokenizers": [{{"type": "WhitespaceSplit"}}, {meta}]}}"#)];
         for pre in shapes {
             let fused = Tokenizer::from_json(&file(&pre)).unwrap();
-            assert_eq!(fused.fused_path(), Some("metaspace_unigram"));
-            let general = Tokenizer::from_json(&file(&pre)).unwrap().without_fused_path();
+            assert_eq!(fused.fast_path(), Some("metaspace_unigram"));
+            let general = Tokenizer::from_json(&file(&pre)).unwrap().without_fast_paths();
             for text in ["ab a  b", " <m>ab xé", "", "▁a▁", "<m>", "xx ab"] {
                 let s = Settings::default();
                 let (f, g) = (fused.encode(&Input::Raw(text), None, false, &s).unwrap(), general.encode(&Input::Raw(text), None, false, &s).unwrap());
@@ -208,6 +208,6 @@ mod tests {
             }
         }
         let whitespace = Tokenizer::from_json(&file(r#"{"type": "Whitespace"}"#)).unwrap();
-        assert_eq!(whitespace.fused_path(), None);
+        assert_eq!(whitespace.fast_path(), None);
     }
 }

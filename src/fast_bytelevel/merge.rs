@@ -1,0 +1,199 @@
+//! BPE merges on a word's raw bytes for byte-level vocabularies: each byte
+//! starts as the id of its byte-level char, merges come from a rank table
+//! over id pairs, and the result of each short word is kept in a per-thread
+//! cache. Same tokens as `models::bpe::Bpe::tokenize` on the byte-level
+//! string (see [`ByteBpe::tokenize`] for why the linear merge is HF's order).
+
+use crate::fxhash::FxHashMap;
+use crate::models::bpe::{Bpe, Word};
+use crate::pre_tokenizers::byte_level::{char_byte, BYTES_CHAR};
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Words up to this many bytes merge by linear scans (and are cached);
+/// longer ones through the heap of [`Word`].
+const LINEAR_MAX: usize = 64;
+/// Cached words per thread before the cache starts over.
+const CACHE_WORDS: usize = 1 << 16;
+
+/// (id, bytes covered) of one token of a word.
+pub type Piece = (u32, u32);
+
+pub struct ByteBpe {
+    byte_ids: [u32; 256],
+    /// (left << 32 | right) -> (rank, merged id).
+    merges: FxHashMap<u64, (u32, u32)>,
+    /// `ignore_merges`: whole words (as raw bytes) found in the vocabulary.
+    whole: Option<FxHashMap<Box<[u8]>, u32>>,
+    /// Tells this model's entries in the per-thread cache from another's.
+    cache_key: u64,
+}
+
+struct Cache {
+    owner: u64,
+    words: FxHashMap<Box<[u8]>, (u32, u32)>,
+    pieces: Vec<Piece>,
+}
+
+thread_local! {
+    static CACHE: RefCell<Cache> = RefCell::new(Cache { owner: u64::MAX, words: FxHashMap::default(), pieces: Vec::new() });
+}
+
+static NEXT_KEY: AtomicU64 = AtomicU64::new(0);
+
+#[inline]
+fn pair(a: u32, b: u32) -> u64 {
+    (u64::from(a) << 32) | u64::from(b)
+}
+
+impl ByteBpe {
+    /// None unless every byte's char is in the vocabulary and the model has
+    /// no prefix/suffix (then the byte-level string needs no unk or fallback).
+    pub fn new(bpe: &Bpe) -> Option<ByteBpe> {
+        if bpe.continuing_subword_prefix.is_some() || bpe.end_of_word_suffix.is_some() {
+            return None;
+        }
+        let mut byte_ids = [0u32; 256];
+        for (b, id) in byte_ids.iter_mut().enumerate() {
+            *id = *bpe.vocab.get(BYTES_CHAR[b].encode_utf8(&mut [0; 4]) as &str)?;
+        }
+        let merges = bpe.merges.iter().map(|(&(a, b), &v)| (pair(a, b), v)).collect();
+        let whole = bpe.ignore_merges.then(|| {
+            let raw = |t: &str| t.chars().map(char_byte).collect::<Option<Vec<u8>>>();
+            bpe.vocab.iter().filter_map(|(t, &id)| Some((raw(t)?.into_boxed_slice(), id))).collect()
+        });
+        Some(ByteBpe { byte_ids, merges, whole, cache_key: NEXT_KEY.fetch_add(1, Ordering::Relaxed) })
+    }
+
+    #[inline]
+    fn rank(&self, a: u32, b: u32) -> Option<(u32, u32)> {
+        self.merges.get(&pair(a, b)).copied()
+    }
+
+    /// Appends the tokens of one non-empty word (raw bytes) to `out`.
+    pub fn tokenize(&self, word: &[u8], out: &mut Vec<Piece>) {
+        if let Some(&id) = self.whole.as_ref().and_then(|w| w.get(word)) {
+            out.push((id, word.len() as u32));
+            return;
+        }
+        if word.len() > LINEAR_MAX {
+            return self.tokenize_long(word, out);
+        }
+        CACHE.with(|cell| {
+            let Ok(mut cache) = cell.try_borrow_mut() else {
+                return self.tokenize_short(word, out);
+            };
+            let cache = &mut *cache;
+            if cache.owner != self.cache_key || cache.words.len() >= CACHE_WORDS {
+                cache.words.clear();
+                cache.pieces.clear();
+                cache.owner = self.cache_key;
+            }
+            if let Some(&(start, n)) = cache.words.get(word) {
+                out.extend_from_slice(&cache.pieces[start as usize..(start + n) as usize]);
+                return;
+            }
+            let from = out.len();
+            self.tokenize_short(word, out);
+            let start = cache.pieces.len() as u32;
+            cache.pieces.extend_from_slice(&out[from..]);
+            cache.words.insert(word.into(), (start, (out.len() - from) as u32));
+        })
+    }
+
+    /// Repeatedly merges the adjacent pair of lowest rank, leftmost on ties.
+    /// This is HF's heap order: a queued pair whose symbols changed always
+    /// spans more bytes than when queued, so it names another token and HF
+    /// skips it; the valid entries are exactly the current pairs.
+    fn tokenize_short(&self, word: &[u8], out: &mut Vec<Piece>) {
+        let from = out.len();
+        out.extend(word.iter().map(|&b| (self.byte_ids[b as usize], 1)));
+        let mut ranks = [(u32::MAX, 0u32); LINEAR_MAX];
+        let syms = &mut out[from..];
+        let mut n = syms.len();
+        for k in 0..n.saturating_sub(1) {
+            ranks[k] = self.rank(syms[k].0, syms[k + 1].0).unwrap_or((u32::MAX, 0));
+        }
+        while n > 1 {
+            let mut best = 0;
+            for k in 1..n - 1 {
+                if ranks[k].0 < ranks[best].0 {
+                    best = k;
+                }
+            }
+            if ranks[best].0 == u32::MAX {
+                break;
+            }
+            syms[best] = (ranks[best].1, syms[best].1 + syms[best + 1].1);
+            syms.copy_within(best + 2..n, best + 1);
+            ranks.copy_within(best + 1..n - 1, best);
+            n -= 1;
+            if best + 1 < n {
+                ranks[best] = self.rank(syms[best].0, syms[best + 1].0).unwrap_or((u32::MAX, 0));
+            }
+            if best > 0 {
+                ranks[best - 1] = self.rank(syms[best - 1].0, syms[best].0).unwrap_or((u32::MAX, 0));
+            }
+        }
+        out.truncate(from + n);
+    }
+
+    fn tokenize_long(&self, word: &[u8], out: &mut Vec<Piece>) {
+        let mut w = Word::with_capacity(word.len());
+        for &b in word {
+            w.add(self.byte_ids[b as usize], 1);
+        }
+        w.merge_all_by(|a, b| self.rank(a, b));
+        out.extend(w.tokens().map(|(id, s, e)| (id, (e - s) as u32)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn model(merges: &[(&str, &str)], ignore_merges: bool) -> (Bpe, ByteBpe) {
+        let mut vocab: HashMap<String, u32> = BYTES_CHAR.iter().enumerate().map(|(i, c)| (c.to_string(), i as u32)).collect();
+        for (a, b) in merges {
+            let n = vocab.len() as u32;
+            vocab.entry(format!("{a}{b}")).or_insert(n);
+        }
+        let merges: Vec<(String, String)> = merges.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        let bpe = Bpe::new(vocab, &merges, Bpe { ignore_merges, ..Bpe::default() }).unwrap();
+        let fast = ByteBpe::new(&bpe).unwrap();
+        (bpe, fast)
+    }
+
+    fn general(bpe: &Bpe, word: &[u8]) -> Vec<Piece> {
+        let s: String = word.iter().map(|&b| BYTES_CHAR[b as usize]).collect();
+        let mut out = Vec::new();
+        bpe.tokenize(&s, &mut out).unwrap();
+        // char counts of the byte-level string are byte counts of the raw word
+        out.iter().map(|&(id, a, b)| (id, s[a..b].chars().count() as u32)).collect()
+    }
+
+    #[test]
+    fn same_tokens_as_the_general_model() {
+        let merges = [("a", "b"), ("b", "b"), ("Ġ", "a"), ("Ġa", "bb"), ("ab", "b"), ("c", "c"), ("cc", "cc")];
+        for ignore in [false, true] {
+            let (bpe, fast) = model(&merges, ignore);
+            let long = "c".repeat(LINEAR_MAX + 5);
+            for word in ["abb", "bbb", " abb", "abbb", "cccccc", "xyz", "é", long.as_str(), "ab"] {
+                for _ in 0..2 {
+                    // twice: the second comes from the cache
+                    let mut out = Vec::new();
+                    fast.tokenize(word.as_bytes(), &mut out);
+                    assert_eq!(out, general(&bpe, word.as_bytes()), "{word:?} ignore_merges={ignore}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn refuses_vocabularies_missing_a_byte() {
+        let vocab: HashMap<String, u32> = [("a".to_string(), 0)].into_iter().collect();
+        let bpe = Bpe::new(vocab, &[], Bpe::default()).unwrap();
+        assert!(ByteBpe::new(&bpe).is_none());
+    }
+}

@@ -1,0 +1,202 @@
+//! GPT-2's split (`'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+`)
+//! scanned by hand over the text's bytes: the same pieces as
+//! [`crate::pre_tokenizers::byte_level::split_gpt2_str`] (the regex crate
+//! plus the lookahead done by hand), without the regex engine. ASCII is
+//! classified by a table; other chars by the regex crate's own Unicode
+//! classes (`\p{L}`, `\p{N}`, `\s`), read once from regex-syntax, so both
+//! splitters agree char for char.
+
+use regex_syntax::hir::{Class, HirKind};
+use std::sync::LazyLock;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CharClass {
+    Letter,
+    Number,
+    Space,
+    Other,
+}
+
+/// The code point ranges of one regex class (e.g. `\p{L}`), as regex-syntax defines it.
+fn ranges(pattern: &str) -> Vec<(u32, u32)> {
+    let hir = regex_syntax::parse(pattern).unwrap_or_else(|e| panic!("constant pattern {pattern}: {e}"));
+    match hir.kind() {
+        HirKind::Class(Class::Unicode(c)) => c.ranges().iter().map(|r| (r.start() as u32, r.end() as u32)).collect(),
+        // A constant pattern: anything else is a bug in this file, not bad input.
+        other => panic!("{pattern} is not a Unicode class: {other:?}"),
+    }
+}
+
+/// (first, last, class) for every non-Other range, sorted; Letter/Number/Space are disjoint.
+static TABLE: LazyLock<Vec<(u32, u32, CharClass)>> = LazyLock::new(|| {
+    let mut t = Vec::new();
+    for (pattern, class) in [(r"\p{L}", CharClass::Letter), (r"\p{N}", CharClass::Number), (r"\s", CharClass::Space)] {
+        t.extend(ranges(pattern).into_iter().map(|(a, b)| (a, b, class)));
+    }
+    t.sort_unstable_by_key(|r| r.0);
+    t
+});
+
+static ASCII: LazyLock<[CharClass; 128]> = LazyLock::new(|| {
+    let mut a = [CharClass::Other; 128];
+    for (b, slot) in a.iter_mut().enumerate() {
+        *slot = lookup(b as u32);
+    }
+    a
+});
+
+fn lookup(cp: u32) -> CharClass {
+    let t = &*TABLE;
+    let i = t.partition_point(|r| r.0 <= cp);
+    match i.checked_sub(1).and_then(|i| t.get(i)) {
+        Some(&(_, last, class)) if cp <= last => class,
+        _ => CharClass::Other,
+    }
+}
+
+/// The class of the char at byte `i` of `text` (a char boundary) and its length in bytes.
+#[inline]
+fn class_at(text: &str, ascii: &[CharClass; 128], i: usize) -> (CharClass, usize) {
+    let b = text.as_bytes()[i];
+    if b < 0x80 {
+        return (ascii[b as usize], 1);
+    }
+    match text.get(i..).and_then(|s| s.chars().next()) {
+        Some(c) => (lookup(c as u32), c.len_utf8()),
+        None => (CharClass::Other, 1), // unreachable: `i` is always a char boundary
+    }
+}
+
+/// End of the run of `class` chars starting at byte `i`.
+#[inline]
+fn run_end(text: &str, ascii: &[CharClass; 128], mut i: usize, class: CharClass) -> usize {
+    let bytes = text.as_bytes();
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b < 0x80 {
+            if ascii[b as usize] != class {
+                break;
+            }
+            i += 1;
+        } else {
+            let (c, len) = class_at(text, ascii, i);
+            if c != class {
+                break;
+            }
+            i += len;
+        }
+    }
+    i
+}
+
+/// Calls `out(start, end)` for every GPT-2 piece of `text` (byte ranges, in
+/// order, covering all of it).
+pub fn split_gpt2(text: &str, mut out: impl FnMut(usize, usize)) {
+    let ascii = &*ASCII;
+    let bytes = text.as_bytes();
+    let n = bytes.len();
+    let mut i = 0;
+    while i < n {
+        let b = bytes[i];
+        if b == b'\'' {
+            let next = |k: usize| bytes.get(i + k).copied();
+            let len = match (next(1), next(2)) {
+                (Some(b's' | b't' | b'm' | b'd'), _) => 2,
+                (Some(b'r' | b'v'), Some(b'e')) | (Some(b'l'), Some(b'l')) => 3,
+                _ => 0,
+            };
+            if len > 0 {
+                out(i, i + len);
+                i += len;
+                continue;
+            }
+        }
+        if b == b' ' && i + 1 < n {
+            // ` ?\p{L}+`, ` ?\p{N}+`, ` ?[^\s\p{L}\p{N}]+`: the space joins a following non-space run.
+            let (class, _) = class_at(text, ascii, i + 1);
+            if class != CharClass::Space {
+                let end = run_end(text, ascii, i + 1, class);
+                out(i, end);
+                i = end;
+                continue;
+            }
+        }
+        let (class, len) = class_at(text, ascii, i);
+        if class != CharClass::Space {
+            let end = run_end(text, ascii, i + len, class);
+            out(i, end);
+            i = end;
+            continue;
+        }
+        // `\s+(?!\S)` then `\s+`: a run of two or more whitespace chars that a
+        // non-space follows leaves its last char to the next piece.
+        let (mut end, mut last_start) = (i + len, i);
+        while end < n {
+            let (c, l) = class_at(text, ascii, end);
+            if c != CharClass::Space {
+                break;
+            }
+            last_start = end;
+            end += l;
+        }
+        if end < n && last_start > i {
+            end = last_start;
+        }
+        out(i, end);
+        i = end;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pre_tokenizers::byte_level::split_gpt2_str;
+
+    fn both(text: &str) -> (Vec<&str>, Vec<&str>) {
+        let mut fast = Vec::new();
+        split_gpt2(text, |a, b| fast.push(&text[a..b]));
+        let mut regex = Vec::new();
+        split_gpt2_str(text, |p| regex.push(p));
+        (fast, regex)
+    }
+
+    #[test]
+    fn agrees_with_the_regex_splitter() {
+        for text in [
+            "Hello my friend, how's it?",
+            "a   b",
+            "a\t\tb  ",
+            " 123 x",
+            "I'll've 'RE 're' 'x ''s",
+            "  \u{3000}日本語 ١٢٣ x\u{0301}y  é!!?\n\n a",
+            "\u{a0}a \u{85} \u{2028}b",
+            "'",
+            " ",
+            "x ",
+            "!'s 'll",
+        ] {
+            let (fast, regex) = both(text);
+            assert_eq!(fast, regex, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn classes_match_regex_crate() {
+        let re = |p: &str| regex::Regex::new(p).unwrap_or_else(|e| panic!("{e}"));
+        let (l, n, s) = (re(r"^\p{L}$"), re(r"^\p{N}$"), re(r"^\s$"));
+        for cp in (0..0x3100u32).chain(0xFF00..0xFF70).chain(0x1F600..0x1F610) {
+            let Some(c) = char::from_u32(cp) else { continue };
+            let t = c.to_string();
+            let want = if l.is_match(&t) {
+                CharClass::Letter
+            } else if n.is_match(&t) {
+                CharClass::Number
+            } else if s.is_match(&t) {
+                CharClass::Space
+            } else {
+                CharClass::Other
+            };
+            assert_eq!(lookup(cp), want, "U+{cp:04X}");
+        }
+    }
+}

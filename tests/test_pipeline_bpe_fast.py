@@ -1,0 +1,191 @@
+"""The byte-level BPE fast path (src/fast_bytelevel/) against the general
+path of the same file (PipelineTokenizer.from_str(json, fast_path=False)) and
+tokenizers 0.23.3, three-way: every UD line, pairs, pre-tokenized input,
+added tokens (all flags), add_prefix_space / trim_offsets / post-processor
+variants, ignore_merges, truncation and padding, hypothesis text."""
+
+import functools
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+from tokenizers import AddedToken, Tokenizer as HFTokenizer, processors
+
+import bertpiece
+from bertpiece._core import PipelineEncoding, PipelineTokenizer
+from bpe_shapes import UD_FILES, assert_same, gpt2_json, modernbert_json, normalized_json, roberta_json, ud_lines
+from test_pipeline_bpe import ADDED, ADDED_TEXTS, EDGE_TEXTS
+from test_pipeline_bpe_fuzz import TEXT
+
+
+def variant(prefix, trim, post, ignore_merges=False):
+    """GPT-2's trained file with the ByteLevel options and post-processor set as given."""
+    d = json.loads(gpt2_json())
+    d["pre_tokenizer"].update(add_prefix_space=prefix, trim_offsets=trim)
+    d["model"]["ignore_merges"] = ignore_merges
+    tok = HFTokenizer.from_str(json.dumps(d))
+    if post == "roberta":
+        tok.post_processor = processors.RobertaProcessing(("<|endoftext|>", 0), ("<|endoftext|>", 0), trim_offsets=trim,
+                                                          add_prefix_space=prefix)
+    elif post == "bytelevel":
+        tok.post_processor = processors.ByteLevel(add_prefix_space=prefix, trim_offsets=trim)
+    else:
+        tok.post_processor = None
+    return tok.to_str()
+
+
+@functools.lru_cache(maxsize=None)
+def with_added():
+    tok = HFTokenizer.from_str(roberta_json())
+    tok.add_tokens(ADDED)
+    return tok.to_str()
+
+
+SHAPES = {
+    "gpt2": gpt2_json, "roberta": roberta_json, "modernbert": modernbert_json, "added": with_added,
+    "prefix-trim-bytelevel": functools.partial(variant, True, True, "bytelevel"),
+    "prefix-notrim-none": functools.partial(variant, True, False, None),
+    "noprefix-trim-roberta": functools.partial(variant, False, True, "roberta"),
+    "ignore-merges": functools.partial(variant, False, True, "bytelevel", True),
+}
+
+
+@functools.lru_cache(maxsize=None)
+def three(shape):
+    text = SHAPES[shape]()
+    fast = bertpiece.Tokenizer.from_str(text)
+    general = bertpiece.Tokenizer(PipelineTokenizer.from_str(text, False), text)
+    return fast, general, HFTokenizer.from_str(text)
+
+
+def check(shape, encode):
+    """encode(tokenizer) -> list of encodings, for fast, general and tokenizers."""
+    fast, general, theirs = three(shape)
+    assert fast._core.fast_path() == "byte_level_bpe" and general._core.fast_path() is None
+    for a, b, c in zip(encode(fast), encode(general), encode(theirs), strict=True):
+        assert_same(a, b, "fast vs general")
+        assert_same(a, c, "fast vs tokenizers")
+
+
+def test_fast_path_is_taken_only_where_its_shape_fits():
+    assert all(bertpiece.Tokenizer.from_str(f())._core.fast_path() == "byte_level_bpe" for f in SHAPES.values())
+    d = json.loads(gpt2_json())
+    d["pre_tokenizer"]["use_regex"] = False
+    assert bertpiece.Tokenizer.from_str(json.dumps(d))._core.fast_path() is None
+    assert bertpiece.Tokenizer.from_str(normalized_json())._core.fast_path() is None
+    d = json.loads(gpt2_json())
+    del d["model"]["vocab"]["Ġ"]  # a byte without its token: unk/byte_fallback need the general path
+    d["model"]["merges"] = [m for m in d["model"]["merges"] if "Ġ" not in (m if isinstance(m, list) else m.split(" "))]
+    assert bertpiece.Tokenizer.from_str(json.dumps(d))._core.fast_path() is None
+
+
+@pytest.mark.parametrize("path", UD_FILES, ids=lambda p: p.rsplit("-", 1)[-1][:-4])
+def test_every_ud_line(path):
+    # RoBERTa's shape with added tokens of every flag: prefix space, trimmed offsets, added-token splits
+    lines = ud_lines(path)
+    check("added", lambda t: t.encode_batch(lines))
+    check("gpt2", lambda t: t.encode_batch(lines[:300]))
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_options_pairs_and_pretokenized(shape):
+    lines = [line for path in UD_FILES for line in ud_lines(path, 6)] + EDGE_TEXTS + ADDED_TEXTS
+    pairs = list(zip(lines, lines[1:] + [""]))
+    for add in (True, False):
+        check(shape, lambda t: t.encode_batch(lines, add_special_tokens=add))
+        check(shape, lambda t: t.encode_batch(pairs, add_special_tokens=add))
+    words = [line.split(" ") for line in lines[:40]]
+    check(shape, lambda t: t.encode_batch(words, is_pretokenized=True))
+    check(shape, lambda t: [t.encode(w, w[::-1], is_pretokenized=True) for w in words])
+
+
+@pytest.mark.parametrize("shape", ["gpt2", "roberta", "added"])
+def test_truncation_and_padding(shape):
+    lines = [line for path in UD_FILES for line in ud_lines(path, 2)]
+    # short pairs: overflowing pieces of a pair multiply (as in HF)
+    pairs = [(a[:50], b[:30]) for a, b in zip(lines, lines[::-1])]
+
+    def run(t):
+        t.enable_truncation(12, stride=2, strategy="longest_first")
+        t.enable_padding(pad_id=1, pad_token="<pad>", pad_to_multiple_of=4)
+        try:
+            return t.encode_batch(lines) + t.encode_batch(pairs) + [t.encode(*pairs[2])]
+        finally:
+            t.no_truncation()
+            t.no_padding()
+
+    check(shape, run)
+    fast, _, theirs = three(shape)
+    fast.enable_truncation(12, stride=2)
+    theirs.enable_truncation(12, stride=2)
+    try:
+        for a, b in zip(fast.encode_batch(lines), theirs.encode_batch(lines)):
+            assert len(a.overflowing) == len(b.overflowing)
+            for x, y in zip(a.overflowing, b.overflowing):
+                assert_same(x, y, "overflowing")
+    finally:
+        fast.no_truncation()
+        theirs.no_truncation()
+
+
+@pytest.mark.parametrize("shape", ["added", "prefix-trim-bytelevel", "ignore-merges"])
+@settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(text=TEXT)
+def test_fuzz_fast_general_tokenizers(shape, text):
+    check(shape, lambda t: [t.encode(text), t.encode(text, text[::-1])])
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(text=TEXT, added=st.lists(st.tuples(st.sampled_from(["<m>", "x", "ab", " é", "日"]), st.booleans(), st.booleans(),
+                                          st.booleans(), st.booleans()), max_size=3))
+def test_fuzz_added_token_flags(text, added):
+    theirs = HFTokenizer.from_str(gpt2_json())
+    theirs.add_tokens([AddedToken(c, single_word=s, lstrip=l, rstrip=r, normalized=n) for c, s, l, r, n in added])
+    j = theirs.to_str()
+    fast, general = bertpiece.Tokenizer.from_str(j), bertpiece.Tokenizer(PipelineTokenizer.from_str(j, False), j)
+    assert fast._core.fast_path() == "byte_level_bpe"
+    for t in (text, text + "<m>x" + text):
+        assert_same(fast.encode(t), general.encode(t), t)
+        assert_same(fast.encode(t), theirs.encode(t), t)
+
+
+def test_encodings_pickle_and_copy_with_their_overflows():
+    """Encodings stay in Rust until read (bertpiece.Encoding is the core object); they
+    pickle and deep-copy whole, overflowing pieces and sequence ids included."""
+    import copy
+    import pickle
+
+    fast, _, theirs = three("roberta")
+    fast.enable_truncation(12, stride=1)
+    theirs.enable_truncation(12, stride=1)
+    try:
+        a, b = "Hello there my friend, how are you", "a b c d e f g h i"
+        e, want = fast.encode(a, b), theirs.encode(a, b)
+    finally:
+        fast.no_truncation()
+        theirs.no_truncation()
+    assert isinstance(e, bertpiece.Encoding) and len(e) == len(want)
+    # each column is made once and kept: reading enc.word_ids[k] in a loop stays linear
+    assert e.word_ids is e.word_ids and e.offsets is e.offsets and e.ids is e.ids
+    for clone in (pickle.loads(pickle.dumps(e)), copy.deepcopy(e)):
+        assert_same(clone, want, "pickled")
+        assert len(clone.overflowing) == len(want.overflowing) > 0
+        for x, y in zip(clone.overflowing, want.overflowing):
+            assert_same(x, y, "pickled overflow")
+    with pytest.raises(ValueError, match="unequal length"):
+        PipelineEncoding._from_state(([1], [], [], [], [], [], []), [], [])
+
+
+def test_tokens_added_after_loading_are_split_on_the_fast_path():
+    # The fast path skips the added-token split when no added token's first byte
+    # is in the text; that set must follow add_tokens, not only the file's tokens.
+    text = next(iter(SHAPES.values()))()
+    ours, theirs = bertpiece.Tokenizer.from_str(text), HFTokenizer.from_str(text)
+    assert ours._core.fast_path() == "byte_level_bpe"
+    for add in (["qzx"], [bertpiece.AddedToken("Zebra", single_word=True)], ["日本"]):
+        ours.add_tokens(add)
+        theirs.add_tokens([a if isinstance(a, str) else AddedToken("Zebra", single_word=True) for a in add])
+        assert ours._core.fast_path() == "byte_level_bpe"
+        for line in ["a qzx b", "Zebra zebra Zebras", "日本語 qzxqzx", "no added token here"]:
+            got, want = ours.encode(line), theirs.encode(line)
+            assert (got.ids, got.offsets, got.tokens) == (want.ids, want.offsets, want.tokens), line
