@@ -11,9 +11,9 @@ BPE_SPECIALS = {"bpe": ["<unk>"], "byte-bpe": ["<|endoftext|>"]}
 
 def run_bpe(args) -> int:
     """--model bpe / byte-bpe: bertpiece.trainers, writing tokenizer.json."""
-    from . import UserError, threads_note
+    from . import UserError
     from ..terminal.progress import LiveLine
-    from .train_common import check_output, finish, show_merging
+    from .train_common import check_output, finish, show_merging, train_and_save
     from ..trainers import BpeTrainer, ByteLevelBpeTrainer, train_bpe_from_files
 
     byte_level = args.model == "byte-bpe"
@@ -45,29 +45,16 @@ def run_bpe(args) -> int:
         elif stage == "merge":
             show_merging(line, done, target)
 
-    try:
-        if byte_level:
-            trainer = ByteLevelBpeTrainer(add_prefix_space=args.add_prefix_space, **options)
-        else:
-            trainer = BpeTrainer(**options)
+    def train():
+        trainer = ByteLevelBpeTrainer(add_prefix_space=args.add_prefix_space, **options) if byte_level \
+            else BpeTrainer(**options)
         post = None if args.post_processor == "none" else args.post_processor
-        with threads_note(args.threads):
-            trained = train_bpe_from_files(args.inputs, trainer, unk_token=unk, post_processor=post,
-                                           lowercase=bool(args.lowercase), strip_accents=args.strip_accents,
-                                           handle_chinese_chars=args.chinese_chars, num_threads=args.threads,
-                                           progress=progress)
-        if trained.stats["words"] == 0:
-            raise UserError("the corpus has no words to learn from (empty); nothing written")
-        try:
-            trained.save(args.output)
-        except OSError as e:
-            raise UserError(f"cannot write {args.output}: {e.strerror or e}") from None
-    except (TypeError, ValueError, FileNotFoundError) as e:
-        line.close()
-        raise UserError(str(e)) from None
-    except BaseException:
-        line.close()
-        raise
+        return train_bpe_from_files(args.inputs, trainer, unk_token=unk, post_processor=post,
+                                    lowercase=bool(args.lowercase), strip_accents=args.strip_accents,
+                                    handle_chinese_chars=args.chinese_chars, num_threads=args.threads,
+                                    progress=progress)
+
+    trained = train_and_save(line, args, train)
     stats = {**trained.stats, "model": args.model}
     parts = [f"{stats['words']:,} words", f"{stats['unique_words']:,} unique", f"alphabet {stats['alphabet']:,}",
              f"{stats['merges']:,} merges", f"{stats['vocab_size']:,} tokens ({args.model})"]

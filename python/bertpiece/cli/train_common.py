@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import List
+from typing import Any, Callable, List
 
 
 def check_output(args) -> None:
@@ -19,6 +19,30 @@ def check_output(args) -> None:
     out_dir = os.path.dirname(os.path.abspath(args.output))
     if not os.path.isdir(out_dir):
         raise UserError(f"cannot write {args.output}: directory {out_dir} does not exist")
+
+
+def train_and_save(line, args, train: Callable[[], Any]) -> Any:
+    """Runs ``train()`` (trainer options checked inside it) and saves its result
+    to ``args.output``; bad options, an empty corpus or an unwritable output
+    are one-line errors, and the live line is closed on any way out."""
+    from . import UserError, threads_note
+
+    try:
+        with threads_note(args.threads):
+            trained = train()
+        if trained.stats["words"] == 0:
+            raise UserError("the corpus has no words to learn from (empty); nothing written")
+        try:
+            trained.save(args.output)
+        except OSError as e:
+            raise UserError(f"cannot write {args.output}: {e.strerror or e}") from None
+    except (TypeError, ValueError, FileNotFoundError) as e:
+        line.close()
+        raise UserError(str(e)) from None
+    except BaseException:
+        line.close()
+        raise
+    return trained
 
 
 def show_merging(line, done: int, target: int) -> None:

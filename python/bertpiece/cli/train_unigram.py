@@ -18,9 +18,9 @@ def refuse_unigram_flags(args) -> None:
 
 
 def run_unigram(args) -> int:
-    from . import UserError, threads_note
+    from . import UserError
     from ..terminal.progress import LiveLine
-    from .train_common import check_output, finish
+    from .train_common import check_output, finish, train_and_save
     from ..trainers import UnigramTrainer, train_unigram_from_files
 
     other = {"algorithm": args.algorithm, "reference": args.reference, "unused_tokens": args.unused_tokens,
@@ -50,24 +50,13 @@ def run_unigram(args) -> int:
         elif stage == "em":
             line.show("EM", None, [f"{done:,} pieces -> {target:,}", f"{line.elapsed():.0f} s"])
 
-    try:
+    def train():
         trainer = UnigramTrainer(vocab_size=8000 if args.vocab_size is None else args.vocab_size,
                                  show_progress=False, special_tokens=specials, unk_token=unk,
                                  initial_alphabet=list(args.initial_alphabet), **options)
-        with threads_note(args.threads):
-            trained = train_unigram_from_files(args.inputs, trainer, num_threads=args.threads, progress=progress)
-        if trained.stats["words"] == 0:
-            raise UserError("the corpus has no words to learn from (empty); nothing written")
-        try:
-            trained.save(args.output)
-        except OSError as e:
-            raise UserError(f"cannot write {args.output}: {e.strerror or e}") from None
-    except (TypeError, ValueError, FileNotFoundError) as e:
-        line.close()
-        raise UserError(str(e)) from None
-    except BaseException:
-        line.close()
-        raise
+        return train_unigram_from_files(args.inputs, trainer, num_threads=args.threads, progress=progress)
+
+    trained = train_and_save(line, args, train)
     stats = {**trained.stats, "model": "unigram"}
     parts = [f"{stats['words']:,} words", f"{stats['unique_words']:,} unique", f"{stats['rounds']:,} EM rounds",
              f"{stats['vocab_size']:,} tokens (unigram)"]
