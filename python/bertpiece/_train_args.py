@@ -49,6 +49,18 @@ def text_batches(texts, files_function):
     return batches()
 
 
+def feed_counter(counter, batches, *, num_threads=None, progress=None) -> int:
+    """Feeds every batch (a list of str) to a counter of the core, reporting
+    ("count", texts so far, None); returns how many texts it read."""
+    texts = 0
+    for batch in batches:
+        counter.feed(batch, num_threads=num_threads)
+        texts += len(batch)
+        if progress is not None:
+            progress("count", texts, None)
+    return texts
+
+
 def _file_batches(paths):
     from ._errors import UserError
     from .input_formats import Source

@@ -26,7 +26,7 @@ from typing import Callable, Iterable, List, Optional
 from . import _core
 from ._atomic_write import write_text_atomically
 from ._bpe_json import POST_PROCESSORS, dumps, tokenizer_json
-from ._train_args import _count, _file_batches, _text, text_batches
+from ._train_args import _count, _file_batches, _text, feed_counter, text_batches
 
 __all__ = ["BpeTrainer", "ByteLevelBpeTrainer", "TrainedBpe", "train_bpe_from_files", "train_bpe_from_iterator",
            "UnigramTrainer", "TrainedUnigram", "train_unigram_from_files", "train_unigram_from_iterator"]
@@ -159,12 +159,7 @@ def train_counts(counter, trainer, batches, *, unk_token=None, post_processor="g
     """Feeds `batches` (lists of str) to `counter` and trains `trainer` on
     the counts: the step a tokenizer's own ``train(files, trainer)`` reuses."""
     start = time.monotonic()
-    texts = 0
-    for batch in batches:
-        counter.feed(batch, num_threads=num_threads)
-        texts += len(batch)
-        if progress is not None:
-            progress("count", texts, None)
+    texts = feed_counter(counter, batches, num_threads=num_threads, progress=progress)
     report = None if progress is None else (lambda done, total: progress("merge", done, total))
     tokens, merges, alphabet = counter.train_bpe(_core.BpeOptions(trainer.vocab_size, **trainer._options()), progress=report)
     if progress is not None:

@@ -20,7 +20,7 @@ from typing import Callable, Iterable, List, Optional, Tuple
 
 from . import _core
 from ._atomic_write import write_text_atomically
-from ._train_args import _count, _file_batches, _text, text_batches
+from ._train_args import _count, _file_batches, _text, feed_counter, text_batches
 
 __all__ = ["UnigramTrainer", "TrainedUnigram", "train_unigram_from_files", "train_unigram_from_iterator"]
 
@@ -118,12 +118,7 @@ def train_counts(counter, trainer: UnigramTrainer, batches, *, num_threads=None,
     if not isinstance(trainer, UnigramTrainer):
         raise TypeError(f"trainer must be a bertpiece.trainers.UnigramTrainer, not {type(trainer).__name__}")
     start = time.monotonic()
-    texts = 0
-    for batch in batches:
-        counter.feed(batch, num_threads=num_threads)
-        texts += len(batch)
-        if progress is not None:
-            progress("count", texts, None)
+    texts = feed_counter(counter, batches, num_threads=num_threads, progress=progress)
     report = None if progress is None else (lambda size, target: progress("em", size, target))
     pieces, unk_id, rounds = counter.train_unigram(trainer.vocab_size, num_threads=num_threads, progress=report,
                                                    **trainer._options())
