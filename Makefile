@@ -40,8 +40,9 @@ cargo-test:  ## the Rust core alone, no Python involved
 
 # tests/conftest.py orders the tests so that neither worker idles (long ones first, no lock waits);
 # --maxschedchunk: at most 8 tests handed out at a time (by default the first hand-out is a quarter of
-# each worker's share, which would give one worker nearly all the long tests).
-PYTEST_ARGS ?= -n $(PYTEST_WORKERS) --maxschedchunk 8
+# each worker's share, which would give one worker nearly all the long tests). --durations: the 25
+# slowest, so every run shows where the time goes.
+PYTEST_ARGS ?= -n $(PYTEST_WORKERS) --maxschedchunk 8 --durations=25
 
 pytest:
 	$(PYTHON) -m pytest $(PYTEST_ARGS) -m "not slow"
