@@ -23,7 +23,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let bytes: usize = lines.iter().map(|l| l.len()).sum();
     let t = Instant::now();
     let fused = Tokenizer::from_json(&json)?;
-    println!("load {:.0} ms; fused path: {:?}", t.elapsed().as_secs_f64() * 1e3, fused.fused_path());
+    println!("load {:.0} ms; fused path: {:?}", t.elapsed().as_secs_f64() * 1e3, fused.fast_path());
     let mut out = Vec::new();
     for w in ["▁the", "▁international", "▁Zürich"] {
         let t = cpu();
@@ -33,7 +33,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         println!("model.tokenize({w:?}): {:.0} ns, {} pieces", (cpu() - t) * 1e4, out.len());
     }
-    let general = Tokenizer::from_json(&json)?.without_fused_path();
+    let general = Tokenizer::from_json(&json)?.without_fast_paths();
     let settings = Settings::default();
     for (name, tok) in [("fused", &fused), ("general", &general), ("fused", &fused)] {
         let t = cpu();
