@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, List, Union
 
-from .pre_tokenizers import _prepend_scheme
+from .pre_tokenizers import MetaspaceOptions
 from .tokenizers_api.components import (
     Decoder, Regex, attr, check_bool, check_char, check_str, check_uint, members, pattern_json,
 )
@@ -63,21 +63,8 @@ class CTC(Decoder):
     cleanup = attr("cleanup", check_bool)
 
 
-class Metaspace(Decoder):
-    _type = "Metaspace"
-
-    def __init__(self, replacement: str = "\u2581", prepend_scheme: str = "always", split: bool = True) -> None:
-        # As tokenizers: argument types first, then prepend_scheme's value.
-        state = {
-            "type": self._type, "replacement": check_char("replacement", replacement),
-            "prepend_scheme": check_str("prepend_scheme", prepend_scheme), "split": check_bool("split", split),
-        }
-        _prepend_scheme("prepend_scheme", prepend_scheme)
-        self._init(state)
-
-    replacement = attr("replacement", check_char)
-    prepend_scheme = attr("prepend_scheme", _prepend_scheme)
-    split = attr("split", check_bool)
+class Metaspace(MetaspaceOptions, Decoder):
+    pass
 
 
 class Replace(Decoder):

@@ -112,8 +112,11 @@ class Digits(PreTokenizer):
     individual_digits = attr("individual_digits", check_bool)
 
 
-class Metaspace(PreTokenizer):
+class MetaspaceOptions:
+    """Metaspace's arguments and attributes: the pre-tokenizer's and the decoder's are the same."""
+
     _type = "Metaspace"
+    _init: Any
 
     def __init__(self, replacement: str = "\u2581", prepend_scheme: str = "always", split: bool = True) -> None:
         # As tokenizers: argument types first, then prepend_scheme's value.
@@ -127,6 +130,10 @@ class Metaspace(PreTokenizer):
     replacement = attr("replacement", check_char)
     prepend_scheme = attr("prepend_scheme", _prepend_scheme)
     split = attr("split", check_bool)
+
+
+class Metaspace(MetaspaceOptions, PreTokenizer):
+    pass
 
 
 class Punctuation(PreTokenizer):
