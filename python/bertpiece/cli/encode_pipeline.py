@@ -42,11 +42,24 @@ def resolve_source_options(args, default_reference: str) -> None:
     if args.token_type_ids:
         raise UserError("--token-type-ids is not available with --tokenizer (its post-processor decides the "
                         "type ids); use bertpiece.Tokenizer.encode_batch for them")
+    args.tokenizer_file = tokenizer_file(tokenizer)
+
+
+def tokenizer_file(tokenizer: str) -> str:
+    """The tokenizer.json that --tokenizer names (the file, or a folder holding one)."""
     path = os.path.join(tokenizer, "tokenizer.json") if os.path.isdir(tokenizer) else tokenizer
     if not os.path.isfile(path):
         where = f"{tokenizer} holds no tokenizer.json" if os.path.isdir(tokenizer) else f"{tokenizer} does not exist"
         raise UserError(f"--tokenizer: {where}")
-    args.tokenizer_file = path
+    return path
+
+
+def open_tokenizer(path: str) -> Tokenizer:
+    """`Tokenizer.from_file(path)`, its failure a one-line error naming the file."""
+    try:
+        return Tokenizer.from_file(path)
+    except (OSError, UnicodeDecodeError, ValueError, NotImplementedError) as e:
+        raise UserError(f"cannot load the tokenizer {path}: {e}") from None
 
 
 def file_id(path: str) -> list:
@@ -57,10 +70,7 @@ def file_id(path: str) -> list:
 
 def load(args):
     """The Tokenizer of `args.tokenizer_file`, checked against --max-length/--stride."""
-    try:
-        tok = Tokenizer.from_file(args.tokenizer_file)
-    except (OSError, UnicodeDecodeError, ValueError, NotImplementedError) as e:
-        raise UserError(f"cannot load the tokenizer {args.tokenizer_file}: {e}") from None
+    tok = open_tokenizer(args.tokenizer_file)
     tok.no_padding()  # the output is ragged: rows are never padded
     specials = 0 if args.no_special_tokens else tok.num_special_tokens_to_add(False)
     if args.max_length is not None:

@@ -3,7 +3,8 @@
 One row per token: the token, its id, its code-point offsets start:end into
 the original text and the original substring they cover. Colour on a terminal
 (not with --no-color or the NO_COLOR environment variable). --json prints one
-JSON object per text instead.
+JSON object per text instead. --tokenizer shows any tokenizer.json's tokens
+(`bertpiece.Tokenizer`) instead of a BERT vocabulary's.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import os
 import sys
 from typing import List, Tuple
 
-from .. import PRETRAINED, REFERENCES, FullTokenizer, vocab_path
+from .. import DEFAULT_MODEL, PRETRAINED, REFERENCES, FullTokenizer, vocab_path
 from ._input import read_lines
 from .encode import DEFAULT_REFERENCE
 from ..terminal.text import paint, pad, use_color, visible, width
@@ -29,9 +30,14 @@ def add_parser(sub):
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("text", nargs="*", help="texts to tokenize (default: one per stdin line)")
     add_vocab_options(p, "lowercase and strip accents (default: the model's casing; with --vocab: yes)")
-    p.add_argument("--reference", default=DEFAULT_REFERENCE, choices=list(REFERENCES),
+    p.add_argument("--tokenizer", metavar="JSON|FOLDER",
+                   help="any tokenizer.json (or a folder holding one) instead of a BERT vocabulary: the rows of "
+                        "bertpiece.Tokenizer.from_file(JSON).encode(text, add_special_tokens=False), "
+                        "without the file's truncation and padding")
+    p.add_argument("--reference", default=None, choices=list(REFERENCES),
                    help=f"whose semantics to reproduce (default {DEFAULT_REFERENCE}, as `bertpiece encode` and "
                         "BertTokenizer; google: Google's tokenization.py)")
+    p.set_defaults(model=None)  # "not given" (refused with --tokenizer); the default is filled in by run
     p.add_argument("--json", action="store_true", help="one JSON object per text: text, tokens, ids, offsets")
     p.add_argument("--no-color", action="store_true", help="no colour (also: NO_COLOR environment variable)")
     p.set_defaults(run=run)
@@ -72,8 +78,37 @@ def encode(tok: FullTokenizer, text: str) -> Tuple[List[str], List[int], List[Tu
     return tok.convert_ids_to_tokens(ids), list(ids), [tuple(o) for o in offsets]
 
 
+def _pipeline_encoder(args):
+    """--tokenizer: (settings line, text -> (tokens, ids, offsets)); the BERT-only flags are refused."""
+    from . import UserError
+    from .encode_pipeline import open_tokenizer, tokenizer_file
+
+    given = [flag for dest, flag in (("model", "--model"), ("vocab", "--vocab"), ("reference", "--reference"),
+                                     ("lowercase", "--lowercase/--no-lowercase")) if getattr(args, dest) is not None]
+    if given:
+        raise UserError(f"{', '.join(given)} configure a BERT vocabulary and cannot be combined with --tokenizer "
+                        "(the tokenizer.json says everything)")
+    path = tokenizer_file(args.tokenizer)
+    tok = open_tokenizer(path)
+    tok.no_truncation()  # every token of the text is shown
+    tok.no_padding()
+
+    def encode_one(text):
+        e = tok.encode(text, add_special_tokens=False)
+        return e.tokens, e.ids, e.offsets
+
+    return f"{path}, model {tok.model.__class__.__name__}", encode_one
+
+
 def run(args) -> int:
-    tok = _tokenizer(args)
+    if args.tokenizer is not None:
+        settings, encode_one = _pipeline_encoder(args)
+    else:
+        args.model = args.model or DEFAULT_MODEL
+        args.reference = args.reference or DEFAULT_REFERENCE
+        tok = _tokenizer(args)
+        settings = settings_line(args)
+        encode_one = lambda text: encode(tok, text)  # noqa: E731
     color = not args.json and use_color(args.no_color)
     if args.text:
         texts = [_argument_text(text, k) for k, text in enumerate(args.text, 1)]
@@ -83,9 +118,9 @@ def run(args) -> int:
                   "(or give them as arguments: bertpiece tokenize \"some text\")", file=sys.stderr)
         texts = read_lines("-")
     if not args.json:
-        print(paint(settings_line(args), "dim", color))
+        print(paint(settings, "dim", color))
     for text in texts:
-        tokens, ids, offsets = encode(tok, text)
+        tokens, ids, offsets = encode_one(text)
         if args.json:
             print(json.dumps({"text": text, "tokens": tokens, "ids": ids, "offsets": [list(o) for o in offsets]},
                              ensure_ascii=False))
