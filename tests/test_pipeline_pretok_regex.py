@@ -98,7 +98,7 @@ REFUSED = [
     (r"a|\s+(?!\S)|b", "look-around"),
     (r"(?i)'s|'t", "inline flags such as (?i)"),
     (r"(?i:'st)", "letter pair"),
-    (r"\w+", r"\w"), (r"a?+", "possessive"), (r"\n^", "'^' not directly followed"), (r"a\bb", "word-boundary"),
+    (r"a?+", "possessive"), (r"\n^", "'^' not directly followed"), (r"a\bb", "word-boundary"),
     (r"\p{Han}+", "Unicode properties"),
     (r"\s*", "empty string"), (r"(?<x>a)", "named groups"), (r"\u00E9", "escape"), (r"[[:alpha:]]", "POSIX"),
     (r"\pN", "without braces"),  # Oniguruma does not read it as \p{N} (found by the fuzz test)

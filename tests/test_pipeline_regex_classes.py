@@ -4,8 +4,8 @@ bertpiece (the regex crate), tokenizers 0.23.3 (Oniguruma) and the oracle
 (bertpiece.oracle_regex), over every code point but the surrogates: each
 two-letter general category (one pass: a chain of Replace normalizers maps
 each category to its own marker), and each other class alone (the one-letter
-categories, negations, \\d \\D \\s \\S ., classes mixing them). Also the
-measurements behind the classes refused (\\w, \\h)."""
+categories, negations, \\d \\D \\s \\S \\w \\W ., classes mixing them). Also the
+measurements behind \\w's spelling and \\h's refusal."""
 
 import re
 
@@ -24,6 +24,7 @@ ONE_LETTER = [g for g in oracle_regex.GENERAL_CATEGORIES if len(g) == 1]
 CLASSES = [
     r"\P{Lu}", r"\d", r"\D", r"\s", r"\S", ".",
     r"[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]", r"[^\r\n\p{L}\p{N}]", r"[\P{L}\d]", r"[^\p{Z}\p{P}a-z]",
+    r"\w", r"\W", r"[^\w\-]", r"[\W]",
 ]
 
 
@@ -84,20 +85,22 @@ def test_class_on_every_code_point_three_way(pattern):
     assert oracle_regex.compiled(pattern).sub("\x00", ALL) == theirs
 
 
-def test_refused_classes_differ_as_measured():
+def test_word_class_differs_from_the_regex_crate_s_as_measured():
     """Oniguruma's \\w holds ¹ ² ³ ¼ ½ ¾ and not U+200C U+200D, the regex crate's
-    (Alphabetic, M, Nd, Pc, Join_Control) the other way round; \\h is a hex
-    digit to Oniguruma. bertpiece refuses both."""
+    (Alphabetic, M, Nd, Pc, Join_Control) the other way round; inside brackets
+    Oniguruma's holds neither ¹ ² ³ ¼ ½ ¾ nor the joiners. bertpiece spells \\w
+    as Oniguruma's (CLASSES above compare it on every code point). \\h is
+    a hex digit to Oniguruma, and refused."""
     word = matched_by_tokenizers(r"\w")
     regex_crate = {ord(c) for c in ALL if is_word(c)}
     assert sorted(word - regex_crate) == [0xB2, 0xB3, 0xB9, 0xBC, 0xBD, 0xBE]
     assert sorted(regex_crate - word) == [0x200C, 0x200D]
+    assert matched_by_tokenizers(r"[\w]") == regex_crate - {0x200C, 0x200D}
     assert matched_by_tokenizers(r"\h") == set(map(ord, "0123456789abcdefABCDEF"))
-    for pattern in (r"\w", r"\h"):
-        tok = HFTokenizer(models.BPE(vocab={"[UNK]": 0}, merges=[], unk_token="[UNK]"))
-        tok.pre_tokenizer = pre_tokenizers.Split(Regex(pattern), "removed")
-        with pytest.raises(NotImplementedError, match="unsupported regex"):
-            bertpiece.Tokenizer.from_str(tok.to_str())
+    tok = HFTokenizer(models.BPE(vocab={"[UNK]": 0}, merges=[], unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.Split(Regex(r"\h"), "removed")
+    with pytest.raises(NotImplementedError, match="unsupported regex"):
+        bertpiece.Tokenizer.from_str(tok.to_str())
 
 
 @pytest.mark.parametrize("pattern", [r"\p{%s}" % g for g in oracle_regex.GENERAL_CATEGORIES] + CLASSES)

@@ -1,5 +1,5 @@
 """The widened regex subset (src/pre_tokenizers/onig_subset.rs): general
-categories, \\d, ., anchors. bertpiece == tokenizers 0.23.3 == the oracle
+categories, \\d, \\w, ., anchors. bertpiece == tokenizers 0.23.3 == the oracle
 (bertpiece.oracle_regex) for o200k's Split pattern over every UD line, for
 hypothesis-built Split patterns and Replace patterns over hypothesis texts,
 and for the files transformers 5.24's SpmConverter.build_tokenizer_from_spm_proto
@@ -26,7 +26,7 @@ O200K = "|".join([
     r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
     r"\p{N}{1,3}", r" ?[^\s\p{L}\p{N}]+[\r\n/]*", r"\s*[\r\n]+", r"\s+(?!\S)", r"\s+",
 ])
-MIXED_CASE = ["HelloWorld's McDONALD'S ǅemal ǈ x\u0301Y\u0301z", "ÀÉÎ õü 12345 ٣٤٥ ⅷ a/b\n\n/", "ǅǅ'LL ʰʰa 日本'S"]
+MIXED_CASE = ["HelloWorld's McDONALD'S ǅemal ǈ x\u0301Y\u0301z", "x²³ ¼½¾ a\u200cb\u200dc ①_⁵", "ÀÉÎ õü 12345 ٣٤٥ ⅷ a/b\n\n/", "ǅǅ'LL ʰʰa 日本'S"]
 
 
 @pytest.mark.parametrize("behavior", ["Isolated", "MergedWithNext", "Removed"])
@@ -35,11 +35,17 @@ def test_o200k_on_ud_three_way(behavior):
     three_way(config, [line for path in UD_FILES for line in ud_lines(path, 40)] + REAL_TEXTS + MIXED_CASE)
 
 
+def test_word_pattern_on_ud_three_way():
+    """HF's Whitespace pre-tokenizer pattern as a Split regex: \\w outside and inside brackets."""
+    config = {"type": "Split", "pattern": {"Regex": r"\w+|[^\w\s]+"}, "behavior": "Isolated", "invert": False}
+    three_way(config, [line for path in UD_FILES for line in ud_lines(path, 40)] + REAL_TEXTS + MIXED_CASE)
+
+
 ATOMS = st.one_of(
     st.sampled_from(list("aB'-! 1é日\u0301ǅ")).map(_escape),
     st.sampled_from([r"\p{Lu}", r"\p{Ll}", r"\p{Lt}", r"\p{Lm}", r"\p{Lo}", r"\p{M}", r"\p{Mn}", r"\p{Nd}", r"\p{P}",
                      r"\p{S}", r"\p{Z}", r"\P{Lu}", r"\P{P}", r"\d", r"\D", ".", r"\s", r"[\p{Lu}\p{Lt}\p{M}]",
-                     r"[^\r\n\p{L}\p{N}]", r"[\p{Ll}\d']", r"[^\p{Z}\p{S}]", r"\n"]),
+                     r"[^\r\n\p{L}\p{N}]", r"[\p{Ll}\d']", r"[^\p{Z}\p{S}]", r"\n", r"\w", r"\W", r"[\w-]", r"[^\w\s]"]),
 )
 QUANTS = st.sampled_from(["", "+", "{1,3}", "+?"])
 OPTIONAL = st.sampled_from(["", "+", "?", "*", "{0,2}"])
@@ -131,7 +137,7 @@ def test_spm_converter_file_end_to_end(model_type, legacy):
 
 
 REFUSED = [
-    (r"\w+", r"\w"), (r"\h", "unrecognized escape"), (r"a\b", "word-boundary"), (r"\n^", "'^' not directly followed"),
+    (r"\h", "unrecognized escape"), (r"a\b", "word-boundary"), (r"\n^", "'^' not directly followed"),
     (r"\p{Greek}", "short names"), (r"\p{Letter}", "short names"), (r"a\Z", "unrecognized escape"),
     (r"(^)a", "'^' not directly followed"), (r"(?i:a.)", "inside (?i:...)"),
     # tiktoken's own cl100k spelling: a class inside (?i:...), possessive quantifiers

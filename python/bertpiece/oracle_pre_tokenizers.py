@@ -20,7 +20,7 @@ from typing import Callable, List, Tuple
 import unicodedata2
 
 from .oracle_bpe import WHITE_SPACE
-from .oracle_regex import compiled
+from .oracle_regex import compiled, is_word
 
 Word = Tuple[str, Tuple[int, int]]
 Marks = List[Tuple[int, int, bool]]  # (start, end, is_match), covering the piece in order
@@ -45,20 +45,6 @@ _PUNCT_NEWER = _expand((
     (0x16E97, 0x16E9A), (0x16FE2, 0x16FE2), (0x1E5FF, 0x1E5FF), (0x1E95E, 0x1E95F),
 ))
 _PUNCT_OLDER = frozenset((0x166D, 0x111C9))
-# Word chars new in Unicode 17: the regex crate's tables in tokenizers 0.23.3
-# are Unicode 16, so to its \w these are not word chars. Measured as above.
-_WORD_NEWER = _expand((
-    (0x088F, 0x088F), (0x0C5C, 0x0C5C), (0x0CDC, 0x0CDC), (0x1ACF, 0x1ADD), (0x1AE0, 0x1AEB), (0xA7CE, 0xA7CF),
-    (0xA7D2, 0xA7D2), (0xA7D4, 0xA7D4), (0xA7F1, 0xA7F1), (0x10940, 0x10959), (0x10EC5, 0x10EC7),
-    (0x10EFA, 0x10EFB), (0x11B60, 0x11B67), (0x11DB0, 0x11DDB), (0x11DE0, 0x11DE9), (0x16EA0, 0x16EB8),
-    (0x16EBB, 0x16ED3), (0x16FF2, 0x16FF6), (0x187F8, 0x187FF), (0x18D09, 0x18D1E), (0x18D80, 0x18DF2),
-    (0x1E6C0, 0x1E6DE), (0x1E6E0, 0x1E6F5), (0x1E6FE, 0x1E6FF), (0x2B73A, 0x2B73F), (0x2CEA2, 0x2CEAD),
-    (0x323B0, 0x33479),
-))
-# Other_Alphabetic symbols (circled and squared Latin letters): Alphabetic, so \w.
-_ALPHABETIC_SYMBOLS = _expand(((0x24B6, 0x24E9), (0x1F130, 0x1F149), (0x1F150, 0x1F169), (0x1F170, 0x1F189)))
-
-
 def is_whitespace(c: str) -> bool:
     """Rust's ``char::is_whitespace``: the White_Space property."""
     return ord(c) in WHITE_SPACE
@@ -77,15 +63,6 @@ def is_punctuation(c: str) -> bool:
 def is_numeric(c: str) -> bool:
     """Rust's ``char::is_numeric``: general category Nd, Nl or No."""
     return unicodedata2.category(c) in ("Nd", "Nl", "No")
-
-
-def is_word(c: str) -> bool:
-    """The regex crate's Unicode ``\\w``: Alphabetic, marks, Nd, Pc, Join_Control."""
-    cp = ord(c)
-    if cp in _WORD_NEWER:
-        return False
-    cat = unicodedata2.category(c)
-    return cat[0] in "LM" or cat in ("Nd", "Nl", "Pc") or cp in (0x200C, 0x200D) or cp in _ALPHABETIC_SYMBOLS
 
 
 def char_marks(text: str, pred: Callable[[str], bool]) -> Marks:

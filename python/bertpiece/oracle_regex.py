@@ -57,8 +57,44 @@ def general_category(c: str) -> str:
     return _UNICODE_16_CATEGORY.get(cp) or unicodedata2.category(c)
 
 
+def _expand_ranges(ranges):
+    return frozenset(cp for a, b in ranges for cp in range(a, b + 1))
+
+
+# Word chars new in Unicode 17: the regex crate's tables in tokenizers 0.23.3
+# are Unicode 16, so to its \w these are not word chars (measured over every code point).
+_WORD_NEWER = _expand_ranges((
+    (0x088F, 0x088F), (0x0C5C, 0x0C5C), (0x0CDC, 0x0CDC), (0x1ACF, 0x1ADD), (0x1AE0, 0x1AEB), (0xA7CE, 0xA7CF),
+    (0xA7D2, 0xA7D2), (0xA7D4, 0xA7D4), (0xA7F1, 0xA7F1), (0x10940, 0x10959), (0x10EC5, 0x10EC7),
+    (0x10EFA, 0x10EFB), (0x11B60, 0x11B67), (0x11DB0, 0x11DDB), (0x11DE0, 0x11DE9), (0x16EA0, 0x16EB8),
+    (0x16EBB, 0x16ED3), (0x16FF2, 0x16FF6), (0x187F8, 0x187FF), (0x18D09, 0x18D1E), (0x18D80, 0x18DF2),
+    (0x1E6C0, 0x1E6DE), (0x1E6E0, 0x1E6F5), (0x1E6FE, 0x1E6FF), (0x2B73A, 0x2B73F), (0x2CEA2, 0x2CEAD),
+    (0x323B0, 0x33479),
+))
+# Other_Alphabetic symbols (circled and squared Latin letters): Alphabetic, so \w.
+_ALPHABETIC_SYMBOLS = _expand_ranges(((0x24B6, 0x24E9), (0x1F130, 0x1F149), (0x1F150, 0x1F169), (0x1F170, 0x1F189)))
+
+
+def is_word(c: str) -> bool:
+    """The regex crate's Unicode ``\\w``: Alphabetic, marks, Nd, Pc, Join_Control."""
+    cp = ord(c)
+    if cp in _WORD_NEWER:
+        return False
+    cat = unicodedata2.category(c)
+    return cat[0] in "LM" or cat in ("Nd", "Nl", "Pc") or cp in (0x200C, 0x200D) or cp in _ALPHABETIC_SYMBOLS
+
+
+# Oniguruma's \w beside the regex crate's: the joiners out; outside brackets Latin-1's number signs in.
+_WORD_ALSO = frozenset((0xB2, 0xB3, 0xB9, 0xBC, 0xBD, 0xBE))
+_WORD_NOT = frozenset((0x200C, 0x200D))
+
+
 def in_class(name: str, c: str) -> bool:
-    """Whether ``c`` is in ``\\s`` (name "s"), ``\\d`` ("d") or ``\\p{name}``."""
+    """Whether ``c`` is in ``\\s`` (name "s"), ``\\d`` ("d"), ``\\w`` ("w"; "w[]" inside
+    brackets) or ``\\p{name}``."""
+    if name in ("w", "w[]"):
+        cp = ord(c)
+        return cp not in _WORD_NOT and ((name == "w" and cp in _WORD_ALSO) or is_word(c))
     if name == "s":
         return ord(c) in WHITE_SPACE
     if name == "d":
@@ -86,7 +122,7 @@ def _category_runs():
 @functools.lru_cache(maxsize=None)
 def _set_body(name: str, negated: bool) -> str:
     """The class as ranges for inside ``[...]``."""
-    if name in ("s", "d"):
+    if name in ("s", "d", "w", "w[]"):
         cps = [cp for cp in range(0x110000) if not 0xD800 <= cp < 0xE000 and in_class(name, chr(cp)) != negated]
         runs = [[cp, cp] for cp in cps]
     else:
@@ -131,16 +167,16 @@ def translate(pattern: str) -> str:
             out.append("[%s]" % _FOLDS.get(c.lower(), c.lower() + c.upper()))
             i += 1
             continue
-        if c == "\\" and pattern[i + 1:i + 2] in ("s", "S", "d", "D", "p", "P"):
+        if c == "\\" and pattern[i + 1:i + 2] in ("s", "S", "d", "D", "w", "W", "p", "P"):
             esc = pattern[i + 1]
-            if esc in "sSdD":
-                name, i = esc.lower(), i + 2
+            if esc in "sSdDwW":
+                name, i = esc.lower() + ("[]" if esc in "wW" and in_class_ else ""), i + 2
             elif pattern[i + 2:i + 3] == "{":
                 end = pattern.index("}", i)
                 name, i = pattern[i + 3:end], end + 1
             else:
                 raise NotImplementedError(f"\\pX without braces in {pattern!r}")
-            body = _set_body(name, esc in "SDP")
+            body = _set_body(name, esc in "SDWP")
             out.append(body if in_class_ else "[%s]" % body)
             continue
         if c == "\\" and pattern[i + 1:i + 2] in ("A", "z") and not in_class_:
