@@ -72,10 +72,33 @@ def test_malformed_sections_name_the_field(cfg, message):
         bertpiece.Tokenizer.from_str(json.dumps(cfg))
 
 
-def test_regex_replace_decoder_is_refused():
-    cfg = with_(unigram(), decoder={"type": "Replace", "pattern": {"Regex": "▁+"}, "content": " "})
+REGEX_DECODERS = [("▁+", " "), (r"\s+", "_"), (r"\p{P}", ""), (r"\w+", "<w>"), (r"\A▁", ""), (r"a$", "A"),
+                  (r"[^\w\s]+|\d", "#")]
+DECODED = [["▁▁a", "b▁", "▁", "c"], ["Hello,", "▁world", "!!", "▁x²", "12"], ["a\na", "▁ab", "a"], [], [""], ["é\u200d"]]
+
+
+@pytest.mark.parametrize("pattern, content", REGEX_DECODERS)
+def test_regex_replace_decoder_equals_tokenizers(pattern, content):
+    """HF runs its Replace normalizer on each token; so does bertpiece, with the normalizer's regex subset."""
+    from tokenizers import Regex, decoders
+
+    theirs = decoders.Replace(Regex(pattern), content)
+    ours = bertpiece.decoders.Replace(bertpiece.Regex(pattern), content)
+    for tokens in DECODED:
+        assert ours.decode(tokens) == theirs.decode(tokens), tokens
+    vocab = [["<unk>", 0.0]] + [[p, -1.0 - k] for k, p in enumerate(["▁", "a", "b", "▁ab", "Hello", ",", "!", "▁x", "²"])]
+    cfg = with_(unigram(vocab=vocab), pre_tokenizer=MS,
+                decoder={"type": "Sequence", "decoders": [json.loads(theirs.__getstate__()), {"type": "Fuse"}]})
+    hf, bp = HFTokenizer.from_str(json.dumps(cfg)), bertpiece.Tokenizer.from_str(json.dumps(cfg))
+    for text in ["a b ab", "Hello, x² ab!", "b  a"]:
+        ids = hf.encode(text).ids
+        assert bp.decode(ids) == hf.decode(ids), text
+
+
+def test_regex_replace_decoder_outside_the_subset_is_refused():
+    cfg = with_(unigram(), decoder={"type": "Replace", "pattern": {"Regex": r"\bx"}, "content": " "})
     HFTokenizer.from_str(json.dumps(cfg))  # tokenizers loads it
-    with pytest.raises(NotImplementedError, match=r"decoder\.pattern\.Regex: unsupported regex pattern"):
+    with pytest.raises(NotImplementedError, match=r"decoder\.pattern\.Regex: unsupported pattern"):
         bertpiece.Tokenizer.from_str(json.dumps(cfg))
 
 

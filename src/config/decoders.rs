@@ -2,7 +2,7 @@
 //! the Metaspace pre-tokenizer and decoder share.
 
 use super::json::{bad, too_deep, unsupported, Obj, MAX_DEPTH};
-use crate::decoders::Decoder;
+use crate::decoders::{Decoder, RegexReplace};
 use crate::pre_tokenizers::metaspace::{Metaspace, PrependScheme};
 use crate::{Error, Result};
 use serde_json::Value;
@@ -63,8 +63,13 @@ pub fn decoder(path: &str, v: &Value, depth: usize) -> Result<Decoder> {
                     let s = s.as_str().ok_or_else(|| bad(&pattern.field("String"), "a string", s))?;
                     Decoder::Replace { pattern: s.to_string(), content }
                 }
-                (None, Some(_)) if pattern.map.len() == 1 => {
-                    return Err(unsupported(&pattern.field("Regex"), "regex pattern of a Replace decoder"));
+                (None, Some(r)) if pattern.map.len() == 1 => {
+                    let field = pattern.field("Regex");
+                    let r = r.as_str().ok_or_else(|| bad(&field, "a string", r))?;
+                    let built = RegexReplace::new(r, &content).map_err(|why| {
+                        Error::Unsupported(format!("{field}: unsupported pattern {r:?}: {why} (see docs/pipeline.md)"))
+                    })?;
+                    Decoder::ReplaceRegex(built)
                 }
                 _ => return Err(bad(&o.field("pattern"), "{\"String\": ...} or {\"Regex\": ...}", o.require("pattern")?)),
             }

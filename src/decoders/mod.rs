@@ -20,11 +20,41 @@ pub enum Decoder {
     ByteFallback,
     Fuse,
     Strip { content: char, start: usize, stop: usize },
-    /// `Replace` with a string pattern (a regex pattern is refused when loading).
+    /// `Replace` with a string pattern.
     Replace { pattern: String, content: String },
+    /// `Replace` with a regex pattern (the normalizer's subset and matching, per token).
+    ReplaceRegex(RegexReplace),
     Ctc { pad_token: String, word_delimiter_token: String, cleanup: bool },
     Sequence(Vec<Decoder>),
 }
+
+/// A regex `Replace` decoder: HF runs its Replace normalizer on each token.
+#[derive(Clone, Debug)]
+pub struct RegexReplace {
+    pub pattern: String,
+    replace: crate::normalizers::Replace,
+}
+
+impl RegexReplace {
+    /// `Err` says why the pattern is not supported (the normalizer's rules).
+    pub fn new(pattern: &str, content: &str) -> Result<RegexReplace, String> {
+        Ok(RegexReplace { pattern: pattern.to_string(), replace: crate::normalizers::Replace::regex(pattern, content)? })
+    }
+
+    fn apply(&self, token: &str) -> String {
+        let mut s = crate::normalized_string::NormalizedString::new(token, 0);
+        self.replace.normalize(&mut s);
+        s.text()
+    }
+}
+
+impl PartialEq for RegexReplace {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.pattern, &self.replace.content) == (&other.pattern, &other.replace.content)
+    }
+}
+
+impl Eq for RegexReplace {}
 
 impl Decoder {
     pub fn decode(&self, tokens: &[String]) -> String {
@@ -54,6 +84,7 @@ impl Decoder {
             Decoder::Fuse => vec![tokens.concat()],
             Decoder::Strip { content, start, stop } => tokens.iter().map(|t| strip(t, *content, *start, *stop)).collect(),
             Decoder::Replace { pattern, content } => tokens.iter().map(|t| t.replace(pattern.as_str(), content)).collect(),
+            Decoder::ReplaceRegex(r) => tokens.iter().map(|t| r.apply(t)).collect(),
             Decoder::Ctc { pad_token, word_delimiter_token, cleanup } => {
                 wordpiece::ctc(tokens, pad_token, word_delimiter_token, *cleanup)
             }
@@ -68,6 +99,14 @@ mod tests {
 
     fn strings(t: &[&str]) -> Vec<String> {
         t.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn regex_replace_runs_per_token() {
+        // Measured on tokenizers 0.23.3: decoders.Replace(Regex("▁+"), " ").decode(...)
+        let d = Decoder::ReplaceRegex(RegexReplace::new("▁+", " ").unwrap());
+        assert_eq!(d.decode(&strings(&["▁▁a", "b▁", "▁", "c"])), " ab  c");
+        assert!(RegexReplace::new(r"\bx", "").is_err());
     }
 
     #[test]
