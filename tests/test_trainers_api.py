@@ -226,3 +226,32 @@ def test_model_get_trainer_as_hf():
         hf, ours = hf_model.get_trainer(), our_model.get_trainer()
         assert type(ours).__name__ == type(hf).__name__
         assert (ours.vocab_size, ours.show_progress, ours.special_tokens) == (hf.vocab_size, hf.show_progress, [])
+
+
+@pytest.mark.parametrize("corpus", [["hello world"], ["<a> <b>", "<a>"]])
+def test_vocab_size_below_the_alphabet_and_only_special_tokens_as_hf(corpus):
+    """BPE and WordLevel keep the special tokens and the alphabet past vocab_size, as HF;
+    a corpus of only the special tokens' text is trained on as text (HF does not split added tokens there)."""
+    def bpe(m, n, p, d, t, lib):
+        return pipeline(lib, m.BPE(), None, p.Whitespace()), t.BpeTrainer(vocab_size=3, special_tokens=["<a>", "<b>"],
+                                                                          show_progress=False)
+
+    def wl(m, n, p, d, t, lib):
+        return pipeline(lib, m.WordLevel(), None, p.Whitespace()), t.WordLevelTrainer(
+            vocab_size=1, special_tokens=["[UNK]", "<a>"], show_progress=False)
+    for build in (bpe, wl):
+        (hf_tok, hf_trainer), (our_tok, our_trainer) = both(build)
+        hf_tok.train_from_iterator(corpus, hf_trainer)
+        our_tok.train_from_iterator(corpus, our_trainer)
+        assert json.loads(our_tok.to_str()) == json.loads(hf_tok.to_str())
+
+
+def test_unigram_vocab_size_below_the_alphabet_is_a_value_error():
+    (hf_tok, hf_trainer), (our_tok, our_trainer) = both(unigram_build)
+    small = trainers.UnigramTrainer(vocab_size=5, special_tokens=["<unk>"], unk_token="<unk>", show_progress=False)
+    with pytest.raises(Exception, match="not large enough"):  # HF: a bare Exception
+        hf_tok.train_from_iterator(["hello world"], hf_trainers.UnigramTrainer(vocab_size=5, show_progress=False))
+    before = our_tok.to_str()
+    with pytest.raises(ValueError, match="vocab_size=5 is smaller than the special tokens and the alphabet"):
+        our_tok.train_from_iterator(["hello world"], small)
+    assert our_tok.to_str() == before
