@@ -265,7 +265,7 @@ class Model(Component):
 
     def get_trainer(self) -> Any:
         """The trainer of this model type with HF's defaults (``bertpiece.trainers``)."""
-        from .training import default_trainer
+        from ..trainers_default import default_trainer
 
         return default_trainer(self._state["type"])
 

@@ -104,22 +104,12 @@ def _unigram_model(counts: Counter, trainer: Any) -> Dict[str, Any]:
     return {"type": "Unigram", "unk_id": unk_id, "vocab": [[p, s] for p, s in pieces], "byte_fallback": False}
 
 
-def default_trainer(model_type: str) -> Any:
-    # HF's trainer=None: the model's own trainer (Model.get_trainer), all options at their defaults.
-    from ..trainers import BpeTrainer, UnigramTrainer
-    from ..trainers_words import WordLevelTrainer, WordPieceTrainer
-
-    classes = {"BPE": BpeTrainer, "WordPiece": WordPieceTrainer, "WordLevel": WordLevelTrainer,
-               "Unigram": UnigramTrainer}
-    if model_type not in classes:
-        raise TypeError(f"no trainer for a {model_type} model")
-    return classes[model_type]()
-
-
 def _train(tok: Any, batches: Iterable[List[str]], trainer: Any) -> None:
     from ..trainers_words import word_level_vocab
 
     if trainer is None:
+        from ..trainers_default import default_trainer
+
         trainer = default_trainer(json.loads(tok.to_str())["model"].get("type"))
     kind = _trainer_kind(trainer)
     doc = json.loads(tok.to_str())
