@@ -24,6 +24,7 @@ __all__ = [
     "PipelineTokenizer",
     "UNICODE_VERSION",
     "WordCounter",
+    "WordCounts",
     "WordpieceTokenizer",
     "__version__",
     "_forget_words",
