@@ -9,7 +9,7 @@ use crate::Result;
 
 /// Words per job, and jobs per block (bounds the contributions held at once).
 const WORDS_PER_JOB: usize = 256;
-const JOBS_PER_BLOCK: usize = 64;
+const JOBS_PER_BLOCK: usize = 16;
 pub(super) const EXPECTED_FREQUENCY_THRESHOLD: f64 = 0.5;
 
 type Words = [(Vec<u32>, u64)];

@@ -124,6 +124,9 @@ impl SpanCache {
         self.words[last] = (out_span, out_start);
         self.spans.truncate(out_span);
         self.starts.truncate(out_start);
+        // give the memory back (the first M-step drops most seeds): peak memory is a target of issue 27
+        self.spans.shrink_to_fit();
+        self.starts.shrink_to_fit();
     }
 }
 
