@@ -2,7 +2,7 @@
 tokenizers' UnigramTrainer and sentencepiece's trainer, same file, same
 vocabulary size, 1 and 2 threads.
 
-    python benches/bench_train_unigram.py --markdown [--mb 5] [--vocab-size 8000] [--threads 1,2]
+    python benches/bench_train_unigram.py --markdown [--mb 5] [--vocab-size 8000] [--threads 1,2] [--rounds 3]
 
 The first `--mb` MB of en-large are written to a temporary file that every
 trainer reads. Each run is a fresh process (peak RSS: its VmHWM, imports
@@ -11,7 +11,9 @@ HF: Metaspace pre-tokenizer, `Tokenizer.train([file])`, threads via
 RAYON_NUM_THREADS; spm: `SentencePieceTrainer.train(model_type="unigram",
 character_coverage=1.0, normalization_rule_name="identity", num_threads=N)`;
 bertpiece: `train_unigram_from_files(num_threads=N)`. All get <unk>, <s>,
-</s>. The machine may be shared: compare ratios within one run.
+</s>. The machine may be shared: compare ratios within one run; with
+--rounds N the three trainers run interleaved N times and the table gives
+median seconds and the median of the per-round ratios (peak RSS: the largest).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import argparse
 import json
 import os
 import pathlib
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -80,6 +83,8 @@ def main():
     ap.add_argument("--mb", type=float, default=5.0)
     ap.add_argument("--vocab-size", type=int, default=8000)
     ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="interleaved rounds (bertpiece, HF, spm each round); medians are reported")
     a = ap.parse_args()
     with open(CORPUS, "rb") as f:
         data = f.read(int(a.mb * 1e6))
@@ -93,10 +98,16 @@ def main():
                   f"vocab_size {a.vocab_size:,})")
             print("|---|---:|---:|---:|---:|---:|")
         for threads in [int(t) for t in a.threads.split(",")]:
-            got = {who: run(who, path, threads, a.vocab_size) for who in ("bertpiece", "HF", "spm")}
-            fastest = min(got["HF"]["seconds"], got["spm"]["seconds"])
+            rounds = [{who: run(who, path, threads, a.vocab_size) for who in ("bertpiece", "HF", "spm")}
+                      for _ in range(a.rounds)]
+            # per round, each trainer's time over the faster peer's in that round; then medians
+            ratios = {who: statistics.median(r[who]["seconds"] / min(r["HF"]["seconds"], r["spm"]["seconds"])
+                                             for r in rounds) for who in rounds[0]}
+            got = {who: {"seconds": statistics.median(r[who]["seconds"] for r in rounds),
+                         "rss_mb": max(r[who]["rss_mb"] for r in rounds), "vocab": rounds[0][who]["vocab"]}
+                   for who in rounds[0]}
             for who, r in got.items():
-                ratio = r["seconds"] / fastest
+                ratio = ratios[who]
                 if a.markdown:
                     print(f"| {who} | {threads} | {r['seconds']:.1f} | {ratio:.2f} | {r['rss_mb']} | {r['vocab']:,} |")
                 else:

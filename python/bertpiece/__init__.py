@@ -13,6 +13,7 @@ from .tokenizers_api import AddedToken, Encoding, Tokenizer
 from .tokenizers_api.components import Regex
 from . import decoders, models, normalizers, pre_tokenizers, processors
 from .training import WordPieceVocab, train_wordpiece, train_wordpiece_from_files
+from .spm_trainer import SentencePieceTrainer
 from .tokenization import (
     REFERENCES,
     BasicTokenizer,
@@ -46,6 +47,6 @@ __all__ = [
     "BasicTokenizer", "FullTokenizer", "BertTokenizer", "PlainBertTokenizer", "BatchEncoding", "EncodedBatch", "WordpieceTokenizer",
     "convert_by_vocab", "convert_ids_to_tokens", "convert_to_unicode", "convert_tokens_to_ids",
     "load_vocab", "printable_text", "validate_case_matches_checkpoint", "whitespace_tokenize",
-    "train_wordpiece", "train_wordpiece_from_files", "WordPieceVocab", "Tokenizer", "Encoding", "AddedToken",
+    "train_wordpiece", "train_wordpiece_from_files", "WordPieceVocab", "SentencePieceTrainer", "Tokenizer", "Encoding", "AddedToken",
     "Regex", "normalizers", "pre_tokenizers", "models", "processors", "decoders",
 ]

@@ -16,7 +16,7 @@ import os
 import secrets
 import stat
 
-__all__ = ["write_text_atomically"]
+__all__ = ["write_text_atomically", "write_bytes_atomically"]
 
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
@@ -25,6 +25,11 @@ def write_text_atomically(path, text: str, *, prefix: str = ".tmp-") -> str:
     """Writes `text` (UTF-8, "\\n" line ends untranslated) to a temporary file
     next to `path`, then renames it over `path`. On any error (or Ctrl-C) the
     temporary file is removed and `path` is untouched. Returns `path` as str."""
+    return write_bytes_atomically(path, text.encode("utf-8"), prefix=prefix)
+
+
+def write_bytes_atomically(path, data: bytes, *, prefix: str = ".tmp-") -> str:
+    """As `write_text_atomically`, for bytes."""
     path = os.fspath(path)
     target = os.path.realpath(path)
     try:
@@ -45,8 +50,8 @@ def write_text_atomically(path, text: str, *, prefix: str = ".tmp-") -> str:
     try:
         if keep_mode is not None:
             os.chmod(tmp, keep_mode)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
         os.replace(tmp, target)
     except BaseException:
         try:

@@ -24,6 +24,7 @@ __all__ = [
     "PipelineTokenizer",
     "UNICODE_VERSION",
     "WordCounter",
+    "WordCounts",
     "WordpieceTokenizer",
     "__version__",
     "_forget_words",
@@ -278,6 +279,29 @@ class MetaspaceCounter:
     def feed(self, texts: Sequence[str], num_threads: Optional[int] = None) -> None: ...
     def stats(self) -> tuple[int, int]: ...
     def counts(self) -> list[tuple[str, int]]: ...
+    def train_unigram(
+        self,
+        vocab_size: int,
+        *,
+        special_tokens: Sequence[str] = ...,
+        shrinking_factor: float = 0.75,
+        unk_token: Optional[str] = None,
+        max_piece_length: int = 16,
+        n_sub_iterations: int = 2,
+        initial_alphabet: Sequence[str] = ...,
+        seed_size: int = 1000000,
+        num_threads: Optional[int] = None,
+        progress: Optional[Callable[[int, int], object]] = None,
+    ) -> tuple[list[tuple[str, float]], Optional[int], int]: ...
+
+@final
+class WordCounts:
+    """Words counted in Python (a Tokenizer's own pre-tokens), trained as the counters train (see bertpiece.tokenizers_api.training)."""
+    def __new__(cls, counts: Sequence[tuple[str, int]]) -> WordCounts: ...
+    def __len__(self) -> int: ...
+    def train_bpe(
+        self, options: BpeOptions, progress: Optional[Callable[[int, int], object]] = None
+    ) -> tuple[list[str], list[tuple[str, str]], int]: ...
     def train_unigram(
         self,
         vocab_size: int,

@@ -29,6 +29,19 @@ def _text(name, value, *, optional=False):
     return value
 
 
+def _special_tokens(values):
+    """HF's `special_tokens`: a list of str or AddedToken. Returns (their
+    contents, the values as given) — the trainer reads the contents, and
+    `Tokenizer.train` adds the values (AddedToken options kept, as HF)."""
+    from .tokenizers_api.added_tokens import _is_added_token
+
+    if isinstance(values, str):
+        raise TypeError("special_tokens must be a list of strings, not a single str")
+    given = list(values)
+    names = [_text(f"special_tokens[{k}]", t.content if _is_added_token(t) else t) for k, t in enumerate(given)]
+    return names, given
+
+
 def text_batches(texts, files_function):
     """`texts` (an iterable of str) in lists of `_BATCH`; a str, bytes or path is
     a TypeError pointing to `files_function`."""

@@ -26,9 +26,9 @@ from typing import Callable, Iterable, List, Optional
 from . import _core
 from ._atomic_write import write_text_atomically
 from ._bpe_json import POST_PROCESSORS, dumps, tokenizer_json
-from ._train_args import _count, _file_batches, _text, feed_counter, text_batches
+from ._train_args import _count, _file_batches, _special_tokens, _text, feed_counter, text_batches
 
-__all__ = ["BpeTrainer", "ByteLevelBpeTrainer", "TrainedBpe", "train_bpe_from_files", "train_bpe_from_iterator",
+__all__ = ["WordPieceTrainer", "WordLevelTrainer", "BpeTrainer", "ByteLevelBpeTrainer", "TrainedBpe", "train_bpe_from_files", "train_bpe_from_iterator",
            "UnigramTrainer", "TrainedUnigram", "train_unigram_from_files", "train_unigram_from_iterator"]
 
 class BpeTrainer:
@@ -46,9 +46,7 @@ class BpeTrainer:
         self.vocab_size = _count("vocab_size", vocab_size)
         self.min_frequency = _count("min_frequency", min_frequency)
         self.show_progress = bool(show_progress)
-        if isinstance(special_tokens, str):
-            raise TypeError("special_tokens must be a list of strings, not a single str")
-        self.special_tokens = [_text(f"special_tokens[{k}]", t) for k, t in enumerate(special_tokens)]
+        self.special_tokens, self._special_added = _special_tokens(special_tokens)
         self.limit_alphabet = _count("limit_alphabet", limit_alphabet, optional=True)
         if isinstance(initial_alphabet, str):
             raise TypeError("initial_alphabet must be a list of strings, not a single str")
@@ -221,3 +219,4 @@ def train_bpe_from_files(paths, trainer: BpeTrainer, **options) -> TrainedBpe:
 # that bertpiece.trainers holds every trainer, as tokenizers.trainers does.
 from .trainers_unigram import (TrainedUnigram, UnigramTrainer, train_unigram_from_files,  # noqa: E402
                                train_unigram_from_iterator)
+from .trainers_words import WordLevelTrainer, WordPieceTrainer  # noqa: E402

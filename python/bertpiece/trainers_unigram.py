@@ -20,7 +20,7 @@ from typing import Callable, Iterable, List, Optional, Tuple
 
 from . import _core
 from ._atomic_write import write_text_atomically
-from ._train_args import _count, _file_batches, _text, feed_counter, text_batches
+from ._train_args import _count, _file_batches, _special_tokens, _text, feed_counter, text_batches
 
 __all__ = ["UnigramTrainer", "TrainedUnigram", "train_unigram_from_files", "train_unigram_from_iterator"]
 
@@ -37,9 +37,7 @@ class UnigramTrainer:
                  n_sub_iterations: int = 2, initial_alphabet: Iterable[str] = (), seed_size: int = 1_000_000):
         self.vocab_size = _count("vocab_size", vocab_size, minimum=1)
         self.show_progress = bool(show_progress)
-        if isinstance(special_tokens, str):
-            raise TypeError("special_tokens must be a list of strings, not a single str")
-        self.special_tokens = [_text(f"special_tokens[{k}]", t) for k, t in enumerate(special_tokens)]
+        self.special_tokens, self._special_added = _special_tokens(special_tokens)
         if isinstance(shrinking_factor, bool) or not isinstance(shrinking_factor, (int, float)) \
                 or not 0.0 < shrinking_factor < 1.0:
             # HF takes any float; 1 or more never shrinks (its loop never ends), 0 or less empties the vocabulary

@@ -23,6 +23,7 @@ mod serving;
 mod train;
 mod train_bpe;
 mod train_unigram;
+mod train_words;
 
 use crate::unicode;
 use crate::Error;
@@ -70,6 +71,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<train_bpe::PyByteLevelCounter>()?;
     m.add_class::<train_bpe::PyBpeOptions>()?;
     m.add_class::<train_unigram::PyMetaspaceCounter>()?;
+    m.add_class::<train_words::PyWordCounts>()?;
     m.add_class::<pipeline_tokenizer::PyPipelineTokenizer>()?;
     m.add_class::<pipeline_settings::PySettings>()?;
     m.add_class::<pipeline_encoding::PyPipelineEncoding>()?;

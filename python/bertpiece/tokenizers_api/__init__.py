@@ -235,6 +235,8 @@ class Tokenizer(ComponentSlots):
         """id -> AddedToken, by increasing id."""
         return added_tokens_decoder(self._core)
 
+    from .training import train_tokenizer as train, train_tokenizer_from_iterator as train_from_iterator  # noqa: E402
+
     @classmethod
     def from_pretrained(cls, identifier: str, revision: str = "main", token: Optional[str] = None) -> "Tokenizer":
         """A hub id from the local Hugging Face cache, or a folder holding tokenizer.json;

@@ -264,7 +264,10 @@ class Model(Component):
         raise NotImplementedError("bertpiece.models: Model.save is not implemented yet")
 
     def get_trainer(self) -> Any:
-        raise NotImplementedError("bertpiece.models: Model.get_trainer is not implemented yet (training: issue 27)")
+        """The trainer of this model type with HF's defaults (``bertpiece.trainers``)."""
+        from ..trainers_default import default_trainer
+
+        return default_trainer(self._state["type"])
 
 
 class PostProcessor(Component):

@@ -3,31 +3,35 @@
 //! handed out in blocks; each block's contributions are added to the totals
 //! in word order after the block, so every thread count gives the same bits.
 
-use super::lattice::{expected, viterbi, Lattice, Table};
+use super::lattice::{expected_cached, viterbi, viterbi_cached, Lattice, SpanCache, Table, NONE};
 use crate::threads::run_jobs;
 use crate::Result;
 
 /// Words per job, and jobs per block (bounds the contributions held at once).
 const WORDS_PER_JOB: usize = 256;
-const JOBS_PER_BLOCK: usize = 64;
+const JOBS_PER_BLOCK: usize = 16;
 pub(super) const EXPECTED_FREQUENCY_THRESHOLD: f64 = 0.5;
 
 type Words = [(Vec<u32>, u64)];
 
-/// Runs `job(word, count, lattice, out)` over `words` in parallel blocks,
-/// then `apply` on every item the jobs put out, in word order.
+/// Runs `job(word index, word, count, lattice, out)` over `words` in parallel
+/// blocks, then `apply` on every item the jobs put out, in word order.
 fn in_word_order<T: Send>(
     threads: usize,
     words: &Words,
-    job: impl Fn(&[u32], u64, &mut Lattice, &mut Vec<T>) + Sync,
+    job: impl Fn(usize, &[u32], u64, &mut Lattice, &mut Vec<T>) + Sync,
     mut apply: impl FnMut(T),
 ) -> Result<()> {
-    for block in words.chunks(WORDS_PER_JOB * JOBS_PER_BLOCK) {
-        let jobs: Vec<&Words> = block.chunks(WORDS_PER_JOB).collect();
-        let done = run_jobs(threads, jobs.len(), |k| {
+    let per_block = WORDS_PER_JOB * JOBS_PER_BLOCK;
+    for first in (0..words.len()).step_by(per_block) {
+        let block_end = (first + per_block).min(words.len());
+        let jobs = (block_end - first).div_ceil(WORDS_PER_JOB);
+        let done = run_jobs(threads, jobs, |k| {
             let (mut lattice, mut out) = (Lattice::default(), Vec::new());
-            for (w, n) in jobs[k] {
-                job(w, *n, &mut lattice, &mut out);
+            let start = first + k * WORDS_PER_JOB;
+            for w in start..(start + WORDS_PER_JOB).min(block_end) {
+                let (word, n) = &words[w];
+                job(w, word, *n, &mut lattice, &mut out);
             }
             out
         })?;
@@ -36,9 +40,15 @@ fn in_word_order<T: Send>(
     Ok(())
 }
 
-pub(super) fn e_step(words: &Words, table: &Table, threads: usize) -> Result<Vec<f64>> {
-    let mut totals = vec![0.0; table.scores.len()];
-    in_word_order(threads, words, |w, n, l, out| expected(w, n, table, l, out), |(k, v)| totals[k as usize] += v)?;
+/// Each piece's expected count (`scores`: the pieces' current scores; `cache`: their spans in every word).
+pub(super) fn e_step(words: &Words, cache: &SpanCache, scores: &[f64], threads: usize) -> Result<Vec<f64>> {
+    let mut totals = vec![0.0; scores.len()];
+    in_word_order(
+        threads,
+        words,
+        |w, word, n, l, out| expected_cached(cache, w, word.len(), n, scores, l, out),
+        |(k, v)| totals[k as usize] += v,
+    )?;
     Ok(totals)
 }
 
@@ -59,10 +69,12 @@ pub(super) fn digamma(mut x: f64) -> f64 {
 
 /// Drops the pieces expected under 0.5 times (never a character: its count is
 /// raised to 0.5) and scores the rest digamma(count) - digamma(total).
-pub(super) fn m_step(pieces: Vec<(Vec<u32>, f64)>, expected: &[f64]) -> Vec<(Vec<u32>, f64)> {
+/// Also returns each old piece's new id (`NONE`: dropped), for `SpanCache::renumber`.
+pub(super) fn m_step(pieces: Vec<(Vec<u32>, f64)>, expected: &[f64]) -> (Vec<(Vec<u32>, f64)>, Vec<u32>) {
     let mut kept = Vec::with_capacity(pieces.len());
+    let mut new_id = vec![NONE; pieces.len()];
     let mut total = 0.0;
-    for ((piece, _), &freq) in pieces.into_iter().zip(expected) {
+    for (k, ((piece, _), &freq)) in pieces.into_iter().zip(expected).enumerate() {
         let freq = if piece.len() == 1 {
             freq.max(EXPECTED_FREQUENCY_THRESHOLD)
         } else if freq < EXPECTED_FREQUENCY_THRESHOLD {
@@ -71,10 +83,11 @@ pub(super) fn m_step(pieces: Vec<(Vec<u32>, f64)>, expected: &[f64]) -> Vec<(Vec
             freq
         };
         total += freq;
+        new_id[k] = kept.len() as u32;
         kept.push((piece, freq));
     }
     let log_total = digamma(total);
-    kept.into_iter().map(|(p, f)| (p, digamma(f) - log_total)).collect()
+    (kept.into_iter().map(|(p, f)| (p, digamma(f) - log_total)).collect(), new_id)
 }
 
 /// Keeps the pieces whose removal would lose the most likelihood, down to
@@ -82,12 +95,13 @@ pub(super) fn m_step(pieces: Vec<(Vec<u32>, f64)>, expected: &[f64]) -> Vec<(Vec
 /// no alternative stay. The kept pieces keep their order.
 pub(super) fn prune(
     words: &Words,
+    cache: &SpanCache,
     pieces: Vec<(Vec<u32>, f64)>,
     table: &Table,
     vocab_size: usize,
     shrinking_factor: f64,
     threads: usize,
-) -> Result<Vec<(Vec<u32>, f64)>> {
+) -> Result<(Vec<(Vec<u32>, f64)>, Vec<u32>)> {
     let size = pieces.len();
     // Each piece's best segmentation without itself, where the piece beats it.
     let jobs: Vec<&[(Vec<u32>, f64)]> = pieces.chunks(WORDS_PER_JOB).collect();
@@ -125,9 +139,9 @@ pub(super) fn prune(
     in_word_order(
         threads,
         words,
-        |w, n, l, out: &mut Vec<(u32, u64)>| {
+        |w, word, n, l, out: &mut Vec<(u32, u64)>| {
             let mut path = Vec::new();
-            viterbi(w, table, None, l, &mut path);
+            viterbi_cached(cache, w, word.len(), &table.scores, l, &mut path);
             out.extend(path.into_iter().map(|k| (k, n)));
         },
         |(k, n)| freq[k as usize] += n as f64,
@@ -164,7 +178,15 @@ pub(super) fn prune(
     for &(_, k) in candidates.iter().take(target.saturating_sub(kept)) {
         keep[k] = true;
     }
-    Ok(pieces.into_iter().zip(keep).filter_map(|(p, k)| k.then_some(p)).collect())
+    let mut new_id = vec![NONE; size];
+    let mut next = 0u32;
+    for (k, &kept) in keep.iter().enumerate() {
+        if kept {
+            new_id[k] = next;
+            next += 1;
+        }
+    }
+    Ok((pieces.into_iter().zip(keep).filter_map(|(p, k)| k.then_some(p)).collect(), new_id))
 }
 
 #[cfg(test)]
@@ -181,7 +203,8 @@ mod tests {
     #[test]
     fn m_step_keeps_characters_and_drops_rare_pieces() {
         let p = |s: &str| s.chars().map(|c| c as u32).collect::<Vec<_>>();
-        let out = m_step(vec![(p("a"), 0.0), (p("ab"), 0.0), (p("bc"), 0.0)], &[0.0, 0.4, 3.0]);
+        let (out, new_id) = m_step(vec![(p("a"), 0.0), (p("ab"), 0.0), (p("bc"), 0.0)], &[0.0, 0.4, 3.0]);
+        assert_eq!(new_id, [0, NONE, 1]);
         let names: Vec<Vec<u32>> = out.iter().map(|(p, _)| p.clone()).collect();
         assert_eq!(names, [p("a"), p("bc")]);
     }

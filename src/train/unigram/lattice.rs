@@ -16,7 +16,7 @@ pub(super) struct Table {
     pub max_len: usize,
 }
 
-const NONE: u32 = u32::MAX;
+pub(super) const NONE: u32 = u32::MAX;
 
 impl Table {
     pub fn new(pieces: &[(Vec<u32>, f64)], max_len: usize) -> Self {
@@ -58,6 +58,78 @@ impl Table {
     }
 }
 
+/// Every word's spans under the current pieces, kept between EM steps: the
+/// pieces only ever shrink (the M-step and pruning drop some, keeping the
+/// order of the rest), so after the first `fill` each word's spans are the
+/// cached ones with the dropped pieces left out and the ids renumbered — the
+/// very spans, in the very order, that `fill` would find again, without the
+/// trie walk (a hash probe per character, most of an E-step's time).
+pub(super) struct SpanCache {
+    /// (end, piece id) by start then end, all words one after another
+    spans: Vec<(u32, u32)>,
+    /// per word and start, where its spans begin (a word of n chars has n + 1 entries)
+    starts: Vec<u32>,
+    /// per word, where its entries begin in `spans` and `starts`
+    words: Vec<(usize, usize)>,
+}
+
+impl SpanCache {
+    pub fn new(words: &[(Vec<u32>, u64)], table: &Table) -> Self {
+        let mut c = SpanCache { spans: Vec::new(), starts: Vec::new(), words: Vec::with_capacity(words.len() + 1) };
+        let mut l = Lattice::default();
+        for (w, _) in words {
+            c.words.push((c.spans.len(), c.starts.len()));
+            table.fill(w, &mut l);
+            c.spans.extend(l.spans.iter().map(|&(j, k)| (j as u32, k)));
+            c.starts.extend(l.starts.iter().map(|&s| s as u32));
+        }
+        c.words.push((c.spans.len(), c.starts.len()));
+        c
+    }
+
+    /// Word `w`'s spans into `l`, as `Table::fill` would put them.
+    fn fill(&self, w: usize, l: &mut Lattice) {
+        let ((s0, t0), (s1, t1)) = (self.words[w], self.words[w + 1]);
+        l.spans.clear();
+        l.spans.extend(self.spans[s0..s1].iter().map(|&(j, k)| (j as usize, k)));
+        l.starts.clear();
+        l.starts.extend(self.starts[t0..t1].iter().map(|&s| s as usize));
+    }
+
+    /// Renumbers the pieces (`new_id[old]`, `NONE`: dropped), leaving the dropped out.
+    pub fn renumber(&mut self, new_id: &[u32]) {
+        let (mut out_span, mut out_start) = (0usize, 0usize);
+        for w in 0..self.words.len() - 1 {
+            let ((s0, t0), (_, t1)) = (self.words[w], self.words[w + 1]);
+            self.words[w] = (out_span, out_start);
+            let base = out_span; // starts are offsets within the word's spans
+            for t in t0..t1 - 1 {
+                let (a, b) = (self.starts[t] as usize, self.starts[t + 1] as usize);
+                self.starts[out_start] = (out_span - base) as u32;
+                out_start += 1;
+                for s in a..b {
+                    let (j, k) = self.spans[s0 + s];
+                    let k = new_id[k as usize];
+                    if k != NONE {
+                        self.spans[out_span] = (j, k);
+                        out_span += 1;
+                    }
+                }
+            }
+            // the word's last entry: the end of its spans
+            self.starts[out_start] = (out_span - base) as u32;
+            out_start += 1;
+        }
+        let last = self.words.len() - 1;
+        self.words[last] = (out_span, out_start);
+        self.spans.truncate(out_span);
+        self.starts.truncate(out_start);
+        // give the memory back (the first M-step drops most seeds): peak memory is a target of issue 27
+        self.spans.shrink_to_fit();
+        self.starts.shrink_to_fit();
+    }
+}
+
 /// One word's lattice, its buffers reused from word to word. A position not
 /// reached yet holds `UNSET` (scores are finite, so no real value is -inf).
 #[derive(Default)]
@@ -85,11 +157,21 @@ fn add_to(slot: &mut f64, v: f64) {
     *slot = if *slot == UNSET { v } else { log_add(*slot, v) };
 }
 
+#[cfg(test)]
 /// Appends `(piece id, count x posterior)` for every span of `word`, by start
 /// then end.
 pub(super) fn expected(word: &[u32], count: u64, t: &Table, l: &mut Lattice, out: &mut Vec<(u32, f64)>) {
-    let n = word.len();
     t.fill(word, l);
+    expected_filled(word.len(), count, &t.scores, l, out);
+}
+
+/// `expected` on word `w` of `cache` (`scores`: the current pieces').
+pub(super) fn expected_cached(cache: &SpanCache, w: usize, n: usize, count: u64, scores: &[f64], l: &mut Lattice, out: &mut Vec<(u32, f64)>) {
+    cache.fill(w, l);
+    expected_filled(n, count, scores, l, out);
+}
+
+fn expected_filled(n: usize, count: u64, scores: &[f64], l: &mut Lattice, out: &mut Vec<(u32, f64)>) {
     let Lattice { spans, starts, alpha, beta, .. } = l;
     alpha.clear();
     alpha.resize(n + 1, UNSET);
@@ -104,14 +186,14 @@ pub(super) fn expected(word: &[u32], count: u64, t: &Table, l: &mut Lattice, out
             continue;
         }
         for &(j, k) in &spans[starts[i]..starts[i + 1]] {
-            add_to(&mut alpha[j], a + t.scores[k as usize]);
+            add_to(&mut alpha[j], a + scores[k as usize]);
         }
     }
     for i in (0..n).rev() {
         for &(j, k) in &spans[starts[i]..starts[i + 1]] {
             let b = beta[j];
             if b != UNSET {
-                add_to(&mut beta[i], t.scores[k as usize] + b);
+                add_to(&mut beta[i], scores[k as usize] + b);
             }
         }
     }
@@ -123,7 +205,7 @@ pub(super) fn expected(word: &[u32], count: u64, t: &Table, l: &mut Lattice, out
     for i in 0..n {
         for &(j, k) in &spans[starts[i]..starts[i + 1]] {
             if alpha[i] != UNSET && beta[j] != UNSET {
-                out.push((k, c * (alpha[i] + t.scores[k as usize] + beta[j] - z).exp()));
+                out.push((k, c * (alpha[i] + scores[k as usize] + beta[j] - z).exp()));
             }
         }
     }
@@ -132,8 +214,17 @@ pub(super) fn expected(word: &[u32], count: u64, t: &Table, l: &mut Lattice, out
 /// Appends the best segmentation's piece ids to `path` (ties: the piece that
 /// starts first), never using piece `skip`.
 pub(super) fn viterbi(word: &[u32], t: &Table, skip: Option<u32>, l: &mut Lattice, path: &mut Vec<u32>) {
-    let n = word.len();
     t.fill(word, l);
+    viterbi_filled(word.len(), &t.scores, skip, l, path);
+}
+
+/// `viterbi` on word `w` of `cache` (`scores`: the current pieces').
+pub(super) fn viterbi_cached(cache: &SpanCache, w: usize, n: usize, scores: &[f64], l: &mut Lattice, path: &mut Vec<u32>) {
+    cache.fill(w, l);
+    viterbi_filled(n, scores, None, l, path);
+}
+
+fn viterbi_filled(n: usize, scores: &[f64], skip: Option<u32>, l: &mut Lattice, path: &mut Vec<u32>) {
     let Lattice { spans, starts, alpha: best, back, .. } = l;
     best.clear();
     best.resize(n + 1, UNSET);
@@ -150,7 +241,7 @@ pub(super) fn viterbi(word: &[u32], t: &Table, skip: Option<u32>, l: &mut Lattic
             if Some(k) == skip {
                 continue;
             }
-            let v = b + t.scores[k as usize];
+            let v = b + scores[k as usize];
             if best[j] == UNSET || v > best[j] {
                 best[j] = v;
                 back[j] = (i, k);
@@ -192,6 +283,31 @@ mod tests {
         viterbi(&cps("ab"), &t, None, &mut l, &mut path);
         viterbi(&cps("ab"), &t, Some(2), &mut l, &mut path);
         assert_eq!(path, [2, 0, 1]);
+    }
+
+    #[test]
+    fn renumbered_cache_gives_the_spans_a_fresh_fill_gives() {
+        let words: Vec<(Vec<u32>, u64)> = ["▁abcab", "▁ab", "ca", "▁bcabc"].iter().map(|w| (cps(w), 1)).collect();
+        let all: Vec<(Vec<u32>, f64)> =
+            ["▁", "a", "b", "c", "ab", "bc", "ca", "▁a", "abc", "cab", "▁ab"].iter().map(|p| (cps(p), -1.0)).collect();
+        let mut cache = SpanCache::new(&words, &Table::new(&all, 16));
+        let dropped = ["bc", "▁a", "cab"];
+        let mut new_id = vec![NONE; all.len()];
+        let mut kept = Vec::new();
+        for (k, p) in all.iter().enumerate() {
+            if !dropped.iter().any(|d| cps(d) == p.0) {
+                new_id[k] = kept.len() as u32;
+                kept.push(p.clone());
+            }
+        }
+        cache.renumber(&new_id);
+        let fresh = Table::new(&kept, 16);
+        let (mut a, mut b) = (Lattice::default(), Lattice::default());
+        for (w, (word, _)) in words.iter().enumerate() {
+            cache.fill(w, &mut a);
+            fresh.fill(word, &mut b);
+            assert_eq!((&a.spans, &a.starts), (&b.spans, &b.starts));
+        }
     }
 
     #[test]

@@ -14,7 +14,7 @@ pub use count::MetaspaceCounter;
 use super::Progress;
 use crate::threads::thread_count;
 use crate::{Error, Result};
-use lattice::Table;
+use lattice::{SpanCache, Table};
 use std::collections::BTreeSet;
 
 /// Unigram training settings (HF `UnigramTrainer`'s, by the same names).
@@ -102,12 +102,17 @@ pub fn train_unigram(
     }
     let max_len = opts.max_piece_length;
     let mut pieces = seed::seed_pieces(&words, max_len, opts.seed_size);
+    // The seeds' spans in every word, found once; kept in step with the pieces.
+    let mut cache = SpanCache::new(&words, &Table::new(&pieces, max_len));
     let desired = opts.vocab_size * 11 / 10;
     loop {
         trained.rounds += 1;
         for _ in 0..opts.n_sub_iterations {
-            let expected = em::e_step(&words, &Table::new(&pieces, max_len), threads)?;
-            pieces = em::m_step(pieces, &expected);
+            let scores: Vec<f64> = pieces.iter().map(|(_, s)| *s).collect();
+            let expected = em::e_step(&words, &cache, &scores, threads)?;
+            let new_id;
+            (pieces, new_id) = em::m_step(pieces, &expected);
+            cache.renumber(&new_id);
             if !progress(pieces.len(), opts.vocab_size) {
                 return Ok(trained);
             }
@@ -117,7 +122,9 @@ pub fn train_unigram(
         }
         let table = Table::new(&pieces, max_len);
         let size = pieces.len();
-        pieces = em::prune(&words, pieces, &table, opts.vocab_size, opts.shrinking_factor, threads)?;
+        let new_id;
+        (pieces, new_id) = em::prune(&words, &cache, pieces, &table, opts.vocab_size, opts.shrinking_factor, threads)?;
+        cache.renumber(&new_id);
         if pieces.len() == size {
             break; // nothing left that can go
         }

@@ -1,0 +1,151 @@
+"""``Tokenizer.train(files, trainer)`` and ``Tokenizer.train_from_iterator(iterator,
+trainer, length=None)``, as tokenizers 0.23.3 has them.
+
+As HF: every text goes through the tokenizer's own normalizer and pre-tokenizer
+(not its added tokens), the pre-tokens are counted, the trainer of the
+tokenizer's model type trains on the counts, the trained vocabulary replaces
+the model's (the model's other options kept as HF keeps them), and the
+trainer's special tokens are added as special tokens. The tokenizer changes
+only when training succeeded (an error or Ctrl-C leaves it as it was).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from typing import Any, Dict, Iterable, Iterator, List, Optional
+
+from .. import _core
+from .._train_args import _BATCH, _file_batches
+from .components import stage_core, stage_tokenizer_json
+from .serialization import core_json_text
+
+__all__ = ["train_tokenizer", "train_tokenizer_from_iterator"]
+
+
+def _trainer_kind(trainer: Any) -> str:
+    from ..trainers import BpeTrainer, ByteLevelBpeTrainer, UnigramTrainer
+    from ..trainers_words import WordLevelTrainer, WordPieceTrainer
+
+    if isinstance(trainer, ByteLevelBpeTrainer):
+        # Its own counting carries GPT-2's pre-tokenizer; a Tokenizer brings its own.
+        raise TypeError("Tokenizer.train takes a BpeTrainer (for byte-level BPE: BpeTrainer(initial_alphabet="
+                        "pre_tokenizers.ByteLevel.alphabet()) with a ByteLevel pre-tokenizer on the tokenizer, as in "
+                        "HF), not a ByteLevelBpeTrainer")
+    kinds = ((BpeTrainer, "BPE"), (WordPieceTrainer, "WordPiece"), (WordLevelTrainer, "WordLevel"),
+             (UnigramTrainer, "Unigram"))
+    for cls, kind in kinds:
+        if isinstance(trainer, cls):
+            return kind
+    raise TypeError(f"trainer must be one of bertpiece.trainers.BpeTrainer, WordPieceTrainer, WordLevelTrainer, "
+                    f"UnigramTrainer, not {type(trainer).__name__}")
+
+
+def _iterator_batches(iterator: Any) -> Iterator[List[str]]:
+    """HF's iterator: str items, or lists/tuples of str (batches), in lists of `_BATCH`."""
+    if isinstance(iterator, (str, bytes, os.PathLike)):
+        raise TypeError("iterator must be an iterable of str or of lists of str (for files use Tokenizer.train)")
+    batch: List[str] = []
+    for k, item in enumerate(iterator):
+        items = item if isinstance(item, (list, tuple)) else [item]
+        for text in items:
+            if not isinstance(text, str):
+                raise TypeError(f"iterator item {k} must be a str or a list of str, not {type(text).__name__}")
+            batch.append(text)
+        if len(batch) >= _BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _count_words(doc: Dict[str, Any], batches: Iterable[List[str]]) -> Counter:
+    """The pre-tokens of the tokenizer's normalizer and pre-tokenizer, counted (empty ones left out, as HF)."""
+    core = stage_core(stage_tokenizer_json(normalizer=doc.get("normalizer"), pre_tokenizer=doc.get("pre_tokenizer")))
+    settings = core.stored_settings()
+    counts: Counter = Counter()
+    for batch in batches:
+        try:
+            encodings = core.encode_batch([([t], None) for t in batch], False, False, settings)
+        except UnicodeEncodeError as e:
+            raise ValueError(f"a training text holds a lone surrogate {e.object[e.start]!r} (not valid Unicode)") from None
+        for enc in encodings:
+            # The stage's model gives each pre-token back whole, or split at a literal
+            # "<unk>": tokens of one word are joined back (as pre_tokenize_str does).
+            word, last = [], None
+            for token, word_id in zip(enc.tokens, enc.word_ids):
+                if word and word_id != last:
+                    counts["".join(word)] += 1
+                    word = []
+                word.append(token)
+                last = word_id
+            if word:
+                counts["".join(word)] += 1
+    counts.pop("", None)
+    return counts
+
+
+def _bpe_model(model: Dict[str, Any], counts: Counter, trainer: Any) -> Dict[str, Any]:
+    tokens, merges, _ = _core.WordCounts(list(counts.items())).train_bpe(
+        _core.BpeOptions(trainer.vocab_size, **trainer._options()))
+    vocab = {t: i for i, t in enumerate(tokens)}
+    if model["type"] == "WordPiece":
+        # HF: the vocabulary of the BPE trainer, the trainer's prefix (WordPiece's "##" without one).
+        return {**model, "vocab": vocab, "continuing_subword_prefix": trainer.continuing_subword_prefix or "##"}
+    return {**model, "vocab": vocab, "merges": [list(m) for m in merges],
+            "continuing_subword_prefix": trainer.continuing_subword_prefix,
+            "end_of_word_suffix": trainer.end_of_word_suffix}
+
+
+def _unigram_model(counts: Counter, trainer: Any) -> Dict[str, Any]:
+    pieces, unk_id, _ = _core.WordCounts(list(counts.items())).train_unigram(trainer.vocab_size, **trainer._options())
+    # HF builds a new Unigram (byte_fallback off whatever the old model had: measured).
+    return {"type": "Unigram", "unk_id": unk_id, "vocab": [[p, s] for p, s in pieces], "byte_fallback": False}
+
+
+def _train(tok: Any, batches: Iterable[List[str]], trainer: Any) -> None:
+    from ..trainers_words import word_level_vocab
+
+    if trainer is None:
+        from ..trainers_default import default_trainer
+
+        trainer = default_trainer(json.loads(tok.to_str())["model"].get("type"))
+    kind = _trainer_kind(trainer)
+    doc = json.loads(tok.to_str())
+    model = doc["model"]
+    if model.get("type") != kind:
+        raise TypeError(f"{type(trainer).__name__} can only train a {kind} model, and this tokenizer's model is "
+                        f"{model.get('type')}")
+    if doc.get("added_tokens"):
+        # HF renumbers them against the new vocabulary by its AddedVocabulary rules (not measured yet).
+        raise NotImplementedError("Tokenizer.train on a tokenizer that already holds added tokens is not implemented "
+                                  "(their ids after training would not be HF's): train first, then add tokens")
+    counts = _count_words(doc, batches)
+    if kind in ("BPE", "WordPiece"):
+        doc["model"] = _bpe_model(model, counts, trainer)
+    elif kind == "Unigram":
+        doc["model"] = _unigram_model(counts, trainer)
+    else:
+        doc["model"] = {**model, "vocab": word_level_vocab(counts, trainer)}
+    tok._replace_json(core_json_text(doc))
+    tok.add_special_tokens(list(trainer._special_added))
+
+
+def train_tokenizer(tok: Any, files: Any, trainer: Any = None) -> None:
+    """``tok.train(files, trainer)``: files as HF reads them (a .txt file gives
+    one text per line with its line ending); a missing file is a FileNotFoundError naming it."""
+    from ..training import _file_paths
+
+    if isinstance(files, (str, bytes, os.PathLike)):
+        raise TypeError("files must be a list of paths (as tokenizers.Tokenizer.train), not a single "
+                        f"{type(files).__name__}")
+    _train(tok, _file_batches(_file_paths(files)), trainer)
+
+
+def train_tokenizer_from_iterator(tok: Any, iterator: Any, trainer: Any = None, length: Optional[int] = None) -> None:
+    """``tok.train_from_iterator(iterator, trainer, length=None)``: str items or
+    batches (lists of str); `length` (the item count, for HF's progress bar) is checked and unused."""
+    if length is not None and (isinstance(length, bool) or not isinstance(length, int) or length < 0):
+        raise TypeError(f"length must be a non-negative int or None, got {length!r}")
+    _train(tok, _iterator_batches(iterator), trainer)
