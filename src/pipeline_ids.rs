@@ -123,7 +123,10 @@ impl Tokenizer {
         ids: &mut Vec<u32>,
         mut offsets: Option<&mut Vec<[u32; 2]>>,
     ) -> Result<IdsOnly> {
-        // (the Metaspace + Unigram shape's `FusedUnigram::encode_ids` joins here at merge)
+        // TO ENABLE AT MERGE (unifast25's `FusedUnigram::encode_ids(text, ids, offsets)`, not in
+        // this branch): the Metaspace + Unigram shape would dispatch here, for texts with no added
+        // token, before the byte-level check, with the truncation and specials below shared:
+        // if let (Some(u), None) = (&self.fused_unigram, &self.fast) { /* u.encode_ids(text, ids, offsets)? */ }
         let Some(fast) = &self.fast else { return Ok(IdsOnly::Declined) };
         // offsets must fit the u32 (and the int32 array): a longer text takes the general path's error
         if text.len() > i32::MAX as usize {

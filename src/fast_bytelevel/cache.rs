@@ -19,6 +19,7 @@ const FIRST_SLOTS: usize = 1 << 10;
 struct Slot {
     k0: u64,
     k1: u64,
+    /// What the caller stored with the word (a start in `pieces`, or a token id).
     start: u32,
     /// pieces << 8 | word length; 0 marks an empty slot (words are never empty).
     n_len: u32,

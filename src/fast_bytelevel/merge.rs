@@ -47,17 +47,29 @@ pub struct Words<'a> {
     scratch: Vec<Piece>,
 }
 
+/// A word's tokens as the cache has them.
+enum Hit<'a> {
+    /// One token: the whole word (kept in the cache's slot itself, no second memory access).
+    One(u32),
+    Many(&'a [Piece]),
+    /// Not cached (a long word, or no cache): tokenize it.
+    Miss,
+}
+
 impl Words<'_> {
-    /// The cached pieces of `word` (computed and cached when missing); None
-    /// for long words (the heap path, not cached) or with no cache.
+    /// The cached tokens of `word` (computed and cached when missing).
     #[inline]
-    fn cached(&mut self, word: &[u8]) -> Option<&[Piece]> {
+    fn cached(&mut self, word: &[u8]) -> Hit<'_> {
         if word.len() > LINEAR_MAX {
-            return None;
+            return Hit::Miss;
         }
-        let cache = self.cache.as_deref_mut()?;
-        if let Some((start, n)) = cache.get(word) {
-            return cache.pieces.get(start as usize..(start + n) as usize);
+        let Some(cache) = self.cache.as_deref_mut() else { return Hit::Miss };
+        if let Some((at, n)) = cache.get(word) {
+            // a one-token word keeps its id where others keep their start in `pieces`
+            return match n {
+                1 => Hit::One(at),
+                _ => cache.pieces.get(at as usize..(at + n) as usize).map_or(Hit::Miss, Hit::Many),
+            };
         }
         if cache.is_full() {
             cache.clear();
@@ -65,17 +77,22 @@ impl Words<'_> {
         self.scratch.clear();
         // (a whole-word match of `ignore_merges` is cached as well)
         self.bpe.tokenize_uncached(word, &mut self.scratch);
+        if let [(id, _)] = self.scratch[..] {
+            cache.insert(word, id, 1);
+            return Hit::One(id);
+        }
         let start = cache.pieces.len();
         cache.pieces.extend_from_slice(&self.scratch);
         cache.insert(word, start as u32, self.scratch.len() as u32);
-        cache.pieces.get(start..)
+        cache.pieces.get(start..).map_or(Hit::Miss, Hit::Many)
     }
 
     /// Appends the tokens of one non-empty word (raw bytes) to `out`.
     pub fn tokenize(&mut self, word: &[u8], out: &mut Vec<Piece>) {
         match self.cached(word) {
-            Some(pieces) => out.extend_from_slice(pieces),
-            None => self.bpe.tokenize_uncached(word, out),
+            Hit::One(id) => out.push((id, word.len() as u32)),
+            Hit::Many(pieces) => out.extend_from_slice(pieces),
+            Hit::Miss => self.bpe.tokenize_uncached(word, out),
         }
     }
 
@@ -83,8 +100,9 @@ impl Words<'_> {
     #[inline]
     pub fn tokenize_ids(&mut self, word: &[u8], ids: &mut Vec<u32>) {
         match self.cached(word) {
-            Some(pieces) => ids.extend(pieces.iter().map(|p| p.0)),
-            None => {
+            Hit::One(id) => ids.push(id),
+            Hit::Many(pieces) => ids.extend(pieces.iter().map(|p| p.0)),
+            Hit::Miss => {
                 let mut pieces = std::mem::take(&mut self.scratch);
                 pieces.clear();
                 self.bpe.tokenize_uncached(word, &mut pieces);
