@@ -58,8 +58,12 @@ def template_then_trim():
     ]))
 
 
+def bert_processing():
+    return with_post(processors.BertProcessing(("<|endoftext|>", 0), ("<|endoftext|>", 0)))
+
+
 SHAPES = {**FAST_SHAPES, "llama3-like": llama3_like, "trim-trim-template": trim_then_template,
-          "template-then-trim": template_then_trim}
+          "template-then-trim": template_then_trim, "bert-processing": bert_processing}
 TEXTS = EDGE_TEXTS + ADDED_TEXTS + ["  <|endoftext|> a<|endoftext|>", "a" * 300, "x " * 200]
 
 
