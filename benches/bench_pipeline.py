@@ -125,6 +125,19 @@ def main():
                 ratio = f"{statistics.median(times) / statistics.median(ours):.2f}" if ours else "-"
                 same = "yes" if ref is not None and info[e]["digest"].get(mode) == ref else "NO"
                 print(f"| {e} | {mode} | {th} | {speed:.1f} | {ratio} | {same} |")
+    print("\n| threads | bertpiece's fastest call, MB/s | fastest peer (any call), MB/s | ratio |")
+    print("|---|---|---|---|")
+    for th in threads:
+        best = {}
+        for (e, mode, t), times in results.items():
+            if t == th and info[e]["digest"].get(mode) == ref:
+                speed = mb / statistics.median(times)
+                if speed > best.get(e, (0, ""))[0]:
+                    best[e] = (speed, mode)
+        peers_best = max(((v, e) for e, v in best.items() if e != "bertpiece"), default=None)
+        if "bertpiece" in best and peers_best:
+            (ours, ours_mode), ((theirs, their_mode), peer) = best["bertpiece"], peers_best
+            print(f"| {th} | {ours:.1f} ({ours_mode}) | {theirs:.1f} ({peer} {their_mode}) | {ours / theirs:.2f} |")
     print("\n| engine | load s (median) | peak RSS MB (max) |")
     print("|---|---|---|")
     for e in engines:

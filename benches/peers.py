@@ -98,7 +98,11 @@ def hf_tokenizers(python, tokenizer, text, threads, **kw):
 
 def bertpiece(python, tokenizer, text, threads, pythonpath=None, **kw):
     """bertpiece.Tokenizer (`pythonpath`: the checkout whose python/ to import)."""
-    code = HF_CODE.replace("from tokenizers import Tokenizer", "from bertpiece import Tokenizer")
+    code = HF_CODE.replace("from tokenizers import Tokenizer", "from bertpiece import Tokenizer") + '''
+def bulk(tok, lines):
+    b = tok.encode_batch_arrays(lines, add_special_tokens=False, num_threads=THREADS)
+    return b.ids, b.row_splits[1:] - b.row_splits[:-1]
+'''
     env = {"PYTHONPATH": pythonpath} if pythonpath else None
     return run_worker("bertpiece", python, code, tokenizer, text, threads, env=env, **kw)
 

@@ -17,6 +17,9 @@ use std::collections::{HashMap, HashSet};
 
 #[path = "pipeline_added.rs"]
 mod added;
+#[path = "pipeline_ids.rs"]
+mod ids;
+pub use ids::IdsOnly;
 
 #[derive(Clone)]
 pub struct Tokenizer {

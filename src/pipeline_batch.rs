@@ -1,11 +1,12 @@
 //! The bulk path of the general pipeline: many texts to ids (and offsets)
 //! laid out back to back with row splits, ready to become NumPy arrays, on
-//! the shared thread pool. Each row goes through `Tokenizer::encode` (the
-//! pipeline's one entry point, so its fast paths apply here too) and only its
-//! ids and offsets are kept: no `Encoding` outlives its row, and rows are
-//! handed out in blocks so each thread holds one block's output at a time.
+//! the shared thread pool. Each row goes through `Tokenizer::encode_ids_into`
+//! (ids and offsets straight into the job's vectors, no `Encoding`) where the
+//! file's shape has that path, else through `Tokenizer::encode`, keeping only
+//! its ids and offsets. Rows are handed out in blocks so each thread holds one
+//! block's output at a time.
 
-use crate::pipeline::{Input, Settings, Tokenizer};
+use crate::pipeline::{IdsOnly, Input, Settings, Tokenizer};
 use crate::processors::truncation::TruncationParams;
 use crate::room::{make_room, out_of_memory};
 use crate::threads::run_jobs;
@@ -44,7 +45,17 @@ fn offset(v: usize) -> Result<u32> {
 
 fn encode_part(tok: &Tokenizer, texts: &[&str], add_special_tokens: bool, settings: &Settings, offsets: bool) -> Result<Part> {
     let mut part = Part { lens: Vec::with_capacity(texts.len()), ..Part::default() };
+    // English runs near 4.5 bytes a token
+    let bytes: usize = texts.iter().map(|t| t.len()).sum();
+    make_room(&mut part.ids, bytes / 4 + texts.len(), "token ids")?;
     for text in texts {
+        let before = part.ids.len();
+        let done = tok.encode_ids_into(text, add_special_tokens, settings.truncation.as_ref(), &mut part.ids, offsets.then_some(&mut part.offsets))?;
+        if let IdsOnly::Done { truncated } = done {
+            part.lens.push((part.ids.len() - before) as u64);
+            part.truncated += truncated as u64;
+            continue;
+        }
         // HF's encode with the truncation given; what it cuts off (overflowing) is dropped.
         let e = tok.encode(&Input::Raw(text), None, add_special_tokens, settings)?;
         make_room(&mut part.ids, e.ids.len(), "token ids")?;

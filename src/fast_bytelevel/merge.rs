@@ -4,6 +4,7 @@
 //! cache. Same tokens as `models::bpe::Bpe::tokenize` on the byte-level
 //! string (see [`ByteBpe::tokenize`] for why the linear merge is HF's order).
 
+use super::cache::WordCache;
 use crate::fxhash::FxHashMap;
 use crate::models::bpe::{Bpe, Word};
 use crate::pre_tokenizers::byte_level::{char_byte, BYTES_CHAR};
@@ -13,8 +14,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Words up to this many bytes merge by linear scans (and are cached);
 /// longer ones through the heap of [`Word`].
 const LINEAR_MAX: usize = 64;
-/// Cached words per thread before the cache starts over.
-const CACHE_WORDS: usize = 1 << 16;
 
 /// (id, bytes covered) of one token of a word.
 pub type Piece = (u32, u32);
@@ -29,14 +28,8 @@ pub struct ByteBpe {
     cache_key: u64,
 }
 
-struct Cache {
-    owner: u64,
-    words: FxHashMap<Box<[u8]>, (u32, u32)>,
-    pieces: Vec<Piece>,
-}
-
 thread_local! {
-    static CACHE: RefCell<Cache> = RefCell::new(Cache { owner: u64::MAX, words: FxHashMap::default(), pieces: Vec::new() });
+    static CACHE: RefCell<WordCache> = RefCell::new(WordCache::new());
 }
 
 static NEXT_KEY: AtomicU64 = AtomicU64::new(0);
@@ -44,6 +37,80 @@ static NEXT_KEY: AtomicU64 = AtomicU64::new(0);
 #[inline]
 fn pair(a: u32, b: u32) -> u64 {
     (u64::from(a) << 32) | u64::from(b)
+}
+
+/// The per-thread cache borrowed for one text (see [`ByteBpe::with_cache`]).
+pub struct Words<'a> {
+    bpe: &'a ByteBpe,
+    cache: Option<&'a mut WordCache>,
+    /// Pieces of a word missing from the cache (reused across words).
+    scratch: Vec<Piece>,
+}
+
+/// A word's tokens as the cache has them.
+enum Hit<'a> {
+    /// One token: the whole word (kept in the cache's slot itself, no second memory access).
+    One(u32),
+    Many(&'a [Piece]),
+    /// Not cached (a long word, or no cache): tokenize it.
+    Miss,
+}
+
+impl Words<'_> {
+    /// The cached tokens of `word` (computed and cached when missing).
+    #[inline]
+    fn cached(&mut self, word: &[u8]) -> Hit<'_> {
+        if word.len() > LINEAR_MAX {
+            return Hit::Miss;
+        }
+        let Some(cache) = self.cache.as_deref_mut() else { return Hit::Miss };
+        if let Some((at, n)) = cache.get(word) {
+            // a one-token word keeps its id where others keep their start in `pieces`
+            return match n {
+                1 => Hit::One(at),
+                _ => cache.pieces.get(at as usize..(at + n) as usize).map_or(Hit::Miss, Hit::Many),
+            };
+        }
+        if cache.is_full() {
+            cache.clear();
+        }
+        self.scratch.clear();
+        // (a whole-word match of `ignore_merges` is cached as well)
+        self.bpe.tokenize_uncached(word, &mut self.scratch);
+        if let [(id, _)] = self.scratch[..] {
+            cache.insert(word, id, 1);
+            return Hit::One(id);
+        }
+        let start = cache.pieces.len();
+        cache.pieces.extend_from_slice(&self.scratch);
+        cache.insert(word, start as u32, self.scratch.len() as u32);
+        cache.pieces.get(start..).map_or(Hit::Miss, Hit::Many)
+    }
+
+    /// Appends the tokens of one non-empty word (raw bytes) to `out`.
+    pub fn tokenize(&mut self, word: &[u8], out: &mut Vec<Piece>) {
+        match self.cached(word) {
+            Hit::One(id) => out.push((id, word.len() as u32)),
+            Hit::Many(pieces) => out.extend_from_slice(pieces),
+            Hit::Miss => self.bpe.tokenize_uncached(word, out),
+        }
+    }
+
+    /// Appends only the ids of one non-empty word's tokens to `ids`.
+    #[inline]
+    pub fn tokenize_ids(&mut self, word: &[u8], ids: &mut Vec<u32>) {
+        match self.cached(word) {
+            Hit::One(id) => ids.push(id),
+            Hit::Many(pieces) => ids.extend(pieces.iter().map(|p| p.0)),
+            Hit::Miss => {
+                let mut pieces = std::mem::take(&mut self.scratch);
+                pieces.clear();
+                self.bpe.tokenize_uncached(word, &mut pieces);
+                ids.extend(pieces.iter().map(|p| p.0));
+                self.scratch = pieces;
+            }
+        }
+    }
 }
 
 impl ByteBpe {
@@ -72,33 +139,35 @@ impl ByteBpe {
 
     /// Appends the tokens of one non-empty word (raw bytes) to `out`.
     pub fn tokenize(&self, word: &[u8], out: &mut Vec<Piece>) {
+        self.with_cache(|words| words.tokenize(word, out))
+    }
+
+    /// Runs `f` with this thread's word cache borrowed once, for many words
+    /// (one thread-local access and one borrow per text, not per word).
+    pub fn with_cache<R>(&self, f: impl FnOnce(&mut Words<'_>) -> R) -> R {
+        CACHE.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut cache) => {
+                if cache.owner != self.cache_key {
+                    cache.clear();
+                    cache.owner = self.cache_key;
+                }
+                f(&mut Words { bpe: self, cache: Some(&mut cache), scratch: Vec::new() })
+            }
+            // only if `f` itself re-enters (it does not): no cache, same tokens
+            Err(_) => f(&mut Words { bpe: self, cache: None, scratch: Vec::new() }),
+        })
+    }
+
+    /// A word off the cache: whole-word match (`ignore_merges`), then the
+    /// linear merge for short words, the heap for long ones.
+    fn tokenize_uncached(&self, word: &[u8], out: &mut Vec<Piece>) {
         if let Some(&id) = self.whole.as_ref().and_then(|w| w.get(word)) {
             out.push((id, word.len() as u32));
-            return;
-        }
-        if word.len() > LINEAR_MAX {
-            return self.tokenize_long(word, out);
-        }
-        CACHE.with(|cell| {
-            let Ok(mut cache) = cell.try_borrow_mut() else {
-                return self.tokenize_short(word, out);
-            };
-            let cache = &mut *cache;
-            if cache.owner != self.cache_key || cache.words.len() >= CACHE_WORDS {
-                cache.words.clear();
-                cache.pieces.clear();
-                cache.owner = self.cache_key;
-            }
-            if let Some(&(start, n)) = cache.words.get(word) {
-                out.extend_from_slice(&cache.pieces[start as usize..(start + n) as usize]);
-                return;
-            }
-            let from = out.len();
+        } else if word.len() > LINEAR_MAX {
+            self.tokenize_long(word, out);
+        } else {
             self.tokenize_short(word, out);
-            let start = cache.pieces.len() as u32;
-            cache.pieces.extend_from_slice(&out[from..]);
-            cache.words.insert(word.into(), (start, (out.len() - from) as u32));
-        })
+        }
     }
 
     /// Repeatedly merges the adjacent pair of lowest rank, leftmost on ties.

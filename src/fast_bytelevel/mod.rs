@@ -8,6 +8,7 @@
 //! [`Encoding`] as the general path, so added tokens, post-processors,
 //! truncation and padding stay the general path's.
 
+mod cache;
 pub mod merge;
 pub mod scan;
 
@@ -25,8 +26,12 @@ pub struct FastByteLevel {
     add_prefix_space: bool,
     /// id -> token text (dense; ids the model lacks are empty).
     tokens: Arc<Vec<String>>,
+    /// id -> the token's leading and trailing spaces (`processors::space_counts`), for trimming offsets on ids.
+    spaces: Arc<Vec<(u32, u32)>>,
     /// First bytes of the added tokens: a text holding none of them holds no added token.
     added_first: [bool; 256],
+    /// The same bytes as a list, when there are 3 or fewer (then `memchr` looks for them).
+    added_first_few: Option<Vec<u8>>,
 }
 
 impl FastByteLevel {
@@ -46,9 +51,14 @@ impl FastByteLevel {
         for (&id, t) in &model.vocab_r {
             tokens[id as usize] = t.clone();
         }
+        let spaces = tokens.iter().map(|t| {
+            let (a, b) = crate::processors::space_counts(t);
+            (a as u32, b as u32)
+        });
+        let spaces = Arc::new(spaces.collect());
         // Filled by `set_added_tokens` (the pipeline calls it whenever its added tokens change).
         let added_first = [false; 256];
-        Some(FastByteLevel { bpe: Arc::new(bpe), add_prefix_space: pre.add_prefix_space, tokens: Arc::new(tokens), added_first })
+        Some(FastByteLevel { bpe: Arc::new(bpe), add_prefix_space: pre.add_prefix_space, tokens: Arc::new(tokens), spaces, added_first, added_first_few: Some(Vec::new()) })
     }
 
     /// Notes the first byte of every added token, so that a text holding none
@@ -61,11 +71,20 @@ impl FastByteLevel {
                 self.added_first[b as usize] = true;
             }
         }
+        let few: Vec<u8> = (0..=255u8).filter(|&b| self.added_first[b as usize]).collect();
+        self.added_first_few = (few.len() <= 3).then_some(few);
     }
 
     /// False when no added token can occur in `text` (none of their first bytes does).
     pub fn may_hold_added_token(&self, text: &str) -> bool {
-        text.bytes().any(|b| self.added_first[b as usize])
+        let t = text.as_bytes();
+        match self.added_first_few.as_deref() {
+            Some([]) => false,
+            Some(&[a]) => memchr::memchr(a, t).is_some(),
+            Some(&[a, b]) => memchr::memchr2(a, b, t).is_some(),
+            Some(&[a, b, c]) => memchr::memchr3(a, b, c, t).is_some(),
+            _ => t.iter().any(|&b| self.added_first[b as usize]),
+        }
     }
 
     /// Encodes one stretch of text between added tokens, `text` starting at
@@ -90,11 +109,11 @@ impl FastByteLevel {
         let mut pieces: Vec<Piece> = Vec::new();
         // chars of `text` before the current word
         let mut chars_before = 0usize;
-        scan::split_gpt2(text, |start, end| {
+        self.bpe.with_cache(|words| scan::split_gpt2(text, |start, end| {
             let w = fixed_word.unwrap_or(*word);
             *word += 1;
             pieces.clear();
-            self.bpe.tokenize(&bytes[start..end], &mut pieces);
+            words.tokenize(&bytes[start..end], &mut pieces);
             let mut at = start; // byte where the next token starts
             let mut char_at = chars_before; // chars before `at`
             for &(id, len) in &pieces {
@@ -111,7 +130,60 @@ impl FastByteLevel {
                 at = end_byte;
             }
             chars_before = char_at;
-        });
+        }));
+    }
+
+    /// The leading and trailing spaces of model token `id` (0, 0 if unknown).
+    #[inline]
+    pub fn spaces(&self, id: u32) -> (u32, u32) {
+        self.spaces.get(id as usize).copied().unwrap_or((0, 0))
+    }
+
+    /// [`FastByteLevel::encode_piece`] for ids only: the ids appended to
+    /// `ids` and, when asked, each token's (start, end) in chars of the
+    /// original text to `offsets`. No token string, word index or type id.
+    /// The caller keeps texts under 2^31 bytes, so every offset fits a u32.
+    pub fn encode_piece_ids(&self, text: &str, origin: usize, ids: &mut Vec<u32>, offsets: Option<&mut Vec<[u32; 2]>>) {
+        if text.is_empty() {
+            return;
+        }
+        let prefixed;
+        let (text, prefix) = if self.add_prefix_space && !text.starts_with(' ') {
+            prefixed = format!(" {text}");
+            (prefixed.as_str(), 1usize)
+        } else {
+            (text, 0)
+        };
+        let bytes = text.as_bytes();
+        ids.reserve(text.len() / 4 + 1);
+        let Some(offsets) = offsets else {
+            return self.bpe.with_cache(|words| scan::split_gpt2(text, |start, end| words.tokenize_ids(&bytes[start..end], ids)));
+        };
+        offsets.reserve(text.len() / 4 + 1);
+        // ASCII text: chars are bytes (the common case, no counting)
+        let ascii = text.is_ascii();
+        let mut pieces: Vec<Piece> = Vec::new();
+        let mut chars_before = 0usize;
+        self.bpe.with_cache(|words| scan::split_gpt2(text, |start, end| {
+            pieces.clear();
+            words.tokenize(&bytes[start..end], &mut pieces);
+            let (mut at, mut char_at) = (start, chars_before);
+            for &(id, len) in &pieces {
+                let end_byte = at + len as usize;
+                let (first, chars_in) = if ascii {
+                    (char_at, len as usize)
+                } else {
+                    let first = if is_char_start(bytes, at) { char_at } else { char_at.saturating_sub(1) };
+                    (first, bytes[at..end_byte].iter().filter(|&&b| is_char_start_byte(b)).count())
+                };
+                char_at += chars_in;
+                let last = char_at.saturating_sub(1);
+                ids.push(id);
+                offsets.push([(origin + first.saturating_sub(prefix)) as u32, (origin + last.saturating_sub(prefix) + 1) as u32]);
+                at = end_byte;
+            }
+            chars_before = char_at;
+        }));
     }
 }
 

@@ -47,3 +47,32 @@ fn other_shapes_take_the_general_path() {
     let whitespace = json(r#"{"type": "Whitespace"}"#, "");
     assert_eq!(Tokenizer::from_json(&whitespace).unwrap().fast_path(), None);
 }
+
+#[test]
+fn ids_only_path_gives_encodes_ids_and_offsets() {
+    use crate::pipeline::IdsOnly;
+    use crate::processors::truncation::{Direction, Strategy, TruncationParams};
+    for prefix in [false, true] {
+        let pre = format!(r#"{{"type": "ByteLevel", "add_prefix_space": {prefix}, "trim_offsets": true}}"#);
+        let tok = Tokenizer::from_json(&json(&pre, ADDED)).unwrap();
+        let mut truncations = vec![None];
+        for (max_length, direction) in [(0, Direction::Left), (1, Direction::Right), (2, Direction::Left), (3, Direction::Right)] {
+            truncations.push(Some(TruncationParams { max_length, stride: 0, strategy: Strategy::LongestFirst, direction }));
+        }
+        for s in ["ab ab", " ab  é<s>ab c x", "é", "", "   ", "日本 ab\u{301}c<s> <s>", "x<s>"] {
+            for truncation in &truncations {
+                for add in [false, true] {
+                    let settings = Settings { truncation: *truncation, padding: None };
+                    let want = tok.encode(&Input::Raw(s), None, add, &settings).unwrap();
+                    let (mut ids, mut offsets) = (vec![7], vec![[7, 7]]); // appended after what is there
+                    let done = tok.encode_ids_into(s, add, truncation.as_ref(), &mut ids, Some(&mut offsets)).unwrap();
+                    assert_eq!(done, IdsOnly::Done { truncated: !want.overflowing.is_empty() }, "{s:?}");
+                    let spans: Vec<[u32; 2]> = want.offsets.iter().map(|&(a, b)| [a as u32, b as u32]).collect();
+                    assert_eq!((&ids[1..], &offsets[1..]), (&want.ids[..], &spans[..]), "{s:?} {truncation:?} add={add}");
+                }
+            }
+        }
+    }
+    let general = Tokenizer::from_json(&json(r#"{"type": "Whitespace"}"#, "")).unwrap();
+    assert_eq!(general.encode_ids_into("ab", true, None, &mut Vec::new(), None).unwrap(), IdsOnly::Declined);
+}

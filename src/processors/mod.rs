@@ -39,21 +39,32 @@ pub enum PostProcessor {
 /// ('Ġ' or whitespace) leave its offsets, except the one space that
 /// `add_prefix_space` put before the first token.
 pub fn trim_offsets(e: &mut Encoding, add_prefix_space: bool) {
-    let is_space = |c: &char| *c == 'Ġ' || c.is_whitespace();
     for (i, (token, offsets)) in e.tokens.iter().zip(e.offsets.iter_mut()).enumerate() {
-        let mut leading = token.chars().take_while(is_space).count();
-        let trailing = token.chars().rev().take_while(is_space).count();
-        if leading > 0 {
-            let is_first = i == 0 || offsets.0 == 0;
-            if is_first && add_prefix_space && leading == 1 {
-                leading = 0;
-            }
-            offsets.0 = (offsets.0 + leading).min(offsets.1);
-        }
-        if trailing > 0 && offsets.1 >= trailing {
-            offsets.1 = (offsets.1 - trailing).max(offsets.0);
-        }
+        let (leading, trailing) = space_counts(token);
+        *offsets = trim_span(*offsets, leading, trailing, i == 0, add_prefix_space);
     }
+}
+
+/// A token's leading and trailing spaces as [`trim_offsets`] counts them.
+pub fn space_counts(token: &str) -> (usize, usize) {
+    let is_space = |c: &char| *c == 'Ġ' || c.is_whitespace();
+    (token.chars().take_while(is_space).count(), token.chars().rev().take_while(is_space).count())
+}
+
+/// One token's span trimmed by [`trim_offsets`] (`first`: it is its encoding's first token).
+#[inline]
+pub fn trim_span(mut offsets: (usize, usize), mut leading: usize, trailing: usize, first: bool, add_prefix_space: bool) -> (usize, usize) {
+    if leading > 0 {
+        let is_first = first || offsets.0 == 0;
+        if is_first && add_prefix_space && leading == 1 {
+            leading = 0;
+        }
+        offsets.0 = (offsets.0 + leading).min(offsets.1);
+    }
+    if trailing > 0 && offsets.1 >= trailing {
+        offsets.1 = (offsets.1 - trailing).max(offsets.0);
+    }
+    offsets
 }
 
 fn trim_with_overflowing(e: &mut Encoding, add_prefix_space: bool) {

@@ -1,0 +1,239 @@
+//! The ids-only path of [`Tokenizer::encode`] for one raw text, for the bulk
+//! call (src/pipeline_batch.rs): where the file's shape has a fast path, the
+//! ids (and offsets, when asked) go straight into the caller's vectors, with
+//! truncation and the post-processor's special tokens and offset trimming
+//! applied on ids. No `Encoding`, token string or `NormalizedString` (except
+//! around added tokens in texts that may hold one). Whatever it cannot do
+//! exactly as `encode` does, it declines, and the caller takes `encode`.
+
+use super::Tokenizer;
+use crate::added_tokens::{split_pieces, Split};
+use crate::normalized_string::NormalizedString;
+use crate::processors::truncation::{Direction, Strategy, TruncationParams};
+use crate::processors::{space_counts, trim_span, Piece, PostProcessor};
+use crate::Result;
+
+/// What [`Tokenizer::encode_ids_into`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdsOnly {
+    /// Encoded; `truncated`: truncation cut the row (HF's `overflowing` not empty).
+    Done { truncated: bool },
+    /// No ids-only path for this shape, option or text: nothing was appended; use `encode`.
+    Declined,
+}
+
+/// The post-processor on one sequence: its offset trims in order, then at
+/// most one processor adding special tokens, last.
+struct PostPlan<'a> {
+    /// `add_prefix_space` of each trim.
+    trims: [bool; 4],
+    n_trims: usize,
+    specials: Option<&'a PostProcessor>,
+}
+
+impl<'a> PostPlan<'a> {
+    /// None where the composition is not a run of trims then one special-adder.
+    fn new(p: Option<&'a PostProcessor>) -> Option<PostPlan<'a>> {
+        let mut plan = PostPlan { trims: [false; 4], n_trims: 0, specials: None };
+        if let Some(p) = p {
+            plan.add(p)?;
+        }
+        Some(plan)
+    }
+
+    fn trim(&mut self, add_prefix_space: bool) -> Option<()> {
+        *self.trims.get_mut(self.n_trims)? = add_prefix_space;
+        self.n_trims += 1;
+        Some(())
+    }
+
+    fn add(&mut self, p: &'a PostProcessor) -> Option<()> {
+        if self.specials.is_some() {
+            return None; // anything after the specials would see them: the general path
+        }
+        match p {
+            PostProcessor::ByteLevel { add_prefix_space, trim_offsets } => {
+                if *trim_offsets {
+                    self.trim(*add_prefix_space)?;
+                }
+            }
+            PostProcessor::Roberta { trim_offsets, add_prefix_space, .. } => {
+                if *trim_offsets {
+                    self.trim(*add_prefix_space)?;
+                }
+                self.specials = Some(p);
+            }
+            PostProcessor::Bert { .. } => self.specials = Some(p),
+            PostProcessor::Template { single, .. } => {
+                // the sequence exactly once (a template naming it twice repeats it)
+                if single.iter().filter(|x| matches!(x, Piece::Sequence { pair: false, .. })).count() != 1 {
+                    return None;
+                }
+                self.specials = Some(p);
+            }
+            PostProcessor::Sequence(ps) => ps.iter().try_for_each(|q| self.add(q))?,
+        }
+        Some(())
+    }
+
+    /// Pushes the special tokens before (`before`) or after the sequence.
+    fn push_specials(&self, before: bool, ids: &mut Vec<u32>, offsets: &mut Option<&mut Vec<[u32; 2]>>) {
+        let mut push = |id: u32| {
+            ids.push(id);
+            if let Some(o) = offsets.as_deref_mut() {
+                o.push([0, 0]);
+            }
+        };
+        match self.specials {
+            Some(PostProcessor::Roberta { sep, cls, .. } | PostProcessor::Bert { sep, cls }) => push(if before { cls.1 } else { sep.1 }),
+            Some(PostProcessor::Template { single, special_tokens, .. }) => {
+                let at = single.iter().position(|x| matches!(x, Piece::Sequence { pair: false, .. })).unwrap_or(0);
+                let side = if before { single.get(..at) } else { single.get(at + 1..) };
+                let side = side.unwrap_or_default();
+                for piece in side {
+                    if let Piece::SpecialToken { id, .. } = piece {
+                        special_tokens.get(id).into_iter().flat_map(|t| &t.ids).for_each(|&i| push(i));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Keeps `max` of the `max + cut` items from `from` on: the first ones (right truncation) or the last.
+fn keep<T>(v: &mut Vec<T>, from: usize, max: usize, cut: usize, direction: Direction) {
+    match direction {
+        Direction::Right => v.truncate(from + max),
+        Direction::Left => drop(v.drain(from..from + cut)),
+    }
+}
+
+impl Tokenizer {
+    /// `encode(Input::Raw(text), None, add_special_tokens, truncation)`'s ids
+    /// (and offsets, when asked) appended to `ids` / `offsets`, without
+    /// building the `Encoding`, on the byte-level fast path. Declines (and
+    /// appends nothing) for other shapes, post-processors it cannot apply on
+    /// ids, and truncations that `encode` refuses with an error.
+    pub fn encode_ids_into(
+        &self,
+        text: &str,
+        add_special_tokens: bool,
+        truncation: Option<&TruncationParams>,
+        ids: &mut Vec<u32>,
+        mut offsets: Option<&mut Vec<[u32; 2]>>,
+    ) -> Result<IdsOnly> {
+        // TO ENABLE AT MERGE (unifast25's `FusedUnigram::encode_ids(text, ids, offsets)`, not in
+        // this branch): the Metaspace + Unigram shape would dispatch here, for texts with no added
+        // token, before the byte-level check, with the truncation and specials below shared:
+        // if let (Some(u), None) = (&self.fused_unigram, &self.fast) { /* u.encode_ids(text, ids, offsets)? */ }
+        let Some(fast) = &self.fast else { return Ok(IdsOnly::Declined) };
+        // offsets must fit the u32 (and the int32 array): a longer text takes the general path's error
+        if text.len() > i32::MAX as usize {
+            return Ok(IdsOnly::Declined);
+        }
+        let Some(plan) = PostPlan::new(self.config.post_processor.as_ref()) else { return Ok(IdsOnly::Declined) };
+        let (ids_from, offsets_from) = (ids.len(), offsets.as_ref().map_or(0, |o| o.len()));
+        let specials = add_special_tokens && plan.specials.is_some();
+        if specials {
+            plan.push_specials(true, ids, &mut offsets);
+        }
+        // the sequence's own tokens start here
+        let (seq_from, seq_offsets_from) = (ids.len(), offsets.as_ref().map_or(0, |o| o.len()));
+        // added-token splits: (index in the sequence, their spaces), for the trims
+        let mut added_spaces: Vec<(usize, u32, u32)> = Vec::new();
+        if !fast.may_hold_added_token(text) {
+            fast.encode_piece_ids(text, 0, ids, offsets.as_deref_mut());
+        } else {
+            self.encode_added_ids(fast, text, ids, &mut offsets, &mut added_spaces, seq_from);
+        }
+        // truncation, as `encode` does it for a single sequence
+        let mut truncated = false;
+        if let Some(t) = truncation {
+            let added = self.num_special_tokens_to_add(false);
+            let max = if add_special_tokens && added > 0 { t.max_length.wrapping_sub(added) } else { t.max_length };
+            let len = ids.len() - seq_from;
+            if len > max {
+                if max > 0 && (t.strategy == Strategy::OnlySecond || t.stride >= max) {
+                    // `encode` refuses these with an error: let it
+                    ids.truncate(ids_from);
+                    if let Some(o) = offsets.as_deref_mut() {
+                        o.truncate(offsets_from);
+                    }
+                    return Ok(IdsOnly::Declined);
+                }
+                truncated = true;
+                let cut = len - max;
+                keep(ids, seq_from, max, cut, t.direction);
+                if let Some(o) = offsets.as_deref_mut() {
+                    keep(o, seq_offsets_from, max, cut, t.direction);
+                }
+                if t.direction == Direction::Left {
+                    added_spaces.retain(|s| s.0 >= cut);
+                    added_spaces.iter_mut().for_each(|s| s.0 -= cut);
+                }
+            }
+        }
+        if let Some(o) = offsets.as_deref_mut() {
+            if plan.n_trims > 0 {
+                let spans = o.get_mut(seq_offsets_from..).unwrap_or_default();
+                let mut extra = added_spaces.iter().peekable();
+                for (i, (span, &id)) in spans.iter_mut().zip(ids.get(seq_from..).unwrap_or_default()).enumerate() {
+                    let (lead, trail) = match extra.peek() {
+                        Some(&&(at, a, b)) if at == i => {
+                            extra.next();
+                            (a, b)
+                        }
+                        _ => fast.spaces(id),
+                    };
+                    let mut s = (span[0] as usize, span[1] as usize);
+                    for &add_prefix_space in plan.trims.get(..plan.n_trims).unwrap_or_default() {
+                        s = trim_span(s, lead as usize, trail as usize, i == 0, add_prefix_space);
+                    }
+                    *span = [s.0 as u32, s.1 as u32];
+                }
+            }
+        }
+        if specials {
+            plan.push_specials(false, ids, &mut offsets);
+        }
+        Ok(IdsOnly::Done { truncated })
+    }
+
+    /// A text that may hold added tokens: split out as `encode_text_fast`
+    /// does (raw matcher, then the normalized one on the raw pieces, as this
+    /// path has no normalizer), the text between them on the fast path.
+    fn encode_added_ids(
+        &self,
+        fast: &crate::fast_bytelevel::FastByteLevel,
+        text: &str,
+        ids: &mut Vec<u32>,
+        offsets: &mut Option<&mut Vec<[u32; 2]>>,
+        added_spaces: &mut Vec<(usize, u32, u32)>,
+        ids_from: usize,
+    ) {
+        let mut first = Vec::new();
+        split_pieces(&NormalizedString::new(text, 0), &self.raw_matcher, &self.added_r, &mut first, |p, out| out.push(Split::Text(p)));
+        for split in first {
+            let mut second = Vec::new();
+            match split {
+                Split::Text(piece) => split_pieces(&piece, &self.normalized_matcher, &self.added_r, &mut second, |p, out| out.push(Split::Text(p))),
+                token => second.push(token),
+            }
+            for split in second {
+                match split {
+                    Split::Token(piece, id) => {
+                        let (a, b) = space_counts(&piece.text());
+                        added_spaces.push((ids.len() - ids_from, a as u32, b as u32));
+                        ids.push(id);
+                        if let Some(o) = offsets.as_deref_mut() {
+                            let span = piece.original_span(0..piece.len()).unwrap_or((piece.origin, piece.origin));
+                            o.push([span.0 as u32, span.1 as u32]);
+                        }
+                    }
+                    Split::Text(piece) => fast.encode_piece_ids(&piece.text(), piece.origin, ids, offsets.as_deref_mut()),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,195 @@
+"""The ids-only bulk path (Tokenizer::encode_ids_into, src/pipeline_ids.rs,
+behind encode_batch_arrays for byte-level BPE files) against the general
+path of the same file (fast_path=False, whose bulk call goes through
+`encode`) and tokenizers 0.23.3's encode_batch, three-way: every UD line,
+added tokens (from the file and added at run time), post-processors
+(none, ByteLevel trims, RoBERTa, templates, sequences of them), truncation
+(sides, strategies, stride, max_length 0), add_special_tokens, 1 and 2
+threads, offsets, and hypothesis texts."""
+
+import functools
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+from tokenizers import AddedToken, Tokenizer as HFTokenizer, processors
+
+import bertpiece
+from bertpiece._core import PipelineTokenizer
+from bertpiece.tokenizers_api.bulk import encode_counting_cuts
+from bpe_shapes import UD_FILES, gpt2_json, ud_lines
+from test_pipeline_bpe import ADDED, ADDED_TEXTS, EDGE_TEXTS
+from test_pipeline_bpe_fast import SHAPES as FAST_SHAPES
+from test_pipeline_bpe_fuzz import TEXT
+from test_pipeline_bulk import rows, want_rows
+
+
+def with_post(post):
+    """GPT-2's trained file with `post` as its post-processor."""
+    tok = HFTokenizer.from_str(gpt2_json())
+    tok.post_processor = post
+    return tok.to_str()
+
+
+def llama3_like():
+    # Llama 3's composition: ByteLevel (no trim) then a BOS template.
+    return with_post(processors.Sequence([
+        processors.ByteLevel(trim_offsets=False),
+        processors.TemplateProcessing(single="<|endoftext|> $A", pair="<|endoftext|> $A <|endoftext|> $B:1",
+                                      special_tokens=[("<|endoftext|>", 0)]),
+    ]))
+
+
+def trim_then_template():
+    # two trims (not idempotent) before a template with specials on both sides
+    return with_post(processors.Sequence([
+        processors.ByteLevel(trim_offsets=True, add_prefix_space=False),
+        processors.ByteLevel(trim_offsets=True, add_prefix_space=True),
+        processors.TemplateProcessing(single="<|endoftext|> $A <|endoftext|> <|endoftext|>",
+                                      pair="$A $B", special_tokens=[("<|endoftext|>", 0)]),
+    ]))
+
+
+def template_then_trim():
+    # a trim after the specials: the ids-only path declines it, the result must not change
+    return with_post(processors.Sequence([
+        processors.TemplateProcessing(single="<|endoftext|> $A", pair="$A $B", special_tokens=[("<|endoftext|>", 0)]),
+        processors.ByteLevel(trim_offsets=True),
+    ]))
+
+
+def bert_processing():
+    return with_post(processors.BertProcessing(("<|endoftext|>", 0), ("<|endoftext|>", 0)))
+
+
+SHAPES = {**FAST_SHAPES, "llama3-like": llama3_like, "trim-trim-template": trim_then_template,
+          "template-then-trim": template_then_trim, "bert-processing": bert_processing}
+TEXTS = EDGE_TEXTS + ADDED_TEXTS + ["  <|endoftext|> a<|endoftext|>", "a" * 300, "x " * 200]
+
+
+@functools.lru_cache(maxsize=None)
+def three(shape):
+    text = SHAPES[shape]()
+    fast = bertpiece.Tokenizer.from_str(text)
+    general = bertpiece.Tokenizer(PipelineTokenizer.from_str(text, False), text)
+    assert fast._core.fast_path() == "byte_level_bpe" and general._core.fast_path() is None
+    return fast, general, HFTokenizer.from_str(text)
+
+
+def some_lines(n):
+    return [line for path in UD_FILES for line in ud_lines(path, n)] + TEXTS
+
+
+def check(fast, general, theirs, lines, threads=(1, 2), offsets_too=(True, False), general_rows=None, **kw):
+    """Bulk rows (ids, offsets) of the fast and general paths equal tokenizers' encode_batch, as do the cut
+    counts (the general path on the first `general_rows` lines only, when given: it is the slow one)."""
+    add = kw.get("add_special_tokens", True)
+    encodings = theirs.encode_batch(lines, add_special_tokens=add)
+    want = want_rows(encodings)
+    want_cuts = sum(1 for e in encodings if e.overflowing)
+    for th in threads:
+        for offsets in offsets_too:
+            for tok in (fast, general):
+                n = len(lines) if tok is fast or general_rows is None else general_rows
+                if n < len(lines):
+                    encodings_n = encodings[:n]
+                    want, want_cuts = want_rows(encodings_n), sum(1 for e in encodings_n if e.overflowing)
+                else:
+                    want, want_cuts = want_rows(encodings), sum(1 for e in encodings if e.overflowing)
+                batch, cuts = encode_counting_cuts(tok, lines[:n], return_offsets=offsets, num_threads=th, **kw)
+                got = rows(batch)
+                assert got == (want if offsets else [(i, None) for i, _ in want]), (th, offsets, tok is fast)
+                assert cuts == want_cuts
+
+
+def test_every_ud_line_gpt2_three_way():
+    fast, general, theirs = three("gpt2")
+    lines = some_lines(None)
+    check(fast, general, theirs, lines, threads=(2,), offsets_too=(True,), general_rows=3000)
+    check(fast, general, theirs, lines[:2000] + TEXTS, threads=(1,), add_special_tokens=False)
+
+
+@pytest.mark.parametrize("shape", sorted(set(SHAPES) - {"gpt2"}))
+def test_shapes_three_way(shape):
+    fast, general, theirs = three(shape)
+    lines = some_lines(60)
+    for add in (True, False):
+        check(fast, general, theirs, lines, add_special_tokens=add)
+
+
+@pytest.mark.parametrize("shape", ["roberta", "llama3-like", "trim-trim-template"])
+@pytest.mark.parametrize("direction", ["right", "left"])
+def test_truncation_three_way(shape, direction):
+    fast, general, theirs = three(shape)
+    lines = some_lines(4)
+    try:
+        for max_length, strategy in ((0, "longest_first"), (1, "only_first"), (3, "longest_first"), (5, "only_first"),
+                                     (40, "longest_first")):
+            for t in (theirs, fast, general):
+                t.enable_truncation(max_length, stride=0, strategy=strategy, direction=direction)
+            for add in (True, False):
+                check(fast, general, theirs, lines, threads=(1,), offsets_too=(True,), add_special_tokens=add)
+    finally:
+        for t in (theirs, fast, general):
+            t.no_truncation()
+
+
+@pytest.mark.parametrize("how", ["only_second", "stride"])
+def test_truncation_errors_stay_errors(how):
+    """What `encode` refuses (only_second on one sequence, stride >= the length kept), the bulk call refuses too."""
+    fast, general, theirs = three("roberta")
+    kw = {"strategy": "only_second"} if how == "only_second" else {"stride": 4}
+    lines = ["a", "a much longer line of text that has to be cut somewhere in its middle"]
+    try:
+        for t in (theirs, fast, general):
+            t.enable_truncation(6, **kw)
+        with pytest.raises(BaseException):  # tokenizers panics on the stride (PanicException)
+            theirs.encode_batch(lines)
+        for tok in (fast, general):
+            with pytest.raises(ValueError, match="Truncation error|stride"):
+                tok.encode_batch_arrays(lines)
+        # rows that need no cut are fine
+        check(fast, general, theirs, lines[:1], threads=(1,))
+    finally:
+        for t in (theirs, fast, general):
+            t.no_truncation()
+
+
+def test_tokens_added_at_run_time():
+    text = SHAPES["roberta"]()
+    fast = bertpiece.Tokenizer.from_str(text)
+    general = bertpiece.Tokenizer(PipelineTokenizer.from_str(text, False), text)
+    theirs = HFTokenizer.from_str(text)
+    lines = some_lines(10)
+    for t in (fast, general, theirs):
+        t.add_tokens(ADDED)
+        t.add_special_tokens([AddedToken("[X]", lstrip=True, rstrip=True), "é"])
+    assert fast._core.fast_path() == "byte_level_bpe"
+    check(fast, general, theirs, lines + ["a [X] b", "café [X]é", "é"])
+    check(fast, general, theirs, lines, add_special_tokens=False)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(texts=st.lists(TEXT, min_size=1, max_size=6), shape=st.sampled_from(sorted(SHAPES)), add=st.booleans(),
+       max_length=st.one_of(st.none(), st.integers(0, 12)), direction=st.sampled_from(["right", "left"]))
+def test_hypothesis_texts_three_way(texts, shape, add, max_length, direction):
+    fast, general, theirs = three(shape)
+    try:
+        if max_length is not None:
+            for t in (theirs, fast, general):
+                t.enable_truncation(max_length, direction=direction)
+        check(fast, general, theirs, texts, add_special_tokens=add)
+    finally:
+        for t in (theirs, fast, general):
+            t.no_truncation()
+
+
+def test_shape_without_an_ids_path_is_unchanged():
+    """A file the fast path does not take (no regex in ByteLevel) still gives tokenizers' rows."""
+    d = json.loads(gpt2_json())
+    d["pre_tokenizer"]["use_regex"] = False
+    text = json.dumps(d)
+    ours, theirs = bertpiece.Tokenizer.from_str(text), HFTokenizer.from_str(text)
+    assert ours._core.fast_path() is None
+    lines = some_lines(5)
+    assert rows(ours.encode_batch_arrays(lines, return_offsets=True)) == want_rows(theirs.encode_batch(lines))
