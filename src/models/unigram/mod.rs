@@ -7,9 +7,11 @@
 //! its `<0xNN>` byte pieces, each over the whole run.
 
 mod fused;
+mod fused_ids;
 mod trie;
 
 pub use fused::{MetaspaceUnigram, Sink};
+pub use fused_ids::FusedUnigram;
 
 use super::ModelToken;
 use crate::{Error, Result};
