@@ -1,6 +1,6 @@
 //! The Rust core alone on a tokenizer.json and a text (no Python objects):
 //! `Tokenizer::encode` per line, fused path and general path, one thread,
-//! in CPU time.
+//! and the ids-only entry, in CPU time.
 //!
 //!     cargo run --release --example unigram_core -- TOKENIZER_JSON CORPUS [MB]
 
@@ -43,6 +43,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         let s = cpu() - t;
         println!("{name}: {:.1} MB/s ({tokens} tokens, {:.0} ns/token)", bytes as f64 / s / 1e6, s * 1e9 / tokens as f64);
+    }
+    // The ids-only entry of the bulk path (FusedUnigram::encode_ids), without and with offsets.
+    if let Some(view) = fused.fused_unigram() {
+        let (mut ids, mut offsets) = (Vec::new(), Vec::new());
+        for with_offsets in [false, true, false] {
+            let t = cpu();
+            for l in &lines {
+                ids.clear();
+                offsets.clear();
+                view.encode_ids(l, &mut ids, with_offsets.then_some(&mut offsets))?;
+            }
+            let s = cpu() - t;
+            println!("encode_ids (offsets: {with_offsets}): {:.1} MB/s", bytes as f64 / s / 1e6);
+        }
     }
     Ok(())
 }

@@ -112,12 +112,17 @@ impl Precompiled {
         kept && ascii(i.checked_sub(1)) && ascii(Some(i + 1))
     }
 
+    /// Whether every char of `text` stays (then `normalize` leaves it as it is).
+    pub fn keeps(&self, text: &str) -> bool {
+        (0..text.len()).all(|i| self.stays(text.as_bytes(), i))
+    }
+
     pub fn normalize(&self, s: &mut NormalizedString) {
         let text = s.text();
-        let bytes = text.as_bytes();
-        if (0..bytes.len()).all(|i| self.stays(bytes, i)) {
+        if self.keeps(&text) {
             return;
         }
+        let bytes = text.as_bytes();
         let mut edits = Vec::with_capacity(s.len());
         let mut modified = false;
         let mut i = 0;

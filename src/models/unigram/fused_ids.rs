@@ -3,13 +3,15 @@
 //! when asked, offsets in chars of the text. Without a normalizer the words
 //! are cut straight from the text's bytes (no `NormalizedString`, no char
 //! decoding, no token strings); with one, the text is normalized as the
-//! general path normalizes it and the fused word loop runs on it. Both share
+//! general path normalizes it and the fused word loop runs on it (unless the
+//! normalizer provably leaves this text as it is: then from its bytes). Both share
 //! the per-thread word cache of fused.rs, so a word costs one hash lookup.
 
 use super::fused::{offset_u32, with_pieces, Emit, MetaspaceUnigram, ThreadState};
 use super::Unigram;
 use crate::normalized_string::NormalizedString;
 use crate::normalizers::Normalizer;
+use crate::pre_tokenizer::is_hf_space;
 use crate::pre_tokenizers::metaspace::PrependScheme;
 use crate::Result;
 
@@ -26,9 +28,11 @@ impl FusedUnigram<'_> {
     /// input (Metaspace's `first` scheme prepends) holding no added token: the
     /// caller splits those out and adds special tokens.
     pub fn encode_ids(&self, text: &str, ids: &mut Vec<u32>, offsets: Option<&mut Vec<[u32; 2]>>) -> Result<()> {
-        match self.normalizer {
-            None if !self.shape.whitespace_split => self.shape.with_state(|st| self.raw_words(st, text, ids, offsets)),
-            _ => {
+        // A normalizer that leaves this text as it is leaves every char its own span.
+        let raw = !self.shape.whitespace_split && self.normalizer.is_none_or(|n| leaves_unchanged(n, text));
+        match raw {
+            true => self.shape.with_state(|st| self.raw_words(st, text, ids, offsets)),
+            false => {
                 let mut piece = NormalizedString::new(text, 0);
                 if let Some(n) = self.normalizer {
                     n.normalize(&mut piece);
@@ -91,6 +95,19 @@ impl FusedUnigram<'_> {
             start = end;
         }
         Ok(())
+    }
+}
+
+/// Whether `n` is sure to leave `text` as it is (false: maybe not, or not known).
+fn leaves_unchanged(n: &Normalizer, text: &str) -> bool {
+    let space = |c: Option<char>| c.is_some_and(|c| is_hf_space(c as u32));
+    match n {
+        Normalizer::Precompiled(p) => p.keeps(text),
+        Normalizer::Strip { left, right } => !(*left && space(text.chars().next())) && !(*right && space(text.chars().next_back())),
+        Normalizer::Replace(r) => !r.changes(text),
+        // Each item sees the text unchanged by the ones before it.
+        Normalizer::Sequence(items) => items.iter().all(|n| leaves_unchanged(n, text)),
+        _ => false,
     }
 }
 
@@ -166,8 +183,26 @@ mod tests {
             }
         }
         lines.sort();
-        lines.extend(["", " ", "  a  b  ", "▁x", "a▁▁b", "x\u{301}y", "\u{0}z", "😀 emoji 👍🏽", "\t\n tab", "  ", "é"].map(String::from));
+        lines.extend(["", " ", "  a  b  ", "▁x", "a▁▁b", "x\u{301}y", "\u{0}z", "😀 emoji 👍🏽", "\t\n tab", "  ", "é", "Ab\u{301}A\u{301} \tA", "x  ", "a  b"].map(String::from));
         lines
+    }
+
+    const STRIP_REPLACE: &str = r#"{"type": "Strip", "strip_left": false, "strip_right": true}, {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": "▁"}"#;
+
+    /// A darts charsmap (base64) mapping "A" to "a" and a tab to a space: the
+    /// root's children at 256 ^ byte, each leaf's value next to it.
+    fn tiny_charsmap() -> String {
+        let mut units = vec![0u32; 512];
+        units[0] = 256 << 10;
+        for (byte, blob_offset) in [(b'A' as usize, 0u32), (b'\t' as usize, 2)] {
+            let pos = 256 ^ byte;
+            units[pos] = byte as u32 | 1 << 8 | 1 << 10;
+            units[pos ^ 1] = blob_offset;
+        }
+        let mut bytes = ((units.len() * 4) as u32).to_le_bytes().to_vec();
+        units.iter().for_each(|u| bytes.extend(u.to_le_bytes()));
+        bytes.extend(b"a\0 \0");
+        base64::encode(bytes)
     }
 
     /// `encode_ids` gives the ids and offsets of `encode` on the general path, for every shape.
@@ -182,6 +217,8 @@ mod tests {
             (meta("never", false), "null".to_string(), false),
             (format!(r#"{{"type": "Sequence", "pretokenizers": [{{"type": "WhitespaceSplit"}}, {}]}}"#, meta("always", true)), "null".into(), false),
             (meta("always", true), r#"{"type": "Sequence", "normalizers": [{"type": "NFKC"}, {"type": "Strip", "strip_left": false, "strip_right": true}, {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": "▁"}]}"#.into(), false),
+            (meta("always", true), format!(r#"{{"type": "Sequence", "normalizers": [{{"type": "Precompiled", "precompiled_charsmap": "{}"}}, {}]}}"#, tiny_charsmap(), STRIP_REPLACE), false),
+            (meta("always", true), format!(r#"{{"type": "Sequence", "normalizers": [{}]}}"#, STRIP_REPLACE), true),
         ];
         for (pre, normalizer, byte_fallback) in shapes {
             let json = unigram_json(&sample, &pre, &normalizer, byte_fallback);
