@@ -35,7 +35,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let general = Tokenizer::from_json(&json)?.without_fast_paths();
     let settings = Settings::default();
-    for (name, tok) in [("fused", &fused), ("general", &general), ("fused", &fused)] {
+    // IDS_ONLY=N: time (and profile) encode_ids alone, N passes.
+    let ids_passes: usize = std::env::var("IDS_ONLY").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+    let encoders: &[(&str, &Tokenizer)] = if ids_passes > 0 { &[] } else { &[("fused", &fused), ("general", &general), ("fused", &fused)] };
+    for &(name, tok) in encoders {
         let t = cpu();
         let mut tokens = 0;
         for l in &lines {
@@ -47,7 +50,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The ids-only entry of the bulk path (FusedUnigram::encode_ids), without and with offsets.
     if let Some(view) = fused.fused_unigram() {
         let (mut ids, mut offsets) = (Vec::new(), Vec::new());
-        for with_offsets in [false, true, false] {
+        let passes = if ids_passes > 0 { vec![false; ids_passes] } else { vec![false, true, false] };
+        for with_offsets in passes {
             let t = cpu();
             for l in &lines {
                 ids.clear();

@@ -62,7 +62,15 @@ impl FusedUnigram<'_> {
             if shift == 1 {
                 st.word.push_str(r);
             }
-            push_replacing_spaces(&mut st.word, segment, r);
+            match segment.strip_prefix(' ') {
+                // A split word holds no space but maybe its first char.
+                Some(rest) if meta.split => {
+                    st.word.push_str(r);
+                    st.word.push_str(rest);
+                }
+                _ if meta.split => st.word.push_str(segment),
+                _ => push_replacing_spaces(&mut st.word, segment, r),
+            }
             let with_offsets = offsets.is_some();
             if with_offsets {
                 st.char_of.clear();
