@@ -111,7 +111,10 @@ fn leaves_unchanged(n: &Normalizer, text: &str) -> bool {
     let space = |c: Option<char>| c.is_some_and(|c| is_hf_space(c as u32));
     match n {
         Normalizer::Precompiled(p) => p.keeps(text),
-        Normalizer::Strip { left, right } => !(*left && space(text.chars().next())) && !(*right && space(text.chars().next_back())),
+        Normalizer::Strip { left, right } => {
+            let stripped = (*left && space(text.chars().next())) || (*right && space(text.chars().next_back()));
+            !stripped
+        }
         Normalizer::Replace(r) => !r.changes(text),
         // Each item sees the text unchanged by the ones before it.
         Normalizer::Sequence(items) => items.iter().all(|n| leaves_unchanged(n, text)),
