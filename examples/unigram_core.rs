@@ -1,6 +1,6 @@
 //! The Rust core alone on a tokenizer.json and a text (no Python objects):
 //! `Tokenizer::encode` per line, fused path and general path, one thread,
-//! in CPU time.
+//! and the ids-only entry, in CPU time.
 //!
 //!     cargo run --release --example unigram_core -- TOKENIZER_JSON CORPUS [MB]
 
@@ -35,7 +35,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let general = Tokenizer::from_json(&json)?.without_fast_paths();
     let settings = Settings::default();
-    for (name, tok) in [("fused", &fused), ("general", &general), ("fused", &fused)] {
+    // IDS_ONLY=N: time (and profile) encode_ids alone, N passes.
+    let ids_passes: usize = std::env::var("IDS_ONLY").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+    let encoders: &[(&str, &Tokenizer)] = if ids_passes > 0 { &[] } else { &[("fused", &fused), ("general", &general), ("fused", &fused)] };
+    for &(name, tok) in encoders {
         let t = cpu();
         let mut tokens = 0;
         for l in &lines {
@@ -43,6 +46,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         let s = cpu() - t;
         println!("{name}: {:.1} MB/s ({tokens} tokens, {:.0} ns/token)", bytes as f64 / s / 1e6, s * 1e9 / tokens as f64);
+    }
+    // The ids-only entry of the bulk path (FusedUnigram::encode_ids), without and with offsets.
+    if let Some(view) = fused.fused_unigram() {
+        let (mut ids, mut offsets) = (Vec::new(), Vec::new());
+        let passes = if ids_passes > 0 { vec![false; ids_passes] } else { vec![false, true, false] };
+        for with_offsets in passes {
+            let t = cpu();
+            for l in &lines {
+                ids.clear();
+                offsets.clear();
+                view.encode_ids(l, &mut ids, with_offsets.then_some(&mut offsets))?;
+            }
+            let s = cpu() - t;
+            println!("encode_ids (offsets: {with_offsets}): {:.1} MB/s", bytes as f64 / s / 1e6);
+        }
     }
     Ok(())
 }

@@ -236,6 +236,12 @@ impl Tokenizer {
         self
     }
 
+    /// The fused Metaspace + Unigram path's ids-only entry, for this file's shape.
+    pub fn fused_unigram(&self) -> Option<crate::models::unigram::FusedUnigram<'_>> {
+        let (Some(shape), Model::Unigram(model)) = (&self.fused_unigram, &self.config.model) else { return None };
+        Some(crate::models::unigram::FusedUnigram { shape, model, normalizer: self.config.normalizer.as_ref() })
+    }
+
     /// The name of the fast path this file's shape runs on, if any.
     pub fn fast_path(&self) -> Option<&'static str> {
         match (&self.fast, &self.fused_unigram) {

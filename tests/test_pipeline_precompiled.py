@@ -21,6 +21,9 @@ EDGE_TEXTS = [
     "e\u0301 e\u0301\u0323 A\u030a\u0301\u0323", "👍🏽 👨‍👩‍👧 🏳️‍🌈 🇫🇷🇩🇪", "한국어 \u1100\u1161\u11a8 \u1100\u1161",
     "\x00a\x01\x1f\x7f\u0085\u200b\u200d\ufeff\ufffd", "\u3000\u2028\u2029\u00a0\u2581", "क्षि नमस्ते ত্র",
     "ÉTÉ été İΣσς ß ẞ", "\u0301a\u0308", "Hello<mask> world <mask>!", "中文字 ｟ ｠ 〜", "a\r\nb\u000bc",
+    # ASCII next to what joins it into a grapheme (the ASCII runs the normalizer skips stop short of these).
+    "ab\u0301cd \u0600ab \u0600\u0600x y\u200d\U0001F600z 1\ufe0f\u20e3# \u20e3 ab\r\ncd\r x\n\ry",
+    "q\u0308\u0308 \U0001F1EB\U0001F1F7ab\u094dcd \u1100\u1161a \ufb01\u0301x ™a",
 ]
 
 

@@ -17,6 +17,8 @@ use unicode_segmentation::UnicodeSegmentation;
 pub struct Precompiled {
     trie: Vec<usize>,
     normalized: String,
+    /// ASCII bytes the charsmap leaves as they are (found at load).
+    ascii_kept: [bool; 128],
 }
 
 fn has_leaf(u: usize) -> bool {
@@ -41,8 +43,12 @@ impl Precompiled {
         let trie: Vec<usize> = units.chunks_exact(4).map(|u| u32::from_le_bytes([u[0], u[1], u[2], u[3]]) as usize).collect();
         let blob = &bytes[4 + 4 * size..];
         let normalized = String::from_utf8(blob.to_vec()).map_err(|_| "its normalized strings are not valid UTF-8")?;
-        let p = Precompiled { trie, normalized };
+        let mut p = Precompiled { trie, normalized, ascii_kept: [false; 128] };
         p.check()?;
+        for b in 0..128u8 {
+            let one = [b];
+            p.ascii_kept[b as usize] = std::str::from_utf8(&one).is_ok_and(|c| p.transform(c).is_none());
+        }
         Ok(p)
     }
 
@@ -94,15 +100,58 @@ impl Precompiled {
         None
     }
 
+    /// Byte `i` of `bytes` is an ASCII char the charsmap keeps that is a
+    /// grapheme of its own whatever comes around it: neither CR nor LF (which
+    /// pair) and between ASCII bytes (a non-ASCII neighbour could be a
+    /// combining mark or a prepended char joining it). Such a byte needs no
+    /// grapheme segmentation and no lookup: it stays.
+    #[inline]
+    fn stays(&self, bytes: &[u8], i: usize) -> bool {
+        let ascii = |j: Option<usize>| j.and_then(|j| bytes.get(j)).is_none_or(|b| b.is_ascii());
+        let kept = bytes.get(i).is_some_and(|&b| b != b'\r' && b != b'\n' && self.ascii_kept.get(b as usize) == Some(&true));
+        kept && ascii(i.checked_sub(1)) && ascii(Some(i + 1))
+    }
+
+    /// Whether every char of `text` stays (then `normalize` leaves it as it is).
+    pub fn keeps(&self, text: &str) -> bool {
+        (0..text.len()).all(|i| self.stays(text.as_bytes(), i))
+    }
+
     pub fn normalize(&self, s: &mut NormalizedString) {
         let text = s.text();
+        if self.keeps(&text) {
+            return;
+        }
+        let bytes = text.as_bytes();
         let mut edits = Vec::with_capacity(s.len());
+        let mut modified = false;
+        let mut i = 0;
+        while i < bytes.len() {
+            if self.stays(bytes, i) {
+                edits.push((bytes.get(i).copied().unwrap_or_default() as char, 0));
+                i += 1;
+                continue;
+            }
+            // A run of other bytes, cut where staying bytes (ASCII, so char and grapheme boundaries) begin.
+            let start = i;
+            while i < bytes.len() && !self.stays(bytes, i) {
+                i += 1;
+            }
+            modified |= self.normalize_graphemes(text.get(start..i).unwrap_or_default(), &mut edits);
+        }
+        if modified {
+            s.transform(edits);
+        }
+    }
+
+    /// HF's per-grapheme lookup over `text`, its edits pushed; whether any char changed.
+    fn normalize_graphemes(&self, text: &str, edits: &mut Vec<(char, isize)>) -> bool {
         let mut modified = false;
         for grapheme in text.graphemes(true) {
             if grapheme.len() < 6 {
                 if let Some(norm) = self.transform(grapheme) {
                     modified = true;
-                    replace(&mut edits, grapheme, norm);
+                    replace(edits, grapheme, norm);
                     continue;
                 }
             }
@@ -111,15 +160,13 @@ impl Precompiled {
                 match self.transform(part) {
                     Some(norm) => {
                         modified = true;
-                        replace(&mut edits, part, norm);
+                        replace(edits, part, norm);
                     }
                     None => edits.push((c, 0)),
                 }
             }
         }
-        if modified {
-            s.transform(edits);
-        }
+        modified
     }
 }
 

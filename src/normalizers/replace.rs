@@ -38,6 +38,11 @@ impl Replace {
         Ok(Replace { regex, content: content.to_string() })
     }
 
+    /// Whether normalizing `text` would change it (the pattern matches in it).
+    pub fn changes(&self, text: &str) -> bool {
+        self.regex.is_match(text)
+    }
+
     pub fn normalize(&self, s: &mut NormalizedString) {
         let text = s.text();
         if !self.regex.is_match(&text) {

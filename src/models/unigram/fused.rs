@@ -22,7 +22,10 @@ use std::cell::RefCell;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Words a thread's cache holds before it starts over (a few MB at most).
+/// Words a thread's cache holds (a few MB at most); once full it keeps what
+/// it has (as HF's cache does): the first words seen are mostly the frequent
+/// ones, where starting over threw them away every 65,536 new forms (8 MB of
+/// English ran at 16 MB/s instead of 50).
 const CACHE_WORDS: usize = 1 << 16;
 /// Longer words are tokenized every time (they rarely repeat).
 const CACHE_MAX_BYTES: usize = 64;
@@ -32,9 +35,9 @@ static NEXT_OWNER: AtomicU64 = AtomicU64::new(1);
 
 #[derive(Debug)]
 pub struct MetaspaceUnigram {
-    meta: Metaspace,
+    pub(super) meta: Metaspace,
     /// `Sequence([WhitespaceSplit, Metaspace])` (newer XLM-R-style conversions).
-    whitespace_split: bool,
+    pub(super) whitespace_split: bool,
     owner: u64,
 }
 
@@ -46,17 +49,17 @@ impl Clone for MetaspaceUnigram {
 
 /// A thread's reusable buffers and its word cache (word bytes -> pieces).
 #[derive(Default)]
-struct ThreadState {
+pub(super) struct ThreadState {
     owner: u64,
     cache: FxHashMap<Box<[u8]>, Box<[ModelToken]>>,
-    word: String,
-    char_of: Vec<u32>,
+    pub(super) word: String,
+    pub(super) char_of: Vec<u32>,
     tokens: Vec<ModelToken>,
     scratch: Scratch,
 }
 
 thread_local! {
-    static STATE: RefCell<ThreadState> = RefCell::new(ThreadState::default());
+    pub(super) static STATE: RefCell<ThreadState> = RefCell::new(ThreadState::default());
 }
 
 /// Where a piece's words go: the encoding and the word index to give them.
@@ -88,16 +91,33 @@ impl MetaspaceUnigram {
     /// The pre-tokenizer's words of `piece` (a normalized piece between added
     /// tokens), each tokenized by `model` and pushed to the sink.
     pub fn encode_piece(&self, model: &Unigram, piece: NormalizedString, sink: &mut Sink) -> Result<()> {
+        self.encode_normalized(model, piece, &mut Emit::Encoding(sink))
+    }
+
+    /// [`MetaspaceUnigram::encode_piece`] to any output.
+    pub(super) fn encode_normalized(&self, model: &Unigram, piece: NormalizedString, emit: &mut Emit) -> Result<()> {
         if !self.whitespace_split {
-            return self.encode_metaspace(model, &piece, sink);
+            return self.encode_metaspace(model, &piece, emit);
         }
         let mut parts = Vec::new();
         whitespace_split(piece, &mut parts);
-        parts.iter().filter(|p| !p.is_empty()).try_for_each(|p| self.encode_metaspace(model, p, sink))
+        parts.iter().filter(|p| !p.is_empty()).try_for_each(|p| self.encode_metaspace(model, p, emit))
+    }
+
+    /// This thread's state, its cache emptied if another tokenizer filled it.
+    pub(super) fn with_state<T>(&self, f: impl FnOnce(&mut ThreadState) -> T) -> T {
+        STATE.with(|state| {
+            let mut st = state.borrow_mut();
+            if st.owner != self.owner {
+                st.cache.clear();
+                st.owner = self.owner;
+            }
+            f(&mut st)
+        })
     }
 
     /// Metaspace's words of `piece`, each tokenized and pushed.
-    fn encode_metaspace(&self, model: &Unigram, piece: &NormalizedString, sink: &mut Sink) -> Result<()> {
+    fn encode_metaspace(&self, model: &Unigram, piece: &NormalizedString, emit: &mut Emit) -> Result<()> {
         let (chars, spans) = (&piece.chars, &piece.spans);
         let r = self.meta.replacement;
         let meta_char = |c: char| if c == ' ' { r } else { c };
@@ -115,23 +135,47 @@ impl MetaspaceUnigram {
             Some(i) => (chars.get(i).map_or(r, |&c| meta_char(c)), span(i)),
             None => (r, span(0)),
         };
-        STATE.with(|state| {
-            let mut st = state.borrow_mut();
-            if st.owner != self.owner {
-                st.cache.clear();
-                st.owner = self.owner;
-            }
+        self.with_state(|st| {
             let mut start = 0;
             for k in 1..=total {
                 if k < total && !(self.meta.split && at(k).0 == r) {
                     continue;
                 }
-                encode_word(model, &mut st, start..k, &at, sink)?;
+                encode_word(model, st, start..k, &at, emit)?;
                 start = k;
             }
             Ok(())
         })
     }
+}
+
+/// Where the tokens go: an encoding, or ids (and offsets, when asked) only.
+pub(super) enum Emit<'s, 'a> {
+    Encoding(&'s mut Sink<'a>),
+    Ids(&'s mut Vec<u32>, Option<&'s mut Vec<[u32; 2]>>),
+}
+
+/// The pieces of the word in `st.word`: from the cache, or tokenized (and
+/// cached when short), then handed to `f` with the model's tokens.
+pub(super) fn with_pieces<T>(model: &Unigram, st: &mut ThreadState, f: impl FnOnce(&[ModelToken], &str, &[u32]) -> T) -> Result<T> {
+    let ThreadState { cache, word: text, char_of, tokens, scratch, .. } = st;
+    let pieces: &[ModelToken] = match cache.get(text.as_bytes()) {
+        Some(p) => p,
+        None => {
+            tokens.clear();
+            model.tokenize_into(text, tokens, scratch)?;
+            if text.len() <= CACHE_MAX_BYTES && cache.len() < CACHE_WORDS {
+                cache.insert(text.as_bytes().into(), tokens.as_slice().into());
+            }
+            tokens
+        }
+    };
+    Ok(f(pieces, text, char_of))
+}
+
+/// An offset as the u32 of the ids-only output.
+pub(super) fn offset_u32(v: usize) -> Result<u32> {
+    u32::try_from(v).map_err(|_| crate::Error::Tokenize(format!("offset {v} does not fit in 32 bits")))
 }
 
 /// One word (virtual chars `range`): its pieces from the cache or the model,
@@ -141,41 +185,43 @@ fn encode_word(
     st: &mut ThreadState,
     range: Range<usize>,
     at: &impl Fn(usize) -> (char, Span),
-    sink: &mut Sink,
+    emit: &mut Emit,
 ) -> Result<()> {
-    let ThreadState { cache, word: text, char_of, tokens, scratch, .. } = st;
-    text.clear();
-    char_of.clear();
+    st.word.clear();
+    st.char_of.clear();
     for (i, k) in range.clone().enumerate() {
-        text.push(at(k).0);
-        char_of.resize(text.len(), i as u32);
+        st.word.push(at(k).0);
+        let len = st.word.len();
+        st.char_of.resize(len, i as u32);
     }
-    let pieces: &[ModelToken] = match cache.get(text.as_bytes()) {
-        Some(p) => p,
-        None => {
-            tokens.clear();
-            model.tokenize_into(text, tokens, scratch)?;
-            if text.len() <= CACHE_MAX_BYTES {
-                if cache.len() >= CACHE_WORDS {
-                    cache.clear();
-                }
-                cache.insert(text.as_bytes().into(), tokens.as_slice().into());
-            }
-            tokens
-        }
-    };
-    let w = Some(sink.word.unwrap_or(*sink.next_word));
-    *sink.next_word += 1;
-    for &(id, bs, be) in pieces {
-        // Model tokens are never empty: `bs < be <= text.len()`.
+    // Model tokens are never empty: `bs < be <= text.len()`.
+    let span = |char_of: &[u32], bs: usize, be: usize| {
         let first = char_of.get(bs).map_or(0, |&c| c as usize);
         let last = char_of.get(be.wrapping_sub(1)).map_or(first, |&c| c as usize);
-        let span = (at(range.start + first).1 .0, at(range.start + last).1 .1);
-        let unknown = if Some(id) == model.unk_id { model.unknown_text(text, &(id, bs, be)) } else { None };
-        let token = unknown.or_else(|| model.id_to_token(id)).unwrap_or_default().to_string();
-        sink.out.push(id, token, span, w, sink.type_id);
-    }
-    Ok(())
+        (at(range.start + first).1 .0, at(range.start + last).1 .1)
+    };
+    with_pieces(model, st, |pieces, text, char_of| match emit {
+        Emit::Encoding(sink) => {
+            let w = Some(sink.word.unwrap_or(*sink.next_word));
+            *sink.next_word += 1;
+            for &(id, bs, be) in pieces {
+                let unknown = if Some(id) == model.unk_id { model.unknown_text(text, &(id, bs, be)) } else { None };
+                let token = unknown.or_else(|| model.id_to_token(id)).unwrap_or_default().to_string();
+                sink.out.push(id, token, span(char_of, bs, be), w, sink.type_id);
+            }
+            Ok(())
+        }
+        Emit::Ids(ids, offsets) => {
+            ids.extend(pieces.iter().map(|p| p.0));
+            if let Some(offsets) = offsets {
+                for &(_, bs, be) in pieces {
+                    let (s, e) = span(char_of, bs, be);
+                    offsets.push([offset_u32(s)?, offset_u32(e)?]);
+                }
+            }
+            Ok(())
+        }
+    })?
 }
 
 #[cfg(test)]

@@ -7,9 +7,11 @@
 //! its `<0xNN>` byte pieces, each over the whole run.
 
 mod fused;
+mod fused_ids;
 mod trie;
 
 pub use fused::{MetaspaceUnigram, Sink};
+pub use fused_ids::FusedUnigram;
 
 use super::ModelToken;
 use crate::{Error, Result};
@@ -69,7 +71,7 @@ impl Unigram {
                 min_score = *score;
             }
         }
-        let trie = Trie::new(pieces.iter().enumerate().map(|(id, (p, _))| (p.as_bytes(), id as u32)));
+        let trie = Trie::new(pieces.iter().enumerate().map(|(id, (p, score))| (p.as_bytes(), id as u32, *score)));
         Ok(Unigram { pieces, ids, trie, min_score, unk_id, byte_fallback })
     }
 
@@ -112,8 +114,7 @@ impl Unigram {
                     }
                 }
             };
-            self.trie.prefixes(word.as_bytes().get(start..).unwrap_or_default(), |len, id| {
-                let score = self.pieces.get(id as usize).map_or(0.0, |p| p.1);
+            self.trie.prefixes(word.as_bytes().get(start..).unwrap_or_default(), |len, id, score| {
                 offer(best, start + len, id, score);
                 has_single |= len == char_len;
             });

@@ -1,0 +1,253 @@
+//! The ids-only entry of the fused Metaspace + Unigram path, for the bulk
+//! path: one whole text (no added token in it, no special tokens) to ids and,
+//! when asked, offsets in chars of the text. Without a normalizer the words
+//! are cut straight from the text's bytes (no `NormalizedString`, no char
+//! decoding, no token strings); with one, the text is normalized as the
+//! general path normalizes it and the fused word loop runs on it (unless the
+//! normalizer provably leaves this text as it is: then from its bytes). Both share
+//! the per-thread word cache of fused.rs, so a word costs one hash lookup.
+
+use super::fused::{offset_u32, with_pieces, Emit, MetaspaceUnigram, ThreadState};
+use super::Unigram;
+use crate::normalized_string::NormalizedString;
+use crate::normalizers::Normalizer;
+use crate::pre_tokenizer::is_hf_space;
+use crate::pre_tokenizers::metaspace::PrependScheme;
+use crate::Result;
+
+/// A fused Metaspace + Unigram file's parts, borrowed from its `Tokenizer`.
+pub struct FusedUnigram<'a> {
+    pub shape: &'a MetaspaceUnigram,
+    pub model: &'a Unigram,
+    pub normalizer: Option<&'a Normalizer>,
+}
+
+impl FusedUnigram<'_> {
+    /// The ids `Tokenizer::encode(text, add_special_tokens=false)` gives, with
+    /// its offsets (chars of `text`) when `offsets` is given. `text` is a whole
+    /// input (Metaspace's `first` scheme prepends) holding no added token: the
+    /// caller splits those out and adds special tokens.
+    pub fn encode_ids(&self, text: &str, ids: &mut Vec<u32>, offsets: Option<&mut Vec<[u32; 2]>>) -> Result<()> {
+        // A normalizer that leaves this text as it is leaves every char its own span.
+        let raw = !self.shape.whitespace_split && self.normalizer.is_none_or(|n| leaves_unchanged(n, text));
+        match raw {
+            true => self.shape.with_state(|st| self.raw_words(st, text, ids, offsets)),
+            false => {
+                let mut piece = NormalizedString::new(text, 0);
+                if let Some(n) = self.normalizer {
+                    n.normalize(&mut piece);
+                }
+                self.shape.encode_normalized(self.model, piece, &mut Emit::Ids(ids, offsets))
+            }
+        }
+    }
+
+    /// Metaspace's words of an unnormalized text, cut from its bytes: a word
+    /// starts at every space or replacement char but the first char (with
+    /// `split`), spaces become the replacement, the first word may get one
+    /// prepended (which then has the first char's span, as HF gives it).
+    fn raw_words(&self, st: &mut ThreadState, text: &str, ids: &mut Vec<u32>, mut offsets: Option<&mut Vec<[u32; 2]>>) -> Result<()> {
+        let meta = &self.shape.meta;
+        let mut buf = [0u8; 4];
+        let r: &str = meta.replacement.encode_utf8(&mut buf);
+        let Some(first) = text.chars().next() else { return Ok(()) };
+        let prepend = meta.prepend_scheme != PrependScheme::Never && first != ' ' && first != meta.replacement;
+        let bytes = text.as_bytes();
+        let (mut start, mut start_char) = (0usize, 0usize);
+        while start < bytes.len() {
+            let end = if meta.split { next_boundary(bytes, start, r.as_bytes()) } else { bytes.len() };
+            let segment = text.get(start..end).unwrap_or_default();
+            let shift = usize::from(prepend && start == 0);
+            st.word.clear();
+            if shift == 1 {
+                st.word.push_str(r);
+            }
+            match segment.strip_prefix(' ') {
+                // A split word holds no space but maybe its first char.
+                Some(rest) if meta.split => {
+                    st.word.push_str(r);
+                    st.word.push_str(rest);
+                }
+                _ if meta.split => st.word.push_str(segment),
+                _ => push_replacing_spaces(&mut st.word, segment, r),
+            }
+            let with_offsets = offsets.is_some();
+            if with_offsets {
+                st.char_of.clear();
+                let mut v = 0u32;
+                if shift == 1 {
+                    st.char_of.extend(std::iter::repeat_n(0, r.len()));
+                    v = 1;
+                }
+                for c in segment.chars() {
+                    let n = if c == ' ' { r.len() } else { c.len_utf8() };
+                    st.char_of.extend(std::iter::repeat_n(v, n));
+                    v += 1;
+                }
+            }
+            let chars = with_pieces(self.model, st, |pieces, _, char_of| -> Result<usize> {
+                ids.extend(pieces.iter().map(|p| p.0));
+                if let Some(out) = offsets.as_deref_mut() {
+                    // Virtual char v: the prepended replacement (v < shift, the first char's span) or char v - shift of the segment.
+                    let orig = |v: usize| start_char + v.saturating_sub(shift);
+                    for &(_, bs, be) in pieces {
+                        let first = char_of.get(bs).map_or(0, |&c| c as usize);
+                        let last = char_of.get(be.wrapping_sub(1)).map_or(first, |&c| c as usize);
+                        out.push([offset_u32(orig(first))?, offset_u32(orig(last) + 1)?]);
+                    }
+                    return Ok(char_of.last().map_or(0, |&c| c as usize + 1) - shift);
+                }
+                Ok(0)
+            })??;
+            start_char += chars;
+            start = end;
+        }
+        Ok(())
+    }
+}
+
+/// Whether `n` is sure to leave `text` as it is (false: maybe not, or not known).
+fn leaves_unchanged(n: &Normalizer, text: &str) -> bool {
+    let space = |c: Option<char>| c.is_some_and(|c| is_hf_space(c as u32));
+    match n {
+        Normalizer::Precompiled(p) => p.keeps(text),
+        Normalizer::Strip { left, right } => {
+            let stripped = (*left && space(text.chars().next())) || (*right && space(text.chars().next_back()));
+            !stripped
+        }
+        Normalizer::Replace(r) => !r.changes(text),
+        // Each item sees the text unchanged by the ones before it.
+        Normalizer::Sequence(items) => items.iter().all(|n| leaves_unchanged(n, text)),
+        _ => false,
+    }
+}
+
+/// Where the word after the one starting at `start` starts: the next space or
+/// replacement char after `start`, or the end.
+fn next_boundary(bytes: &[u8], start: usize, r: &[u8]) -> usize {
+    let first_byte = r.first().copied().unwrap_or(b' ');
+    let mut from = start + 1;
+    while let Some(i) = memchr::memchr2(b' ', first_byte, bytes.get(from..).unwrap_or_default()) {
+        let at = from + i;
+        if bytes.get(at) == Some(&b' ') || bytes.get(at..).is_some_and(|rest| rest.starts_with(r)) {
+            return at;
+        }
+        from = at + 1;
+    }
+    bytes.len()
+}
+
+fn push_replacing_spaces(out: &mut String, segment: &str, r: &str) {
+    let mut rest = segment;
+    while let Some(i) = memchr::memchr(b' ', rest.as_bytes()) {
+        out.push_str(rest.get(..i).unwrap_or_default());
+        out.push_str(r);
+        rest = rest.get(i + 1..).unwrap_or_default();
+    }
+    out.push_str(rest);
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::pipeline::{Input, Settings, Tokenizer};
+
+    /// A vocabulary of every 1- to 3-char substring of `lines` (plus the
+    /// replacement char before each word), scores from a fixed hash.
+    fn unigram_json(lines: &[&str], pre_tokenizer: &str, normalizer: &str, byte_fallback: bool) -> String {
+        let mut pieces: Vec<String> = vec!["<unk>".into()];
+        let mut seen = std::collections::HashSet::new();
+        for line in lines {
+            let text: Vec<char> = line.replace(' ', "▁").chars().collect();
+            for n in 1..=3 {
+                for w in text.windows(n) {
+                    let p: String = w.iter().collect();
+                    if (p.len() % 5 != 3 || n == 1) && seen.insert(p.clone()) {
+                        pieces.push(p);
+                    }
+                }
+            }
+        }
+        if byte_fallback {
+            pieces.extend((0..=255u8).map(|b| format!("<0x{b:02X}>")));
+        }
+        let vocab: Vec<serde_json::Value> = pieces
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| !byte_fallback || p.chars().count() > 1 || i % 7 != 0 || p.starts_with('<'))
+            .map(|(i, p)| serde_json::json!([p, -(((i * 2_654_435_761) % 1000) as f64) / 97.0 - 1.0]))
+            .collect();
+        format!(
+            r#"{{"normalizer": {normalizer}, "pre_tokenizer": {pre_tokenizer},
+                "model": {{"type": "Unigram", "unk_id": 0, "byte_fallback": {byte_fallback}, "vocab": {}}}}}"#,
+            serde_json::Value::Array(vocab)
+        )
+    }
+
+    fn ud_lines() -> Vec<String> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+        let mut lines = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let name = entry.file_name().to_string_lossy().to_string();
+            if name.starts_with("ud-") && name.ends_with(".txt") {
+                let text = std::fs::read_to_string(entry.path()).unwrap();
+                lines.extend(text.lines().step_by(40).map(str::to_string));
+            }
+        }
+        lines.sort();
+        lines.extend(["", " ", "  a  b  ", "▁x", "a▁▁b", "x\u{301}y", "\u{0}z", "😀 emoji 👍🏽", "\t\n tab", "  ", "é", "Ab\u{301}A\u{301} \tA", "x  ", "a  b"].map(String::from));
+        lines
+    }
+
+    const STRIP_REPLACE: &str = r#"{"type": "Strip", "strip_left": false, "strip_right": true}, {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": "▁"}"#;
+
+    /// A darts charsmap (base64) mapping "A" to "a" and a tab to a space: the
+    /// root's children at 256 ^ byte, each leaf's value next to it.
+    fn tiny_charsmap() -> String {
+        let mut units = vec![0u32; 512];
+        units[0] = 256 << 10;
+        for (byte, blob_offset) in [(b'A' as usize, 0u32), (b'\t' as usize, 2)] {
+            let pos = 256 ^ byte;
+            units[pos] = byte as u32 | 1 << 8 | 1 << 10;
+            units[pos ^ 1] = blob_offset;
+        }
+        let mut bytes = ((units.len() * 4) as u32).to_le_bytes().to_vec();
+        units.iter().for_each(|u| bytes.extend(u.to_le_bytes()));
+        bytes.extend(b"a\0 \0");
+        base64::encode(bytes)
+    }
+
+    /// `encode_ids` gives the ids and offsets of `encode` on the general path, for every shape.
+    #[test]
+    fn encode_ids_equals_the_general_path() {
+        let lines = ud_lines();
+        let sample: Vec<&str> = lines.iter().step_by(2).map(String::as_str).collect();
+        let meta = |scheme: &str, split: bool| format!(r#"{{"type": "Metaspace", "replacement": "▁", "prepend_scheme": "{scheme}", "split": {split}}}"#);
+        let shapes = [
+            (meta("always", true), "null".to_string(), false),
+            (meta("first", true), "null".to_string(), true),
+            (meta("never", false), "null".to_string(), false),
+            (format!(r#"{{"type": "Sequence", "pretokenizers": [{{"type": "WhitespaceSplit"}}, {}]}}"#, meta("always", true)), "null".into(), false),
+            (meta("always", true), r#"{"type": "Sequence", "normalizers": [{"type": "NFKC"}, {"type": "Strip", "strip_left": false, "strip_right": true}, {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": "▁"}]}"#.into(), false),
+            (meta("always", true), format!(r#"{{"type": "Sequence", "normalizers": [{{"type": "Precompiled", "precompiled_charsmap": "{}"}}, {}]}}"#, tiny_charsmap(), STRIP_REPLACE), false),
+            (meta("always", true), format!(r#"{{"type": "Sequence", "normalizers": [{}]}}"#, STRIP_REPLACE), true),
+        ];
+        for (pre, normalizer, byte_fallback) in shapes {
+            let json = unigram_json(&sample, &pre, &normalizer, byte_fallback);
+            let fused = Tokenizer::from_json(&json).unwrap();
+            let general = Tokenizer::from_json(&json).unwrap().without_fast_paths();
+            let view = fused.fused_unigram().unwrap();
+            let (mut ids, mut offsets, mut ids_only) = (Vec::new(), Vec::new(), Vec::new());
+            for text in &lines {
+                let g = general.encode(&Input::Raw(text), None, false, &Settings::default()).unwrap();
+                ids.clear();
+                offsets.clear();
+                ids_only.clear();
+                view.encode_ids(text, &mut ids, Some(&mut offsets)).unwrap();
+                view.encode_ids(text, &mut ids_only, None).unwrap();
+                let spans: Vec<[u32; 2]> = g.offsets.iter().map(|&(s, e)| [s as u32, e as u32]).collect();
+                assert_eq!((&ids, &offsets), (&g.ids, &spans), "{pre} {normalizer} {text:?}");
+                assert_eq!(ids_only, g.ids);
+            }
+        }
+    }
+}
