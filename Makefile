@@ -44,8 +44,13 @@ cargo-test:  ## the Rust core alone, no Python involved
 # slowest, so every run shows where the time goes.
 PYTEST_ARGS ?= -n $(PYTEST_WORKERS) --maxschedchunk 8 --durations=25
 
+# pytest's temporary directories under .cache/, not /tmp; removed when the run passes (make stops at a
+# failure, so a failed run's are kept to look at; the next run starts by emptying them).
+PYTEST_TMP = $(CURDIR)/.cache/pytest-tmp
+
 pytest:
-	$(PYTHON) -m pytest $(PYTEST_ARGS) -m "not slow"
+	$(PYTHON) -m pytest $(PYTEST_ARGS) --basetemp=$(PYTEST_TMP) -m "not slow"
+	rm -rf $(PYTEST_TMP)
 
 test: install-test cargo-test pytest  ## everything CI runs but the slow tier (the pinned versions of constraints/test.txt)
 

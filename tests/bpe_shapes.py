@@ -8,6 +8,8 @@ import os
 
 from tokenizers import AddedToken, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
 
+from shared_cache import session_cached
+
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 UD_FILES = sorted(glob.glob(os.path.join(DATA, "ud-*.txt")))
 ATTRS = ("ids", "tokens", "offsets", "type_ids", "special_tokens_mask", "attention_mask", "word_ids", "sequence_ids")
@@ -34,7 +36,7 @@ def _train(tok, vocab_size, specials):
     return tok
 
 
-@functools.lru_cache(maxsize=None)
+@session_cached
 def gpt2_json():
     """GPT-2's settings: no prefix space, ByteLevel post-processor and decoder, <|endoftext|>."""
     tok = Tokenizer(models.BPE())
@@ -44,7 +46,7 @@ def gpt2_json():
     return _train(tok, 1500, ["<|endoftext|>"]).to_str()
 
 
-@functools.lru_cache(maxsize=None)
+@session_cached
 def roberta_json():
     """RoBERTa's settings: prefix space, RobertaProcessing (trim_offsets) with <s> </s> <pad> <unk> <mask>."""
     tok = Tokenizer(models.BPE())
@@ -59,7 +61,7 @@ def roberta_json():
     return tok.to_str()
 
 
-@functools.lru_cache(maxsize=None)
+@session_cached
 def modernbert_json():
     """ModernBERT's shape: ByteLevel without prefix space, TemplateProcessing [CLS] $A [SEP] (pair $B:1 [SEP]:1)."""
     tok = Tokenizer(models.BPE())
@@ -93,3 +95,13 @@ def assert_same(ours, theirs, context):
     for a in ATTRS:
         got, want = getattr(ours, a), getattr(theirs, a)
         assert got == want, f"{a} differs for {context!r}:\n ours   {got}\n theirs {want}"
+
+
+def assert_all_same(ours_encodings, theirs, context):
+    """assert_same for each of several Encodings against one of tokenizers', whose columns are read once
+    (each read of a tokenizers.Encoding attribute builds its list anew)."""
+    want = columns(theirs)
+    for ours in ours_encodings:
+        for a in ATTRS:
+            got = getattr(ours, a)
+            assert got == want[a], f"{a} differs for {context!r}:\n ours   {got}\n theirs {want[a]}"

@@ -5,9 +5,12 @@ is one variable away."""
 import os
 import sys
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from shared_cache import SHARED_CACHE_ENV  # noqa: E402  (tests/ on sys.path first)
 
 settings.register_profile(
     "bertpiece",
@@ -31,6 +34,20 @@ def pytest_report_header(config):
         except metadata.PackageNotFoundError:
             found.append(f"{name} missing")
     return "references: " + ", ".join(found)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shared_cache_dir(tmp_path_factory):
+    """The directory tests/shared_cache.py shares trained tokenizer files through: one per session, the
+    same for every xdist worker (their basetemps are subdirectories of the session's)."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    path = root / "shared-cache"
+    path.mkdir(exist_ok=True)
+    os.environ[SHARED_CACHE_ENV] = str(path)
+    yield path
+    os.environ.pop(SHARED_CACHE_ENV, None)
 
 
 # Under xdist (`make pytest`: tests handed out in this order, a few at a time) the order is chosen so that

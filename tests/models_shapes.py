@@ -9,6 +9,7 @@ import json
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
 
 from bpe_shapes import training_sample
+from shared_cache import session_cached
 
 
 def _metaspace(tok, prepend_scheme="always", split=True):
@@ -16,7 +17,7 @@ def _metaspace(tok, prepend_scheme="always", split=True):
     return tok
 
 
-@functools.lru_cache(maxsize=None)
+@session_cached
 def unigram_base():
     """A Unigram trained behind Metaspace (vocabulary 4000: the sample has 2705 chars; <pad> </s> <unk> <s> first)."""
     tok = _metaspace(Tokenizer(models.Unigram()))
@@ -70,7 +71,7 @@ def llama_json():
     return tok.to_str()
 
 
-@functools.lru_cache(maxsize=None)
+@session_cached
 def wordpiece_json(prefix="##"):
     """BERT's model, processor and decoder behind Metaspace (the BERT normalizer and pre-tokenizer are other families')."""
     tok = _metaspace(Tokenizer(models.WordPiece(unk_token="[UNK]", continuing_subword_prefix=prefix)))
@@ -82,7 +83,7 @@ def wordpiece_json(prefix="##"):
     return tok.to_str()
 
 
-@functools.lru_cache(maxsize=None)
+@session_cached
 def wordlevel_json():
     """A WordLevel over Metaspace words (vocabulary 600) with a CTC-free plain decoder chain."""
     tok = _metaspace(Tokenizer(models.WordLevel(unk_token="[UNK]")), prepend_scheme="never")
@@ -92,7 +93,7 @@ def wordlevel_json():
     return tok.to_str()
 
 
-@functools.lru_cache(maxsize=None)
+@session_cached
 def sentencepiece_json():
     """A sentencepiece 0.2.3 Unigram model (byte_fallback) trained on the UD samples and converted by
     transformers' SpmConverter, as Llama/T5-era files are made. Its normalizer is left out

@@ -10,23 +10,31 @@ import io
 from tokenizers import AddedToken, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
 
 from bpe_shapes import training_sample
+from shared_cache import session_cached
 
 RULES = ("nmt_nfkc", "nmt_nfkc_cf", "nfkc", "identity")
 
 
-@functools.lru_cache(maxsize=None)
-def spm_model(rule):
-    """(serialized model, parsed ModelProto) of a sentencepiece Unigram trained under `rule`."""
+@session_cached
+def _trained_spm_model(rule):
+    """The serialized sentencepiece Unigram trained under `rule`."""
     import sentencepiece as spm
-    from transformers.convert_slow_tokenizer import import_protobuf
 
     model = io.BytesIO()
     spm.SentencePieceTrainer.train(sentence_iterator=iter(training_sample()), model_writer=model, vocab_size=3000,
                                    model_type="unigram", character_coverage=0.9995, normalization_rule_name=rule,
                                    minloglevel=2, num_threads=1)
+    return model.getvalue()
+
+
+@functools.lru_cache(maxsize=None)
+def spm_model(rule):
+    """(serialized model, parsed ModelProto) of a sentencepiece Unigram trained under `rule`."""
+    from transformers.convert_slow_tokenizer import import_protobuf
+
     proto = import_protobuf().ModelProto()
-    proto.ParseFromString(model.getvalue())
-    return model.getvalue(), proto
+    proto.ParseFromString(_trained_spm_model(rule))
+    return _trained_spm_model(rule), proto
 
 
 def charsmap(rule):

@@ -10,6 +10,7 @@ import json
 from tokenizers import Tokenizer, models, pre_tokenizers, processors, trainers
 
 from bpe_shapes import training_sample
+from shared_cache import session_cached
 
 BEHAVIORS = ("removed", "isolated", "merged_with_previous", "merged_with_next", "contiguous")
 
@@ -32,7 +33,7 @@ PRE_TOKENIZERS = {
 }
 
 
-@functools.lru_cache(maxsize=None)
+@session_cached
 def model_json():
     """A BPE model (vocabulary 2000, [UNK] for unseen chars) trained on the UD samples after Whitespace."""
     tok = Tokenizer(models.BPE(unk_token="[UNK]"))

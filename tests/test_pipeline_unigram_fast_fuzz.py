@@ -11,7 +11,7 @@ from tokenizers import Tokenizer as HFTokenizer, models, pre_tokenizers
 
 import bertpiece
 from bertpiece._core import PipelineTokenizer
-from bpe_shapes import assert_same
+from bpe_shapes import assert_all_same, assert_same
 from models_shapes import llama_json
 from precomp_shapes import xlmr_json as spm_xlmr_json
 
@@ -36,9 +36,7 @@ def three(text):
 def _check(tokenizers, texts):
     fused, general, hf = tokenizers
     for s in texts:
-        want = hf.encode(s)
-        assert_same(fused.encode(s), want, s)
-        assert_same(general.encode(s), want, s)
+        assert_all_same((fused.encode(s), general.encode(s)), hf.encode(s), s)
     for got, want in zip(fused.encode_batch(texts), hf.encode_batch(texts)):
         assert_same(got, want, "batch")
 
@@ -92,6 +90,5 @@ def test_generated_vocabularies_and_metaspace_options(pieces, with_unk, byte_fal
                 else:
                     raise AssertionError(f"{s!r}: tokenizers raised {e!r}, bertpiece did not")
             continue
-        assert_same(fused.encode(s), want, s)
-        assert_same(general.encode(s), want, s)
+        assert_all_same((fused.encode(s), general.encode(s)), want, s)
     assert json.loads(text)["pre_tokenizer"]["type"] == "Metaspace"
