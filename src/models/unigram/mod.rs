@@ -7,7 +7,7 @@
 //! its `<0xNN>` byte pieces, each over the whole run.
 
 mod fused;
-mod trie;
+pub(crate) mod trie;
 
 pub use fused::{MetaspaceUnigram, Sink};
 
