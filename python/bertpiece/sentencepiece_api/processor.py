@@ -167,18 +167,24 @@ class SentencePieceProcessor:
         else:
             batch = len(input) > 0 and _args.is_sequence(input[0])
         rows = input if batch else [input]
-        texts = [self._decode_one(model, row) for row in rows]
-        if return_type is bytes:
-            texts = [t.encode("utf-8") for t in texts]
+        texts = [self._decode_one(model, row, return_type) for row in rows]
         return texts if batch else texts[0]
 
-    def _decode_one(self, model, row):
+    def _decode_one(self, model, row, return_type):
         if len(row) and not hasattr(row, "dtype") and isinstance(row[0], (str, bytes)):
-            return model.decode_pieces([p.decode("utf-8") if isinstance(p, bytes) else p for p in row])
+            # Pieces given as bytes decode to bytes, as in sentencepiece.
+            as_bytes = return_type is bytes or isinstance(row[0], bytes)
+            text = model.decode_pieces([p.decode("utf-8") if isinstance(p, bytes) else p for p in row])
+            return text.encode("utf-8") if as_bytes else text
+        return self._decode_ids(model, row, return_type)
+
+    def _decode_ids(self, model, row, return_type):
         try:
-            return model.decode_ids(row)
+            text = model.decode_ids(row)
         except TypeError:
             raise TypeError("Input must be an integer buffer, list of integers, or a sequence of integers.") from None
+        return text.encode("utf-8") if return_type is bytes else text
+
 
     def DecodePieces(self, input, return_type=None, **kwargs):
         return self.Decode(input=input, return_type=return_type, **kwargs)
