@@ -36,10 +36,13 @@ pub struct Processor {
     user_defined: Option<Trie>,
     normalizer: Normalizer,
     denormalizer: Option<Normalizer>,
-    /// Unigram: the trie of the encodable pieces, and its score bounds.
+    /// Unigram: the trie of the pieces Viterbi may use (NORMAL and
+    /// USER_DEFINED; UNUSED ones are skipped there anyway), each piece's
+    /// Viterbi score by id (a user-defined piece's bonus precomputed), and the
+    /// lowest NORMAL score (for the unknown penalty).
     trie: Trie,
+    viterbi_scores: Vec<f32>,
     min_score: f32,
-    max_score: f32,
 }
 
 fn invalid(why: String) -> Error {
@@ -114,7 +117,15 @@ impl Processor {
             .map(|(i, p)| (p.piece.as_bytes(), i as u32))
             .collect();
         let user_defined = (!user.is_empty()).then(|| Trie::new(user));
-        let trie = Trie::new(pieces.iter().map(|(p, &id)| (p.as_bytes(), id)));
+        let usable = |id: u32| proto.pieces[id as usize].kind != PieceType::Unused;
+        let trie = Trie::new(pieces.iter().filter(|(_, &id)| usable(id)).map(|(p, &id)| (p.as_bytes(), id)));
+        let viterbi_scores = (proto.pieces.iter())
+            .map(|p| match p.kind {
+                // `length * max_score_ - 0.1`: about -0.1 for trained models (max_score is at least FLT_MIN).
+                PieceType::UserDefined => ((p.piece.len() as f32 * max_score) as f64 - 0.1) as f32,
+                _ => p.score,
+            })
+            .collect();
         let suffix = proto.trainer_spec.treat_whitespace_as_suffix;
         let normalizer = Normalizer::new(&proto.normalizer_spec, "normalizer_spec", suffix)?;
         let denormalizer = match &proto.denormalizer_spec {
@@ -131,8 +142,8 @@ impl Processor {
             normalizer,
             denormalizer,
             trie,
+            viterbi_scores,
             min_score,
-            max_score,
             proto,
         })
     }

@@ -8,7 +8,6 @@
 //! pieces, never below FLT_MIN: about -0.1 for trained models). A char that no
 //! piece of exactly its length covers gets the unknown offer `min_score - 10`.
 
-use super::model_proto::PieceType;
 use super::Processor;
 
 #[derive(Clone, Copy)]
@@ -39,15 +38,7 @@ pub fn encode(p: &Processor, normalized: &str) -> Vec<(usize, usize, u32)> {
         let mblen = one_char_len(text[start]).min(size - start);
         let mut single = false;
         p.trie.prefixes(&text[start..], |len, id| {
-            let kind = p.kind(id);
-            if kind == Some(PieceType::Unused) {
-                return;
-            }
-            let score = match kind {
-                Some(PieceType::UserDefined) => ((len as f32 * p.max_score) as f64 - 0.1) as f32,
-                _ => p.proto.pieces[id as usize].score,
-            };
-            let candidate = score + here;
+            let candidate = p.viterbi_scores[id as usize] + here;
             let target = &mut best[start + len];
             if target.start == usize::MAX || candidate > target.score {
                 *target = Best { id, score: candidate, start };
