@@ -28,7 +28,7 @@ FUZZED = ["unigram", "bpe", "unigram_bytes", "bpe_bytes", "unigram_symbols", "bp
 def test_hypothesis_texts_equal_sentencepiece(name):
     ref, ours = pair(name)
 
-    @settings(max_examples=120, deadline=None, database=None)
+    @settings(max_examples=80, deadline=None, database=None)
     @given(texts)
     def check(text):
         ids = ref.encode(text)
