@@ -62,6 +62,8 @@ def load(blob):
     (UNK + field(2, 2, field(3, 0, b"\x07")), "model_type 7"),
     (UNK + field(3, 2, field(2, 2, b"\x01\x02")), "too short"),
     (UNK + field(3, 2, field(2, 2, b"\xff\xff\x00\x00abcd")), "exceeds the blob"),
+    # A trie size below the blob's length that still runs past its end (sentencepiece's own check lets it through).
+    (UNK + field(3, 2, field(2, 2, b"\x08\x00\x00\x00abcdef")), "exceeds the blob"),
     (UNK + field(3, 2, field(4, 0, b"\x01") + field(2, 2, b"\x08\x00\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00x")),
      "precompiled_charsmap"),
 ])
@@ -125,3 +127,28 @@ def test_byte_mutations_load_and_encode_or_raise_value_error(data):
         ids = sp.encode(text)
         sp.encode(text, out_type=str)
         sp.decode(ids)
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(st.data())
+def test_mutated_charsmaps_load_and_normalize_or_raise_value_error(data):
+    """Random headers and flipped trie units of a real nmt_nfkc charsmap: every lookup stays in bounds."""
+    from transformers.convert_slow_tokenizer import import_protobuf
+
+    proto = import_protobuf().ModelProto()
+    proto.ParseFromString(model("unigram"))
+    charsmap = bytearray(proto.normalizer_spec.precompiled_charsmap)
+    if data.draw(st.booleans()):
+        charsmap[:4] = data.draw(st.integers(0, len(charsmap) + 8)).to_bytes(4, "little")
+    for _ in range(data.draw(st.integers(1, 6))):
+        at = data.draw(st.integers(0, len(charsmap) - 1))
+        charsmap[at] ^= 1 << data.draw(st.integers(0, 7))
+    proto.normalizer_spec.precompiled_charsmap = bytes(charsmap)
+    try:
+        sp = load(proto.SerializeToString())
+    except ValueError as e:
+        assert "precompiled_charsmap" in str(e)
+        return
+    for text in ["Hello ＡＢ ﬁ\u0301 ｶﾞ", "\x00\x01 \u3000 x", "한국어 テキスト"]:
+        sp.decode(sp.encode(text))
+        sp.normalize(text)

@@ -44,12 +44,12 @@ impl CharsMap {
             return Err(bad(format!("{} bytes, too short for its header", blob.len())));
         }
         let size = u32::from_le_bytes([blob[0], blob[1], blob[2], blob[3]]) as usize;
-        if size >= blob.len() {
+        // sentencepiece checks only `size < blob.len()` and would read up to 3 bytes past the end.
+        let (Some(trie), Some(strings)) = (blob.get(4..4 + size), blob.get(4 + size..)) else {
             return Err(bad(format!("its trie size {size} exceeds the blob ({} bytes)", blob.len())));
-        }
-        let trie = &blob[4..4 + size];
+        };
         let units = trie.chunks_exact(4).map(|u| u32::from_le_bytes([u[0], u[1], u[2], u[3]])).collect();
-        let map = CharsMap { units, normalized: blob[4 + size..].to_vec() };
+        let map = CharsMap { units, normalized: strings.to_vec() };
         map.check().map_err(bad)?;
         Ok(map)
     }
