@@ -282,3 +282,31 @@ impl ModelProto {
         Ok(m)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(bytes: &[u8]) -> String {
+        ModelProto::parse(bytes).map(|_| ()).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn malformed_protobuf_is_an_error_naming_the_byte() {
+        assert!(error(b"\x0a\x80").contains("ModelProto at byte 1: truncated varint"));
+        assert!(error(b"\x08\x01").contains("field pieces has the wrong wire type"));
+        assert!(error(b"\x0a\x10abc").contains("length 16 runs past the end"));
+        assert!(error(b"\x0a\xff\xff\xff\xff\xff\xff\xff\xff\x7fx").contains("runs past the end"));
+        assert!(error(b"\x0a\x03\x0a\x01\xff").contains("pieces[0].piece is not valid UTF-8"));
+        assert!(error(b"\x0b").contains("wire type 3"));
+    }
+
+    #[test]
+    fn defaults_and_merged_sub_messages() {
+        // trainer_spec given twice: the fields of both apply, as protobuf merges them.
+        let m = ModelProto::parse(b"\x12\x02\x18\x02\x12\x03\x98\x02\x01\x0a\x05\x0a\x01a\x18\x02").unwrap();
+        assert_eq!((m.trainer_spec.model_type, m.trainer_spec.byte_fallback), (2, true));
+        assert_eq!((m.pieces.len(), m.pieces[0].kind, m.pieces[0].score), (1, PieceType::Unknown, 0.0));
+        assert!(m.normalizer_spec.add_dummy_prefix && m.denormalizer_spec.is_none());
+    }
+}
