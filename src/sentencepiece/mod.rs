@@ -7,6 +7,7 @@ pub mod bpe;
 pub mod decode;
 pub mod model_proto;
 pub mod normalizer;
+pub mod trie;
 pub mod unigram;
 
 use crate::fxhash::FxHashMap;
@@ -40,7 +41,7 @@ pub struct Processor {
     /// USER_DEFINED; UNUSED ones are skipped there anyway), each piece's
     /// Viterbi score by id (a user-defined piece's bonus precomputed), and the
     /// lowest NORMAL score (for the unknown penalty).
-    trie: Trie,
+    trie: trie::PieceTrie,
     viterbi_scores: Vec<f32>,
     min_score: f32,
 }
@@ -118,7 +119,7 @@ impl Processor {
             .collect();
         let user_defined = (!user.is_empty()).then(|| Trie::new(user));
         let usable = |id: u32| proto.pieces[id as usize].kind != PieceType::Unused;
-        let trie = Trie::new(pieces.iter().filter(|(_, &id)| usable(id)).map(|(p, &id)| (p.as_bytes(), id)));
+        let trie = trie::PieceTrie::new(pieces.iter().filter(|(_, &id)| usable(id)).map(|(p, &id)| (p.as_bytes(), id)));
         let viterbi_scores = (proto.pieces.iter())
             .map(|p| match p.kind {
                 // `length * max_score_ - 0.1`: about -0.1 for trained models (max_score is at least FLT_MIN).
