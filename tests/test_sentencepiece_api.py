@@ -161,7 +161,10 @@ def test_bad_arguments_raise_sentencepieces_exception_types():
                  lambda sp: sp.get_score(n), lambda sp: sp.is_unknown(n), lambda sp: sp.is_control([0, n]),
                  lambda sp: sp.piece_to_id(3), lambda sp: sp.load(), lambda sp: sp.Load(model_file="x", model_proto=b"x"),
                  lambda sp: type(sp)().encode("a"), lambda sp: type(sp)(model_file="/nonexistent/m.model"),
-                 lambda sp: type(sp)(model_proto=b"\x01\x02garbage"), lambda sp: type(sp).from_file("x", model_file="y")]:
+                 lambda sp: type(sp)(model_proto=b"\x01\x02garbage"), lambda sp: type(sp).from_file("x", model_file="y"),
+                 lambda sp: sp.encode("a\ud800b"), lambda sp: sp.encode(["a\ud800b"], out_type=str),
+                 lambda sp: sp.decode(["a\ud800"]), lambda sp: sp.piece_to_id(["\ud800"]), lambda sp: sp.decode([2**70]),
+                 lambda sp: sp.id_to_piece(2**70)]:
         _raises_same(ref, ours, call)
 
 

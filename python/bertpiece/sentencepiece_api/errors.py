@@ -10,3 +10,12 @@ class ModelLoadError(ValueError, RuntimeError):
 
 class ModelFileNotFoundError(FileNotFoundError, RuntimeError):
     """`model_file` names no file."""
+
+
+class SurrogateTextError(UnicodeEncodeError, TypeError, RuntimeError):
+    """A text or piece with a lone surrogate (not UTF-8). sentencepiece raises RuntimeError for one text and
+    TypeError for a list; this is both, and the UnicodeEncodeError (a ValueError) that names the position."""
+
+
+def surrogate_error(e):
+    return SurrogateTextError(e.encoding, e.object, e.start, e.end, e.reason)

@@ -8,7 +8,7 @@ import re
 
 from .. import _core
 from . import args as _args
-from .errors import ModelFileNotFoundError, ModelLoadError
+from .errors import ModelFileNotFoundError, ModelLoadError, surrogate_error
 
 _NORMAL, _UNKNOWN, _CONTROL, _USER_DEFINED, _UNUSED, _BYTE = 1, 2, 3, 4, 5, 6
 
@@ -17,9 +17,12 @@ def _per_id(method):
     """One id -> the answer; a sequence of ids -> a list of answers (as sentencepiece's ID methods)."""
     def call(self, id):
         model = self._loaded()
-        if _args.is_sequence(id):
-            return [method(self, model, i) for i in id]
-        return method(self, model, id)
+        try:
+            if _args.is_sequence(id):
+                return [method(self, model, i) for i in id]
+            return method(self, model, id)
+        except OverflowError:
+            raise TypeError("Input must be an integer buffer, list of integers, or a sequence of integers.") from None
     call.__name__ = method.__name__
     call.__doc__ = method.__doc__
     return call
@@ -123,6 +126,12 @@ class SentencePieceProcessor:
         batch = isinstance(input, list)
         texts = _args.texts(input) if batch else [_args.text(input)]
         _args.special_checks(self, add_bos, add_eos, emit_unk_piece and return_type in (str, bytes))
+        try:
+            return self._encode(model, texts, batch, return_type, add_bos, add_eos, reverse, emit_unk_piece, num_threads)
+        except UnicodeEncodeError as e:
+            raise surrogate_error(e) from None
+
+    def _encode(self, model, texts, batch, return_type, add_bos, add_eos, reverse, emit_unk_piece, num_threads):
         if return_type in (int, "numpy"):
             rows = model.encode_ids_batch(texts, num_threads) if batch else [model.encode_ids(texts[0])]
             if add_bos or add_eos or reverse:
@@ -174,14 +183,17 @@ class SentencePieceProcessor:
         if len(row) and not hasattr(row, "dtype") and isinstance(row[0], (str, bytes)):
             # Pieces given as bytes decode to bytes, as in sentencepiece.
             as_bytes = return_type is bytes or isinstance(row[0], bytes)
-            text = model.decode_pieces([p.decode("utf-8") if isinstance(p, bytes) else p for p in row])
+            try:
+                text = model.decode_pieces([p.decode("utf-8") if isinstance(p, bytes) else p for p in row])
+            except UnicodeEncodeError as e:
+                raise surrogate_error(e) from None
             return text.encode("utf-8") if as_bytes else text
         return self._decode_ids(model, row, return_type)
 
     def _decode_ids(self, model, row, return_type):
         try:
             text = model.decode_ids(row)
-        except TypeError:
+        except (TypeError, OverflowError):
             raise TypeError("Input must be an integer buffer, list of integers, or a sequence of integers.") from None
         return text.encode("utf-8") if return_type is bytes else text
 
@@ -223,10 +235,13 @@ class SentencePieceProcessor:
 
     def PieceToId(self, piece):
         model = self._loaded()
-        if isinstance(piece, (str, bytes)):
-            return model.piece_to_id(_args.text(piece))
-        if _args.is_sequence(piece):
-            return [model.piece_to_id(_args.text(p)) for p in piece]
+        try:
+            if isinstance(piece, (str, bytes)):
+                return model.piece_to_id(_args.text(piece))
+            if _args.is_sequence(piece):
+                return [model.piece_to_id(_args.text(p)) for p in piece]
+        except UnicodeEncodeError as e:
+            raise surrogate_error(e) from None
         raise TypeError("PieceToId(): incompatible function arguments: expected str, bytes or a list of them")
 
     @_per_id
