@@ -2,7 +2,7 @@
 sentencepiece library (ids, pieces, decoded text) for Unigram and BPE
 `.model` files. See docs/pipeline.md, "SentencePieceProcessor"."""
 
-from .errors import ModelFileNotFoundError, ModelLoadError
+from .errors import ModelFileNotFoundError, ModelLoadError, SurrogateTextError
 from .processor import SentencePieceProcessor
 
-__all__ = ["SentencePieceProcessor", "ModelLoadError", "ModelFileNotFoundError"]
+__all__ = ["SentencePieceProcessor", "ModelLoadError", "ModelFileNotFoundError", "SurrogateTextError"]
