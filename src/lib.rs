@@ -39,6 +39,7 @@ pub mod pre_tokenizer;
 pub mod pre_tokenizers;
 pub mod processors;
 pub mod room;
+pub mod sentencepiece;
 pub mod threads;
 pub mod tokenizer;
 pub mod train;

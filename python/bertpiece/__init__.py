@@ -10,6 +10,7 @@ from .batch import EncodedBatch
 from .bert_tokenizer import BatchEncoding, PlainBertTokenizer
 from .pretrained import DEFAULT_MODEL, PRETRAINED, vocab_path
 from .tokenizers_api import AddedToken, Encoding, Tokenizer
+from .sentencepiece_api import SentencePieceProcessor
 from .tokenizers_api.components import Regex
 from . import decoders, models, normalizers, pre_tokenizers, processors
 from .training import WordPieceVocab, train_wordpiece, train_wordpiece_from_files
@@ -48,5 +49,5 @@ __all__ = [
     "convert_by_vocab", "convert_ids_to_tokens", "convert_to_unicode", "convert_tokens_to_ids",
     "load_vocab", "printable_text", "validate_case_matches_checkpoint", "whitespace_tokenize",
     "train_wordpiece", "train_wordpiece_from_files", "WordPieceVocab", "SentencePieceTrainer", "Tokenizer", "Encoding", "AddedToken",
-    "Regex", "normalizers", "pre_tokenizers", "models", "processors", "decoders",
+    "Regex", "SentencePieceProcessor", "normalizers", "pre_tokenizers", "models", "processors", "decoders",
 ]

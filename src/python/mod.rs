@@ -9,7 +9,8 @@
 //! WordpieceTokenizer and module functions), `serving.rs` (the entry points
 //! of `BertTokenizer.__call__`'s common cases), `lists.rs` (token columns as
 //! Python lists), `pipeline_tokenizer.rs` (the general pipeline behind
-//! `bertpiece.Tokenizer`).
+//! `bertpiece.Tokenizer`), `sentencepiece.rs` (the model behind
+//! `bertpiece.SentencePieceProcessor`).
 
 mod args;
 mod full_tokenizer;
@@ -19,6 +20,7 @@ mod pipeline_bulk;
 mod pipeline_encoding;
 mod pipeline_settings;
 mod pipeline_tokenizer;
+mod sentencepiece;
 mod serving;
 mod train;
 mod train_bpe;
@@ -75,6 +77,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<pipeline_tokenizer::PyPipelineTokenizer>()?;
     m.add_class::<pipeline_settings::PySettings>()?;
     m.add_class::<pipeline_encoding::PyPipelineEncoding>()?;
+    m.add_class::<sentencepiece::PySentencePieceModel>()?;
     m.add_function(wrap_pyfunction!(serving::encode_to_list, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_lists, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_offsets, m)?)?;

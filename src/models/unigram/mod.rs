@@ -8,7 +8,7 @@
 
 mod fused;
 mod fused_ids;
-mod trie;
+pub(crate) mod trie;
 
 pub use fused::{MetaspaceUnigram, Sink};
 pub use fused_ids::FusedUnigram;

@@ -1,0 +1,97 @@
+"""SentencePieceProcessor list encode: bertpiece against sentencepiece 0.2.3 on
+the same .model and text, in the same run. The model is sentencepiece's own
+Unigram (32,000 asked, nmt_nfkc) trained once on the text into --work; both
+libraries encode the text's lines as one list, `num_threads` 1 and 2, ids
+out. Rounds interleave the two (who goes first alternates); the table gives
+median MB/s (process CPU is not used: with 2 threads wall time is what a user
+waits) and bertpiece / sentencepiece ratios; the ids are checked equal. The
+machine is shared: the load average is printed at the start and the end.
+
+    python benches/bench_sentencepiece.py [--corpus en-large.txt] [--mb 8] [--rounds 5] [--work /tmp/bench_spm26]
+"""
+
+import argparse
+import hashlib
+import io
+import os
+import statistics
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python"))
+
+
+def read_lines(path, mb):
+    with open(path, encoding="utf-8") as f:
+        text = f.read(int(mb * 1_000_000))
+    return [line for line in text.split("\n") if line]
+
+
+def make_model(work, lines):
+    import sentencepiece as spm
+
+    path = os.path.join(work, "unigram32k.model")
+    if not os.path.exists(path):
+        os.makedirs(work, exist_ok=True)
+        buf = io.BytesIO()
+        # hard_vocab_limit=False: the text's seed pieces may allow fewer than 32,000.
+        spm.SentencePieceTrainer.train(sentence_iterator=iter(lines), model_writer=buf, vocab_size=32000,
+                                       model_type="unigram", hard_vocab_limit=False, normalization_rule_name="nmt_nfkc",
+                                       minloglevel=2, num_threads=2, input_sentence_size=0)
+        with open(path, "wb") as f:
+            f.write(buf.getvalue())
+    return path
+
+
+def digest(rows):
+    h = hashlib.sha256()
+    for row in rows:
+        h.update(repr(row).encode())
+    return h.hexdigest()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--corpus", default="/work/shared/data/corpus/en-large.txt")
+    ap.add_argument("--mb", type=float, default=8)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--work", default="/tmp/bench_spm26")
+    args = ap.parse_args()
+
+    import sentencepiece as spm
+
+    import bertpiece
+
+    lines = read_lines(args.corpus, args.mb)
+    size = sum(len(line.encode("utf-8")) for line in lines)
+    path = make_model(args.work, lines)
+    engines = {"sentencepiece": spm.SentencePieceProcessor(model_file=path),
+               "bertpiece": bertpiece.SentencePieceProcessor(model_file=path)}
+    print(f"{len(lines):,} lines, {size / 1e6:.1f} MB; model {path} ({len(engines['bertpiece']):,} pieces)")
+    print(f"load average at start: {os.getloadavg()}", flush=True)
+    speeds, digests = {}, {}
+    threads = [int(t) for t in args.threads.split(",")]
+    for r in range(args.rounds):
+        order = list(engines) if r % 2 == 0 else list(engines)[::-1]
+        for t in threads:
+            for name in order:
+                start = time.perf_counter()
+                rows = engines[name].encode(lines, num_threads=t)
+                seconds = time.perf_counter() - start
+                speeds.setdefault((name, t), []).append(size / seconds / 1e6)
+                digests.setdefault(name, set()).add(digest(rows))
+                print(f"round {r} {t}t {name}: {size / seconds / 1e6:.1f} MB/s", file=sys.stderr, flush=True)
+    print(f"load average at end: {os.getloadavg()}")
+    exact = digests["bertpiece"] == digests["sentencepiece"] and len(digests["bertpiece"]) == 1
+    print(f"ids equal: {exact}\n")
+    print("| threads | sentencepiece MB/s | bertpiece MB/s | bertpiece / sentencepiece |")
+    print("|---|---|---|---|")
+    for t in threads:
+        a, b = statistics.median(speeds[("sentencepiece", t)]), statistics.median(speeds[("bertpiece", t)])
+        print(f"| {t} | {a:.1f} | {b:.1f} | {b / a:.2f}× |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+//! sentencepiece's Decode (sentencepiece_processor.cc): control pieces vanish,
+//! `<unk>` itself becomes the unk surface (` ⁇ `) while another unknown piece
+//! stays as written, runs of byte pieces become their UTF-8 text (U+FFFD per
+//! invalid byte), `▁` becomes a space, and the first piece loses its leading
+//! `▁` when add_dummy_prefix or remove_extra_whitespaces is on. The
+//! denormalizer, if the model has one, runs last.
+
+use super::model_proto::PieceType;
+use super::normalizer::SPACE_SYMBOL;
+use super::{piece_to_byte, Processor};
+
+/// The text of a run of byte pieces: one char per valid UTF-8 sequence, U+FFFD per stray byte.
+fn push_bytes(text: &mut String, bytes: &mut Vec<u8>) {
+    let mut rest = &bytes[..];
+    while !rest.is_empty() {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                text.push_str(s);
+                break;
+            }
+            Err(e) if e.valid_up_to() > 0 => {
+                // Safe: the prefix was just validated.
+                text.push_str(std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or_default());
+                rest = &rest[e.valid_up_to()..];
+            }
+            Err(_) => {
+                text.push('\u{FFFD}');
+                rest = &rest[1..];
+            }
+        }
+    }
+    bytes.clear();
+}
+
+impl Processor {
+    /// The text of `pieces` (each looked up with PieceToId).
+    pub fn decode_pieces<S: AsRef<str>>(&self, pieces: &[S]) -> String {
+        let spec = &self.proto.normalizer_spec;
+        let strip_first = spec.add_dummy_prefix || spec.remove_extra_whitespaces;
+        let mut text = String::new();
+        let mut bytes = Vec::new();
+        let (mut is_bos_ws, mut bos_ws_seen) = (true, false);
+        for piece in pieces {
+            let piece = piece.as_ref();
+            let id = self.piece_to_id(piece);
+            let kind = self.kind(id);
+            if kind == Some(PieceType::Byte) {
+                bytes.extend(piece_to_byte(piece));
+                continue;
+            }
+            push_bytes(&mut text, &mut bytes);
+            if bos_ws_seen || !text.is_empty() {
+                is_bos_ws = false;
+            }
+            bos_ws_seen = false;
+            match kind {
+                Some(PieceType::Control) => {}
+                Some(PieceType::Unknown) if self.proto.pieces[id as usize].piece == piece => {
+                    text.push_str(&self.proto.trainer_spec.unk_surface)
+                }
+                Some(PieceType::Unknown) => text.push_str(piece),
+                _ => {
+                    let mut piece = piece;
+                    if is_bos_ws && strip_first {
+                        if let Some(rest) = piece.strip_prefix(SPACE_SYMBOL) {
+                            piece = rest;
+                            bos_ws_seen = !spec.remove_extra_whitespaces;
+                        }
+                    }
+                    text.push_str(&piece.replace(SPACE_SYMBOL, " "));
+                }
+            }
+        }
+        push_bytes(&mut text, &mut bytes);
+        match &self.denormalizer {
+            Some(d) => d.normalize(&text, None),
+            None => text,
+        }
+    }
+
+    /// The text of `ids`; None if an id is out of range.
+    pub fn decode_ids(&self, ids: &[i64]) -> Option<String> {
+        let pieces: Option<Vec<&str>> =
+            ids.iter().map(|&id| usize::try_from(id).ok().and_then(|i| self.proto.pieces.get(i)).map(|p| p.piece.as_str())).collect();
+        Some(self.decode_pieces(&pieces?))
+    }
+}

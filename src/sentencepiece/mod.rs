@@ -1,0 +1,227 @@
+//! sentencepiece's own processor (`sentencepiece_processor.cc`): a `.model`
+//! file read by [`model_proto`], its [`normalizer`], the Unigram ([`unigram`])
+//! or BPE ([`bpe`]) encoder and the [`decode`] rules, each as the library does
+//! it (not as HF tokenizers' conversion of the same model does).
+
+pub mod bpe;
+pub mod decode;
+pub mod model_proto;
+pub mod normalizer;
+pub mod trie;
+pub mod unigram;
+
+use crate::fxhash::FxHashMap;
+use crate::models::unigram::trie::Trie;
+use crate::{Error, Result};
+use model_proto::{ModelProto, PieceType};
+use normalizer::Normalizer;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelType {
+    Unigram,
+    Bpe,
+}
+
+/// One loaded model, immutable and shared across threads.
+pub struct Processor {
+    pub proto: ModelProto,
+    model_type: ModelType,
+    /// NORMAL, USER_DEFINED and UNUSED pieces (`pieces_`).
+    pieces: FxHashMap<String, u32>,
+    /// UNKNOWN, CONTROL and BYTE pieces (`reserved_id_map_`), looked up first.
+    reserved: FxHashMap<String, u32>,
+    unk_id: u32,
+    /// The id of each byte's `<0xXX>` piece when byte_fallback is on.
+    byte_ids: Option<Vec<u32>>,
+    /// User-defined symbols: passed through by the normalizer, frozen by BPE.
+    user_defined: Option<Trie>,
+    normalizer: Normalizer,
+    denormalizer: Option<Normalizer>,
+    /// Unigram: the trie of the pieces Viterbi may use (NORMAL and
+    /// USER_DEFINED; UNUSED ones are skipped there anyway), each piece's
+    /// Viterbi score by id (a user-defined piece's bonus precomputed), and the
+    /// lowest NORMAL score (for the unknown penalty).
+    trie: trie::PieceTrie,
+    viterbi_scores: Vec<f32>,
+    min_score: f32,
+}
+
+fn invalid(why: String) -> Error {
+    Error::Config(format!("invalid sentencepiece model: {why}"))
+}
+
+/// `<0xXX>` -> XX (sentencepiece's PieceToByte accepts exactly this spelling).
+pub fn piece_to_byte(piece: &str) -> Option<u8> {
+    let hex = piece.strip_prefix("<0x")?.strip_suffix('>')?;
+    if hex.len() != 2 || !hex.bytes().all(|b| b.is_ascii_digit() || (b'A'..=b'F').contains(&b)) {
+        return None;
+    }
+    u8::from_str_radix(hex, 16).ok()
+}
+
+impl Processor {
+    /// Loads a serialized ModelProto with the checks of sentencepiece's InitializePieces.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Processor> {
+        let proto = ModelProto::parse(bytes)?;
+        let model_type = match proto.trainer_spec.model_type {
+            1 => ModelType::Unigram,
+            2 => ModelType::Bpe,
+            3 | 4 => {
+                return Err(Error::Unsupported(format!(
+                    "sentencepiece model_type {} ({}) is not implemented: only UNIGRAM and BPE models",
+                    proto.trainer_spec.model_type,
+                    if proto.trainer_spec.model_type == 3 { "WORD" } else { "CHAR" }
+                )))
+            }
+            t => return Err(invalid(format!("trainer_spec.model_type {t} is not a model type"))),
+        };
+        if proto.pieces.len() >= u32::MAX as usize {
+            return Err(invalid(format!("{} pieces", proto.pieces.len())));
+        }
+        let (mut pieces, mut reserved) = (FxHashMap::default(), FxHashMap::default());
+        let (mut unk_id, mut byte_ids) = (None, vec![u32::MAX; 256]);
+        let byte_fallback = proto.trainer_spec.byte_fallback;
+        let (mut min_score, mut max_score) = (f32::MAX, f32::MIN_POSITIVE);
+        for (i, p) in proto.pieces.iter().enumerate() {
+            let id = i as u32;
+            if p.piece.is_empty() {
+                return Err(invalid(format!("pieces[{i}].piece is empty")));
+            }
+            let normal = matches!(p.kind, PieceType::Normal | PieceType::UserDefined | PieceType::Unused);
+            let map = if normal { &mut pieces } else { &mut reserved };
+            if map.insert(p.piece.clone(), id).is_some() {
+                return Err(invalid(format!("pieces[{i}].piece {:?} is already defined", p.piece)));
+            }
+            match p.kind {
+                PieceType::Unknown if unk_id.is_some() => return Err(invalid(format!("pieces[{i}]: unk is already defined"))),
+                PieceType::Unknown => unk_id = Some(id),
+                PieceType::Byte => {
+                    if !byte_fallback {
+                        return Err(invalid(format!("byte piece {:?} is found although byte_fallback is false", p.piece)));
+                    }
+                    let b = piece_to_byte(&p.piece).ok_or_else(|| invalid(format!("byte piece {:?} is invalid", p.piece)))?;
+                    byte_ids[b as usize] = id;
+                }
+                PieceType::Normal => {
+                    min_score = min_score.min(p.score);
+                    max_score = max_score.max(p.score);
+                }
+                _ => {}
+            }
+        }
+        let unk_id = unk_id.ok_or_else(|| invalid("unk is not defined".into()))?;
+        if byte_fallback && byte_ids.contains(&u32::MAX) {
+            return Err(invalid("there are not 256 byte pieces although byte_fallback is true".into()));
+        }
+        let user: Vec<(&[u8], u32)> = (proto.pieces.iter().enumerate())
+            .filter(|(_, p)| p.kind == PieceType::UserDefined)
+            .map(|(i, p)| (p.piece.as_bytes(), i as u32))
+            .collect();
+        let user_defined = (!user.is_empty()).then(|| Trie::new(user));
+        let usable = |id: u32| proto.pieces[id as usize].kind != PieceType::Unused;
+        let trie = trie::PieceTrie::new(pieces.iter().filter(|(_, &id)| usable(id)).map(|(p, &id)| (p.as_bytes(), id)));
+        let viterbi_scores = (proto.pieces.iter())
+            .map(|p| match p.kind {
+                // `length * max_score_ - 0.1`: about -0.1 for trained models (max_score is at least FLT_MIN).
+                PieceType::UserDefined => ((p.piece.len() as f32 * max_score) as f64 - 0.1) as f32,
+                _ => p.score,
+            })
+            .collect();
+        let suffix = proto.trainer_spec.treat_whitespace_as_suffix;
+        let normalizer = Normalizer::new(&proto.normalizer_spec, "normalizer_spec", suffix)?;
+        let denormalizer = match &proto.denormalizer_spec {
+            Some(spec) if !spec.precompiled_charsmap.is_empty() => Some(Normalizer::new(spec, "denormalizer_spec", false)?),
+            _ => None,
+        };
+        Ok(Processor {
+            model_type,
+            pieces,
+            reserved,
+            unk_id,
+            byte_ids: byte_fallback.then_some(byte_ids),
+            user_defined,
+            normalizer,
+            denormalizer,
+            trie,
+            viterbi_scores,
+            min_score,
+            proto,
+        })
+    }
+
+    pub fn model_type(&self) -> ModelType {
+        self.model_type
+    }
+
+    pub fn len(&self) -> usize {
+        self.proto.pieces.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.proto.pieces.is_empty()
+    }
+
+    /// PieceToId: reserved pieces first, then the others, else unk.
+    pub fn piece_to_id(&self, piece: &str) -> u32 {
+        (self.reserved.get(piece).or_else(|| self.pieces.get(piece))).copied().unwrap_or(self.unk_id)
+    }
+
+    pub fn kind(&self, id: u32) -> Option<PieceType> {
+        self.proto.pieces.get(id as usize).map(|p| p.kind)
+    }
+
+    pub fn normalize(&self, text: &str) -> String {
+        self.normalizer.normalize(text, self.user_defined.as_ref())
+    }
+
+    /// (start, end, id) spans of the normalized text as the model splits it.
+    fn model_encode(&self, normalized: &str) -> Vec<(usize, usize, u32)> {
+        match self.model_type {
+            ModelType::Unigram => unigram::encode(self, normalized),
+            ModelType::Bpe => bpe::encode(self, normalized),
+        }
+    }
+
+    /// The encoded pieces (PopulateSentencePieceText): runs of unknown pieces
+    /// merge into one; with byte_fallback an unknown piece becomes its bytes.
+    /// Calls `out(piece, id)` for each.
+    pub fn encode_with(&self, text: &str, mut out: impl FnMut(&str, u32)) {
+        let normalized = self.normalize(text);
+        let spans = self.model_encode(&normalized);
+        let mut unk_run: Option<(usize, usize)> = None;
+        for (start, end, id) in spans {
+            let is_unk = id == self.unk_id;
+            if is_unk && self.byte_ids.is_none() {
+                unk_run = Some(unk_run.map_or((start, end), |(s, _)| (s, end)));
+                continue;
+            }
+            if let Some((s, e)) = unk_run.take() {
+                out(&normalized[s..e], self.unk_id);
+            }
+            match (&self.byte_ids, is_unk) {
+                (Some(bytes), true) => {
+                    for &b in normalized[start..end].as_bytes() {
+                        let piece = format!("<0x{b:02X}>");
+                        out(&piece, bytes[b as usize]);
+                    }
+                }
+                _ => out(&normalized[start..end], id),
+            }
+        }
+        if let Some((s, e)) = unk_run {
+            out(&normalized[s..e], self.unk_id);
+        }
+    }
+
+    pub fn encode_ids(&self, text: &str) -> Vec<u32> {
+        let mut ids = Vec::new();
+        self.encode_with(text, |_, id| ids.push(id));
+        ids
+    }
+
+    pub fn encode_pieces(&self, text: &str) -> Vec<String> {
+        let mut pieces = Vec::new();
+        self.encode_with(text, |p, _| pieces.push(p.to_string()));
+        pieces
+    }
+}
