@@ -53,7 +53,7 @@ pub fn encode(p: &Processor, normalized: &str) -> Vec<(usize, usize, u32)> {
     while pos < text.len() {
         let mut user = 0;
         if let Some(trie) = &p.user_defined {
-            trie.prefixes(&text[pos..], |len, _| user = len);
+            trie.prefixes(&text[pos..], |len, _, _| user = len);
         }
         let len = if user > 0 { user } else { one_char_len(text[pos]).min(text.len() - pos) };
         let index = symbols.len();

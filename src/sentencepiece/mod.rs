@@ -113,9 +113,10 @@ impl Processor {
         if byte_fallback && byte_ids.contains(&u32::MAX) {
             return Err(invalid("there are not 256 byte pieces although byte_fallback is true".into()));
         }
-        let user: Vec<(&[u8], u32)> = (proto.pieces.iter().enumerate())
+        // The trie's per-piece score is the HF Unigram's; only matching is used here.
+        let user: Vec<(&[u8], u32, f64)> = (proto.pieces.iter().enumerate())
             .filter(|(_, p)| p.kind == PieceType::UserDefined)
-            .map(|(i, p)| (p.piece.as_bytes(), i as u32))
+            .map(|(i, p)| (p.piece.as_bytes(), i as u32, 0.0))
             .collect();
         let user_defined = (!user.is_empty()).then(|| Trie::new(user));
         let usable = |id: u32| proto.pieces[id as usize].kind != PieceType::Unused;

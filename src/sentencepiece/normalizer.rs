@@ -137,7 +137,7 @@ impl Normalizer {
     fn prefix<'a>(&'a self, input: &'a [u8], user: Option<&Trie>) -> (usize, &'a str) {
         if let Some(trie) = user {
             let mut longest = 0;
-            trie.prefixes(input, |len, _| longest = len);
+            trie.prefixes(input, |len, _, _| longest = len);
             if longest > 0 {
                 if let Ok(s) = std::str::from_utf8(&input[..longest]) {
                     return (longest, s);
