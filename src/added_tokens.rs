@@ -18,6 +18,46 @@ pub struct AddedToken {
     pub special: bool,
 }
 
+/// The first bytes of a set of added tokens: a text holding none of them
+/// holds none of the tokens (as written), so the fast paths skip the split.
+#[derive(Clone, Debug)]
+pub struct FirstBytes {
+    any: [bool; 256],
+    /// The same bytes as a list, when there are 3 or fewer (then `memchr` looks for them).
+    few: Option<Vec<u8>>,
+}
+
+impl Default for FirstBytes {
+    fn default() -> Self {
+        FirstBytes { any: [false; 256], few: Some(Vec::new()) }
+    }
+}
+
+impl FirstBytes {
+    pub fn new<'a>(contents: impl Iterator<Item = &'a str>) -> FirstBytes {
+        let mut any = [false; 256];
+        for content in contents {
+            if let Some(&b) = content.as_bytes().first() {
+                any[b as usize] = true;
+            }
+        }
+        let few: Vec<u8> = (0..=255u8).filter(|&b| any[b as usize]).collect();
+        FirstBytes { any, few: (few.len() <= 3).then_some(few) }
+    }
+
+    /// False when none of the first bytes occurs in `text`.
+    pub fn may_occur_in(&self, text: &str) -> bool {
+        let t = text.as_bytes();
+        match self.few.as_deref() {
+            Some([]) => false,
+            Some(&[a]) => memchr::memchr(a, t).is_some(),
+            Some(&[a, b]) => memchr::memchr2(a, b, t).is_some(),
+            Some(&[a, b, c]) => memchr::memchr3(a, b, c, t).is_some(),
+            _ => t.iter().any(|&b| self.any[b as usize]),
+        }
+    }
+}
+
 /// One set of patterns matched leftmost-longest (HF uses a daachorse automaton).
 #[derive(Clone, Debug, Default)]
 pub struct Matcher {

@@ -4,7 +4,7 @@
 //! the decoder. Offsets are tracked through every stage and reported in chars
 //! of the original text, as HF's Python API reports them.
 
-use crate::added_tokens::{split_pieces, AddedToken, Matcher, Split};
+use crate::added_tokens::{split_pieces, AddedToken, FirstBytes, Matcher, Split};
 use crate::config::{self, TokenizerConfig};
 use crate::encoding::Encoding;
 use crate::models::unigram::{MetaspaceUnigram, Sink};
@@ -33,6 +33,8 @@ pub struct Tokenizer {
     normalized_forms: HashMap<u32, String>,
     raw_matcher: Matcher,
     normalized_matcher: Matcher,
+    /// First bytes of every added token's content, for the fast paths' "no added token here" check.
+    added_first: FirstBytes,
     /// Metaspace + Unigram files: words cut and tokenized in one pass.
     fused_unigram: Option<MetaspaceUnigram>,
     /// The byte-level BPE fast path, when the file's shape allows it.
@@ -67,6 +69,7 @@ impl Tokenizer {
             fast: crate::fast_bytelevel::FastByteLevel::new(&config),
             raw_matcher: Matcher::default(),
             normalized_matcher: Matcher::default(),
+            added_first: FirstBytes::default(),
             config,
             added: HashMap::new(),
             added_r: HashMap::new(),
@@ -158,7 +161,7 @@ impl Tokenizer {
     /// token can start in `text`), the text between them to the fast path.
     fn encode_text_fast(&self, fast: &crate::fast_bytelevel::FastByteLevel, text: &str, type_id: u32, word: Option<u32>, out: &mut Encoding) {
         let mut next_word = 0u32;
-        if !fast.may_hold_added_token(text) {
+        if !self.added_first.may_occur_in(text) {
             return fast.encode_piece(text, 0, &mut next_word, word, type_id, out);
         }
         // No normalizer on this path: the normalized matcher runs on the raw pieces.

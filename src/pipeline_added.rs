@@ -3,7 +3,7 @@
 //! so it stays shared across threads without a lock.
 
 use super::Tokenizer;
-use crate::added_tokens::{AddedToken, Matcher};
+use crate::added_tokens::{AddedToken, FirstBytes, Matcher};
 use crate::normalized_string::NormalizedString;
 
 impl Tokenizer {
@@ -81,9 +81,7 @@ impl Tokenizer {
         }
         self.raw_matcher = Matcher::new(raw);
         self.normalized_matcher = Matcher::new(normalized);
-        if let Some(fast) = &mut self.fast {
-            fast.set_added_tokens(self.added_r.values().map(|t| t.content.as_str()));
-        }
+        self.added_first = FirstBytes::new(self.added_r.values().map(|t| t.content.as_str()));
     }
 
     /// The added tokens by increasing id, as HF serializes them.

@@ -13,6 +13,12 @@ use crate::processors::truncation::{Direction, Strategy, TruncationParams};
 use crate::processors::{space_counts, trim_span, Piece, PostProcessor};
 use crate::Result;
 
+/// The fast path a text's sequence takes.
+enum SequencePath<'a> {
+    ByteLevel(&'a crate::fast_bytelevel::FastByteLevel),
+    Unigram(crate::models::unigram::FusedUnigram<'a>),
+}
+
 /// What [`Tokenizer::encode_ids_into`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IdsOnly {
@@ -112,7 +118,8 @@ fn keep<T>(v: &mut Vec<T>, from: usize, max: usize, cut: usize, direction: Direc
 impl Tokenizer {
     /// `encode(Input::Raw(text), None, add_special_tokens, truncation)`'s ids
     /// (and offsets, when asked) appended to `ids` / `offsets`, without
-    /// building the `Encoding`, on the byte-level fast path. Declines (and
+    /// building the `Encoding`, on the byte-level or the fused Metaspace +
+    /// Unigram fast path (texts holding no added token). Declines (and
     /// appends nothing) for other shapes, post-processors it cannot apply on
     /// ids, and truncations that `encode` refuses with an error.
     pub fn encode_ids_into(
@@ -123,16 +130,21 @@ impl Tokenizer {
         ids: &mut Vec<u32>,
         mut offsets: Option<&mut Vec<[u32; 2]>>,
     ) -> Result<IdsOnly> {
-        // TO ENABLE AT MERGE (unifast25's `FusedUnigram::encode_ids(text, ids, offsets)`, not in
-        // this branch): the Metaspace + Unigram shape would dispatch here, for texts with no added
-        // token, before the byte-level check, with the truncation and specials below shared:
-        // if let (Some(u), None) = (&self.fused_unigram, &self.fast) { /* u.encode_ids(text, ids, offsets)? */ }
-        let Some(fast) = &self.fast else { return Ok(IdsOnly::Declined) };
+        let path = match (&self.fast, self.fused_unigram()) {
+            (Some(fast), _) => SequencePath::ByteLevel(fast),
+            // added tokens: only a text that can hold none (as written, and no normalized ones the
+            // normalizer could make appear), the rest through `encode`
+            (None, Some(u)) if !self.added_first.may_occur_in(text) && self.normalized_matcher.is_empty() => SequencePath::Unigram(u),
+            _ => return Ok(IdsOnly::Declined),
+        };
         // offsets must fit the u32 (and the int32 array): a longer text takes the general path's error
         if text.len() > i32::MAX as usize {
             return Ok(IdsOnly::Declined);
         }
         let Some(plan) = PostPlan::new(self.config.post_processor.as_ref()) else { return Ok(IdsOnly::Declined) };
+        if plan.n_trims > 0 && matches!(path, SequencePath::Unigram(_)) {
+            return Ok(IdsOnly::Declined); // the trims read byte-level tokens' spaces
+        }
         let (ids_from, offsets_from) = (ids.len(), offsets.as_ref().map_or(0, |o| o.len()));
         let specials = add_special_tokens && plan.specials.is_some();
         if specials {
@@ -142,10 +154,12 @@ impl Tokenizer {
         let (seq_from, seq_offsets_from) = (ids.len(), offsets.as_ref().map_or(0, |o| o.len()));
         // added-token splits: (index in the sequence, their spaces), for the trims
         let mut added_spaces: Vec<(usize, u32, u32)> = Vec::new();
-        if !fast.may_hold_added_token(text) {
-            fast.encode_piece_ids(text, 0, ids, offsets.as_deref_mut());
-        } else {
-            self.encode_added_ids(fast, text, ids, &mut offsets, &mut added_spaces, seq_from);
+        match &path {
+            SequencePath::ByteLevel(fast) if !self.added_first.may_occur_in(text) => {
+                fast.encode_piece_ids(text, 0, ids, offsets.as_deref_mut())
+            }
+            SequencePath::ByteLevel(fast) => self.encode_added_ids(fast, text, ids, &mut offsets, &mut added_spaces, seq_from),
+            SequencePath::Unigram(u) => u.encode_ids(text, ids, offsets.as_deref_mut())?,
         }
         // truncation, as `encode` does it for a single sequence
         let mut truncated = false;
@@ -174,7 +188,7 @@ impl Tokenizer {
                 }
             }
         }
-        if let Some(o) = offsets.as_deref_mut() {
+        if let (Some(o), SequencePath::ByteLevel(fast)) = (offsets.as_deref_mut(), &path) {
             if plan.n_trims > 0 {
                 let spans = o.get_mut(seq_offsets_from..).unwrap_or_default();
                 let mut extra = added_spaces.iter().peekable();

@@ -28,10 +28,6 @@ pub struct FastByteLevel {
     tokens: Arc<Vec<String>>,
     /// id -> the token's leading and trailing spaces (`processors::space_counts`), for trimming offsets on ids.
     spaces: Arc<Vec<(u32, u32)>>,
-    /// First bytes of the added tokens: a text holding none of them holds no added token.
-    added_first: [bool; 256],
-    /// The same bytes as a list, when there are 3 or fewer (then `memchr` looks for them).
-    added_first_few: Option<Vec<u8>>,
 }
 
 impl FastByteLevel {
@@ -56,35 +52,7 @@ impl FastByteLevel {
             (a as u32, b as u32)
         });
         let spaces = Arc::new(spaces.collect());
-        // Filled by `set_added_tokens` (the pipeline calls it whenever its added tokens change).
-        let added_first = [false; 256];
-        Some(FastByteLevel { bpe: Arc::new(bpe), add_prefix_space: pre.add_prefix_space, tokens: Arc::new(tokens), spaces, added_first, added_first_few: Some(Vec::new()) })
-    }
-
-    /// Notes the first byte of every added token, so that a text holding none
-    /// of them skips the added-token split.
-    pub fn set_added_tokens<'a>(&mut self, contents: impl Iterator<Item = &'a str>) {
-        self.added_first = [false; 256];
-        for content in contents {
-            // no normalizer on this path: normalized tokens are matched as written
-            if let Some(&b) = content.as_bytes().first() {
-                self.added_first[b as usize] = true;
-            }
-        }
-        let few: Vec<u8> = (0..=255u8).filter(|&b| self.added_first[b as usize]).collect();
-        self.added_first_few = (few.len() <= 3).then_some(few);
-    }
-
-    /// False when no added token can occur in `text` (none of their first bytes does).
-    pub fn may_hold_added_token(&self, text: &str) -> bool {
-        let t = text.as_bytes();
-        match self.added_first_few.as_deref() {
-            Some([]) => false,
-            Some(&[a]) => memchr::memchr(a, t).is_some(),
-            Some(&[a, b]) => memchr::memchr2(a, b, t).is_some(),
-            Some(&[a, b, c]) => memchr::memchr3(a, b, c, t).is_some(),
-            _ => t.iter().any(|&b| self.added_first[b as usize]),
-        }
+        Some(FastByteLevel { bpe: Arc::new(bpe), add_prefix_space: pre.add_prefix_space, tokens: Arc::new(tokens), spaces })
     }
 
     /// Encodes one stretch of text between added tokens, `text` starting at

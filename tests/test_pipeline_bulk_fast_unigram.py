@@ -1,0 +1,84 @@
+"""The ids-only bulk path (Tokenizer::encode_ids_into, src/pipeline_ids.rs)
+on the fused Metaspace + Unigram shape (FusedUnigram::encode_ids) against the
+general path of the same file (fast_path=False) and tokenizers 0.23.3's
+encode_batch, three-way: every UD line for the plain and the XLM-R
+(Precompiled) shapes, the other Metaspace shapes on a sample, texts holding
+added tokens (which take `encode`), tokens added at run time, truncation,
+add_special_tokens, 1 and 2 threads, offsets, hypothesis texts."""
+
+import functools
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+from tokenizers import AddedToken
+
+from bpe_shapes import UD_FILES, ud_lines
+from test_pipeline_bulk_fast import check
+from test_pipeline_bpe_fuzz import TEXT
+from test_pipeline_unigram_fast import EXTRA, SHAPES, three as three_of_text
+
+
+@functools.lru_cache(maxsize=None)
+def three(shape):
+    return three_of_text(SHAPES[shape]())
+
+
+def lines_of(n):
+    return [line for path in UD_FILES for line in ud_lines(path, n)] + EXTRA
+
+
+@pytest.mark.parametrize("shape", ["t5", "spm_xlmr_precompiled"])
+def test_every_ud_line_three_way(shape):
+    fused, general, theirs = three(shape)
+    lines = lines_of(None)
+    check(fused, general, theirs, lines, threads=(2,), offsets_too=(True,), general_rows=2000)
+    check(fused, general, theirs, lines[:1500] + EXTRA, threads=(1,), add_special_tokens=False)
+
+
+@pytest.mark.parametrize("shape", sorted(set(SHAPES) - {"t5", "spm_xlmr_precompiled"}))
+def test_other_shapes_three_way(shape):
+    fused, general, theirs = three(shape)
+    for add in (True, False):
+        check(fused, general, theirs, lines_of(40), add_special_tokens=add)
+
+
+@pytest.mark.parametrize("direction", ["right", "left"])
+def test_truncation_three_way(direction):
+    fused, general, theirs = three("spm_xlmr_precompiled")
+    lines = lines_of(4)
+    try:
+        for max_length, strategy in ((0, "longest_first"), (1, "only_first"), (2, "longest_first"), (7, "only_first")):
+            for t in (theirs, fused, general):
+                t.enable_truncation(max_length, stride=0, strategy=strategy, direction=direction)
+            for add in (True, False):
+                check(fused, general, theirs, lines, threads=(1,), offsets_too=(True,), add_special_tokens=add)
+    finally:
+        for t in (theirs, fused, general):
+            t.no_truncation()
+
+
+def test_tokens_added_at_run_time():
+    """The "no added token here" check follows add_tokens (a text holding one takes `encode`)."""
+    text = SHAPES["t5"]()
+    fused, general, theirs = three_of_text(text)
+    for t in (fused, general, theirs):
+        t.add_tokens(["zz", AddedToken("é", normalized=False)])
+        t.add_special_tokens([AddedToken("[X]", lstrip=True, rstrip=True)])
+    lines = lines_of(8) + ["a [X] b", "café [X]é", "é", "zzz zz", "xzzx"]
+    check(fused, general, theirs, lines)
+    check(fused, general, theirs, lines, add_special_tokens=False)
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(texts=st.lists(TEXT, min_size=1, max_size=6), shape=st.sampled_from(sorted(SHAPES)), add=st.booleans(),
+       max_length=st.one_of(st.none(), st.integers(0, 12)), direction=st.sampled_from(["right", "left"]))
+def test_hypothesis_texts_three_way(texts, shape, add, max_length, direction):
+    fused, general, theirs = three(shape)
+    try:
+        if max_length is not None:
+            for t in (theirs, fused, general):
+                t.enable_truncation(max_length, direction=direction)
+        check(fused, general, theirs, texts, add_special_tokens=add)
+    finally:
+        for t in (theirs, fused, general):
+            t.no_truncation()
