@@ -24,13 +24,15 @@ from .truncation import _hf_truncate
 _encode_to_list, _encode_to_lists, _encode_to_offsets, _encode_to_windows, _encode_padded_block = (
     _core.encode_to_list, _core.encode_to_lists, _core.encode_to_offsets, _core.encode_to_windows,
     _core.encode_padded_block)
+_new = object.__new__
 _MAX_PLANS = 64  # distinct option sets remembered per tokenizer
 
 
 class ServingState:
     """What the serving paths read from a tokenizer, read once per change of it."""
 
-    __slots__ = ("owner", "epoch", "cls", "sep", "pad", "added", "matcher", "plans")
+    __slots__ = ("owner", "epoch", "cls", "sep", "pad", "added", "matcher", "plans", "usable", "core", "search",
+                 "model_max_length", "padding_side")
 
     def __init__(self, tok):
         self.owner = id(tok)  # a shallow copy of a tokenizer shares its engine, not its tokens
@@ -42,6 +44,9 @@ class ServingState:
         self.added = _core.Needles(list(tok._added))
         self.matcher = tok._matcher
         self.plans = {}
+        # the one-text path's reads, each an attribute any change of which drops this state
+        self.usable, self.core, self.search = usable(tok), tok._core, tok._matcher.search
+        self.model_max_length, self.padding_side = tok.model_max_length, tok.padding_side
 
 
 def state(tok):
@@ -62,33 +67,59 @@ def usable(tok):
 def one_text(tok, text, add_special_tokens, verbose, offsets=False):
     """`tok(text)` (or `tok(text, return_offsets_mapping=True)`) with the default
     options: the core's ids (and offsets) as lists, with no Python per token;
-    alignment (`tokens()`, `word_ids()`) is computed by the general path on first use."""
-    if not usable(tok):
-        return None
-    st = state(tok)
-    if st.matcher.search(text):
-        return None  # an added token in the text
+    alignment (`tokens()`, `word_ids()`) is computed by the general path on first use.
+    The one-text fast path: what it reads of the tokenizer is read once per change
+    of it (`ServingState`), and the BatchEncoding is made without `__init__`."""
+    st = tok._engine.serving
+    if st is None or st.owner != id(tok):
+        st = state(tok)
+    if not st.usable or st.search(text):
+        return None  # the settings, or an added token in the text: the general path
     cls = sep = None
     if add_special_tokens:
         cls, sep = st.cls, st.sep
         if cls is None or sep is None:
             return None
     if offsets:
-        out = _encode_to_offsets(tok._core, text, cls, sep)
-        ids, spans = out if out is not None else (None, None)
+        out = _encode_to_offsets(st.core, text, cls, sep)
+        if out is None:
+            return None  # a lone surrogate: the general path raises or drops it, as the reference does
+        ids, spans = out
+        n = len(ids)
+        data = {"input_ids": ids, "token_type_ids": [0] * n, "attention_mask": [1] * n, "offset_mapping": spans}
     else:
-        ids = _encode_to_list(tok._core, text, cls, sep)
-    if ids is None:
-        return None  # a lone surrogate: the general path raises or drops it, as the reference does
-    n = len(ids)
-    if verbose and n > tok.model_max_length:
+        ids = _encode_to_list(st.core, text, cls, sep)
+        if ids is None:
+            return None  # a lone surrogate
+        n = len(ids)
+        data = {"input_ids": ids, "token_type_ids": [0] * n, "attention_mask": [1] * n}
+    if verbose and len(ids) > st.model_max_length:
         tok._warn_if_too_long(ids, False)
-    rows = _LazyRows(tok, st.epoch, [text], None, add_special_tokens, "do_not_truncate", None, tok.padding_side, None,
-                     False)
-    data = {"input_ids": ids, "token_type_ids": [0] * n, "attention_mask": [1] * n}
-    if offsets:
-        data["offset_mapping"] = spans
-    return BatchEncoding._of(data, rows)
+    out = _new(BatchEncoding)
+    out.data = data
+    out._rows = _LazyRows(tok, st.epoch, [text], None, add_special_tokens, "do_not_truncate", None, st.padding_side,
+                          None, False)
+    return out
+
+
+def one_ids(tok, text, add_special_tokens):
+    """`tok.encode(text)` with the default options, the encode fast path: the
+    ids list alone (no BatchEncoding, whose only use there is its input_ids);
+    None where `one_text` takes the general path."""
+    st = tok._engine.serving
+    if st is None or st.owner != id(tok):
+        st = state(tok)
+    if not st.usable or st.search(text):
+        return None
+    cls = sep = None
+    if add_special_tokens:
+        cls, sep = st.cls, st.sep
+        if cls is None or sep is None:
+            return None
+    ids = _encode_to_list(st.core, text, cls, sep)
+    if ids is not None and len(ids) > st.model_max_length:
+        tok._warn_if_too_long(ids, False)
+    return ids
 
 
 # ------------------------------------------------------------------ batches
