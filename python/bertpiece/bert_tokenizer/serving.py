@@ -163,12 +163,14 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
           return_tensors, verbose):
     """`tok(texts, ...)` for single texts with the common options (no pairs,
     stride or extra outputs): lists, or padded arrays."""
-    if not texts or not usable(tok) or tok.truncation_side != "right":
+    st = tok._engine.serving
+    if st is None or st.owner != id(tok):
+        st = state(tok)
+    if not texts or not st.usable or tok.truncation_side != "right":
         return None
     if return_tensors is not None and (type(return_tensors) is not str or return_tensors not in ("np", "pt")):
         return None  # (a TensorType, "tf", "mlx"...: the general path)
     tensors = return_tensors
-    st = state(tok)
     found = plan(tok, st, padding, truncation, max_length, 0, pad_to_multiple_of, len(texts))
     if found is None:
         return None
@@ -183,7 +185,7 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
         if tensors is not None:
             return None  # ragged rows: the general path says what transformers does
         try:
-            ids, types, mask, redo = _encode_to_lists(tok._core, texts, special, limit, st.added)  # (untracked rows)
+            ids, types, mask, redo = _encode_to_lists(st.core, texts, special, limit, st.added)  # (untracked rows)
             if redo:
                 _redo_lists(tok, texts, redo, ids, types, mask, add_special_tokens, truncation_strategy, max_length)
         except UnicodeEncodeError:
@@ -198,7 +200,7 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
         pad_to = max_length if padding_strategy == "max_length" else None
         try:
             width, block, redo, longest = _encode_padded_block(
-                tok._core, texts, special, limit, pad_to, pad_to_multiple_of, st.pad, tok.padding_side == "left",
+                st.core, texts, special, limit, pad_to, pad_to_multiple_of, st.pad, st.padding_side == "left",
                 tok.pad_token_type_id, st.added)
         except UnicodeEncodeError:
             return None
@@ -208,9 +210,10 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
         data = {"input_ids": block[0], "token_type_ids": block[1], "attention_mask": block[2]}
         if tensors is None:
             data = {k: (_row_lists(v) if batched else v[0].tolist()) for k, v in data.items()}
-    rows = _LazyRows(tok, st.epoch, texts, None, add_special_tokens, truncation_strategy, max_length,
-                     tok.padding_side, width, False)
-    out = BatchEncoding._of(data, rows)
+    out = _new(BatchEncoding)  # (without __init__: `data` is a new dict)
+    out.data = data
+    out._rows = _LazyRows(tok, st.epoch, texts, None, add_special_tokens, truncation_strategy, max_length,
+                          st.padding_side, width, False)
     if tensors == "pt":
         out.convert_to_tensors("pt")
     if max_length is None and verbose:
