@@ -63,7 +63,10 @@ fn text_ids(py: Python<'_>, t: &PyFullTokenizer, text: &Bound<'_, PyString>, cls
     let encode = || -> PyResult<_> {
         let mut ids = Vec::new(); // `encode_into` makes the room (fallibly) after [CLS]
         ids.extend(cls);
-        with_thread_scratch(|s| inner.encode_into(bytes, &mut ids, s))?;
+        with_thread_scratch(|s| {
+            s.enable_cache(); // a server's calls come one after another on the same threads: a warm memo
+            inner.encode_into(bytes, &mut ids, s)
+        })?;
         ids.extend(sep);
         Ok(Some(ids))
     };
