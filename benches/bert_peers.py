@@ -19,7 +19,9 @@ nanotoken: its `as_hf()` object), and padded NumPy batches of 1, 8, 32 and
 return_tensors="np")`). bertpiece, nanotoken and tokie run in ONE process,
 interleaved pass by pass (the machine is shared: a load spike hits all
 three); transformers and tokenizers 1.0rc3 run in their own processes just
-after. Per-call figure: median over `--passes` passes. Before timing, every
+after. Per-call figures: median over `--passes` passes, of wall-clock time and of
+the process's CPU time (all its threads; on a loaded machine wall clock
+mostly measures the scheduler). Before timing, every
 peer's ids are checked equal to bertpiece's on every input of the case.
 
 Bulk (MB/s of UTF-8 input): the first `--bulk-mb` MB of en-large.txt with
@@ -205,14 +207,16 @@ def serving_worker(spec):
         first = next(iter(fns))
         want = [ids_of(kind, fns[first](x)) for x in items]
         exact = {e: all(ids_of(kind, fn(x)) == w for x, w in zip(items, want)) for e, fn in fns.items()}
-        times = {e: [] for e in fns}
+        times, cpu = {e: [] for e in fns}, {e: [] for e in fns}
         for _ in range(passes):
             for e, fn in fns.items():
-                t = time.perf_counter()
+                t, c = time.perf_counter(), time.process_time()
                 for x in items:
                     fn(x)
                 times[e].append((time.perf_counter() - t) / len(items) * 1e6)
-        result[case] = {e: {"us": statistics.median(times[e]), "exact_vs_" + first: exact[e]} for e in fns}
+                cpu[e].append((time.process_time() - c) / len(items) * 1e6)
+        result[case] = {e: {"us": statistics.median(times[e]), "cpu_us": statistics.median(cpu[e]),
+                            "exact_vs_" + first: exact[e]} for e in fns}
     return result
 
 
@@ -257,18 +261,20 @@ def serving_tables(peers_py, tok1_py, args):
             for e, v in by_engine.items():
                 merged.setdefault(case, {}).setdefault(e, v)  # bertpiece: the figure of the peers' process
     cols = ["bertpiece", "nanotoken", "tokie", "tokenizers", "transformers"]
-    print("\n| µs per call | " + " | ".join(cols) + " | bertpiece / nanotoken | bertpiece / tokie |")
-    print("|---" * (len(cols) + 3) + "|")
-    for case, by_engine in merged.items():
-        cells = [f"{by_engine[c]['us']:.1f}" + ("" if all(v for k, v in by_engine[c].items() if k != "us") else " ≠")
-                 if c in by_engine else "—" for c in cols]
-        bp = by_engine.get("bertpiece", {}).get("us")
-        ratio = [f"{bp / by_engine[p]['us']:.2f}×" if bp and p in by_engine else "—" for p in ("nanotoken", "tokie")]
-        name = {"one": "one text: `tok(text)` (peers `encode(text).ids`)", "encode": "`tok.encode(text)`"}.get(
-            case, case.replace("padded", "padded NumPy, max_length 128, batch of"))
-        print(f"| {name} | " + " | ".join(cells) + " | " + " | ".join(ratio) + " |")
+    for key, what in (("us", "µs per call (wall clock)"), ("cpu_us", "CPU µs per call (all the process's threads)")):
+        print(f"\n| {what} | " + " | ".join(cols) + " | bertpiece / nanotoken | bertpiece / tokie |")
+        print("|---" * (len(cols) + 3) + "|")
+        for case, by_engine in merged.items():
+            cells = [f"{by_engine[c][key]:.1f}" + ("" if all(v for k, v in by_engine[c].items() if k.startswith(
+                "exact")) else " ≠") if c in by_engine else "—" for c in cols]
+            bp = by_engine.get("bertpiece", {}).get(key)
+            ratio = [f"{bp / by_engine[p][key]:.2f}×" if bp and p in by_engine else "—" for p in ("nanotoken", "tokie")]
+            name = {"one": "one text: `tok(text)` (peers `encode(text).ids`)", "encode": "`tok.encode(text)`"}.get(
+                case, case.replace("padded", "padded NumPy, max_length 128, batch of"))
+            print(f"| {name} | " + " | ".join(cells) + " | " + " | ".join(ratio) + " |")
     print("(≠: ids differ from bertpiece's on some input; transformers and tokenizers 1.0rc3 run in their own "
-          "processes, the rest interleaved in one)")
+          "processes, the rest interleaved in one. CPU time: what a loaded machine does not distort, "
+          "as long as an engine's threads are busy, not waiting)")
 
 
 def bulk_tables(peers_py, tok1_py, args):
