@@ -77,8 +77,8 @@ fn text_ids(py: Python<'_>, t: &PyFullTokenizer, text: &Bound<'_, PyString>, cls
 }
 
 /// Texts shorter than this (bytes) are encoded holding the GIL: a sentence
-/// takes about a microsecond, about what releasing and re-taking the GIL
-/// costs; other threads wait at most a few microseconds.
+/// takes about a microsecond, so letting go of the GIL and taking it back is
+/// a share of the call worth saving; other threads wait a few µs at most.
 const HOLD_GIL_BELOW: usize = 2048;
 
 /// The ids of one text as a list, between `cls` and `sep` when given; None
