@@ -156,3 +156,21 @@ def test_one_text_alignment_and_errors_equal_transformers(pair):
         if want_error is None:
             assert_same(got, want)
             assert got.tokens() == want.tokens() and got.word_ids() == want.word_ids()
+
+
+def test_tokenizers_taking_turns_on_one_thread_keep_their_own_words(tmp_path_factory):
+    # the word memo is on for every one-text call and batch now: each tokenizer's words stay its own
+    # (a thread parks the memos of the tokenizers it switches between)
+    made = [make_pair(tmp_path_factory.mktemp(m), m, lower) for m, lower in (
+        ("bert-base-uncased", True), ("bert-base-cased", False), ("bert-base-multilingual-cased", False),
+        ("bert-base-chinese", False), ("bert-base-uncased", True))]
+    texts = [t for t in TEXTS if "\ud800" not in t][::3]
+    want = [[theirs.encode(t) for t in texts] for _, theirs in made]
+    want_batch = [theirs(texts[:32], padding=True, return_tensors="np")["input_ids"].tolist() for _, theirs in made]
+    for _ in range(2):
+        for k, text in enumerate(texts):
+            for m, (ours, _) in enumerate(made):
+                assert ours.encode(text) == want[m][k], (m, text)
+                assert ours(text)["input_ids"] == want[m][k], (m, text)
+        for m, (ours, _) in enumerate(made):
+            assert ours(texts[:32], padding=True, return_tensors="np")["input_ids"].tolist() == want_batch[m], m
