@@ -12,6 +12,7 @@
 //! `bertpiece.Tokenizer`).
 
 mod args;
+mod array_struct;
 mod full_tokenizer;
 mod google;
 mod lists;
