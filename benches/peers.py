@@ -184,3 +184,15 @@ def batch(tok, lines): return [e.ids for e in tok.encode_batch(lines)]
 def bulk(tok, lines): return tok.encode_batch_flat(lines)
 '''
     return run_worker("tokie", python, code, tokenizer, text, threads, **kw)
+
+
+if __name__ == "__main__":
+    # `python benches/peers.py bert`: issue 28's BERT tables (benches/bert_peers.py)
+    import sys
+
+    if sys.argv[1:2] != ["bert"]:
+        sys.exit("usage: python benches/peers.py bert [options]   (see benches/bert_peers.py)")
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import bert_peers
+
+    bert_peers.main(sys.argv[2:])

@@ -211,11 +211,6 @@ struct Part {
     too_short: bool,
 }
 
-/// Text (bytes) from which a batch turns its threads' word memos on (2
-/// MiB once per thread, kept for later batches: worth it from a few dozen
-/// pages of text on).
-const MEMO_MIN_BATCH: usize = 64 << 10;
-
 /// Encodes `texts` (generalized UTF-8) on `num_threads` threads (`None`: all
 /// cores), noting the rows that hold one of `needles`.
 pub fn encode_batch(tok: &FullTokenizer, texts: &[&[u8]], opts: BatchOptions, needles: &[&[u8]], num_threads: Option<usize>) -> Result<Batch> {
@@ -261,7 +256,11 @@ fn encode(
     let threads = thread_count(num_threads)?;
     let needles = Needles::new(needles);
     let bytes = texts.iter().chain(seconds.unwrap_or_default()).map(|t| t.len()).sum::<usize>();
-    let memo = bytes >= MEMO_MIN_BATCH;
+    // Every batch turns its threads' word memos on (2 MiB once per thread,
+    // kept for later batches): serving calls are small batches one after
+    // another on the same threads, and a warm memo took about a quarter off a
+    // padded batch of 32 or 256 sentences (issue 28; it used to wait for 64 kB).
+    let memo = true;
     let workers = workers_for(threads, bytes, texts.len());
     // Contiguous blocks, several per thread for balance.
     let block = texts.len().div_ceil(workers * 16).max(1);

@@ -175,6 +175,12 @@ impl Array {
 
 #[pymethods]
 impl Array {
+    /// NumPy's C-level interface (array_struct.rs), read first by `numpy.asarray`.
+    #[getter]
+    fn __array_struct__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        super::array_struct::capsule(py, self.address, self.typestr, &self.shape)
+    }
+
     #[getter]
     pub(super) fn __array_interface__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);

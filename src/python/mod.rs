@@ -13,6 +13,7 @@
 //! `bertpiece.SentencePieceProcessor`).
 
 mod args;
+mod array_struct;
 mod full_tokenizer;
 mod google;
 mod lists;

@@ -26,6 +26,7 @@ from ..batch import encode_batch as _encode_batch
 from ..batch import surrogate_error
 from ..tokenization import REFERENCES
 from .added_tokens import AddedToken
+from . import serving
 from .call import Calls
 from .decode import PostProcessing
 from .engine import Engine
@@ -324,6 +325,11 @@ class BertTokenizer(SpecialTokens, Calls, GeneralPath, PostProcessing, LegacyEnc
     # ---------------------------------------------------- transformers-4 API
     def encode(self, text, text_pair=None, add_special_tokens=True, padding=False, truncation=None, max_length=None,
                stride=0, padding_side=None, return_tensors=None, **kwargs):
+        if (type(text) is str and text_pair is None and padding is False and truncation is None and max_length is None
+                and stride == 0 and padding_side is None and return_tensors is None and not kwargs):
+            ids = serving.one_ids(self, text, add_special_tokens)  # the encode fast path (serving.py)
+            if ids is not None:
+                return ids
         enc = self(text, text_pair, add_special_tokens=add_special_tokens, padding=padding, truncation=truncation,
                    max_length=max_length, stride=stride, padding_side=padding_side, return_tensors=return_tensors,
                    **kwargs)

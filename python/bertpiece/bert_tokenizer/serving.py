@@ -24,13 +24,15 @@ from .truncation import _hf_truncate
 _encode_to_list, _encode_to_lists, _encode_to_offsets, _encode_to_windows, _encode_padded_block = (
     _core.encode_to_list, _core.encode_to_lists, _core.encode_to_offsets, _core.encode_to_windows,
     _core.encode_padded_block)
+_new = object.__new__
 _MAX_PLANS = 64  # distinct option sets remembered per tokenizer
 
 
 class ServingState:
     """What the serving paths read from a tokenizer, read once per change of it."""
 
-    __slots__ = ("owner", "epoch", "cls", "sep", "pad", "added", "matcher", "plans")
+    __slots__ = ("owner", "epoch", "cls", "sep", "pad", "added", "matcher", "plans", "usable", "core", "search",
+                 "model_max_length", "padding_side")
 
     def __init__(self, tok):
         self.owner = id(tok)  # a shallow copy of a tokenizer shares its engine, not its tokens
@@ -42,6 +44,9 @@ class ServingState:
         self.added = _core.Needles(list(tok._added))
         self.matcher = tok._matcher
         self.plans = {}
+        # the one-text path's reads, each an attribute any change of which drops this state
+        self.usable, self.core, self.search = usable(tok), tok._core, tok._matcher.search
+        self.model_max_length, self.padding_side = tok.model_max_length, tok.padding_side
 
 
 def state(tok):
@@ -62,33 +67,59 @@ def usable(tok):
 def one_text(tok, text, add_special_tokens, verbose, offsets=False):
     """`tok(text)` (or `tok(text, return_offsets_mapping=True)`) with the default
     options: the core's ids (and offsets) as lists, with no Python per token;
-    alignment (`tokens()`, `word_ids()`) is computed by the general path on first use."""
-    if not usable(tok):
-        return None
-    st = state(tok)
-    if st.matcher.search(text):
-        return None  # an added token in the text
+    alignment (`tokens()`, `word_ids()`) is computed by the general path on first use.
+    The one-text fast path: what it reads of the tokenizer is read once per change
+    of it (`ServingState`), and the BatchEncoding is made without `__init__`."""
+    st = tok._engine.serving
+    if st is None or st.owner != id(tok):
+        st = state(tok)
+    if not st.usable or st.search(text):
+        return None  # the settings, or an added token in the text: the general path
     cls = sep = None
     if add_special_tokens:
         cls, sep = st.cls, st.sep
         if cls is None or sep is None:
             return None
     if offsets:
-        out = _encode_to_offsets(tok._core, text, cls, sep)
-        ids, spans = out if out is not None else (None, None)
+        out = _encode_to_offsets(st.core, text, cls, sep)
+        if out is None:
+            return None  # a lone surrogate: the general path raises or drops it, as the reference does
+        ids, spans = out
+        n = len(ids)
+        data = {"input_ids": ids, "token_type_ids": [0] * n, "attention_mask": [1] * n, "offset_mapping": spans}
     else:
-        ids = _encode_to_list(tok._core, text, cls, sep)
-    if ids is None:
-        return None  # a lone surrogate: the general path raises or drops it, as the reference does
-    n = len(ids)
-    if verbose and n > tok.model_max_length:
+        ids = _encode_to_list(st.core, text, cls, sep)
+        if ids is None:
+            return None  # a lone surrogate
+        n = len(ids)
+        data = {"input_ids": ids, "token_type_ids": [0] * n, "attention_mask": [1] * n}
+    if verbose and len(ids) > st.model_max_length:
         tok._warn_if_too_long(ids, False)
-    rows = _LazyRows(tok, st.epoch, [text], None, add_special_tokens, "do_not_truncate", None, tok.padding_side, None,
-                     False)
-    data = {"input_ids": ids, "token_type_ids": [0] * n, "attention_mask": [1] * n}
-    if offsets:
-        data["offset_mapping"] = spans
-    return BatchEncoding._of(data, rows)
+    out = _new(BatchEncoding)
+    out.data = data
+    out._rows = _LazyRows(tok, st.epoch, [text], None, add_special_tokens, "do_not_truncate", None, st.padding_side,
+                          None, False)
+    return out
+
+
+def one_ids(tok, text, add_special_tokens):
+    """`tok.encode(text)` with the default options, the encode fast path: the
+    ids list alone (no BatchEncoding, whose only use there is its input_ids);
+    None where `one_text` takes the general path."""
+    st = tok._engine.serving
+    if st is None or st.owner != id(tok):
+        st = state(tok)
+    if not st.usable or st.search(text):
+        return None
+    cls = sep = None
+    if add_special_tokens:
+        cls, sep = st.cls, st.sep
+        if cls is None or sep is None:
+            return None
+    ids = _encode_to_list(st.core, text, cls, sep)
+    if ids is not None and len(ids) > st.model_max_length:
+        tok._warn_if_too_long(ids, False)
+    return ids
 
 
 # ------------------------------------------------------------------ batches
@@ -132,12 +163,14 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
           return_tensors, verbose):
     """`tok(texts, ...)` for single texts with the common options (no pairs,
     stride or extra outputs): lists, or padded arrays."""
-    if not texts or not usable(tok) or tok.truncation_side != "right":
+    st = tok._engine.serving
+    if st is None or st.owner != id(tok):
+        st = state(tok)
+    if not texts or not st.usable or tok.truncation_side != "right":
         return None
     if return_tensors is not None and (type(return_tensors) is not str or return_tensors not in ("np", "pt")):
         return None  # (a TensorType, "tf", "mlx"...: the general path)
     tensors = return_tensors
-    st = state(tok)
     found = plan(tok, st, padding, truncation, max_length, 0, pad_to_multiple_of, len(texts))
     if found is None:
         return None
@@ -152,7 +185,7 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
         if tensors is not None:
             return None  # ragged rows: the general path says what transformers does
         try:
-            ids, types, mask, redo = _encode_to_lists(tok._core, texts, special, limit, st.added)  # (untracked rows)
+            ids, types, mask, redo = _encode_to_lists(st.core, texts, special, limit, st.added)  # (untracked rows)
             if redo:
                 _redo_lists(tok, texts, redo, ids, types, mask, add_special_tokens, truncation_strategy, max_length)
         except UnicodeEncodeError:
@@ -167,7 +200,7 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
         pad_to = max_length if padding_strategy == "max_length" else None
         try:
             width, block, redo, longest = _encode_padded_block(
-                tok._core, texts, special, limit, pad_to, pad_to_multiple_of, st.pad, tok.padding_side == "left",
+                st.core, texts, special, limit, pad_to, pad_to_multiple_of, st.pad, st.padding_side == "left",
                 tok.pad_token_type_id, st.added)
         except UnicodeEncodeError:
             return None
@@ -177,9 +210,10 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
         data = {"input_ids": block[0], "token_type_ids": block[1], "attention_mask": block[2]}
         if tensors is None:
             data = {k: (_row_lists(v) if batched else v[0].tolist()) for k, v in data.items()}
-    rows = _LazyRows(tok, st.epoch, texts, None, add_special_tokens, truncation_strategy, max_length,
-                     tok.padding_side, width, False)
-    out = BatchEncoding._of(data, rows)
+    out = _new(BatchEncoding)  # (without __init__: `data` is a new dict)
+    out.data = data
+    out._rows = _LazyRows(tok, st.epoch, texts, None, add_special_tokens, truncation_strategy, max_length,
+                          st.padding_side, width, False)
     if tensors == "pt":
         out.convert_to_tensors("pt")
     if max_length is None and verbose:
