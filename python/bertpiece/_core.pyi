@@ -46,6 +46,8 @@ class Array:
     """Memory NumPy adopts without a copy (`numpy.asarray(array)`)."""
     @property
     def __array_interface__(self) -> dict[str, Any]: ...
+    @property
+    def __array_struct__(self) -> Any: ...  # a PyCapsule holding NumPy's PyArrayInterface
 
 @final
 class FullTokenizer:
