@@ -16,7 +16,12 @@ pub fn max_tokens(text: &[u8]) -> usize {
 }
 
 /// Bytes of text per segment (see [`segments`]).
+#[cfg(not(test))]
 pub const SEGMENT: usize = 1 << 20;
+/// The unit tests' segments are small, so that texts of several segments are
+/// cheap to compare with the unoptimized general path.
+#[cfg(test)]
+pub const SEGMENT: usize = 1 << 12;
 
 /// `text` in pieces of at least [`SEGMENT`] bytes, each ending just before
 /// an ASCII space or newline (the last one at the end of the text). No
