@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ..tokenizers_api import Tokenizer
+from ..tokenizers_api.serialization import core_json_text
 
 __all__ = ["TransformersBackend", "swap_backend"]
 
@@ -35,6 +37,8 @@ def swap_backend(tok: Any) -> None:
     (NotImplementedError naming a component bertpiece does not run)."""
     backend = tok._tokenizer
     if not isinstance(backend, Tokenizer):
-        ours = TransformersBackend.from_str(backend.to_str())
+        # The backend's own float values: transformers builds Unigram models from exact Python
+        # floats, which a plain JSON round trip through serde would read an ulp off.
+        ours = TransformersBackend.from_str(core_json_text(json.loads(backend.to_str())))
         ours.encode_special_tokens = bool(backend.encode_special_tokens)
         tok._tokenizer = ours
