@@ -169,7 +169,7 @@ class FastCall:
             return None  # the general path raises what transformers raises
         ids = np.asarray(ids)
         splits = np.asarray(splits)
-        lengths = np.diff(splits)
+        lengths = splits[1:] - splits[:-1]
         longest = int(lengths.max()) if len(lengths) else 0
         if truncation_strategy is TruncationStrategy.DO_NOT_TRUNCATE and verbose and longest > self.model_max_length:
             self._eventual_warn_about_too_long_sequence([0] * longest, max_length, verbose)
@@ -183,17 +183,20 @@ class FastCall:
                 return None
             if pad_to_multiple_of and width % pad_to_multiple_of:
                 width += pad_to_multiple_of - width % pad_to_multiple_of
-            if longest > width or self.pad_token_id is None:
+            pad_id = self.pad_token_id
+            if longest > width or pad_id is None:
                 return None  # a row longer than the padding (ragged, as transformers leaves it); no pad id
         data = _rows(self, ids.astype(np.int64, copy=False), splits, lengths, width, padding_side,
-                     return_token_type_ids, return_attention_mask, return_tensors)
+                     return_token_type_ids, return_attention_mask, return_tensors,
+                     pad_id if width is not None else None)
         source = (core, settings, texts, bool(add_special_tokens))
         if not batched and return_tensors is None:
             data = {k: v[0] for k, v in data.items()}
-        return LazyEncodings(data, source, tensor_type=return_tensors)
+        # int64 NumPy arrays already are what "np" converts to
+        return LazyEncodings(data, source, tensor_type=None if return_tensors == "np" else return_tensors)
 
 
-def _rows(tok, ids, splits, lengths, width, padding_side, type_ids, attention, return_tensors):
+def _rows(tok, ids, splits, lengths, width, padding_side, type_ids, attention, return_tensors, pad_id):
     """input_ids (token_type_ids, attention_mask) as lists of rows or, for tensors, int64 arrays."""
     n = len(lengths)
     as_arrays = return_tensors is not None
@@ -217,7 +220,6 @@ def _rows(tok, ids, splits, lengths, width, padding_side, type_ids, attention, r
             data["attention_mask"] = [[1] * len(r) for r in rows]
         return data
     side = padding_side if padding_side is not None else tok.padding_side
-    pad_id = tok.pad_token_id
     block = np.full((n, width), pad_id, dtype=np.int64)
     cols = np.arange(width)
     if side == "right":
