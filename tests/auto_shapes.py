@@ -42,7 +42,7 @@ def _spm_folder(shape):
 
 @functools.lru_cache(maxsize=None)
 def folder(shape):
-    """The path of the folder of `shape` (one of SHAPES or SPM_SHAPES), built once per process."""
+    """The path of the folder of `shape` (one of SHAPES or SPM_SHAPES, or "bert"), built once per process."""
     import transformers
 
     if shape in SPM_SHAPES:
@@ -54,6 +54,10 @@ def folder(shape):
         tok = transformers.RobertaTokenizer(vocab=model["vocab"], merges=merges)
     elif shape in _SPM:
         tok = getattr(transformers, _SPM[shape][0]).from_pretrained(folder(shape + "_spm"))
+    elif shape == "bert":
+        import bertpiece
+
+        tok = transformers.BertTokenizer(vocab=bertpiece.vocab_path("bert-base-uncased"))
     elif shape == "mpnet":
         vocab = dict(json.loads(wordpiece_json())["model"]["vocab"])
         for special in ("<s>", "<pad>", "</s>", "<unk>", "<mask>"):

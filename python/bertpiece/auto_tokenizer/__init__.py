@@ -29,7 +29,13 @@ def tokenizer_class(cls: type) -> type:
     if found is None:
         from .fast_call import FastCall
 
-        found = type(cls.__name__, (FastCall, cls), {"__module__": __name__, "_bertpiece_base": cls})
+        namespace = {"__module__": __name__, "_bertpiece_base": cls}
+        if "__init__" in cls.__dict__:
+            # transformers branches on a class defining its own __init__ (convert_to_native_format:
+            # such a class rebuilds its backend from the file's vocabulary with its own arguments,
+            # e.g. RobertaTokenizer's add_prefix_space); the class over bertpiece must branch alike.
+            namespace["__init__"] = FastCall.__init__
+        found = type(cls.__name__, (FastCall, cls), namespace)
         _CLASSES[cls] = found
     return found
 
