@@ -102,10 +102,13 @@ fn is_word_char(c: char) -> bool {
 }
 
 /// Splits `text` around the tokens `matcher` finds: (chars range, Some(id) for a token).
+/// `skip_special`: HF's `encode_special_tokens` — a special token's match is dropped
+/// (its text stays plain text), after the automaton found it, as HF drops it.
 pub fn find_matches(
     text: &[char],
     matcher: &Matcher,
     tokens: &HashMap<u32, AddedToken>,
+    skip_special: bool,
 ) -> Vec<(std::ops::Range<usize>, Option<u32>)> {
     if text.is_empty() || matcher.is_empty() {
         return vec![(0..text.len(), None)];
@@ -115,6 +118,9 @@ pub fn find_matches(
     while let Some((mut start, mut stop, id)) = matcher.find(text, from) {
         from = stop;
         let Some(t) = tokens.get(&id) else { continue };
+        if skip_special && t.special {
+            continue;
+        }
         if t.single_word {
             let start_space = start == 0 || !is_word_char(text[start - 1]);
             let stop_space = stop == text.len() || !is_word_char(text[stop]);
@@ -160,10 +166,11 @@ pub fn split_pieces(
     s: &NormalizedString,
     matcher: &Matcher,
     tokens: &HashMap<u32, AddedToken>,
+    skip_special: bool,
     out: &mut Vec<Split>,
     mut then: impl FnMut(NormalizedString, &mut Vec<Split>),
 ) {
-    for (r, id) in find_matches(&s.chars, matcher, tokens) {
+    for (r, id) in find_matches(&s.chars, matcher, tokens, skip_special) {
         if r.is_empty() {
             continue;
         }
@@ -189,7 +196,7 @@ mod tests {
             [(0, tok("<m>", true, false, false)), (1, tok("<m>x", false, false, false))].into_iter().collect();
         let m = Matcher::new(tokens.iter().map(|(&id, t)| (t.content.clone(), id)));
         let text: Vec<char> = "a  <m> <m>x".chars().collect();
-        let got = find_matches(&text, &m, &tokens);
+        let got = find_matches(&text, &m, &tokens, false);
         assert_eq!(got, vec![(0..1, None), (1..6, Some(0)), (6..7, None), (7..11, Some(1))]);
     }
 
@@ -198,6 +205,6 @@ mod tests {
         let tokens: HashMap<u32, AddedToken> = [(0, tok("ab", false, false, true))].into_iter().collect();
         let m = Matcher::new([("ab".to_string(), 0)]);
         let text: Vec<char> = "xab ab".chars().collect();
-        assert_eq!(find_matches(&text, &m, &tokens), vec![(0..4, None), (4..6, Some(0))]);
+        assert_eq!(find_matches(&text, &m, &tokens, false), vec![(0..4, None), (4..6, Some(0))]);
     }
 }

@@ -21,6 +21,7 @@ pub mod config;
 pub mod decoders;
 pub mod encoder;
 pub mod encoding;
+mod encoding_align;
 pub mod error;
 pub mod fast_bytelevel;
 mod fxhash;

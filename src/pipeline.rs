@@ -39,6 +39,9 @@ pub struct Tokenizer {
     fused_unigram: Option<MetaspaceUnigram>,
     /// The byte-level BPE fast path, when the file's shape allows it.
     fast: Option<crate::fast_bytelevel::FastByteLevel>,
+    /// HF's `encode_special_tokens`: special added tokens are not split out of
+    /// the text (it is a run-time flag: not in the file, as in HF).
+    pub encode_special_tokens: bool,
 }
 
 /// Truncation and padding (a tokenizer.json's stored ones, or set at run time).
@@ -75,6 +78,7 @@ impl Tokenizer {
             added_r: HashMap::new(),
             special: HashSet::new(),
             normalized_forms: HashMap::new(),
+            encode_special_tokens: false,
         };
         t.add_tokens(&tokens);
         t
@@ -84,7 +88,7 @@ impl Tokenizer {
     fn splits(&self, text: &str) -> Vec<Split> {
         let whole = NormalizedString::new(text, 0);
         let mut first = Vec::new();
-        split_pieces(&whole, &self.raw_matcher, &self.added_r, &mut first, |piece, out| {
+        split_pieces(&whole, &self.raw_matcher, &self.added_r, self.encode_special_tokens, &mut first, |piece, out| {
             out.push(Split::Text(piece))
         });
         let mut out = Vec::with_capacity(first.len());
@@ -96,7 +100,7 @@ impl Tokenizer {
             if let Some(n) = &self.config.normalizer {
                 n.normalize(&mut piece);
             }
-            split_pieces(&piece, &self.normalized_matcher, &self.added_r, &mut out, |p, out| {
+            split_pieces(&piece, &self.normalized_matcher, &self.added_r, self.encode_special_tokens, &mut out, |p, out| {
                 match &self.config.pre_tokenizer {
                     // The fused path cuts the words itself (encode_text).
                     Some(_) if self.fused_unigram.is_some() => out.push(Split::Text(p)),
@@ -166,11 +170,11 @@ impl Tokenizer {
         }
         // No normalizer on this path: the normalized matcher runs on the raw pieces.
         let mut first = Vec::new();
-        split_pieces(&NormalizedString::new(text, 0), &self.raw_matcher, &self.added_r, &mut first, |p, out| out.push(Split::Text(p)));
+        split_pieces(&NormalizedString::new(text, 0), &self.raw_matcher, &self.added_r, self.encode_special_tokens, &mut first, |p, out| out.push(Split::Text(p)));
         for split in first {
             let mut second = Vec::new();
             match split {
-                Split::Text(piece) => split_pieces(&piece, &self.normalized_matcher, &self.added_r, &mut second, |p, out| out.push(Split::Text(p))),
+                Split::Text(piece) => split_pieces(&piece, &self.normalized_matcher, &self.added_r, self.encode_special_tokens, &mut second, |p, out| out.push(Split::Text(p))),
                 token => second.push(token),
             }
             for split in second {

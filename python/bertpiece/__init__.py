@@ -40,12 +40,15 @@ def __getattr__(name):
     if name == "BertTokenizer":
         from . import bert_tokenizer
         return bert_tokenizer.BertTokenizer
+    if name == "AutoTokenizer":  # imports transformers when first used
+        from .auto_tokenizer import AutoTokenizer
+        return AutoTokenizer
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
     "UNICODE_VERSION", "__version__", "DEFAULT_MODEL", "PRETRAINED", "REFERENCES", "vocab_path",
-    "BasicTokenizer", "FullTokenizer", "BertTokenizer", "PlainBertTokenizer", "BatchEncoding", "EncodedBatch", "WordpieceTokenizer",
+    "BasicTokenizer", "FullTokenizer", "BertTokenizer", "AutoTokenizer", "PlainBertTokenizer", "BatchEncoding", "EncodedBatch", "WordpieceTokenizer",
     "convert_by_vocab", "convert_ids_to_tokens", "convert_to_unicode", "convert_tokens_to_ids",
     "load_vocab", "printable_text", "validate_case_matches_checkpoint", "whitespace_tokenize",
     "train_wordpiece", "train_wordpiece_from_files", "WordPieceVocab", "SentencePieceTrainer", "Tokenizer", "Encoding", "AddedToken",

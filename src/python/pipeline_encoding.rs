@@ -95,6 +95,44 @@ impl PyPipelineEncoding {
         self.e.overflowing.iter().map(|o| PyPipelineEncoding::new(o.clone())).collect()
     }
 
+    /// Alignment, as `tokenizers.Encoding`'s (src/encoding_align.rs).
+    #[getter]
+    fn n_sequences(&self) -> usize {
+        self.e.n_sequences()
+    }
+
+    fn token_to_sequence(&self, token_index: usize) -> Option<usize> {
+        self.e.token_to_sequence(token_index)
+    }
+
+    fn token_to_chars(&self, token_index: usize) -> Option<(usize, usize)> {
+        self.e.token_to_chars(token_index)
+    }
+
+    fn token_to_word(&self, token_index: usize) -> Option<u32> {
+        self.e.token_to_word(token_index)
+    }
+
+    #[pyo3(signature = (word_index, sequence_index=0))]
+    fn word_to_tokens(&self, word_index: u32, sequence_index: usize) -> Option<(usize, usize)> {
+        self.e.word_to_tokens(word_index, sequence_index)
+    }
+
+    #[pyo3(signature = (word_index, sequence_index=0))]
+    fn word_to_chars(&self, word_index: u32, sequence_index: usize) -> Option<(usize, usize)> {
+        self.e.word_to_chars(word_index, sequence_index)
+    }
+
+    #[pyo3(signature = (char_pos, sequence_index=0))]
+    fn char_to_token(&self, char_pos: usize, sequence_index: usize) -> Option<usize> {
+        self.e.char_to_token(char_pos, sequence_index)
+    }
+
+    #[pyo3(signature = (char_pos, sequence_index=0))]
+    fn char_to_word(&self, char_pos: usize, sequence_index: usize) -> Option<u32> {
+        self.e.char_to_word(char_pos, sequence_index)
+    }
+
     fn __len__(&self) -> usize {
         self.e.len()
     }

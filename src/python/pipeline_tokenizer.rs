@@ -148,6 +148,22 @@ impl PyPipelineTokenizer {
         (PyPipelineTokenizer { inner: Arc::new(t) }, n)
     }
 
+    /// HF's `encode_special_tokens`: special added tokens left in the text as plain text.
+    #[getter]
+    fn encode_special_tokens(&self) -> bool {
+        self.inner.encode_special_tokens
+    }
+
+    /// A new tokenizer with `encode_special_tokens` set to `value`.
+    fn with_encode_special_tokens(&self, py: Python<'_>, value: bool) -> PyPipelineTokenizer {
+        let t = py.detach(|| {
+            let mut t = (*self.inner).clone();
+            t.encode_special_tokens = value;
+            t
+        });
+        PyPipelineTokenizer { inner: Arc::new(t) }
+    }
+
     /// (id, token) of every added token, by increasing id.
     fn added_tokens(&self) -> Vec<(u32, TokenTuple)> {
         let tuple = |t: &AddedToken| (t.content.clone(), t.single_word, t.lstrip, t.rstrip, t.normalized, t.special);

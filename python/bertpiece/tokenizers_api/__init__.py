@@ -211,6 +211,19 @@ class Tokenizer(ComponentSlots):
             self._settings, (length, pad_to_multiple_of, pad_id, pad_token, pad_type_id, direction)
         )
 
+    @property
+    def encode_special_tokens(self) -> bool:
+        """As tokenizers': True leaves special added tokens in the text as plain text (they
+        are not split out). A run-time flag: not saved, pickled or copied, as in HF."""
+        return self._core.encode_special_tokens
+
+    @encode_special_tokens.setter
+    def encode_special_tokens(self, value: bool) -> None:
+        if not isinstance(value, bool):  # tokenizers' own message
+            raise TypeError(f"'{type(value).__name__}' object is not an instance of 'bool'")
+        if value != self._core.encode_special_tokens:
+            self._core = self._core.with_encode_special_tokens(value)
+
     # Serialization, added tokens, from_pretrained (tokenizers_api/serialization.py,
     # added_tokens.py, pretrained.py).
     def to_str(self, pretty: bool = False) -> str:

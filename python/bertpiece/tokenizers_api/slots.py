@@ -21,6 +21,19 @@ SLOTS: Dict[str, Type[Component]] = {
 }
 
 
+def _from_hf_component(family: Type[Component], value: Any) -> Any:
+    """An HF tokenizers component (what transformers assigns, e.g. its TemplateProcessing) as
+    bertpiece's of the same JSON; one of another family is left for the TypeError below."""
+    try:
+        state = json.loads(value.__getstate__(), parse_float=serde_float)
+    except (AttributeError, TypeError, ValueError):
+        return value
+    try:
+        return family._from_state(state)
+    except (KeyError, TypeError, ValueError):
+        return value
+
+
 class ComponentSlots:
     """``Tokenizer``'s component properties, as tokenizers.Tokenizer's: get returns
     the component (shared with the tokenizer); set rebuilds the core from the
@@ -37,6 +50,8 @@ class ComponentSlots:
         """The one place the core is rebuilt: a new core from ``text``, a whole
         tokenizer.json (its truncation, padding and added tokens are the ones used)."""
         core = _Core.from_str(text)
+        if self._core.encode_special_tokens:  # a run-time flag, not in the file: kept, as HF keeps it
+            core = core.with_encode_special_tokens(True)
         self._core, self._json, self._settings = core, text, core.stored_settings()
 
     def _component(self, slot: str) -> Optional[Component]:
@@ -59,6 +74,8 @@ class ComponentSlots:
         if value is None and slot != "model":
             self._set_component(slot, None)
             return
+        if not isinstance(value, family) and type(value).__module__.split(".")[0] == "tokenizers":
+            value = _from_hf_component(family, value)
         if not isinstance(value, family):
             raise TypeError(f"'{type(value).__name__}' object is not an instance of '{family.__name__}'")
         self._set_component(slot, value)
