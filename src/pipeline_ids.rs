@@ -227,11 +227,11 @@ impl Tokenizer {
         ids_from: usize,
     ) {
         let mut first = Vec::new();
-        split_pieces(&NormalizedString::new(text, 0), &self.raw_matcher, &self.added_r, &mut first, |p, out| out.push(Split::Text(p)));
+        split_pieces(&NormalizedString::new(text, 0), &self.raw_matcher, &self.added_r, self.encode_special_tokens, &mut first, |p, out| out.push(Split::Text(p)));
         for split in first {
             let mut second = Vec::new();
             match split {
-                Split::Text(piece) => split_pieces(&piece, &self.normalized_matcher, &self.added_r, &mut second, |p, out| out.push(Split::Text(p))),
+                Split::Text(piece) => split_pieces(&piece, &self.normalized_matcher, &self.added_r, self.encode_special_tokens, &mut second, |p, out| out.push(Split::Text(p))),
                 token => second.push(token),
             }
             for split in second {

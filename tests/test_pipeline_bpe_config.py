@@ -146,8 +146,8 @@ def test_not_json_and_deep_json():
 UNSUPPORTED = [
     (lambda c: c.update(normalizer={"type": "NoSuchNormalizer"}), r'normalizer\.type: unsupported "NoSuchNormalizer"'),
     (lambda c: c.update(pre_tokenizer={"type": "NoSuchPreTokenizer"}), r'pre_tokenizer\.type: unsupported "NoSuchPreTokenizer"'),
-    (lambda c: c.update(decoder={"type": "Replace", "pattern": {"Regex": " +"}, "content": " "}),
-     r"decoder\.pattern\.Regex: unsupported regex pattern"),
+    (lambda c: c.update(decoder={"type": "Replace", "pattern": {"Regex": r"\bx"}, "content": " "}),
+     r"decoder\.pattern\.Regex: unsupported pattern"),
     (lambda c: c.update(post_processor={"type": "NoSuchProcessor"}), r'post_processor\.type: unsupported "NoSuchProcessor"'),
     (lambda c: c["model"].update(type="NoSuchModel"), r'model\.type: unsupported "NoSuchModel"'),
     (lambda c: c["model"].update(dropout=0.1), r"model\.dropout: unsupported 0\.1"),
