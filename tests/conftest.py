@@ -59,7 +59,8 @@ def shared_cache_dir(tmp_path_factory):
 #   the end would leave the other worker idle;
 # - then everything else, in collection order.
 SUITE_MODULE, SUITE_FIRST = "test_transformers_suite.py", "test_known_upstream_failures_are_current"
-LONG_RUNNING_FIRST = ("test_transformers_suite_auto.py", "test_docs.py", "test_fuzz.py", "test_train_default.py", "test_pipeline_bpe_fuzz.py",
+LONG_RUNNING_FIRST = ("test_transformers_suite_auto.py", "test_docs.py", "test_fuzz.py", "test_train_default.py",
+                      "test_pipeline_bpe_fuzz.py",
                       "test_pipeline_clip_full.py", "test_pipeline_bpe_fast.py", "test_pipeline_bulk.py",
                       "test_pipeline_regex_classes.py", "test_pipeline_unigram_fast.py", "test_pipeline_scripts.py",
                       "test_cli_progress.py", "test_generated.py", "test_fuzz_stateful.py", "test_codepoints.py",
