@@ -59,8 +59,9 @@ def shared_cache_dir(tmp_path_factory):
 #   the end would leave the other worker idle;
 # - then everything else, in collection order.
 SUITE_MODULE, SUITE_FIRST = "test_transformers_suite.py", "test_known_upstream_failures_are_current"
-LONG_RUNNING_FIRST = ("test_transformers_suite_auto.py", "test_docs.py", "test_fuzz.py", "test_train_default.py",
-                      "test_pipeline_bpe_fuzz.py",
+# tests/test_transformers_suite_auto.py (transformers' suite on the AutoTokenizer shapes, ~80 s) likewise.
+AUTO_SUITE_MODULE = "test_transformers_suite_auto.py"
+LONG_RUNNING_FIRST = ("test_docs.py", "test_fuzz.py", "test_train_default.py", "test_pipeline_bpe_fuzz.py",
                       "test_pipeline_clip_full.py", "test_pipeline_bpe_fast.py", "test_pipeline_bulk.py",
                       "test_pipeline_regex_classes.py", "test_pipeline_unigram_fast.py", "test_pipeline_scripts.py",
                       "test_cli_progress.py", "test_generated.py", "test_fuzz_stateful.py", "test_codepoints.py",
@@ -69,10 +70,13 @@ LONG_RUNNING_FIRST = ("test_transformers_suite_auto.py", "test_docs.py", "test_f
 
 def pytest_collection_modifyitems(items):
     rank = {name: i for i, name in enumerate(LONG_RUNNING_FIRST)}
+    auto_first = next((item for item in items if item.path.name == AUTO_SUITE_MODULE), None)
 
     def order(item):
         if item.path.name == SUITE_MODULE:
             return -1 if item.name == SUITE_FIRST else len(rank) + 1
+        if item.path.name == AUTO_SUITE_MODULE:
+            return -1 if item is auto_first else len(rank) + 1
         return rank.get(item.path.name, len(rank))
 
     items.sort(key=order)  # stable: within a rank, collection order
