@@ -14,6 +14,7 @@ and ours keeps them as written: both load back to the same tokenizer
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -45,17 +46,21 @@ def serde_float(literal: str) -> float:
     if m is None:  # json.loads gives only JSON numbers
         raise ValueError(f"not a JSON number: {literal!r}")
     sign, integer, fraction, exp_sign, exp_digits = m.groups()
-    significand, exponent = 0, 0
-    for k, c in enumerate(integer):
-        if significand * 10 + int(c) > _U64_MAX:
-            exponent += len(integer) - k  # the remaining integer digits only scale
-            break
-        significand = significand * 10 + int(c)
-    for c in fraction or "":
-        if significand * 10 + int(c) > _U64_MAX:
-            break  # the remaining fraction digits are dropped
-        significand = significand * 10 + int(c)
-        exponent -= 1
+    fraction = fraction or ""
+    if len(integer) + len(fraction) <= 19:  # < 10**19 < 2**64: every digit fits (the common case, in one step)
+        significand, exponent = int(integer + fraction), -len(fraction)
+    else:
+        significand, exponent = 0, 0
+        for k, c in enumerate(integer):
+            if significand * 10 + int(c) > _U64_MAX:
+                exponent += len(integer) - k  # the remaining integer digits only scale
+                break
+            significand = significand * 10 + int(c)
+        for c in fraction:
+            if significand * 10 + int(c) > _U64_MAX:
+                break  # the remaining fraction digits are dropped
+            significand = significand * 10 + int(c)
+            exponent -= 1
     if exp_digits is not None:
         exp = int(exp_digits)
         if exp > _I32_MAX:
@@ -107,7 +112,12 @@ def serde_exact_literal(x: float) -> str:
     roundings then miss it by an ulp -- where tokenizers holds the value
     itself. Otherwise a literal ``s e-k`` is searched whose integer ``s`` (< 2**64)
     is an exact f64 next to ``x * 10**k``, so that serde's one division rounds to ``x``."""
-    text = repr(x)
+    return _exact_literal(repr(x))  # by repr: -0.0 and 0.0 are one dict key
+
+
+@functools.lru_cache(maxsize=1 << 16)  # a model's scores, when the same model is loaded again
+def _exact_literal(text: str) -> str:
+    x = float(text)
     if not math.isfinite(x) or serde_float(text) == x:
         return text
     sign, target = ("-" if x < 0 else ""), Fraction(abs(x))
@@ -119,7 +129,7 @@ def serde_exact_literal(x: float) -> str:
     return text
 
 
-_STRING_OR_FLOAT = re.compile(r'"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?')
+_STRING_OR_FLOAT = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?')  # strings: runs, not chars
 
 
 def _exact_float(m: "re.Match[str]") -> str:
