@@ -59,3 +59,22 @@ def session_cached(func):
             return pickle.load(f)
 
     return cached
+
+
+def session_json(tmp_path_factory, name, compute):
+    """`compute(out_dir)`'s JSON result, computed once per session under a file lock and read by every xdist worker
+    (for transformers' suites: one subprocess each, whose results the tests then look up)."""
+    import json
+
+    from filelock import FileLock
+
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    out = root / name
+    results = out / "results.json"
+    with FileLock(str(root / f"{name}.lock")):
+        if not results.is_file():
+            out.mkdir(exist_ok=True)
+            results.write_text(json.dumps(compute(str(out))))
+    return json.loads(results.read_text())

@@ -17,11 +17,11 @@ xfailed with why, and fail the run once they pass. The upstream suite comes from
 
 from __future__ import annotations
 
-import json
 import os
 
 import pytest
 
+from shared_cache import session_json
 from tfsuite.harness import (KINDS, KNOWN_BERTPIECE_FAILURES, KNOWN_UPSTREAM_FAILURES, NOT_APPLICABLE, PAIRS, REFERENCE_NAMES, SUITE_DIR,
                              run_suite, upstream_tests)
 
@@ -29,18 +29,7 @@ from tfsuite.harness import (KINDS, KNOWN_BERTPIECE_FAILURES, KNOWN_UPSTREAM_FAI
 @pytest.fixture(scope="session")
 def suite(tmp_path_factory):
     """The suite's results, computed once per session (shared by xdist workers)."""
-    from filelock import FileLock
-
-    root = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        root = root.parent
-    out = root / "transformers-suite"
-    results = out / "results.json"
-    with FileLock(str(root / "transformers-suite.lock")):
-        if not results.is_file():
-            out.mkdir(exist_ok=True)
-            results.write_text(json.dumps(run_suite(str(out))))
-    loaded = json.loads(results.read_text())
+    loaded = session_json(tmp_path_factory, "transformers-suite", run_suite)
     return {tuple(k.split("|")): v for k, v in loaded.items()}
 
 

@@ -8,11 +8,9 @@ in the skip/xfail reason."""
 
 from __future__ import annotations
 
-import json
-import os
-
 import pytest
 
+from shared_cache import session_json
 from tfsuite.auto_harness import SHAPES, run_auto_suite
 from tfsuite.harness import KINDS, upstream_tests
 
@@ -20,18 +18,7 @@ from tfsuite.harness import KINDS, upstream_tests
 @pytest.fixture(scope="session")
 def auto_suite(tmp_path_factory):
     """The suite's results, computed once per session (shared by xdist workers)."""
-    from filelock import FileLock
-
-    root = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        root = root.parent
-    out = root / "transformers-suite-auto"
-    results = out / "results.json"
-    with FileLock(str(root / "transformers-suite-auto.lock")):
-        if not results.is_file():
-            out.mkdir(exist_ok=True)
-            results.write_text(json.dumps(run_auto_suite(str(out))))
-    loaded = json.loads(results.read_text())
+    loaded = session_json(tmp_path_factory, "transformers-suite-auto", run_auto_suite)
     return {tuple(k.split("|")): v for k, v in loaded["results"].items()}
 
 
