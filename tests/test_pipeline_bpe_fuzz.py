@@ -12,6 +12,7 @@ from tokenizers import Tokenizer as HFTokenizer, models, pre_tokenizers, trainer
 import bertpiece
 from bertpiece import oracle_bpe
 from bpe_shapes import SHAPES as ALL_SHAPES, UD_FILES, assert_same, gpt2_json, roberta_json, ud_lines
+from code_points import code_points
 
 SHAPES = {"gpt2": gpt2_json, "roberta": roberta_json}
 
@@ -72,13 +73,7 @@ def test_split_of_every_code_point_three_way():
     assert not wrong, wrong[:20]
 
 
-# Every code point of planes 0-3 and 14 (all that any Unicode version assigns so
-# far), and every 61st of planes 4-13 (unassigned) and 15-16 (private use): the
-# whole range costs a minute and finds nothing more.
-CODE_POINTS = [
-    c for c in range(0x110000)
-    if not 0xD800 <= c < 0xE000 and (c < 0x40000 or 0xE0000 <= c < 0xF0000 or c % 61 == 0)
-]
+CODE_POINTS = code_points()
 SPLIT = pre_tokenizers.ByteLevel(add_prefix_space=False)
 
 

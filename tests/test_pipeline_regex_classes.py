@@ -15,9 +15,10 @@ from tokenizers import Regex, Tokenizer as HFTokenizer, models, normalizers, pre
 import bertpiece
 from bertpiece import oracle_regex
 from bertpiece.oracle_pre_tokenizers import is_word
+from code_points import code_points
 from test_pipeline_pretok_regex import three_way
 
-ALL = "".join(chr(c) for c in range(1, 0x110000) if not 0xD800 <= c < 0xE000)  # U+0000 is the marker below
+ALL = "".join(map(chr, code_points(1)))  # U+0000 is the marker below
 # Both partition the code points.
 TWO_LETTER = [g for g in oracle_regex.GENERAL_CATEGORIES if len(g) == 2]
 ONE_LETTER = [g for g in oracle_regex.GENERAL_CATEGORIES if len(g) == 1]
