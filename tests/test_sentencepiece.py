@@ -1,6 +1,7 @@
-"""bertpiece.SentencePieceProcessor against sentencepiece 0.2.3 on every UD
-line of every language, for a model trained (by sentencepiece) under each
-option: ids, pieces, decoded text of both, batch and single calls."""
+"""bertpiece.SentencePieceProcessor against sentencepiece 0.2.3 on the UD
+lines of every language (all of them for the plain Unigram and BPE models,
+every 4th for the option variants), for a model trained (by sentencepiece)
+under each option: ids, pieces, decoded text of both, batch and single calls."""
 
 import pytest
 
@@ -10,7 +11,7 @@ from spm_models import MODELS, every_ud_line, pair
 @pytest.mark.parametrize("name", sorted(MODELS))
 def test_every_ud_line_equals_sentencepiece(name):
     ref, ours = pair(name)
-    lines = list(every_ud_line())
+    lines = list(every_ud_line())[::1 if name in ("unigram", "bpe") else 4]
     ids, pieces = ref.encode(lines), ref.encode(lines, out_type=str)
     assert ours.encode(lines) == ids
     assert ours.encode(lines, out_type=str) == pieces
@@ -18,7 +19,7 @@ def test_every_ud_line_equals_sentencepiece(name):
     # Decoding pieces looks each up and then runs the ids' path: a sample of lines covers it.
     assert ours.decode(pieces[::7]) == ref.decode(pieces[::7])
     # The single-text path and the list path are one code path in sentencepiece; check ours are too.
-    for line in lines[::97]:
+    for line in lines[::97 if name in ("unigram", "bpe") else 25]:
         assert ours.encode(line) == ref.encode(line)
         assert ours.encode_as_pieces(line) == ref.encode_as_pieces(line)
         assert ours.normalize(line) == ref.normalize(line)
