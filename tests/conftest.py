@@ -1,6 +1,6 @@
 """Shared settings: hypothesis example counts come from the environment
-(BERTPIECE_HYPOTHESIS_EXAMPLES, default 300) so CI stays fast and a long run
-is one variable away."""
+(BERTPIECE_HYPOTHESIS_EXAMPLES, default 120) so `make test` stays within its
+budget and a long run is one variable away."""
 
 import os
 import sys
@@ -14,7 +14,7 @@ from shared_cache import SHARED_CACHE_ENV  # noqa: E402  (tests/ on sys.path fir
 
 settings.register_profile(
     "bertpiece",
-    max_examples=int(os.environ.get("BERTPIECE_HYPOTHESIS_EXAMPLES", "300")),
+    max_examples=int(os.environ.get("BERTPIECE_HYPOTHESIS_EXAMPLES", "120")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
     derandomize=os.environ.get("CI") == "true",

@@ -119,12 +119,12 @@ def test_arrays_are_freed():
     for _ in range(5):
         tok.encode_batch(texts)
     before = rss_mb()
-    for _ in range(100):
+    for _ in range(30):  # a leak of them all would be 60 MB
         batch = tok.encode_batch(texts)
         tok(texts[:500], padding=True, return_tensors="np")
     del batch
     gc.collect()
-    assert rss_mb() - before < 50, "100 batches' arrays were not freed"
+    assert rss_mb() - before < 30, "30 batches' arrays were not freed"
 
 
 def test_one_tokenizer_from_eight_threads(tok):

@@ -6,7 +6,7 @@ Strict: a case where bertpiece and the reference differ fails, unless it falls
 in a category of tests/fuzz/known_bugs.py (already reported bugs); each such
 category is an xfail(strict=True) test of its smallest case, so a fix shows up
 as an XPASS failure until the category is deleted. Long campaigns:
-`make fuzz MINUTES=N`. Case count: BERTPIECE_FUZZ_CASES (default 1600).
+`make fuzz MINUTES=N`. Case count: BERTPIECE_FUZZ_CASES (default 1000).
 """
 
 import glob
@@ -20,7 +20,7 @@ from fuzz.compare import run_case
 from fuzz.known_bugs import CATEGORIES, REPROS, classify
 
 SEED = 17
-CASES = int(os.environ.get("BERTPIECE_FUZZ_CASES", "1600"))
+CASES = int(os.environ.get("BERTPIECE_FUZZ_CASES", "1000"))
 CHUNKS = 4  # run in parallel by pytest-xdist
 REGRESSIONS = sorted(glob.glob(os.path.join(os.path.dirname(__file__), "fuzz", "regressions", "*.json")))
 

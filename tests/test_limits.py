@@ -144,8 +144,8 @@ def test_cli_huge_sizes_end_with_a_message(tmp_path, extra):
 # in proportion to its input raises MemoryError (the Rust core's buffers grow
 # fallibly, the Python lists are made through CPython's constructors with
 # their failure kept) instead of aborting the process (Rust's allocation
-# failure handler) or panicking. 32 MiB of "a " (16M tokens; 64 MiB for the
-# windows, whose Python rows are small) under a cap of 160 MiB above what the
+# failure handler) or panicking. 16 MiB of "a " (8M tokens; 32 MiB for the
+# windows, whose Python rows are small) under a cap of 80 MiB above what the
 # child maps once the document exists.
 DOCUMENT_CHILD = """
 import resource, sys, warnings
@@ -157,7 +157,7 @@ protected = bertpiece.FullTokenizer(bertpiece.vocab_path("bert-base-uncased"), n
 doc = "a " * (REPEATS << 20)
 with open("/proc/self/statm") as f:
     used = int(f.read().split()[0]) * resource.getpagesize()
-resource.setrlimit(resource.RLIMIT_AS, (used + (160 << 20),) * 2)
+resource.setrlimit(resource.RLIMIT_AS, (used + (80 << 20),) * 2)
 warnings.simplefilter("ignore")
 try:
     CALL
@@ -185,7 +185,7 @@ DOCUMENT_CALLS = {
 
 @pytest.mark.parametrize("name", list(DOCUMENT_CALLS))
 def test_a_document_too_large_for_memory_is_a_memory_error(name):
-    repeats = 32 if "windows" in name else 16
+    repeats = 16 if "windows" in name else 8
     code = DOCUMENT_CHILD.replace("CALL", DOCUMENT_CALLS[name]).replace("REPEATS", str(repeats))
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, f"child ended with {r.returncode} (a negative code is a signal):\n{r.stderr[-3000:]}"

@@ -84,7 +84,7 @@ def _three(config, text):
     assert word_spans(a) == [span for word, span in want if word], (config, text)
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
+@settings(max_examples=150, deadline=None, derandomize=True)
 @given(CONFIGS, TEXTS)
 def test_fuzz_options_and_texts_three_way(config, text):
     _three(config, text)

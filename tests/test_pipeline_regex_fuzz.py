@@ -72,7 +72,7 @@ TEXTS = st.text(alphabet=st.one_of(st.characters(blacklist_categories=("Cs",)),
 BEHAVIORS = st.sampled_from(["Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous"])
 
 
-@settings(max_examples=200, deadline=None, derandomize=True)
+@settings(max_examples=120, deadline=None, derandomize=True)
 @given(patterns(), BEHAVIORS, st.booleans(), st.lists(TEXTS, min_size=1, max_size=4))
 def test_fuzz_split_patterns_three_way(pattern, behavior, invert, texts):
     three_way({"type": "Split", "pattern": {"Regex": pattern}, "behavior": behavior, "invert": invert}, texts)

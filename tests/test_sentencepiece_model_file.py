@@ -100,7 +100,7 @@ def test_charsmap_leaves_outside_the_blob_are_refused():
         load(proto.SerializeToString())
 
 
-@settings(max_examples=300, deadline=None, database=None)
+@settings(max_examples=150, deadline=None, database=None)
 @given(st.data())
 def test_byte_mutations_load_and_encode_or_raise_value_error(data):
     blob = bytearray(model("unigram_bytes"))
@@ -129,7 +129,7 @@ def test_byte_mutations_load_and_encode_or_raise_value_error(data):
         sp.decode(ids)
 
 
-@settings(max_examples=300, deadline=None, database=None)
+@settings(max_examples=150, deadline=None, database=None)
 @given(st.data())
 def test_mutated_charsmaps_load_and_normalize_or_raise_value_error(data):
     """Random headers and flipped trie units of a real nmt_nfkc charsmap: every lookup stays in bounds."""

@@ -70,7 +70,7 @@ trainer_options = st.fixed_dictionaries({}, optional={
 })
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(corpora, st.integers(0, 60), trainer_options)
 def test_char_level_equals_the_oracle(texts, vocab_size, options):
     trainer = BpeTrainer(vocab_size=vocab_size, show_progress=False, **options)

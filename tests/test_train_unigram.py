@@ -49,7 +49,7 @@ options = st.fixed_dictionaries({
 })
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(texts, options)
 def test_rust_is_the_oracle_bit_for_bit(texts, opts):
     counts = oracle.count_words(texts)
