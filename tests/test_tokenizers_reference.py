@@ -3,7 +3,8 @@
 BertPreTokenizer + WordPiece, no post-processor.
 
 What the tests prove:
-- every code point U+0000..U+10FFFF (surrogates excepted, see below) in seven
+- every code point U+0000..U+10FFFF (surrogates excepted, see below; every 61st
+  of the uniform unassigned and private-use planes, tests/code_points.py) in seven
   contexts gives bertpiece's BasicTokenizer exactly HF's pre-token strings, for
   the lowercase / strip_accents / handle_chinese_chars settings below;
 - every line of the UD corpora (tests/data) gives bertpiece's FullTokenizer
@@ -29,6 +30,7 @@ from tokenizers.normalizers import BertNormalizer
 from tokenizers.pre_tokenizers import BertPreTokenizer
 
 import bertpiece
+from code_points import code_points as swept_code_points
 from google_reference import data_files, load_google, read_lines
 
 REFERENCE = "tokenizers"
@@ -131,10 +133,6 @@ CONFIGS = [(True, None), (False, None), (False, True), (True, False)]
 CJK_SEGMENTS = range(0, 0x40000, SEGMENT)
 
 
-def is_surrogate(cp):
-    return 0xD800 <= cp <= 0xDFFF
-
-
 def contexts(c):
     """The whitespace-separated words each code point is tried in."""
     return (
@@ -149,7 +147,7 @@ def contexts(c):
 
 
 def code_points(start):
-    return [cp for cp in range(start, min(start + SEGMENT, 0x110000)) if not is_surrogate(cp)]
+    return swept_code_points(start, min(start + SEGMENT, 0x110000))
 
 
 @lru_cache(maxsize=2)
