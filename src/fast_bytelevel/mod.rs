@@ -87,7 +87,7 @@ impl FastByteLevel {
             let w = fixed_word.unwrap_or(*word);
             *word += 1;
             pieces.clear();
-            words.tokenize(&bytes[start..end], &mut pieces);
+            words.tokenize(bytes, start, end, &mut pieces);
             let mut at = start; // byte where the next token starts
             let mut char_at = chars_before; // chars before `at`
             for &(id, len) in &pieces {
@@ -126,7 +126,7 @@ impl FastByteLevel {
         let bytes = text.as_bytes();
         ids.reserve(text.len() / 4 + 1);
         let Some(offsets) = offsets else {
-            return self.bpe.with_cache(|words| scan::split_gpt2(text, |start, end| words.tokenize_ids(&bytes[start..end], ids)));
+            return self.bpe.with_cache(|words| scan::split_gpt2(text, |start, end| words.tokenize_ids(bytes, start, end, ids)));
         };
         offsets.reserve(text.len() / 4 + 1);
         // ASCII text: chars are bytes (the common case, no counting)
@@ -135,7 +135,7 @@ impl FastByteLevel {
         let mut chars_before = 0usize;
         self.bpe.with_cache(|words| scan::split_gpt2(text, |start, end| {
             pieces.clear();
-            words.tokenize(&bytes[start..end], &mut pieces);
+            words.tokenize(bytes, start, end, &mut pieces);
             let (mut at, mut char_at) = (start, chars_before);
             for &(id, len) in &pieces {
                 let end_byte = at + len as usize;
