@@ -54,13 +54,18 @@ fn lookup(cp: u32) -> CharClass {
     }
 }
 
-/// The class of the char at byte `i` of `text` (a char boundary) and its length in bytes.
-#[inline]
+/// The class of the char at byte `i` of `text` (a char boundary) and its
+/// length in bytes: ASCII inline (called twice a word), the rest out of line.
+#[inline(always)]
 fn class_at(text: &str, ascii: &[CharClass; 128], i: usize) -> (CharClass, usize) {
-    let b = text.as_bytes()[i];
-    if b < 0x80 {
-        return (ascii[b as usize], 1);
+    match text.as_bytes().get(i) {
+        Some(&b) if b < 0x80 => (ascii[b as usize], 1),
+        _ => class_of_char_at(text, i),
     }
+}
+
+#[inline(never)]
+fn class_of_char_at(text: &str, i: usize) -> (CharClass, usize) {
     match text.get(i..).and_then(|s| s.chars().next()) {
         Some(c) => (lookup(c as u32), c.len_utf8()),
         None => (CharClass::Other, 1), // unreachable: `i` is always a char boundary
