@@ -146,8 +146,14 @@ fn low(v: u64, len: usize) -> u64 {
 fn key8(text: &[u8], start: usize, len: usize) -> u64 {
     match load8(text, start) {
         Some(v) => low(v, len),
-        None => text.get(start..start + len).unwrap_or_default().iter().rev().fold(0u64, |w, &b| (w << 8) | u64::from(b)),
+        None => key8_at_end(text, start, len),
     }
+}
+
+/// [`key8`] within 8 bytes of the text's end, byte by byte (out of line: rare).
+#[inline(never)]
+fn key8_at_end(text: &[u8], start: usize, len: usize) -> u64 {
+    text.get(start..start + len).unwrap_or_default().iter().rev().fold(0u64, |w, &b| (w << 8) | u64::from(b))
 }
 
 impl WordCache {
@@ -168,7 +174,17 @@ impl WordCache {
         let len = end - start;
         if len <= 8 {
             self.short.get(key8(text, start, len), len as u32)
-        } else if len <= SHORT {
+        } else {
+            self.get_longer(text, start, end)
+        }
+    }
+
+    /// [`WordCache::get`] for words over 8 bytes (out of line: the short
+    /// words' lookup stays small enough to inline into the scanner's loop).
+    #[inline(never)]
+    fn get_longer(&self, text: &[u8], start: usize, end: usize) -> Option<(u32, u32)> {
+        let len = end - start;
+        if len <= SHORT {
             self.mid.get([key8(text, start, 8), key8(text, start + 8, len - 8)], len as u32)
         } else {
             self.long.get(text.get(start..end)?).copied()
