@@ -168,26 +168,32 @@ impl Tokenizer {
         if !self.added_first.may_occur_in(text) {
             return fast.encode_piece(text, 0, &mut next_word, word, type_id, out);
         }
-        // No normalizer on this path: the normalized matcher runs on the raw pieces.
-        let mut first = Vec::new();
-        split_pieces(&NormalizedString::new(text, 0), &self.raw_matcher, &self.added_r, self.encode_special_tokens, &mut first, |p, out| out.push(Split::Text(p)));
-        for split in first {
-            let mut second = Vec::new();
+        for split in self.added_splits_unnormalized(text) {
             match split {
-                Split::Text(piece) => split_pieces(&piece, &self.normalized_matcher, &self.added_r, self.encode_special_tokens, &mut second, |p, out| out.push(Split::Text(p))),
-                token => second.push(token),
-            }
-            for split in second {
-                match split {
-                    Split::Token(piece, id) => {
-                        let span = piece.original_span(0..piece.len()).unwrap_or((piece.origin, piece.origin));
-                        out.push(id, piece.text(), span, Some(word.unwrap_or(next_word)), type_id);
-                        next_word += 1;
-                    }
-                    Split::Text(piece) => fast.encode_piece(&piece.text(), piece.origin, &mut next_word, word, type_id, out),
+                Split::Token(piece, id) => {
+                    let span = piece.original_span(0..piece.len()).unwrap_or((piece.origin, piece.origin));
+                    out.push(id, piece.text(), span, Some(word.unwrap_or(next_word)), type_id);
+                    next_word += 1;
                 }
+                Split::Text(piece) => fast.encode_piece(&piece.text(), piece.origin, &mut next_word, word, type_id, out),
             }
         }
+    }
+
+    /// The added-token splits of `text` for a file without normalizer (the
+    /// fast paths): the raw matcher, then the normalized matcher on the raw
+    /// pieces, as [`Tokenizer::splits`] does with no normalizer and no pre-tokenizer.
+    fn added_splits_unnormalized(&self, text: &str) -> Vec<Split> {
+        let mut first = Vec::new();
+        split_pieces(&NormalizedString::new(text, 0), &self.raw_matcher, &self.added_r, self.encode_special_tokens, &mut first, |p, out| out.push(Split::Text(p)));
+        let mut out = Vec::with_capacity(first.len());
+        for split in first {
+            match split {
+                Split::Text(piece) => split_pieces(&piece, &self.normalized_matcher, &self.added_r, self.encode_special_tokens, &mut out, |p, out| out.push(Split::Text(p))),
+                token => out.push(token),
+            }
+        }
+        out
     }
 
     fn encode_sequence(&self, input: &Input, type_id: u32) -> Result<Encoding> {

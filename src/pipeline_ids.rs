@@ -7,8 +7,7 @@
 //! exactly as `encode` does, it declines, and the caller takes `encode`.
 
 use super::Tokenizer;
-use crate::added_tokens::{split_pieces, Split};
-use crate::normalized_string::NormalizedString;
+use crate::added_tokens::Split;
 use crate::processors::truncation::{Direction, Strategy, TruncationParams};
 use crate::processors::{space_counts, trim_span, Piece, PostProcessor};
 use crate::Result;
@@ -215,8 +214,8 @@ impl Tokenizer {
     }
 
     /// A text that may hold added tokens: split out as `encode_text_fast`
-    /// does (raw matcher, then the normalized one on the raw pieces, as this
-    /// path has no normalizer), the text between them on the fast path.
+    /// does ([`Tokenizer::added_splits_unnormalized`]), the text between
+    /// them on the fast path.
     fn encode_added_ids(
         &self,
         fast: &crate::fast_bytelevel::FastByteLevel,
@@ -226,27 +225,18 @@ impl Tokenizer {
         added_spaces: &mut Vec<(usize, u32, u32)>,
         ids_from: usize,
     ) {
-        let mut first = Vec::new();
-        split_pieces(&NormalizedString::new(text, 0), &self.raw_matcher, &self.added_r, self.encode_special_tokens, &mut first, |p, out| out.push(Split::Text(p)));
-        for split in first {
-            let mut second = Vec::new();
+        for split in self.added_splits_unnormalized(text) {
             match split {
-                Split::Text(piece) => split_pieces(&piece, &self.normalized_matcher, &self.added_r, self.encode_special_tokens, &mut second, |p, out| out.push(Split::Text(p))),
-                token => second.push(token),
-            }
-            for split in second {
-                match split {
-                    Split::Token(piece, id) => {
-                        let (a, b) = space_counts(&piece.text());
-                        added_spaces.push((ids.len() - ids_from, a as u32, b as u32));
-                        ids.push(id);
-                        if let Some(o) = offsets.as_deref_mut() {
-                            let span = piece.original_span(0..piece.len()).unwrap_or((piece.origin, piece.origin));
-                            o.push([span.0 as u32, span.1 as u32]);
-                        }
+                Split::Token(piece, id) => {
+                    let (a, b) = space_counts(&piece.text());
+                    added_spaces.push((ids.len() - ids_from, a as u32, b as u32));
+                    ids.push(id);
+                    if let Some(o) = offsets.as_deref_mut() {
+                        let span = piece.original_span(0..piece.len()).unwrap_or((piece.origin, piece.origin));
+                        o.push([span.0 as u32, span.1 as u32]);
                     }
-                    Split::Text(piece) => fast.encode_piece_ids(&piece.text(), piece.origin, ids, offsets.as_deref_mut()),
                 }
+                Split::Text(piece) => fast.encode_piece_ids(&piece.text(), piece.origin, ids, offsets.as_deref_mut()),
             }
         }
     }

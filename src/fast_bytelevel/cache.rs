@@ -1,138 +1,212 @@
 //! The per-thread word cache of the byte-level fast path: word (raw bytes)
-//! -> its tokens. Profiling showed the lookup as the largest cost of the bulk
-//! path (hashing a `Box<[u8]>` key twice, then `memcmp`), so words of up to
-//! 16 bytes (nearly all English words with their space) live in an open
-//! addressing table keyed by two u64s compared as integers; longer ones in
-//! a hash map. Bounded: at `CACHE_WORDS` words it starts over.
+//! -> its tokens. The lookup is the largest cost of the bulk path (one random
+//! read per word, ≈ 4.6 bytes of English), so the tables are kept small:
+//! words of up to 8 bytes (91% of English words with their space) in 16-byte
+//! slots keyed by one u64, words of 9 to 16 bytes in 24-byte slots keyed by
+//! two, both open addressing up to 3/4 full; longer words in a hash map. The
+//! keys are loaded straight from the text (one unaligned load, masked to the
+//! word's length) where 8 bytes past the word's start are in the text.
+//! Bounded: at `CACHE_WORDS` words it starts over.
 
 use super::merge::Piece;
 use crate::fxhash::FxHashMap;
 
 /// Cached words per thread before the cache starts over.
 const CACHE_WORDS: usize = 1 << 16;
-/// Words up to this many bytes have their key inline.
+/// Words up to this many bytes have their key inline (one u64 up to 8, two up to 16).
 const SHORT: usize = 16;
-/// First table size (slots, a power of two); doubled at half full.
+/// First table size (slots, a power of two); doubled at 3/4 full.
 const FIRST_SLOTS: usize = 1 << 10;
 
-#[derive(Clone, Copy, Default)]
-struct Slot {
-    k0: u64,
-    k1: u64,
-    /// What the caller stored with the word (a start in `pieces`, or a token id).
-    start: u32,
-    /// pieces << 8 | word length; 0 marks an empty slot (words are never empty).
-    n_len: u32,
+/// A key inline in a slot: one or two u64 of the word's bytes, zero past its end.
+trait Key: Copy + Default + PartialEq {
+    fn hash(self, len: u32) -> u64;
 }
 
-pub(super) struct WordCache {
-    /// The model whose words these are.
-    pub owner: u64,
-    slots: Vec<Slot>,
-    short_words: usize,
-    long: FxHashMap<Box<[u8]>, (u32, u32)>,
-    /// The tokens of every cached word, back to back.
-    pub pieces: Vec<Piece>,
-}
-
-/// The word's bytes as two integers, exact for its length (which the slot
-/// keeps too). Overlapping unaligned loads, not a copy into a padded buffer:
-/// the copy's byte stores stalled the following 8-byte loads (profiled).
-#[inline]
-fn key(word: &[u8]) -> (u64, u64) {
-    let n = word.len();
-    let le64 = |at: usize| word.get(at..at + 8).map_or(0, |s| u64::from_le_bytes(s.try_into().unwrap_or([0; 8])));
-    let le32 = |at: usize| word.get(at..at + 4).map_or(0, |s| u64::from(u32::from_le_bytes(s.try_into().unwrap_or([0; 4]))));
-    match n {
-        9..=16 => (le64(0), le64(n - 8) >> ((16 - n) * 8)),
-        8 => (le64(0), 0),
-        4..=7 => (le32(0) | ((le32(n - 4) >> ((8 - n) * 8)) << 32), 0),
-        _ => (word.iter().rev().fold(0u64, |w, &b| (w << 8) | u64::from(b)), 0),
-    }
-}
-
-#[inline]
-fn slot_of(k0: u64, k1: u64, len: usize, mask: usize) -> usize {
-    let h = (k0.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ k1 ^ len as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-    (h >> 32) as usize & mask
-}
-
-impl WordCache {
-    pub fn new() -> WordCache {
-        WordCache { owner: u64::MAX, slots: Vec::new(), short_words: 0, long: FxHashMap::default(), pieces: Vec::new() }
-    }
-
-    pub fn clear(&mut self) {
-        self.slots.clear();
-        self.short_words = 0;
-        self.long.clear();
-        self.pieces.clear();
-    }
-
-    /// (start in `pieces`, count) of a cached word.
+impl Key for u64 {
     #[inline]
-    pub fn get(&self, word: &[u8]) -> Option<(u32, u32)> {
-        if word.len() > SHORT {
-            return self.long.get(word).copied();
-        }
+    fn hash(self, len: u32) -> u64 {
+        (self ^ u64::from(len)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+}
+
+impl Key for [u64; 2] {
+    #[inline]
+    fn hash(self, len: u32) -> u64 {
+        (self[0].wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ self[1] ^ u64::from(len)).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct Slot<K> {
+    key: K,
+    /// What the caller stored with the word (a start in `pieces`, or a token id).
+    value: u32,
+    /// pieces << 8 | word length; 0 marks an empty slot (words are never empty).
+    meta: u32,
+}
+
+/// Open addressing with linear probing over slots of one key type.
+struct Table<K> {
+    slots: Vec<Slot<K>>,
+    words: usize,
+}
+
+impl<K: Key> Table<K> {
+    fn new() -> Table<K> {
+        Table { slots: Vec::new(), words: 0 }
+    }
+
+    #[inline]
+    fn home(&self, key: K, len: u32) -> usize {
+        (key.hash(len) >> 32) as usize & (self.slots.len().wrapping_sub(1))
+    }
+
+    #[inline]
+    fn get(&self, key: K, len: u32) -> Option<(u32, u32)> {
         if self.slots.is_empty() {
             return None;
         }
-        let (k0, k1) = key(word);
         let mask = self.slots.len() - 1;
-        let mut i = slot_of(k0, k1, word.len(), mask);
+        let mut i = self.home(key, len);
         loop {
             let s = self.slots.get(i)?;
-            if s.n_len == 0 {
+            if s.meta == 0 {
                 return None;
             }
-            if s.k0 == k0 && s.k1 == k1 && (s.n_len & 0xFF) as usize == word.len() {
-                return Some((s.start, s.n_len >> 8));
+            if s.key == key && s.meta & 0xFF == len {
+                return Some((s.value, s.meta >> 8));
             }
             i = (i + 1) & mask;
         }
     }
 
-    /// Caches `word`'s tokens (the last `n` of `pieces`, already pushed);
-    /// starts over first when full.
-    pub fn insert(&mut self, word: &[u8], start: u32, n: u32) {
-        if word.len() > SHORT {
-            self.long.insert(word.into(), (start, n));
-            return;
-        }
-        if self.slots.len() < 2 * (self.short_words + 1) {
+    fn insert(&mut self, key: K, len: u32, value: u32, n: u32) {
+        if 4 * (self.words + 1) > 3 * self.slots.len() {
             self.grow();
         }
-        let (k0, k1) = key(word);
+        self.place(Slot { key, value, meta: (n << 8) | len });
+        self.words += 1;
+    }
+
+    fn place(&mut self, slot: Slot<K>) {
         let mask = self.slots.len() - 1;
-        let mut i = slot_of(k0, k1, word.len(), mask);
-        while self.slots.get(i).is_some_and(|s| s.n_len != 0) {
+        let mut i = self.home(slot.key, slot.meta & 0xFF);
+        while self.slots.get(i).is_some_and(|s| s.meta != 0) {
             i = (i + 1) & mask;
         }
         if let Some(s) = self.slots.get_mut(i) {
-            *s = Slot { k0, k1, start, n_len: (n << 8) | word.len() as u32 };
-            self.short_words += 1;
+            *s = slot;
         }
-    }
-
-    /// True when no more words fit: the caller clears before caching more.
-    pub fn is_full(&self) -> bool {
-        self.short_words + self.long.len() >= CACHE_WORDS
     }
 
     fn grow(&mut self) {
         let size = (self.slots.len() * 2).max(FIRST_SLOTS);
         let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
-        let mask = size - 1;
-        for s in old.into_iter().filter(|s| s.n_len != 0) {
-            let mut i = slot_of(s.k0, s.k1, (s.n_len & 0xFF) as usize, mask);
-            while self.slots.get(i).is_some_and(|s| s.n_len != 0) {
-                i = (i + 1) & mask;
-            }
-            if let Some(slot) = self.slots.get_mut(i) {
-                *slot = s;
-            }
+        for s in old.into_iter().filter(|s| s.meta != 0) {
+            self.place(s);
         }
+    }
+
+    fn clear(&mut self) {
+        self.slots.clear();
+        self.words = 0;
+    }
+}
+
+pub(super) struct WordCache {
+    /// The model whose words these are.
+    pub owner: u64,
+    short: Table<u64>,
+    mid: Table<[u64; 2]>,
+    long: FxHashMap<Box<[u8]>, (u32, u32)>,
+    /// The tokens of every cached word, back to back.
+    pub pieces: Vec<Piece>,
+}
+
+/// The 8 bytes of `text` from `at` as a little-endian u64 (None past the end).
+#[inline]
+fn load8(text: &[u8], at: usize) -> Option<u64> {
+    let b: [u8; 8] = text.get(at..at.checked_add(8)?)?.try_into().ok()?;
+    Some(u64::from_le_bytes(b))
+}
+
+/// The low `len` (0..=8) bytes of `v`.
+#[inline]
+fn low(v: u64, len: usize) -> u64 {
+    if len >= 8 {
+        v
+    } else {
+        v & ((1u64 << (8 * len)) - 1)
+    }
+}
+
+/// Bytes `start..start+len` (len <= 8) of `text` as a little-endian u64, zero past `len`.
+#[inline]
+fn key8(text: &[u8], start: usize, len: usize) -> u64 {
+    match load8(text, start) {
+        Some(v) => low(v, len),
+        None => key8_at_end(text, start, len),
+    }
+}
+
+/// [`key8`] within 8 bytes of the text's end, byte by byte (out of line: rare).
+#[inline(never)]
+fn key8_at_end(text: &[u8], start: usize, len: usize) -> u64 {
+    text.get(start..start + len).unwrap_or_default().iter().rev().fold(0u64, |w, &b| (w << 8) | u64::from(b))
+}
+
+impl WordCache {
+    pub fn new() -> WordCache {
+        WordCache { owner: u64::MAX, short: Table::new(), mid: Table::new(), long: FxHashMap::default(), pieces: Vec::new() }
+    }
+
+    pub fn clear(&mut self) {
+        self.short.clear();
+        self.mid.clear();
+        self.long.clear();
+        self.pieces.clear();
+    }
+
+    /// (what was stored, count of pieces) of the cached word `text[start..end]` (non-empty).
+    #[inline]
+    pub fn get(&self, text: &[u8], start: usize, end: usize) -> Option<(u32, u32)> {
+        let len = end - start;
+        if len <= 8 {
+            self.short.get(key8(text, start, len), len as u32)
+        } else {
+            self.get_longer(text, start, end)
+        }
+    }
+
+    /// [`WordCache::get`] for words over 8 bytes (out of line: the short
+    /// words' lookup stays small enough to inline into the scanner's loop).
+    #[inline(never)]
+    fn get_longer(&self, text: &[u8], start: usize, end: usize) -> Option<(u32, u32)> {
+        let len = end - start;
+        if len <= SHORT {
+            self.mid.get([key8(text, start, 8), key8(text, start + 8, len - 8)], len as u32)
+        } else {
+            self.long.get(text.get(start..end)?).copied()
+        }
+    }
+
+    /// Caches the word `text[start..end]` (non-empty) with `value` and its
+    /// count of pieces `n` (the caller's, already pushed to `pieces` if n > 1).
+    pub fn insert(&mut self, text: &[u8], start: usize, end: usize, value: u32, n: u32) {
+        let len = end - start;
+        if len <= 8 {
+            self.short.insert(key8(text, start, len), len as u32, value, n);
+        } else if len <= SHORT {
+            self.mid.insert([key8(text, start, 8), key8(text, start + 8, len - 8)], len as u32, value, n);
+        } else if let Some(word) = text.get(start..end) {
+            self.long.insert(word.into(), (value, n));
+        }
+    }
+
+    /// True when no more words fit: the caller clears before caching more.
+    pub fn is_full(&self) -> bool {
+        self.short.words + self.mid.words + self.long.len() >= CACHE_WORDS
     }
 }
 
@@ -145,16 +219,28 @@ mod tests {
         let mut c = WordCache::new();
         let words: Vec<Vec<u8>> = (0..5000u32)
             .map(|k| k.to_string().into_bytes())
-            .chain([b"a".to_vec(), b"a\0".to_vec(), b"\0".to_vec(), vec![7; 16], vec![7; 17], vec![7; 40]])
+            .chain([b"a".to_vec(), b"a\0".to_vec(), b"\0".to_vec(), vec![7; 8], vec![7; 9], vec![7; 16], vec![7; 17], vec![7; 40]])
+            .chain([b"abcdefgh\0".to_vec(), b"abcdefgh".to_vec(), b"abcdefg".to_vec()])
             .collect();
+        // each word alone (keys loaded byte by byte) and inside a longer text (8-byte loads past its end)
+        let at_end = |w: &Vec<u8>| (w.clone(), 0, w.len());
+        let inside = |w: &Vec<u8>| {
+            let mut t = b"xx".to_vec();
+            t.extend_from_slice(w);
+            t.extend_from_slice(b"zzzzzzzzzzzzzzzzz");
+            (t, 2, 2 + w.len())
+        };
         for (k, w) in words.iter().enumerate() {
-            assert_eq!(c.get(w), None);
-            c.insert(w, k as u32, 1);
+            let (t, a, b) = at_end(w);
+            assert_eq!(c.get(&t, a, b), None);
+            c.insert(&t, a, b, k as u32, 1);
         }
         for (k, w) in words.iter().enumerate() {
-            assert_eq!(c.get(w), Some((k as u32, 1)), "{w:?}");
+            for (t, a, b) in [at_end(w), inside(w)] {
+                assert_eq!(c.get(&t, a, b), Some((k as u32, 1)), "{w:?}");
+            }
         }
         c.clear();
-        assert_eq!(c.get(b"a"), None);
+        assert_eq!(c.get(b"a", 0, 1), None);
     }
 }

@@ -57,55 +57,71 @@ enum Hit<'a> {
 }
 
 impl Words<'_> {
-    /// The cached tokens of `word` (computed and cached when missing).
+    /// The cached tokens of the word `text[start..end]` (non-empty; computed and cached when missing).
     #[inline]
-    fn cached(&mut self, word: &[u8]) -> Hit<'_> {
-        if word.len() > LINEAR_MAX {
+    fn cached(&mut self, text: &[u8], start: usize, end: usize) -> Hit<'_> {
+        let len = end - start;
+        if len == 1 {
+            // one byte: its byte's token, whatever the merges (no cache read)
+            return text.get(start).map_or(Hit::Miss, |&b| Hit::One(self.bpe.byte_ids[b as usize]));
+        }
+        if len > LINEAR_MAX {
             return Hit::Miss;
         }
-        let Some(cache) = self.cache.as_deref_mut() else { return Hit::Miss };
-        if let Some((at, n)) = cache.get(word) {
+        let Some(found) = self.cache.as_deref().map(|c| c.get(text, start, end)) else { return Hit::Miss };
+        match found {
             // a one-token word keeps its id where others keep their start in `pieces`
-            return match n {
-                1 => Hit::One(at),
-                _ => cache.pieces.get(at as usize..(at + n) as usize).map_or(Hit::Miss, Hit::Many),
-            };
+            Some((id, 1)) => Hit::One(id),
+            Some((at, n)) => {
+                let pieces = self.cache.as_deref().and_then(|c| c.pieces.get(at as usize..(at + n) as usize));
+                pieces.map_or(Hit::Miss, Hit::Many)
+            }
+            None => self.cache_miss(text, start, end),
         }
+    }
+
+    /// Tokenizes a word missing from the cache and caches it (out of line:
+    /// the hit path above stays small enough to inline).
+    #[cold]
+    #[inline(never)]
+    fn cache_miss(&mut self, text: &[u8], start: usize, end: usize) -> Hit<'_> {
+        let Some(cache) = self.cache.as_deref_mut() else { return Hit::Miss };
         if cache.is_full() {
             cache.clear();
         }
+        let Some(word) = text.get(start..end) else { return Hit::Miss };
         self.scratch.clear();
         // (a whole-word match of `ignore_merges` is cached as well)
         self.bpe.tokenize_uncached(word, &mut self.scratch);
         if let [(id, _)] = self.scratch[..] {
-            cache.insert(word, id, 1);
+            cache.insert(text, start, end, id, 1);
             return Hit::One(id);
         }
-        let start = cache.pieces.len();
+        let at = cache.pieces.len();
         cache.pieces.extend_from_slice(&self.scratch);
-        cache.insert(word, start as u32, self.scratch.len() as u32);
-        cache.pieces.get(start..).map_or(Hit::Miss, Hit::Many)
+        cache.insert(text, start, end, at as u32, self.scratch.len() as u32);
+        cache.pieces.get(at..).map_or(Hit::Miss, Hit::Many)
     }
 
-    /// Appends the tokens of one non-empty word (raw bytes) to `out`.
-    pub fn tokenize(&mut self, word: &[u8], out: &mut Vec<Piece>) {
-        match self.cached(word) {
-            Hit::One(id) => out.push((id, word.len() as u32)),
+    /// Appends the tokens of the word `text[start..end]` (non-empty, raw bytes) to `out`.
+    pub fn tokenize(&mut self, text: &[u8], start: usize, end: usize, out: &mut Vec<Piece>) {
+        match self.cached(text, start, end) {
+            Hit::One(id) => out.push((id, (end - start) as u32)),
             Hit::Many(pieces) => out.extend_from_slice(pieces),
-            Hit::Miss => self.bpe.tokenize_uncached(word, out),
+            Hit::Miss => self.bpe.tokenize_uncached(text.get(start..end).unwrap_or_default(), out),
         }
     }
 
-    /// Appends only the ids of one non-empty word's tokens to `ids`.
+    /// Appends only the ids of the word `text[start..end]`'s tokens to `ids`.
     #[inline]
-    pub fn tokenize_ids(&mut self, word: &[u8], ids: &mut Vec<u32>) {
-        match self.cached(word) {
+    pub fn tokenize_ids(&mut self, text: &[u8], start: usize, end: usize, ids: &mut Vec<u32>) {
+        match self.cached(text, start, end) {
             Hit::One(id) => ids.push(id),
             Hit::Many(pieces) => ids.extend(pieces.iter().map(|p| p.0)),
             Hit::Miss => {
                 let mut pieces = std::mem::take(&mut self.scratch);
                 pieces.clear();
-                self.bpe.tokenize_uncached(word, &mut pieces);
+                self.bpe.tokenize_uncached(text.get(start..end).unwrap_or_default(), &mut pieces);
                 ids.extend(pieces.iter().map(|p| p.0));
                 self.scratch = pieces;
             }
@@ -139,7 +155,7 @@ impl ByteBpe {
 
     /// Appends the tokens of one non-empty word (raw bytes) to `out`.
     pub fn tokenize(&self, word: &[u8], out: &mut Vec<Piece>) {
-        self.with_cache(|words| words.tokenize(word, out))
+        self.with_cache(|words| words.tokenize(word, 0, word.len(), out))
     }
 
     /// Runs `f` with this thread's word cache borrowed once, for many words

@@ -17,6 +17,7 @@ use crate::encoding::Encoding;
 use crate::models::Model;
 use crate::pre_tokenizers::PreTokenizer;
 use merge::{ByteBpe, Piece};
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// Cloned with the tokenizer when tokens are added: the tables are shared.
@@ -55,6 +56,17 @@ impl FastByteLevel {
         Some(FastByteLevel { bpe: Arc::new(bpe), add_prefix_space: pre.add_prefix_space, tokens: Arc::new(tokens), spaces })
     }
 
+    /// `text` with the pre-tokenizer's `add_prefix_space` applied, and how many
+    /// chars it prepended (0 or 1). HF's prepend: the added space carries the
+    /// first char's span.
+    fn prefixed<'t>(&self, text: &'t str) -> (Cow<'t, str>, usize) {
+        if self.add_prefix_space && !text.starts_with(' ') {
+            (Cow::Owned(format!(" {text}")), 1)
+        } else {
+            (Cow::Borrowed(text), 0)
+        }
+    }
+
     /// Encodes one stretch of text between added tokens, `text` starting at
     /// char `origin` of the input: what the general path does with
     /// pre-tokenizer and model. `word` is the next word index (advanced per
@@ -63,14 +75,8 @@ impl FastByteLevel {
         if text.is_empty() {
             return;
         }
-        // HF's prepend: the added space carries the first char's span.
-        let prefixed;
-        let (text, prefix) = if self.add_prefix_space && !text.starts_with(' ') {
-            prefixed = format!(" {text}");
-            (prefixed.as_str(), 1usize)
-        } else {
-            (text, 0)
-        };
+        let (text, prefix) = self.prefixed(text);
+        let text = &*text;
         let bytes = text.as_bytes();
         // English runs near 4.5 bytes a token: one allocation per column, mostly
         out.reserve(text.len() / 4 + 1);
@@ -81,7 +87,7 @@ impl FastByteLevel {
             let w = fixed_word.unwrap_or(*word);
             *word += 1;
             pieces.clear();
-            words.tokenize(&bytes[start..end], &mut pieces);
+            words.tokenize(bytes, start, end, &mut pieces);
             let mut at = start; // byte where the next token starts
             let mut char_at = chars_before; // chars before `at`
             for &(id, len) in &pieces {
@@ -115,17 +121,12 @@ impl FastByteLevel {
         if text.is_empty() {
             return;
         }
-        let prefixed;
-        let (text, prefix) = if self.add_prefix_space && !text.starts_with(' ') {
-            prefixed = format!(" {text}");
-            (prefixed.as_str(), 1usize)
-        } else {
-            (text, 0)
-        };
+        let (text, prefix) = self.prefixed(text);
+        let text = &*text;
         let bytes = text.as_bytes();
         ids.reserve(text.len() / 4 + 1);
         let Some(offsets) = offsets else {
-            return self.bpe.with_cache(|words| scan::split_gpt2(text, |start, end| words.tokenize_ids(&bytes[start..end], ids)));
+            return self.bpe.with_cache(|words| scan::split_gpt2(text, |start, end| words.tokenize_ids(bytes, start, end, ids)));
         };
         offsets.reserve(text.len() / 4 + 1);
         // ASCII text: chars are bytes (the common case, no counting)
@@ -134,7 +135,7 @@ impl FastByteLevel {
         let mut chars_before = 0usize;
         self.bpe.with_cache(|words| scan::split_gpt2(text, |start, end| {
             pieces.clear();
-            words.tokenize(&bytes[start..end], &mut pieces);
+            words.tokenize(bytes, start, end, &mut pieces);
             let (mut at, mut char_at) = (start, chars_before);
             for &(id, len) in &pieces {
                 let end_byte = at + len as usize;

@@ -114,6 +114,20 @@ impl<'py> BatchTexts<'py> {
         Ok(out)
     }
 
+    /// The texts as `&str` without validating them again, when every one is
+    /// a str's own UTF-8 (None when one was encoded with "surrogatepass").
+    pub(super) fn strs(&self) -> Option<Vec<&str>> {
+        if !self.owned.is_empty() {
+            return None;
+        }
+        let _ = &self.items; // what the spans point into
+        // SAFETY: with `owned` empty every span is the `&str` that `PyString::to_str`
+        // returned (CPython's UTF-8 buffer, cached in the str held in `items`, which
+        // lives and stays unchanged as long as `self`).
+        let strs = self.spans.iter().map(|&(p, n)| if n == 0 { "" } else { unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(p, n)) } });
+        Some(strs.collect())
+    }
+
     pub(super) fn slices(&self) -> Vec<&[u8]> {
         let _ = (&self.items, &self.owned); // what the spans point into
         // SAFETY: each span is a str's UTF-8 buffer or an `owned` buffer; both

@@ -57,16 +57,21 @@ pub(super) fn pipeline_encode_flat(
         None => Some(BatchTexts::read(texts, Reference::Tokenizers, "texts")?),
         Some(_) => None,
     };
+    // a str's own UTF-8 needs no validation (4% of the byte-level bulk call)
+    let own_strs = read.as_ref().and_then(|r| r.strs());
     let bytes = match (&arrow, &read) {
         (Some(chunks), _) => arrow_texts(chunks)?,
-        (None, Some(read)) => read.slices(),
-        (None, None) => Vec::new(),
+        (None, Some(read)) if own_strs.is_none() => read.slices(),
+        (None, _) => Vec::new(),
     };
-    let strs = bytes
-        .iter()
-        .enumerate()
-        .map(|(k, b)| std::str::from_utf8(b).map_err(|e| PyValueError::new_err(format!("texts[{k}] is not valid UTF-8: {e}"))))
-        .collect::<PyResult<Vec<&str>>>()?;
+    let strs = match own_strs {
+        Some(strs) => strs,
+        None => bytes
+            .iter()
+            .enumerate()
+            .map(|(k, b)| std::str::from_utf8(b).map_err(|e| PyValueError::new_err(format!("texts[{k}] is not valid UTF-8: {e}"))))
+            .collect::<PyResult<Vec<&str>>>()?,
+    };
     let inner = &tok.inner;
     let batch = py.detach(|| encode_flat(inner, &strs, add_special_tokens, truncation, return_offsets, threads))?;
     let (n, rows) = (batch.ids.len(), batch.row_splits.len());
