@@ -1,13 +1,14 @@
 """SentencePieceProcessor list encode: bertpiece against sentencepiece 0.2.3 on
-the same .model and text, in the same run. The model is sentencepiece's own
-Unigram (32,000 asked, nmt_nfkc) trained once on the text into --work; both
-libraries encode the text's lines as one list, `num_threads` 1 and 2, ids
-out. Rounds interleave the two (who goes first alternates); the table gives
-median MB/s (process CPU is not used: with 2 threads wall time is what a user
-waits) and bertpiece / sentencepiece ratios; the ids are checked equal. The
-machine is shared: the load average is printed at the start and the end.
+the same .model and text, in the same run. The models are sentencepiece's own
+Unigram and BPE (32,000 asked, nmt_nfkc) trained once on the text and cached
+in --work; both libraries encode the text's lines as one list, `num_threads`
+1 and 2, ids out. Rounds interleave the two (who goes first alternates); the
+table gives median MB/s (process CPU is not used: with 2 threads wall time is
+what a user waits), bertpiece / sentencepiece ratios and each library's model
+load time; the ids are checked equal. The machine is shared: the load average
+is printed at the start and the end.
 
-    python benches/bench_sentencepiece.py [--corpus en-large.txt] [--mb 8] [--rounds 5] [--work /tmp/bench_spm26]
+    python benches/bench_sentencepiece.py [--corpus en-large.txt] [--mb 8] [--rounds 5] [--work .cache/bench_spm26]
 """
 
 import argparse
@@ -28,16 +29,16 @@ def read_lines(path, mb):
     return [line for line in text.split("\n") if line]
 
 
-def make_model(work, lines):
+def make_model(work, lines, model_type):
     import sentencepiece as spm
 
-    path = os.path.join(work, "unigram32k.model")
+    path = os.path.join(work, f"{model_type}32k.model")
     if not os.path.exists(path):
         os.makedirs(work, exist_ok=True)
         buf = io.BytesIO()
         # hard_vocab_limit=False: the text's seed pieces may allow fewer than 32,000.
         spm.SentencePieceTrainer.train(sentence_iterator=iter(lines), model_writer=buf, vocab_size=32000,
-                                       model_type="unigram", hard_vocab_limit=False, normalization_rule_name="nmt_nfkc",
+                                       model_type=model_type, hard_vocab_limit=False, normalization_rule_name="nmt_nfkc",
                                        minloglevel=2, num_threads=2, input_sentence_size=0)
         with open(path, "wb") as f:
             f.write(buf.getvalue())
@@ -57,7 +58,7 @@ def main():
     ap.add_argument("--mb", type=float, default=8)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--threads", default="1,2")
-    ap.add_argument("--work", default="/tmp/bench_spm26")
+    ap.add_argument("--work", default=os.path.join(os.path.dirname(HERE), ".cache", "bench_spm26"))
     args = ap.parse_args()
 
     import sentencepiece as spm
@@ -66,32 +67,39 @@ def main():
 
     lines = read_lines(args.corpus, args.mb)
     size = sum(len(line.encode("utf-8")) for line in lines)
-    path = make_model(args.work, lines)
-    engines = {"sentencepiece": spm.SentencePieceProcessor(model_file=path),
-               "bertpiece": bertpiece.SentencePieceProcessor(model_file=path)}
-    print(f"{len(lines):,} lines, {size / 1e6:.1f} MB; model {path} ({len(engines['bertpiece']):,} pieces)")
-    print(f"load average at start: {os.getloadavg()}", flush=True)
-    speeds, digests = {}, {}
     threads = [int(t) for t in args.threads.split(",")]
-    for r in range(args.rounds):
-        order = list(engines) if r % 2 == 0 else list(engines)[::-1]
+    print(f"{len(lines):,} lines, {size / 1e6:.1f} MB")
+    print(f"load average at start: {os.getloadavg()}", flush=True)
+    table = []
+    for model_type in ["unigram", "bpe"]:
+        path = make_model(args.work, lines, model_type)
+        engines, load_ms = {}, {}
+        for name, cls in [("sentencepiece", spm.SentencePieceProcessor), ("bertpiece", bertpiece.SentencePieceProcessor)]:
+            start = time.perf_counter()
+            engines[name] = cls(model_file=path)
+            load_ms[name] = (time.perf_counter() - start) * 1e3
+        print(f"model {path} ({len(engines['bertpiece']):,} pieces)", flush=True)
+        speeds, digests = {}, {}
+        for r in range(args.rounds):
+            order = list(engines) if r % 2 == 0 else list(engines)[::-1]
+            for t in threads:
+                for name in order:
+                    start = time.perf_counter()
+                    rows = engines[name].encode(lines, num_threads=t)
+                    seconds = time.perf_counter() - start
+                    speeds.setdefault((name, t), []).append(size / seconds / 1e6)
+                    digests.setdefault(name, set()).add(digest(rows))
+                    print(f"{model_type} round {r} {t}t {name}: {size / seconds / 1e6:.1f} MB/s", file=sys.stderr, flush=True)
+        exact = digests["bertpiece"] == digests["sentencepiece"] and len(digests["bertpiece"]) == 1
         for t in threads:
-            for name in order:
-                start = time.perf_counter()
-                rows = engines[name].encode(lines, num_threads=t)
-                seconds = time.perf_counter() - start
-                speeds.setdefault((name, t), []).append(size / seconds / 1e6)
-                digests.setdefault(name, set()).add(digest(rows))
-                print(f"round {r} {t}t {name}: {size / seconds / 1e6:.1f} MB/s", file=sys.stderr, flush=True)
-    print(f"load average at end: {os.getloadavg()}")
-    exact = digests["bertpiece"] == digests["sentencepiece"] and len(digests["bertpiece"]) == 1
-    print(f"ids equal: {exact}\n")
-    print("| threads | sentencepiece MB/s | bertpiece MB/s | bertpiece / sentencepiece |")
-    print("|---|---|---|---|")
-    for t in threads:
-        a, b = statistics.median(speeds[("sentencepiece", t)]), statistics.median(speeds[("bertpiece", t)])
-        print(f"| {t} | {a:.1f} | {b:.1f} | {b / a:.2f}× |")
-
+            a, b = statistics.median(speeds[("sentencepiece", t)]), statistics.median(speeds[("bertpiece", t)])
+            table.append(f"| {model_type} | {t} | {a:.1f} | {b:.1f} | {b / a:.2f}× | {'yes' if exact else 'NO'} "
+                         f"| {load_ms['sentencepiece']:.0f} | {load_ms['bertpiece']:.0f} |")
+    print(f"load average at end: {os.getloadavg()}\n")
+    print("| model | threads | sentencepiece MB/s | bertpiece MB/s | bertpiece / sentencepiece | ids equal "
+          "| sentencepiece load ms | bertpiece load ms |")
+    print("|---|---|---|---|---|---|---|---|")
+    print("\n".join(table))
 
 if __name__ == "__main__":
     main()

@@ -9,12 +9,18 @@ pub mod model_proto;
 pub mod normalizer;
 pub mod trie;
 pub mod unigram;
+pub mod words;
 
 use crate::fxhash::FxHashMap;
 use crate::models::unigram::trie::Trie;
 use crate::{Error, Result};
 use model_proto::{ModelProto, PieceType};
 use normalizer::Normalizer;
+use std::sync::atomic::{AtomicU64, Ordering};
+use words::WordCut;
+
+/// Numbers each loaded model for the per-thread word caches (never reused).
+static NEXT_CACHE_ID: AtomicU64 = AtomicU64::new(0);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ModelType {
@@ -44,6 +50,11 @@ pub struct Processor {
     trie: trie::PieceTrie,
     viterbi_scores: Vec<f32>,
     min_score: f32,
+    /// Where words can be encoded one by one (see [`words`]), and the largest
+    /// |score| the Viterbi can add (its error bound's M).
+    words: Option<WordCut>,
+    max_abs_score: f64,
+    cache_id: u64,
 }
 
 fn invalid(why: String) -> Error {
@@ -57,6 +68,23 @@ pub fn piece_to_byte(piece: &str) -> Option<u8> {
         return None;
     }
     u8::from_str_radix(hex, 16).ok()
+}
+
+/// The model's [`WordCut`] (checked over the pieces the encoder uses) and the
+/// largest |score| the Viterbi adds. None where a score is not finite (the
+/// cache's bound needs finite sums) or, for BPE, an UNUSED piece exists (its
+/// split back is keyed by the piece over the whole text).
+fn word_cut(proto: &ModelProto, model_type: ModelType, pieces: &FxHashMap<String, u32>, scores: &[f32], min_score: f32) -> (Option<WordCut>, f64) {
+    let usable = |id: u32| proto.pieces[id as usize].kind != PieceType::Unused;
+    if model_type == ModelType::Bpe {
+        let cut = pieces.values().all(|&id| usable(id)).then(|| WordCut::of(pieces.keys().map(|p| p.as_str()))).flatten();
+        return (cut, 0.0);
+    }
+    let used = || pieces.iter().filter(|(_, &id)| usable(id));
+    let unk = min_score - 10.0f32;
+    let max_abs = used().map(|(_, &id)| scores[id as usize]).chain([unk]).map(|s| (s as f64).abs()).fold(0.0, f64::max);
+    let finite = used().all(|(_, &id)| scores[id as usize].is_finite()) && unk.is_finite() && max_abs.is_finite();
+    (finite.then(|| WordCut::of(used().map(|(p, _)| p.as_str()))).flatten(), max_abs)
 }
 
 impl Processor {
@@ -121,15 +149,18 @@ impl Processor {
         let user_defined = (!user.is_empty()).then(|| Trie::new(user));
         let usable = |id: u32| proto.pieces[id as usize].kind != PieceType::Unused;
         let trie = trie::PieceTrie::new(pieces.iter().filter(|(_, &id)| usable(id)).map(|(p, &id)| (p.as_bytes(), id)));
-        let viterbi_scores = (proto.pieces.iter())
+        let viterbi_scores: Vec<f32> = (proto.pieces.iter())
             .map(|p| match p.kind {
                 // `length * max_score_ - 0.1`: about -0.1 for trained models (max_score is at least FLT_MIN).
                 PieceType::UserDefined => ((p.piece.len() as f32 * max_score) as f64 - 0.1) as f32,
                 _ => p.score,
             })
             .collect();
+        let (words, max_abs_score) = word_cut(&proto, model_type, &pieces, &viterbi_scores, min_score);
         let suffix = proto.trainer_spec.treat_whitespace_as_suffix;
-        let normalizer = Normalizer::new(&proto.normalizer_spec, "normalizer_spec", suffix)?;
+        let mut normalizer = Normalizer::new(&proto.normalizer_spec, "normalizer_spec", suffix)?;
+        let user_first = proto.pieces.iter().filter(|p| p.kind == PieceType::UserDefined).filter_map(|p| p.piece.bytes().next());
+        normalizer.exclude_first_bytes(user_first);
         let denormalizer = match &proto.denormalizer_spec {
             Some(spec) if !spec.precompiled_charsmap.is_empty() => Some(Normalizer::new(spec, "denormalizer_spec", false)?),
             _ => None,
@@ -146,6 +177,9 @@ impl Processor {
             trie,
             viterbi_scores,
             min_score,
+            words,
+            max_abs_score,
+            cache_id: NEXT_CACHE_ID.fetch_add(1, Ordering::Relaxed),
             proto,
         })
     }
@@ -177,9 +211,10 @@ impl Processor {
 
     /// (start, end, id) spans of the normalized text as the model splits it.
     fn model_encode(&self, normalized: &str) -> Vec<(usize, usize, u32)> {
-        match self.model_type {
-            ModelType::Unigram => unigram::encode(self, normalized),
-            ModelType::Bpe => bpe::encode(self, normalized),
+        match (self.words, self.model_type) {
+            (Some(cut), _) => words::encode(self, cut, normalized),
+            (None, ModelType::Unigram) => unigram::encode(self, normalized),
+            (None, ModelType::Bpe) => bpe::encode(self, normalized),
         }
     }
 

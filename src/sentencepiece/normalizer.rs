@@ -107,6 +107,17 @@ impl CharsMap {
         let (len, start) = best?;
         Some((len, self.replacement(start).ok()?))
     }
+
+    /// Whether the ASCII byte `b` is copied as it is when an ASCII byte (or the
+    /// end) follows: no rule is `b` alone or continues it with an ASCII byte
+    /// (nmt_nfkc's rules from letters go on only with combining marks).
+    fn copies_before_ascii(&self, b: u8) -> bool {
+        let Some(&root) = self.units.first() else { return true };
+        let id = offset(root) ^ b as usize;
+        let Some(&unit) = self.units.get(id).filter(|&&u| label(u) == b as u32) else { return true };
+        let next = id ^ offset(unit);
+        !has_leaf(unit) && (0..0x80u32).all(|c| self.units.get(next ^ c as usize).is_none_or(|&u| label(u) != c))
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -116,6 +127,10 @@ pub struct Normalizer {
     remove_extra_whitespaces: bool,
     escape_whitespaces: bool,
     treat_whitespace_as_suffix: bool,
+    /// ASCII bytes other than the space, starting no user-defined symbol, that
+    /// are copied as they are when an ASCII byte follows: runs of them are
+    /// copied at once.
+    copied: [bool; 256],
 }
 
 impl Normalizer {
@@ -124,13 +139,22 @@ impl Normalizer {
             true => None,
             false => Some(CharsMap::parse(&spec.precompiled_charsmap, field)?),
         };
+        let copied = std::array::from_fn(|b| b < 0x80 && b != b' ' as usize && charsmap.as_ref().is_none_or(|m| m.copies_before_ascii(b as u8)));
         Ok(Normalizer {
+            copied,
             charsmap,
             add_dummy_prefix: spec.add_dummy_prefix,
             remove_extra_whitespaces: spec.remove_extra_whitespaces,
             escape_whitespaces: spec.escape_whitespaces,
             treat_whitespace_as_suffix,
         })
+    }
+
+    /// Marks the first bytes of the user-defined symbols (matched before the charsmap) as not copied.
+    pub fn exclude_first_bytes(&mut self, bytes: impl IntoIterator<Item = u8>) {
+        for b in bytes {
+            self.copied[b as usize] = false;
+        }
     }
 
     /// (bytes consumed, replacement) at the start of `input` (NormalizePrefix).
@@ -177,6 +201,21 @@ impl Normalizer {
         }
         let mut prev_space = self.remove_extra_whitespaces;
         while !input.is_empty() {
+            if self.copied[input[0] as usize] && input.get(1).is_none_or(|&b| b < 0x80) {
+                let mut run = 1;
+                while run < input.len() && input[run] < 0x80 && self.copied[input[run] as usize] {
+                    run += 1;
+                }
+                // The run's last byte is copied only if an ASCII byte or the end follows it.
+                if input.get(run).is_some_and(|&b| b >= 0x80) {
+                    run -= 1;
+                }
+                // ASCII, so always UTF-8.
+                out.push_str(std::str::from_utf8(&input[..run]).unwrap_or_default());
+                prev_space = false;
+                input = &input[run..];
+                continue;
+            }
             let (len, mut rep) = self.prefix(input, user);
             if prev_space {
                 rep = rep.trim_start_matches(' ');
