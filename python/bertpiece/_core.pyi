@@ -22,6 +22,7 @@ __all__ = [
     "PipelineEncoding",
     "PipelineSettings",
     "PipelineTokenizer",
+    "PreTokenCounter",
     "SentencePieceModel",
     "UNICODE_VERSION",
     "WordCounter",
@@ -311,9 +312,10 @@ class MetaspaceCounter:
 
 @final
 class WordCounts:
-    """Words counted in Python (a Tokenizer's own pre-tokens), trained as the counters train (see bertpiece.tokenizers_api.training)."""
+    """Counted words (a Tokenizer's own pre-tokens, from PreTokenCounter or given), trained as the counters train (see bertpiece.tokenizers_api.training)."""
     def __new__(cls, counts: Sequence[tuple[str, int]]) -> WordCounts: ...
     def __len__(self) -> int: ...
+    def items(self) -> list[tuple[str, int]]: ...
     def train_bpe(
         self, options: BpeOptions, progress: Optional[Callable[[int, int], object]] = None
     ) -> tuple[list[str], list[tuple[str, str]], int]: ...
@@ -331,6 +333,14 @@ class WordCounts:
         num_threads: Optional[int] = None,
         progress: Optional[Callable[[int, int], object]] = None,
     ) -> tuple[list[tuple[str, float]], Optional[int], int]: ...
+
+@final
+class PreTokenCounter:
+    """The pre-tokens of a tokenizer.json's normalizer and pre-tokenizer, counted in Rust (Tokenizer.train)."""
+    def __new__(cls, json: str) -> PreTokenCounter: ...
+    def feed(self, texts: Sequence[str], num_threads: Optional[int] = None) -> None: ...
+    def stats(self) -> tuple[int, int]: ...
+    def word_counts(self) -> WordCounts: ...
 
 @final
 class Needles:

@@ -1,7 +1,7 @@
-//! `WordCounts`: words already counted in Python — the pre-tokens of a
-//! `bertpiece.Tokenizer`'s own normalizer and pre-tokenizer, as HF's
-//! `Tokenizer.train` feeds its trainers — trained by the same BPE and Unigram
-//! code as the counters. The facade is `bertpiece.tokenizers_api.training`.
+//! `WordCounts`: counted words — the pre-tokens of a `bertpiece.Tokenizer`'s
+//! own normalizer and pre-tokenizer (`PreTokenCounter`), as HF's
+//! `Tokenizer.train` feeds its trainers, or pairs given from Python — trained
+//! by the same BPE and Unigram code as the counters. The facade is `bertpiece.tokenizers_api.training`.
 
 use super::args::thread_count;
 use super::train_bpe::{run_bpe, single_chars, with_progress, BpeResult, PyBpeOptions};
@@ -13,6 +13,13 @@ pub(super) struct PyWordCounts {
     /// words as code points, sorted as the counters sort theirs (so the result
     /// does not depend on the order Python counted them in)
     counts: Vec<(Vec<u32>, u64)>,
+}
+
+impl PyWordCounts {
+    /// Counts already sorted by code points, each word once (a counter's `into_counts`).
+    pub(super) fn from_sorted(counts: Vec<(Vec<u32>, u64)>) -> Self {
+        PyWordCounts { counts }
+    }
 }
 
 #[pymethods]
@@ -31,6 +38,11 @@ impl PyWordCounts {
 
     fn __len__(&self) -> usize {
         self.counts.len()
+    }
+
+    /// The (word, count) pairs, sorted by code points.
+    fn items(&self) -> Vec<(String, u64)> {
+        self.counts.iter().map(|(w, n)| (w.iter().filter_map(|&c| char::from_u32(c)).collect(), *n)).collect()
     }
 
     /// BPE on the words: `(tokens, merges, alphabet size)`; `progress(size, target)` during the merges.

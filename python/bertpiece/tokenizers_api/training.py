@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import json
 import os
-from collections import Counter
 from typing import Any, Dict, Iterable, Iterator, List, Optional
 
 from .. import _core
 from .._train_args import _BATCH, _file_batches
-from .components import stage_core, stage_tokenizer_json
+from .components import stage_tokenizer_json
 from .serialization import core_json_text
 
 __all__ = ["train_tokenizer", "train_tokenizer_from_iterator"]
@@ -60,34 +59,23 @@ def _iterator_batches(iterator: Any) -> Iterator[List[str]]:
         yield batch
 
 
-def _count_words(doc: Dict[str, Any], batches: Iterable[List[str]]) -> Counter:
-    """The pre-tokens of the tokenizer's normalizer and pre-tokenizer, counted (empty ones left out, as HF)."""
-    core = stage_core(stage_tokenizer_json(normalizer=doc.get("normalizer"), pre_tokenizer=doc.get("pre_tokenizer")))
-    settings = core.stored_settings()
-    counts: Counter = Counter()
+def _count_words(doc: Dict[str, Any], batches: Iterable[List[str]]) -> Any:
+    """The pre-tokens of the tokenizer's normalizer and pre-tokenizer, counted in
+    Rust (GIL released, all cores; empty ones left out, as HF): a `_core.WordCounts`.
+    The core runs every component a tokenizer can hold (the tokenizer's own core
+    was compiled from the same JSON), so there is no other counting path."""
+    counter = _core.PreTokenCounter(stage_tokenizer_json(normalizer=doc.get("normalizer"),
+                                                         pre_tokenizer=doc.get("pre_tokenizer")))
     for batch in batches:
         try:
-            encodings = core.encode_batch([([t], None) for t in batch], False, False, settings)
+            counter.feed(batch)
         except UnicodeEncodeError as e:
             raise ValueError(f"a training text holds a lone surrogate {e.object[e.start]!r} (not valid Unicode)") from None
-        for enc in encodings:
-            # The stage's model gives each pre-token back whole, or split at a literal
-            # "<unk>": tokens of one word are joined back (as pre_tokenize_str does).
-            word, last = [], None
-            for token, word_id in zip(enc.tokens, enc.word_ids):
-                if word and word_id != last:
-                    counts["".join(word)] += 1
-                    word = []
-                word.append(token)
-                last = word_id
-            if word:
-                counts["".join(word)] += 1
-    counts.pop("", None)
-    return counts
+    return counter.word_counts()
 
 
-def _bpe_model(model: Dict[str, Any], counts: Counter, trainer: Any) -> Dict[str, Any]:
-    tokens, merges, _ = _core.WordCounts(list(counts.items())).train_bpe(
+def _bpe_model(model: Dict[str, Any], counts: Any, trainer: Any) -> Dict[str, Any]:
+    tokens, merges, _ = counts.train_bpe(
         _core.BpeOptions(trainer.vocab_size, **trainer._options()))
     vocab = {t: i for i, t in enumerate(tokens)}
     if model["type"] == "WordPiece":
@@ -98,8 +86,8 @@ def _bpe_model(model: Dict[str, Any], counts: Counter, trainer: Any) -> Dict[str
             "end_of_word_suffix": trainer.end_of_word_suffix}
 
 
-def _unigram_model(counts: Counter, trainer: Any) -> Dict[str, Any]:
-    pieces, unk_id, _ = _core.WordCounts(list(counts.items())).train_unigram(trainer.vocab_size, **trainer._options())
+def _unigram_model(counts: Any, trainer: Any) -> Dict[str, Any]:
+    pieces, unk_id, _ = counts.train_unigram(trainer.vocab_size, **trainer._options())
     # HF builds a new Unigram (byte_fallback off whatever the old model had: measured).
     return {"type": "Unigram", "unk_id": unk_id, "vocab": [[p, s] for p, s in pieces], "byte_fallback": False}
 
@@ -127,7 +115,7 @@ def _train(tok: Any, batches: Iterable[List[str]], trainer: Any) -> None:
     elif kind == "Unigram":
         doc["model"] = _unigram_model(counts, trainer)
     else:
-        doc["model"] = {**model, "vocab": word_level_vocab(counts, trainer)}
+        doc["model"] = {**model, "vocab": word_level_vocab(dict(counts.items()), trainer)}
     tok._replace_json(core_json_text(doc))
     tok.add_special_tokens(list(trainer._special_added))
 
