@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, Iterable, Iterator, List, Optional
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from .. import _core
 from .._train_args import _BATCH, _file_batches
 from .components import stage_tokenizer_json
 from .serialization import core_json_text
+from .training_progress import TrainProgress
 
 __all__ = ["train_tokenizer", "train_tokenizer_from_iterator"]
 
@@ -59,24 +60,28 @@ def _iterator_batches(iterator: Any) -> Iterator[List[str]]:
         yield batch
 
 
-def _count_words(doc: Dict[str, Any], batches: Iterable[List[str]]) -> Any:
+def _count_words(doc: Dict[str, Any], batches: Iterable[List[str]], shown: TrainProgress) -> Tuple[Any, int, int]:
     """The pre-tokens of the tokenizer's normalizer and pre-tokenizer, counted in
-    Rust (GIL released, all cores; empty ones left out, as HF): a `_core.WordCounts`.
-    The core runs every component a tokenizer can hold (the tokenizer's own core
-    was compiled from the same JSON), so there is no other counting path."""
+    Rust (GIL released, all cores; empty ones left out, as HF): a `_core.WordCounts`,
+    the pre-tokens seen and the unique ones. The core runs every component a
+    tokenizer can hold (the tokenizer's own core was compiled from the same
+    JSON), so there is no other counting path."""
     counter = _core.PreTokenCounter(stage_tokenizer_json(normalizer=doc.get("normalizer"),
                                                          pre_tokenizer=doc.get("pre_tokenizer")))
+    texts = 0
     for batch in batches:
         try:
             counter.feed(batch)
         except UnicodeEncodeError as e:
             raise ValueError(f"a training text holds a lone surrogate {e.object[e.start]!r} (not valid Unicode)") from None
-    return counter.word_counts()
+        texts += len(batch)
+        shown.counted(texts)
+    words, unique = counter.stats()
+    return counter.word_counts(), words, unique
 
 
-def _bpe_model(model: Dict[str, Any], counts: Any, trainer: Any) -> Dict[str, Any]:
-    tokens, merges, _ = counts.train_bpe(
-        _core.BpeOptions(trainer.vocab_size, **trainer._options()))
+def _bpe_model(model: Dict[str, Any], counts: Any, trainer: Any, progress: Any = None) -> Dict[str, Any]:
+    tokens, merges, _ = counts.train_bpe(_core.BpeOptions(trainer.vocab_size, **trainer._options()), progress)
     vocab = {t: i for i, t in enumerate(tokens)}
     if model["type"] == "WordPiece":
         # HF: the vocabulary of the BPE trainer, the trainer's prefix (WordPiece's "##" without one).
@@ -86,8 +91,8 @@ def _bpe_model(model: Dict[str, Any], counts: Any, trainer: Any) -> Dict[str, An
             "end_of_word_suffix": trainer.end_of_word_suffix}
 
 
-def _unigram_model(counts: Any, trainer: Any) -> Dict[str, Any]:
-    pieces, unk_id, _ = counts.train_unigram(trainer.vocab_size, **trainer._options())
+def _unigram_model(counts: Any, trainer: Any, progress: Any = None) -> Dict[str, Any]:
+    pieces, unk_id, _ = counts.train_unigram(trainer.vocab_size, progress=progress, **trainer._options())
     # HF builds a new Unigram (byte_fallback off whatever the old model had: measured).
     return {"type": "Unigram", "unk_id": unk_id, "vocab": [[p, s] for p, s in pieces], "byte_fallback": False}
 
@@ -109,15 +114,21 @@ def _train(tok: Any, batches: Iterable[List[str]], trainer: Any) -> None:
         # HF renumbers them against the new vocabulary by its AddedVocabulary rules (not measured yet).
         raise NotImplementedError("Tokenizer.train on a tokenizer that already holds added tokens is not implemented "
                                   "(their ids after training would not be HF's): train first, then add tokens")
-    counts = _count_words(doc, batches)
-    if kind in ("BPE", "WordPiece"):
-        doc["model"] = _bpe_model(model, counts, trainer)
-    elif kind == "Unigram":
-        doc["model"] = _unigram_model(counts, trainer)
-    else:
-        doc["model"] = {**model, "vocab": word_level_vocab(dict(counts.items()), trainer)}
-    tok._replace_json(core_json_text(doc))
-    tok.add_special_tokens(list(trainer._special_added))
+    shown = TrainProgress(trainer.show_progress)
+    try:
+        counts, words, unique = _count_words(doc, batches, shown)
+        if kind in ("BPE", "WordPiece"):
+            doc["model"] = _bpe_model(model, counts, trainer, shown.callback(kind))
+        elif kind == "Unigram":
+            doc["model"] = _unigram_model(counts, trainer, shown.callback(kind))
+        else:
+            doc["model"] = {**model, "vocab": word_level_vocab(dict(counts.items()), trainer)}
+        tok._replace_json(core_json_text(doc))
+        tok.add_special_tokens(list(trainer._special_added))
+    except BaseException:
+        shown.fail()
+        raise
+    shown.finish(kind, words, unique, tok.get_vocab_size())
 
 
 def train_tokenizer(tok: Any, files: Any, trainer: Any = None) -> None:
