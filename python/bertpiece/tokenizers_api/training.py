@@ -110,10 +110,7 @@ def _train(tok: Any, batches: Iterable[List[str]], trainer: Any) -> None:
     if model.get("type") != kind:
         raise TypeError(f"{type(trainer).__name__} can only train a {kind} model, and this tokenizer's model is "
                         f"{model.get('type')}")
-    if doc.get("added_tokens"):
-        # HF renumbers them against the new vocabulary by its AddedVocabulary rules (not measured yet).
-        raise NotImplementedError("Tokenizer.train on a tokenizer that already holds added tokens is not implemented "
-                                  "(their ids after training would not be HF's): train first, then add tokens")
+    held = doc.get("added_tokens") or []
     shown = TrainProgress(trainer.show_progress)
     try:
         counts, words, unique = _count_words(doc, batches, shown)
@@ -123,12 +120,40 @@ def _train(tok: Any, batches: Iterable[List[str]], trainer: Any) -> None:
             doc["model"] = _unigram_model(counts, trainer, shown.callback(kind))
         else:
             doc["model"] = {**model, "vocab": word_level_vocab(dict(counts.items()), trainer)}
-        tok._replace_json(core_json_text(doc))
-        tok.add_special_tokens(list(trainer._special_added))
+        _replace_model(tok, doc, held, trainer)
     except BaseException:
         shown.fail()
         raise
     shown.finish(kind, words, unique, tok.get_vocab_size())
+
+
+_HELD = ("tokenizers 0.23.3 keeps the id an added token had before training, so a token training gives another "
+         "id leaves a tokenizer that encodes differently from its own saved tokenizer.json, which cannot be "
+         "reproduced; train a tokenizer without added tokens, then add them")
+
+
+def _replace_model(tok: Any, doc: Dict[str, Any], held: List[Dict[str, Any]], trainer: Any) -> None:
+    """The trained `doc` becomes `tok`'s, with its added tokens as HF leaves them
+    (measured, tests/test_trainers_api_retrain.py): HF keeps every held token at
+    its id and adds the trainer's special tokens (a held one keeps its id, takes
+    the trainer's options). That is consistent, and so reproduced, when each
+    held token has that same id in the new tokenizer: a trainer's special token
+    its id in the trained model, any other the id its content has in the model
+    or, if none, the one loading the file gives it. Otherwise a
+    NotImplementedError naming the token, and `tok` is left as it was."""
+    specials = set(trainer.special_tokens)
+    kept = [t for t in held if t["content"] not in specials]
+    doc["added_tokens"] = kept
+    saved = tok._core, tok._json, tok._settings
+    tok._replace_json(core_json_text(doc))
+    tok.add_special_tokens(list(trainer._special_added))
+    for token in held:
+        got = tok.token_to_id(token["content"])
+        if got != token["id"]:
+            tok._core, tok._json, tok._settings = saved
+            kind = "special token" if token.get("special") else "added token"
+            raise NotImplementedError(f"Tokenizer.train: the {kind} {token['content']!r} held at id {token['id']} "
+                                      f"would have id {got} after training: {_HELD}")
 
 
 def train_tokenizer(tok: Any, files: Any, trainer: Any = None) -> None:
