@@ -24,13 +24,15 @@ LINES = (DATA / "ud-en.txt").read_text(encoding="utf-8").splitlines()
 FIRST, SECOND, HELD_OUT = LINES[:400], LINES[400:700], LINES[-30:] + ["<s> the <unk> <pad>x"]
 
 KINDS = {
-    "BPE": (lambda m: m.BPE(unk_token="<unk>"), lambda t, s: t.BpeTrainer(vocab_size=300, special_tokens=s, show_progress=False)),
+    "BPE": (lambda m: m.BPE(unk_token="<unk>"),
+            lambda t, s: t.BpeTrainer(vocab_size=300, special_tokens=s, show_progress=False)),
     "WordPiece": (lambda m: m.WordPiece(unk_token="<unk>"),
                   lambda t, s: t.WordPieceTrainer(vocab_size=300, special_tokens=s, show_progress=False)),
     "WordLevel": (lambda m: m.WordLevel(unk_token="<unk>"),
                   lambda t, s: t.WordLevelTrainer(vocab_size=300, special_tokens=s, show_progress=False)),
     "Unigram": (lambda m: m.Unigram(),
-                lambda t, s: t.UnigramTrainer(vocab_size=300, special_tokens=s, unk_token="<unk>", show_progress=False)),
+                lambda t, s: t.UnigramTrainer(vocab_size=300, special_tokens=s, unk_token="<unk>",
+                                              show_progress=False)),
 }
 
 

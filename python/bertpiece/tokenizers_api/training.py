@@ -73,7 +73,8 @@ def _count_words(doc: Dict[str, Any], batches: Iterable[List[str]], shown: Train
         try:
             counter.feed(batch)
         except UnicodeEncodeError as e:
-            raise ValueError(f"a training text holds a lone surrogate {e.object[e.start]!r} (not valid Unicode)") from None
+            raise ValueError(f"a training text holds a lone surrogate {e.object[e.start]!r} "
+                             f"(not valid Unicode)") from None
         texts += len(batch)
         shown.counted(texts)
     words, unique = counter.stats()
