@@ -165,7 +165,7 @@ def _learned(o: Dict[str, Any], counts: Counter, size: int, chars: Dict[str, int
 
 
 def train(arg: Optional[str] = None, **kwargs: Any) -> None:
-    from .tokenizers_api.training import _count_words
+    from .tokenizers_api.training import count_pre_tokens
 
     given = parse_options(arg, kwargs)
     o = {**DEFAULTS, **given}
@@ -176,7 +176,7 @@ def train(arg: Optional[str] = None, **kwargs: Any) -> None:
     if o["vocab_size"] < 1 or not 0.0 < o["character_coverage"] <= 1.0:
         raise ValueError("vocab_size must be >= 1 and character_coverage in (0, 1]")
     meta = _meta_pieces(o)
-    counts = _count_words(_pipeline(o), _lines(o["input"], o["max_sentence_length"]))
+    counts = count_pre_tokens(_pipeline(o), _lines(o["input"], o["max_sentence_length"]))
     if not counts:
         raise ValueError(f"input {', '.join(o['input'])} holds no text to train on (empty, or only whitespace)")
     symbols = sorted(o["user_defined_symbols"], key=len, reverse=True)

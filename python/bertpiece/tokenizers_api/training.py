@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from .. import _core
@@ -21,7 +22,7 @@ from .components import stage_tokenizer_json
 from .serialization import core_json_text
 from .training_progress import TrainProgress
 
-__all__ = ["train_tokenizer", "train_tokenizer_from_iterator"]
+__all__ = ["train_tokenizer", "train_tokenizer_from_iterator", "count_pre_tokens"]
 
 
 def _trainer_kind(trainer: Any) -> str:
@@ -79,6 +80,12 @@ def _count_words(doc: Dict[str, Any], batches: Iterable[List[str]], shown: Train
         shown.counted(texts)
     words, unique = counter.stats()
     return counter.word_counts(), words, unique
+
+
+def count_pre_tokens(doc: Dict[str, Any], batches: Iterable[List[str]]) -> Counter:
+    """`_count_words` as a Counter (for SentencePieceTrainer, which edits the counts before training)."""
+    counts, _, _ = _count_words(doc, batches, TrainProgress(False))
+    return Counter(dict(counts.items()))
 
 
 def _bpe_model(model: Dict[str, Any], counts: Any, trainer: Any, progress: Any = None) -> Dict[str, Any]:
