@@ -25,6 +25,7 @@ __all__ = [
     "PreTokenCounter",
     "SentencePieceModel",
     "UNICODE_VERSION",
+    "UnigramOptions",
     "WordCounter",
     "WordCounts",
     "WordpieceTokenizer",
@@ -297,6 +298,16 @@ class MetaspaceCounter:
     def counts(self) -> list[tuple[str, int]]: ...
     def train_unigram(
         self,
+        options: UnigramOptions,
+        num_threads: Optional[int] = None,
+        progress: Optional[Callable[[int, int], object]] = None,
+    ) -> tuple[list[tuple[str, float]], Optional[int], int]: ...
+
+@final
+class UnigramOptions:
+    """UnigramTrainer's options, checked once, for either train_unigram."""
+    def __new__(
+        cls,
         vocab_size: int,
         *,
         special_tokens: Sequence[str] = ...,
@@ -306,9 +317,7 @@ class MetaspaceCounter:
         n_sub_iterations: int = 2,
         initial_alphabet: Sequence[str] = ...,
         seed_size: int = 1000000,
-        num_threads: Optional[int] = None,
-        progress: Optional[Callable[[int, int], object]] = None,
-    ) -> tuple[list[tuple[str, float]], Optional[int], int]: ...
+    ) -> UnigramOptions: ...
 
 @final
 class WordCounts:
@@ -321,15 +330,7 @@ class WordCounts:
     ) -> tuple[list[str], list[tuple[str, str]], int]: ...
     def train_unigram(
         self,
-        vocab_size: int,
-        *,
-        special_tokens: Sequence[str] = ...,
-        shrinking_factor: float = 0.75,
-        unk_token: Optional[str] = None,
-        max_piece_length: int = 16,
-        n_sub_iterations: int = 2,
-        initial_alphabet: Sequence[str] = ...,
-        seed_size: int = 1000000,
+        options: UnigramOptions,
         num_threads: Optional[int] = None,
         progress: Optional[Callable[[int, int], object]] = None,
     ) -> tuple[list[tuple[str, float]], Optional[int], int]: ...

@@ -151,10 +151,11 @@ def _learned(o: Dict[str, Any], counts: Counter, size: int, chars: Dict[str, int
                          f"({o['vocab_size'] - size + len(chars)}); raise vocab_size or lower character_coverage")
     words = _core.WordCounts(list(counts.items()))
     if o["model_type"] == "unigram":
-        pieces, _, _ = words.train_unigram(size, shrinking_factor=o["shrinking_factor"],
-                                           max_piece_length=o["max_sentencepiece_length"],
-                                           n_sub_iterations=o["num_sub_iterations"],
-                                           seed_size=o["seed_sentencepiece_size"], num_threads=None)
+        options = _core.UnigramOptions(size, shrinking_factor=o["shrinking_factor"],
+                                       max_piece_length=o["max_sentencepiece_length"],
+                                       n_sub_iterations=o["num_sub_iterations"],
+                                       seed_size=o["seed_sentencepiece_size"])
+        pieces, _, _ = words.train_unigram(options, num_threads=None)
         return [(p, s) for p, s in pieces]
     # BPE, as sentencepiece writes it: the merged pieces in merge order, then the
     # characters by count; scores 0, -1, -2, ... (the encoder merges by score).

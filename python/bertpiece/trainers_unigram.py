@@ -116,8 +116,8 @@ def train_counts(counter, trainer: UnigramTrainer, batches, *, num_threads=None,
     start = time.monotonic()
     texts = feed_counter(counter, batches, num_threads=num_threads, progress=progress)
     report = None if progress is None else (lambda size, target: progress("em", size, target))
-    pieces, unk_id, rounds = counter.train_unigram(trainer.vocab_size, num_threads=num_threads, progress=report,
-                                                   **trainer._options())
+    pieces, unk_id, rounds = counter.train_unigram(_core.UnigramOptions(trainer.vocab_size, **trainer._options()),
+                                                   num_threads=num_threads, progress=report)
     if progress is not None:
         progress("done", len(pieces), trainer.vocab_size)
     words, unique = counter.stats()

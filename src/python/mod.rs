@@ -75,6 +75,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<train_bpe::PyByteLevelCounter>()?;
     m.add_class::<train_bpe::PyBpeOptions>()?;
     m.add_class::<train_unigram::PyMetaspaceCounter>()?;
+    m.add_class::<train_unigram::PyUnigramOptions>()?;
     m.add_class::<train_words::PyWordCounts>()?;
     m.add_class::<train_pre_tokens::PyPreTokenCounter>()?;
     m.add_class::<pipeline_tokenizer::PyPipelineTokenizer>()?;

@@ -100,7 +100,8 @@ def _bpe_model(model: Dict[str, Any], counts: Any, trainer: Any, progress: Any =
 
 
 def _unigram_model(counts: Any, trainer: Any, progress: Any = None) -> Dict[str, Any]:
-    pieces, unk_id, _ = counts.train_unigram(trainer.vocab_size, progress=progress, **trainer._options())
+    pieces, unk_id, _ = counts.train_unigram(_core.UnigramOptions(trainer.vocab_size, **trainer._options()),
+                                             progress=progress)
     # HF builds a new Unigram (byte_fallback off whatever the old model had: measured).
     return {"type": "Unigram", "unk_id": unk_id, "vocab": [[p, s] for p, s in pieces], "byte_fallback": False}
 
