@@ -109,11 +109,14 @@ def main():
     ap.add_argument("--corpus", default=str(CORPUS))
     ap.add_argument("--vocab-size", type=int, default=32000)
     ap.add_argument("--log", default=None, help="append every run here as a JSON line")
+    ap.add_argument("--skip", default="", help="peers not to run, as model:peer,... (e.g. unigram:HF, when an "
+                                               "earlier run showed it is not the fastest)")
     ap.add_argument("--markdown", action="store_true")
     a = ap.parse_args()
     rows = []
     for model in a.models.split(","):
-        who_all = ["bertpiece"] + PEERS[model]
+        peers = [p for p in PEERS[model] if f"{model}:{p}" not in a.skip.split(",")]
+        who_all = ["bertpiece"] + peers
         for threads in (int(t) for t in a.threads.split(",")):
             rounds = []
             for k in range(a.repeats):
@@ -130,7 +133,7 @@ def main():
                 rounds.append(r)
             for who in who_all:
                 sec = statistics.median(r[who]["seconds"] for r in rounds)
-                ratio = statistics.median(r[who]["seconds"] / min(r[p]["seconds"] for p in PEERS[model])
+                ratio = statistics.median(r[who]["seconds"] / min(r[p]["seconds"] for p in peers)
                                           for r in rounds)
                 rss = max(r[who]["rss_mb"] for r in rounds)
                 rows.append((model, threads, who, sec, ratio, rss, rounds[-1][who]["vocab"]))

@@ -31,8 +31,16 @@ def texts(lang, n=None):
 N, P = hf_normalizers, hf_pre_tokenizers
 SHAPES = {
     "bert": lambda: (N.BertNormalizer(lowercase=True), P.BertPreTokenizer()),
+    "bert_cased": lambda: (N.BertNormalizer(lowercase=False), P.BertPreTokenizer()),
+    "bert_keep_accents_no_chinese": lambda: (N.BertNormalizer(strip_accents=False, handle_chinese_chars=False),
+                                             P.BertPreTokenizer()),
+    "bert_strip_cased": lambda: (N.BertNormalizer(lowercase=False, strip_accents=True), P.BertPreTokenizer()),
+    "bert_no_clean_text": lambda: (N.BertNormalizer(clean_text=False), P.BertPreTokenizer()),
     "byte_level": lambda: (None, P.ByteLevel(add_prefix_space=False)),
     "byte_level_prefix": lambda: (None, P.ByteLevel(add_prefix_space=True)),
+    "byte_level_no_regex": lambda: (None, P.ByteLevel(add_prefix_space=False, use_regex=False)),
+    "metaspace": lambda: (None, P.Metaspace()),
+    "metaspace_first": lambda: (None, P.Metaspace(prepend_scheme="first")),
     "metaspace_nfkc": lambda: (N.NFKC(), P.Metaspace()),
     "whitespace_lower": lambda: (N.Sequence([N.NFKC(), N.Lowercase()]), P.Whitespace()),
     "sequence": lambda: (N.NFD(), P.Sequence([P.WhitespaceSplit(), P.Punctuation("contiguous"), P.Digits(True)])),
@@ -61,12 +69,20 @@ def hf_counts(normalizer, pre_tokenizer, corpus):
     return counts
 
 
+# The shapes counted by a one-pass counter of the train_* functions; any other by the general one.
+FAST = {"bert": "bert", "bert_cased": "bert", "bert_keep_accents_no_chinese": "bert", "bert_strip_cased": "bert",
+        "byte_level": "byte_level", "byte_level_prefix": "byte_level", "metaspace": "metaspace"}
+LANGS = ("ar", "de", "el", "en", "es", "fr", "hi", "ja", "ko", "ru", "vi", "zh")
+ODD = ["", "  \n", "x\u0301 \t\u00a0y", "\u200b\ufeff\x00\x7f a\r\n", "ß İ ǅ Σσς", "　全角　", "\U0001F600!!"]
+
+
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 @pytest.mark.parametrize("threads", [1, 2])
 def test_counts_are_hfs(shape, threads):
     normalizer, pre_tokenizer = SHAPES[shape]()
-    corpus = texts("en", 400) + texts("ru", 300) + texts("zh", 200) + ["", "  \n", "x\u0301 \t\u00a0y"]
+    corpus = [line for lang in LANGS for line in texts(lang, 120)] + ODD
     counter = _core.PreTokenCounter(hf_tokenizer(normalizer, pre_tokenizer).to_str())
+    assert counter.kind == FAST.get(shape, "general")
     for k in range(0, len(corpus), 128):  # several feeds: counts add up across batches
         counter.feed(corpus[k:k + 128], num_threads=threads)
     want = hf_counts(normalizer, pre_tokenizer, corpus)
@@ -90,6 +106,9 @@ TRAINERS = [
      lambda: trainers.WordPieceTrainer(vocab_size=700, special_tokens=["[UNK]"], show_progress=False)),
     ("whitespace_lower", lambda: hf_models.WordLevel(unk_token="<unk>"),
      lambda: trainers.WordLevelTrainer(vocab_size=700, special_tokens=["<unk>"], show_progress=False)),
+    ("metaspace", lambda: hf_models.Unigram(),
+     lambda: trainers.UnigramTrainer(vocab_size=300, special_tokens=["<unk>"], unk_token="<unk>",
+                                     show_progress=False)),
     ("metaspace_nfkc", lambda: hf_models.Unigram(),
      lambda: trainers.UnigramTrainer(vocab_size=300, special_tokens=["<unk>"], unk_token="<unk>",
                                      show_progress=False)),

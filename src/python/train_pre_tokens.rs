@@ -50,7 +50,14 @@ impl PyPreTokenCounter {
     /// `(pre-tokens, unique pre-tokens)` so far.
     fn stats(&self) -> PyResult<(u64, usize)> {
         let slot = self.lock()?;
-        Ok(slot.as_ref().map_or((0, 0), |c| (c.words, c.unique_words())))
+        Ok(slot.as_ref().map_or((0, 0), |c| (c.words(), c.unique_words())))
+    }
+
+    /// Which counter runs: "general" (any normalizer and pre-tokenizer) or the
+    /// one-pass counter of a shape: "bert", "byte_level", "metaspace".
+    #[getter]
+    fn kind(&self) -> PyResult<&'static str> {
+        Ok(self.lock()?.as_ref().map_or("spent", |c| c.kind()))
     }
 
     /// The counts as a `WordCounts` (sorted by code points); the counter is spent.
