@@ -27,7 +27,7 @@ def rust(texts, num_threads=None, **options):
     counter = _core.MetaspaceCounter()
     counter.feed(list(texts), num_threads=num_threads)
     vocab_size = options.pop("vocab_size")
-    pieces, unk_id, _ = counter.train_unigram(vocab_size, num_threads=num_threads, **options)
+    pieces, unk_id, _ = counter.train_unigram(_core.UnigramOptions(vocab_size, **options), num_threads=num_threads)
     return pieces, unk_id
 
 

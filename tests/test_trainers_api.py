@@ -255,12 +255,3 @@ def test_unigram_vocab_size_below_the_alphabet_is_a_value_error():
     with pytest.raises(ValueError, match="vocab_size=5 is smaller than the special tokens and the alphabet"):
         our_tok.train_from_iterator(["hello world"], small)
     assert our_tok.to_str() == before
-
-
-def test_training_a_tokenizer_that_holds_added_tokens_is_refused_clearly():
-    tok = pipeline(bertpiece, models.BPE(), None, pre_tokenizers.Whitespace())
-    tok.add_tokens(["zz"])
-    before = tok.to_str()
-    with pytest.raises(NotImplementedError, match="already holds added tokens"):
-        tok.train_from_iterator(["a zz b"], trainers.BpeTrainer(show_progress=False))
-    assert tok.to_str() == before

@@ -22,8 +22,10 @@ __all__ = [
     "PipelineEncoding",
     "PipelineSettings",
     "PipelineTokenizer",
+    "PreTokenCounter",
     "SentencePieceModel",
     "UNICODE_VERSION",
+    "UnigramOptions",
     "WordCounter",
     "WordCounts",
     "WordpieceTokenizer",
@@ -296,29 +298,16 @@ class MetaspaceCounter:
     def counts(self) -> list[tuple[str, int]]: ...
     def train_unigram(
         self,
-        vocab_size: int,
-        *,
-        special_tokens: Sequence[str] = ...,
-        shrinking_factor: float = 0.75,
-        unk_token: Optional[str] = None,
-        max_piece_length: int = 16,
-        n_sub_iterations: int = 2,
-        initial_alphabet: Sequence[str] = ...,
-        seed_size: int = 1000000,
+        options: UnigramOptions,
         num_threads: Optional[int] = None,
         progress: Optional[Callable[[int, int], object]] = None,
     ) -> tuple[list[tuple[str, float]], Optional[int], int]: ...
 
 @final
-class WordCounts:
-    """Words counted in Python (a Tokenizer's own pre-tokens), trained as the counters train (see bertpiece.tokenizers_api.training)."""
-    def __new__(cls, counts: Sequence[tuple[str, int]]) -> WordCounts: ...
-    def __len__(self) -> int: ...
-    def train_bpe(
-        self, options: BpeOptions, progress: Optional[Callable[[int, int], object]] = None
-    ) -> tuple[list[str], list[tuple[str, str]], int]: ...
-    def train_unigram(
-        self,
+class UnigramOptions:
+    """UnigramTrainer's options, checked once, for either train_unigram."""
+    def __new__(
+        cls,
         vocab_size: int,
         *,
         special_tokens: Sequence[str] = ...,
@@ -328,9 +317,33 @@ class WordCounts:
         n_sub_iterations: int = 2,
         initial_alphabet: Sequence[str] = ...,
         seed_size: int = 1000000,
+    ) -> UnigramOptions: ...
+
+@final
+class WordCounts:
+    """Counted words (a Tokenizer's own pre-tokens, from PreTokenCounter or given), trained as the counters train (see bertpiece.tokenizers_api.training)."""
+    def __new__(cls, counts: Sequence[tuple[str, int]]) -> WordCounts: ...
+    def __len__(self) -> int: ...
+    def items(self) -> list[tuple[str, int]]: ...
+    def train_bpe(
+        self, options: BpeOptions, progress: Optional[Callable[[int, int], object]] = None
+    ) -> tuple[list[str], list[tuple[str, str]], int]: ...
+    def train_unigram(
+        self,
+        options: UnigramOptions,
         num_threads: Optional[int] = None,
         progress: Optional[Callable[[int, int], object]] = None,
     ) -> tuple[list[tuple[str, float]], Optional[int], int]: ...
+
+@final
+class PreTokenCounter:
+    """The pre-tokens of a tokenizer.json's normalizer and pre-tokenizer, counted in Rust (Tokenizer.train)."""
+    def __new__(cls, json: str) -> PreTokenCounter: ...
+    def feed(self, texts: Sequence[str], num_threads: Optional[int] = None) -> None: ...
+    def stats(self) -> tuple[int, int]: ...
+    @property
+    def kind(self) -> str: ...
+    def word_counts(self) -> WordCounts: ...
 
 @final
 class Needles:

@@ -42,6 +42,34 @@ def _special_tokens(values):
     return names, given
 
 
+def _initial_alphabet(values):
+    """HF's `initial_alphabet`: strings of which only the first character counts; sorted, each once."""
+    if isinstance(values, str):
+        raise TypeError("initial_alphabet must be a list of strings, not a single str")
+    return sorted({_text(f"initial_alphabet[{k}]", c)[0] for k, c in enumerate(values)})
+
+
+def set_bpe_options(trainer, vocab_size, min_frequency, show_progress, special_tokens, limit_alphabet,
+                    initial_alphabet, continuing_subword_prefix, end_of_word_suffix):
+    """Checks the options HF's BpeTrainer and WordPieceTrainer share and sets them on `trainer`."""
+    trainer.vocab_size = _count("vocab_size", vocab_size)
+    trainer.min_frequency = _count("min_frequency", min_frequency)
+    trainer.show_progress = bool(show_progress)
+    trainer.special_tokens, trainer._special_added = _special_tokens(special_tokens)
+    trainer.limit_alphabet = _count("limit_alphabet", limit_alphabet, optional=True)
+    trainer.initial_alphabet = _initial_alphabet(initial_alphabet)
+    trainer.continuing_subword_prefix = _text("continuing_subword_prefix", continuing_subword_prefix, optional=True)
+    trainer.end_of_word_suffix = _text("end_of_word_suffix", end_of_word_suffix, optional=True)
+
+
+def bpe_options(trainer, max_token_length):
+    """The keyword arguments of `_core.BpeOptions` (after vocab_size) for a BPE-family trainer."""
+    return dict(min_frequency=trainer.min_frequency, special_tokens=trainer.special_tokens,
+                limit_alphabet=trainer.limit_alphabet, initial_alphabet=trainer.initial_alphabet,
+                continuing_subword_prefix=trainer.continuing_subword_prefix,
+                end_of_word_suffix=trainer.end_of_word_suffix, max_token_length=max_token_length)
+
+
 def text_batches(texts, files_function):
     """`texts` (an iterable of str) in lists of `_BATCH`; a str, bytes or path is
     a TypeError pointing to `files_function`."""

@@ -151,10 +151,11 @@ def _learned(o: Dict[str, Any], counts: Counter, size: int, chars: Dict[str, int
                          f"({o['vocab_size'] - size + len(chars)}); raise vocab_size or lower character_coverage")
     words = _core.WordCounts(list(counts.items()))
     if o["model_type"] == "unigram":
-        pieces, _, _ = words.train_unigram(size, shrinking_factor=o["shrinking_factor"],
-                                           max_piece_length=o["max_sentencepiece_length"],
-                                           n_sub_iterations=o["num_sub_iterations"],
-                                           seed_size=o["seed_sentencepiece_size"], num_threads=None)
+        options = _core.UnigramOptions(size, shrinking_factor=o["shrinking_factor"],
+                                       max_piece_length=o["max_sentencepiece_length"],
+                                       n_sub_iterations=o["num_sub_iterations"],
+                                       seed_size=o["seed_sentencepiece_size"])
+        pieces, _, _ = words.train_unigram(options, num_threads=None)
         return [(p, s) for p, s in pieces]
     # BPE, as sentencepiece writes it: the merged pieces in merge order, then the
     # characters by count; scores 0, -1, -2, ... (the encoder merges by score).
@@ -165,7 +166,7 @@ def _learned(o: Dict[str, Any], counts: Counter, size: int, chars: Dict[str, int
 
 
 def train(arg: Optional[str] = None, **kwargs: Any) -> None:
-    from .tokenizers_api.training import _count_words
+    from .tokenizers_api.training import count_pre_tokens
 
     given = parse_options(arg, kwargs)
     o = {**DEFAULTS, **given}
@@ -176,7 +177,7 @@ def train(arg: Optional[str] = None, **kwargs: Any) -> None:
     if o["vocab_size"] < 1 or not 0.0 < o["character_coverage"] <= 1.0:
         raise ValueError("vocab_size must be >= 1 and character_coverage in (0, 1]")
     meta = _meta_pieces(o)
-    counts = _count_words(_pipeline(o), _lines(o["input"], o["max_sentence_length"]))
+    counts = count_pre_tokens(_pipeline(o), _lines(o["input"], o["max_sentence_length"]))
     if not counts:
         raise ValueError(f"input {', '.join(o['input'])} holds no text to train on (empty, or only whitespace)")
     symbols = sorted(o["user_defined_symbols"], key=len, reverse=True)

@@ -26,7 +26,7 @@ from typing import Callable, Iterable, List, Optional
 from . import _core
 from ._atomic_write import write_text_atomically
 from ._bpe_json import POST_PROCESSORS, dumps, tokenizer_json
-from ._train_args import _count, _file_batches, _special_tokens, _text, feed_counter, text_batches
+from ._train_args import _count, _file_batches, _text, bpe_options, feed_counter, set_bpe_options, text_batches
 
 __all__ = ["WordPieceTrainer", "WordLevelTrainer", "BpeTrainer", "ByteLevelBpeTrainer", "TrainedBpe", "train_bpe_from_files", "train_bpe_from_iterator",
            "UnigramTrainer", "TrainedUnigram", "train_unigram_from_files", "train_unigram_from_iterator"]
@@ -43,16 +43,8 @@ class BpeTrainer:
                  special_tokens: Iterable[str] = (), limit_alphabet: Optional[int] = None,
                  initial_alphabet: Iterable[str] = (), continuing_subword_prefix: Optional[str] = None,
                  end_of_word_suffix: Optional[str] = None, max_token_length: Optional[int] = None):
-        self.vocab_size = _count("vocab_size", vocab_size)
-        self.min_frequency = _count("min_frequency", min_frequency)
-        self.show_progress = bool(show_progress)
-        self.special_tokens, self._special_added = _special_tokens(special_tokens)
-        self.limit_alphabet = _count("limit_alphabet", limit_alphabet, optional=True)
-        if isinstance(initial_alphabet, str):
-            raise TypeError("initial_alphabet must be a list of strings, not a single str")
-        self.initial_alphabet = sorted({_text(f"initial_alphabet[{k}]", c)[0] for k, c in enumerate(initial_alphabet)})
-        self.continuing_subword_prefix = _text("continuing_subword_prefix", continuing_subword_prefix, optional=True)
-        self.end_of_word_suffix = _text("end_of_word_suffix", end_of_word_suffix, optional=True)
+        set_bpe_options(self, vocab_size, min_frequency, show_progress, special_tokens, limit_alphabet,
+                        initial_alphabet, continuing_subword_prefix, end_of_word_suffix)
         self.max_token_length = _count("max_token_length", max_token_length, optional=True, minimum=1)
 
     def __repr__(self):
@@ -61,10 +53,7 @@ class BpeTrainer:
         return f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in names)})"
 
     def _options(self):
-        return dict(min_frequency=self.min_frequency, special_tokens=self.special_tokens,
-                    limit_alphabet=self.limit_alphabet, initial_alphabet=self.initial_alphabet,
-                    continuing_subword_prefix=self.continuing_subword_prefix,
-                    end_of_word_suffix=self.end_of_word_suffix, max_token_length=self.max_token_length)
+        return bpe_options(self, self.max_token_length)
 
 
 class ByteLevelBpeTrainer(BpeTrainer):

@@ -20,7 +20,7 @@ from typing import Callable, Iterable, List, Optional, Tuple
 
 from . import _core
 from ._atomic_write import write_text_atomically
-from ._train_args import _count, _file_batches, _special_tokens, _text, feed_counter, text_batches
+from ._train_args import _count, _file_batches, _initial_alphabet, _special_tokens, _text, feed_counter, text_batches
 
 __all__ = ["UnigramTrainer", "TrainedUnigram", "train_unigram_from_files", "train_unigram_from_iterator"]
 
@@ -46,9 +46,7 @@ class UnigramTrainer:
         self.unk_token = _text("unk_token", unk_token, optional=True)
         self.max_piece_length = _count("max_piece_length", max_piece_length, minimum=1)
         self.n_sub_iterations = _count("n_sub_iterations", n_sub_iterations, minimum=1)
-        if isinstance(initial_alphabet, str):
-            raise TypeError("initial_alphabet must be a list of strings, not a single str")
-        self.initial_alphabet = sorted({_text(f"initial_alphabet[{k}]", c)[0] for k, c in enumerate(initial_alphabet)})
+        self.initial_alphabet = _initial_alphabet(initial_alphabet)
         self.seed_size = _count("seed_size", seed_size, minimum=1)
 
     def __repr__(self):
@@ -118,8 +116,8 @@ def train_counts(counter, trainer: UnigramTrainer, batches, *, num_threads=None,
     start = time.monotonic()
     texts = feed_counter(counter, batches, num_threads=num_threads, progress=progress)
     report = None if progress is None else (lambda size, target: progress("em", size, target))
-    pieces, unk_id, rounds = counter.train_unigram(trainer.vocab_size, num_threads=num_threads, progress=report,
-                                                   **trainer._options())
+    pieces, unk_id, rounds = counter.train_unigram(_core.UnigramOptions(trainer.vocab_size, **trainer._options()),
+                                                   num_threads=num_threads, progress=report)
     if progress is not None:
         progress("done", len(pieces), trainer.vocab_size)
     words, unique = counter.stats()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Dict, Iterable, List, Optional
 
-from ._train_args import _count, _special_tokens, _text
+from ._train_args import _count, _special_tokens, bpe_options, set_bpe_options
 
 __all__ = ["WordPieceTrainer", "WordLevelTrainer", "word_level_vocab"]
 
@@ -25,16 +25,8 @@ class WordPieceTrainer:
                  special_tokens: Iterable[str] = (), limit_alphabet: Optional[int] = None,
                  initial_alphabet: Iterable[str] = (), continuing_subword_prefix: Optional[str] = "##",
                  end_of_word_suffix: Optional[str] = None):
-        self.vocab_size = _count("vocab_size", vocab_size)
-        self.min_frequency = _count("min_frequency", min_frequency)
-        self.show_progress = bool(show_progress)
-        self.special_tokens, self._special_added = _special_tokens(special_tokens)
-        self.limit_alphabet = _count("limit_alphabet", limit_alphabet, optional=True)
-        if isinstance(initial_alphabet, str):
-            raise TypeError("initial_alphabet must be a list of strings, not a single str")
-        self.initial_alphabet = sorted({_text(f"initial_alphabet[{k}]", c)[0] for k, c in enumerate(initial_alphabet)})
-        self.continuing_subword_prefix = _text("continuing_subword_prefix", continuing_subword_prefix, optional=True)
-        self.end_of_word_suffix = _text("end_of_word_suffix", end_of_word_suffix, optional=True)
+        set_bpe_options(self, vocab_size, min_frequency, show_progress, special_tokens, limit_alphabet,
+                        initial_alphabet, continuing_subword_prefix, end_of_word_suffix)
 
     def __repr__(self):
         names = ("vocab_size", "min_frequency", "special_tokens", "limit_alphabet", "continuing_subword_prefix",
@@ -43,10 +35,7 @@ class WordPieceTrainer:
 
     def _options(self):
         # The BPE trainer HF's WordPieceTrainer wraps (no max_token_length there).
-        return dict(min_frequency=self.min_frequency, special_tokens=self.special_tokens,
-                    limit_alphabet=self.limit_alphabet, initial_alphabet=self.initial_alphabet,
-                    continuing_subword_prefix=self.continuing_subword_prefix,
-                    end_of_word_suffix=self.end_of_word_suffix, max_token_length=None)
+        return bpe_options(self, None)
 
 
 class WordLevelTrainer:

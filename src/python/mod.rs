@@ -25,6 +25,7 @@ mod sentencepiece;
 mod serving;
 mod train;
 mod train_bpe;
+mod train_pre_tokens;
 mod train_unigram;
 mod train_words;
 
@@ -74,7 +75,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<train_bpe::PyByteLevelCounter>()?;
     m.add_class::<train_bpe::PyBpeOptions>()?;
     m.add_class::<train_unigram::PyMetaspaceCounter>()?;
+    m.add_class::<train_unigram::PyUnigramOptions>()?;
     m.add_class::<train_words::PyWordCounts>()?;
+    m.add_class::<train_pre_tokens::PyPreTokenCounter>()?;
     m.add_class::<pipeline_tokenizer::PyPipelineTokenizer>()?;
     m.add_class::<pipeline_settings::PySettings>()?;
     m.add_class::<pipeline_encoding::PyPipelineEncoding>()?;

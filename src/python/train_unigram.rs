@@ -1,6 +1,7 @@
 //! Unigram training: `MetaspaceCounter` (words as HF's `Metaspace()` splits,
 //! fed like `WordCounter`) and its `train_unigram`. The facade is
-//! `bertpiece.trainers.UnigramTrainer`.
+//! `bertpiece.trainers.UnigramTrainer`. `UnigramOptions` are the options both
+//! `train_unigram`s take (this one and `WordCounts`'), built once.
 
 use super::args::{thread_count, BatchTexts};
 use super::train_bpe::{single_chars, with_progress, Stage};
@@ -11,7 +12,7 @@ use pyo3::prelude::*;
 use std::sync::Mutex;
 
 /// `(pieces with scores in id order, unk id, EM rounds)`.
-type UnigramResult = (Vec<(String, f64)>, Option<usize>, usize);
+pub(super) type UnigramResult = (Vec<(String, f64)>, Option<usize>, usize);
 
 #[pyclass(frozen, module = "bertpiece._core", name = "MetaspaceCounter")]
 pub(super) struct PyMetaspaceCounter {
@@ -57,13 +58,33 @@ impl PyMetaspaceCounter {
 
     /// Trains Unigram on the counted words: `(pieces, unk id, rounds)`;
     /// `progress(pieces, vocab_size)` after each EM step.
-    #[pyo3(signature = (vocab_size, *, special_tokens=Vec::new(), shrinking_factor=0.75, unk_token=None,
-        max_piece_length=16, n_sub_iterations=2, initial_alphabet=Vec::new(), seed_size=1_000_000,
-        num_threads=None, progress=None))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (options, num_threads=None, progress=None))]
     fn train_unigram(
         &self,
         py: Python<'_>,
+        options: PyRef<'_, PyUnigramOptions>,
+        num_threads: Option<i64>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<UnigramResult> {
+        let mut stage = self.stage.try_lock().map_err(|_| PyRuntimeError::new_err("this MetaspaceCounter is in use by another thread"))?;
+        let counts = stage.counts(py, MetaspaceCounter::into_counts)?;
+        run_unigram(py, counts, &options, num_threads, progress)
+    }
+}
+
+/// The options of Unigram training as `UnigramTrainer` takes them (initial_alphabet:
+/// single characters), checked once and passed to either `train_unigram`
+/// (`MetaspaceCounter`'s, `WordCounts`').
+#[pyclass(frozen, module = "bertpiece._core", name = "UnigramOptions")]
+pub(super) struct PyUnigramOptions(UnigramOptions);
+
+#[pymethods]
+impl PyUnigramOptions {
+    #[new]
+    #[pyo3(signature = (vocab_size, *, special_tokens=Vec::new(), shrinking_factor=0.75, unk_token=None,
+        max_piece_length=16, n_sub_iterations=2, initial_alphabet=Vec::new(), seed_size=1_000_000))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
         vocab_size: usize,
         special_tokens: Vec<String>,
         shrinking_factor: f64,
@@ -72,11 +93,8 @@ impl PyMetaspaceCounter {
         n_sub_iterations: usize,
         initial_alphabet: Vec<String>,
         seed_size: usize,
-        num_threads: Option<i64>,
-        progress: Option<Py<PyAny>>,
-    ) -> PyResult<UnigramResult> {
-        let threads = thread_count(py, num_threads)?;
-        let opts = UnigramOptions {
+    ) -> PyResult<Self> {
+        Ok(PyUnigramOptions(UnigramOptions {
             vocab_size,
             special_tokens,
             shrinking_factor,
@@ -85,10 +103,20 @@ impl PyMetaspaceCounter {
             n_sub_iterations,
             initial_alphabet: single_chars(&initial_alphabet)?,
             seed_size,
-        };
-        let mut stage = self.stage.try_lock().map_err(|_| PyRuntimeError::new_err("this MetaspaceCounter is in use by another thread"))?;
-        let counts = stage.counts(py, MetaspaceCounter::into_counts)?;
-        let t = with_progress(py, progress, |report| train_unigram(counts, &opts, threads, report))?.map_err(PyErr::from)?;
-        Ok((t.pieces, t.unk_id, t.rounds))
+        }))
     }
+}
+
+/// Unigram on `counts` on `num_threads` threads (see [`with_progress`]).
+pub(super) fn run_unigram(
+    py: Python<'_>,
+    counts: &[(Vec<u32>, u64)],
+    options: &PyUnigramOptions,
+    num_threads: Option<i64>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<UnigramResult> {
+    let threads = thread_count(py, num_threads)?;
+    let opts = &options.0;
+    let t = with_progress(py, progress, |report| train_unigram(counts, opts, threads, report))?.map_err(PyErr::from)?;
+    Ok((t.pieces, t.unk_id, t.rounds))
 }

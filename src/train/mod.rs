@@ -6,12 +6,14 @@
 //! exact and deterministic) and [`hf`] (HF tokenizers' `WordPieceTrainer`,
 //! which merges by pair frequency). Both return the tokens in id order.
 //! [`bpe`] trains BPE (HF's `BpeTrainer`) on the same counts, or on the
-//! byte-level words of [`byte_level`].
+//! byte-level words of [`byte_level`], or on the pre-tokens of any
+//! tokenizer.json's normalizer and pre-tokenizer ([`pre_tokens`]).
 
 pub mod bpe;
 pub mod byte_level;
 pub mod count;
 pub mod hf;
+pub mod pre_tokens;
 pub mod unigram;
 mod likelihood;
 

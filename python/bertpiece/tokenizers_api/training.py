@@ -14,14 +14,15 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from typing import Any, Dict, Iterable, Iterator, List, Optional
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from .. import _core
 from .._train_args import _BATCH, _file_batches
-from .components import stage_core, stage_tokenizer_json
+from .components import stage_tokenizer_json
 from .serialization import core_json_text
+from .training_progress import TrainProgress
 
-__all__ = ["train_tokenizer", "train_tokenizer_from_iterator"]
+__all__ = ["train_tokenizer", "train_tokenizer_from_iterator", "count_pre_tokens"]
 
 
 def _trainer_kind(trainer: Any) -> str:
@@ -60,35 +61,35 @@ def _iterator_batches(iterator: Any) -> Iterator[List[str]]:
         yield batch
 
 
-def _count_words(doc: Dict[str, Any], batches: Iterable[List[str]]) -> Counter:
-    """The pre-tokens of the tokenizer's normalizer and pre-tokenizer, counted (empty ones left out, as HF)."""
-    core = stage_core(stage_tokenizer_json(normalizer=doc.get("normalizer"), pre_tokenizer=doc.get("pre_tokenizer")))
-    settings = core.stored_settings()
-    counts: Counter = Counter()
+def _count_words(doc: Dict[str, Any], batches: Iterable[List[str]], shown: TrainProgress) -> Tuple[Any, int, int]:
+    """The pre-tokens of the tokenizer's normalizer and pre-tokenizer, counted in
+    Rust (GIL released, all cores; empty ones left out, as HF): a `_core.WordCounts`,
+    the pre-tokens seen and the unique ones. The core runs every component a
+    tokenizer can hold (the tokenizer's own core was compiled from the same
+    JSON), so there is no other counting path."""
+    counter = _core.PreTokenCounter(stage_tokenizer_json(normalizer=doc.get("normalizer"),
+                                                         pre_tokenizer=doc.get("pre_tokenizer")))
+    texts = 0
     for batch in batches:
         try:
-            encodings = core.encode_batch([([t], None) for t in batch], False, False, settings)
+            counter.feed(batch)
         except UnicodeEncodeError as e:
-            raise ValueError(f"a training text holds a lone surrogate {e.object[e.start]!r} (not valid Unicode)") from None
-        for enc in encodings:
-            # The stage's model gives each pre-token back whole, or split at a literal
-            # "<unk>": tokens of one word are joined back (as pre_tokenize_str does).
-            word, last = [], None
-            for token, word_id in zip(enc.tokens, enc.word_ids):
-                if word and word_id != last:
-                    counts["".join(word)] += 1
-                    word = []
-                word.append(token)
-                last = word_id
-            if word:
-                counts["".join(word)] += 1
-    counts.pop("", None)
-    return counts
+            raise ValueError(f"a training text holds a lone surrogate {e.object[e.start]!r} "
+                             f"(not valid Unicode)") from None
+        texts += len(batch)
+        shown.counted(texts)
+    words, unique = counter.stats()
+    return counter.word_counts(), words, unique
 
 
-def _bpe_model(model: Dict[str, Any], counts: Counter, trainer: Any) -> Dict[str, Any]:
-    tokens, merges, _ = _core.WordCounts(list(counts.items())).train_bpe(
-        _core.BpeOptions(trainer.vocab_size, **trainer._options()))
+def count_pre_tokens(doc: Dict[str, Any], batches: Iterable[List[str]]) -> Counter:
+    """`_count_words` as a Counter (for SentencePieceTrainer, which edits the counts before training)."""
+    counts, _, _ = _count_words(doc, batches, TrainProgress(False))
+    return Counter(dict(counts.items()))
+
+
+def _bpe_model(model: Dict[str, Any], counts: Any, trainer: Any, progress: Any = None) -> Dict[str, Any]:
+    tokens, merges, _ = counts.train_bpe(_core.BpeOptions(trainer.vocab_size, **trainer._options()), progress)
     vocab = {t: i for i, t in enumerate(tokens)}
     if model["type"] == "WordPiece":
         # HF: the vocabulary of the BPE trainer, the trainer's prefix (WordPiece's "##" without one).
@@ -98,8 +99,9 @@ def _bpe_model(model: Dict[str, Any], counts: Counter, trainer: Any) -> Dict[str
             "end_of_word_suffix": trainer.end_of_word_suffix}
 
 
-def _unigram_model(counts: Counter, trainer: Any) -> Dict[str, Any]:
-    pieces, unk_id, _ = _core.WordCounts(list(counts.items())).train_unigram(trainer.vocab_size, **trainer._options())
+def _unigram_model(counts: Any, trainer: Any, progress: Any = None) -> Dict[str, Any]:
+    pieces, unk_id, _ = counts.train_unigram(_core.UnigramOptions(trainer.vocab_size, **trainer._options()),
+                                             progress=progress)
     # HF builds a new Unigram (byte_fallback off whatever the old model had: measured).
     return {"type": "Unigram", "unk_id": unk_id, "vocab": [[p, s] for p, s in pieces], "byte_fallback": False}
 
@@ -117,19 +119,50 @@ def _train(tok: Any, batches: Iterable[List[str]], trainer: Any) -> None:
     if model.get("type") != kind:
         raise TypeError(f"{type(trainer).__name__} can only train a {kind} model, and this tokenizer's model is "
                         f"{model.get('type')}")
-    if doc.get("added_tokens"):
-        # HF renumbers them against the new vocabulary by its AddedVocabulary rules (not measured yet).
-        raise NotImplementedError("Tokenizer.train on a tokenizer that already holds added tokens is not implemented "
-                                  "(their ids after training would not be HF's): train first, then add tokens")
-    counts = _count_words(doc, batches)
-    if kind in ("BPE", "WordPiece"):
-        doc["model"] = _bpe_model(model, counts, trainer)
-    elif kind == "Unigram":
-        doc["model"] = _unigram_model(counts, trainer)
-    else:
-        doc["model"] = {**model, "vocab": word_level_vocab(counts, trainer)}
+    held = doc.get("added_tokens") or []
+    shown = TrainProgress(trainer.show_progress)
+    try:
+        counts, words, unique = _count_words(doc, batches, shown)
+        if kind in ("BPE", "WordPiece"):
+            doc["model"] = _bpe_model(model, counts, trainer, shown.callback(kind))
+        elif kind == "Unigram":
+            doc["model"] = _unigram_model(counts, trainer, shown.callback(kind))
+        else:
+            doc["model"] = {**model, "vocab": word_level_vocab(dict(counts.items()), trainer)}
+        _replace_model(tok, doc, held, trainer)
+    except BaseException:
+        shown.fail()
+        raise
+    shown.finish(kind, words, unique, tok.get_vocab_size())
+
+
+_HELD = ("tokenizers 0.23.3 keeps the id an added token had before training, so a token training gives another "
+         "id leaves a tokenizer that encodes differently from its own saved tokenizer.json, which cannot be "
+         "reproduced; train a tokenizer without added tokens, then add them")
+
+
+def _replace_model(tok: Any, doc: Dict[str, Any], held: List[Dict[str, Any]], trainer: Any) -> None:
+    """The trained `doc` becomes `tok`'s, with its added tokens as HF leaves them
+    (measured, tests/test_trainers_api_retrain.py): HF keeps every held token at
+    its id and adds the trainer's special tokens (a held one keeps its id, takes
+    the trainer's options). That is consistent, and so reproduced, when each
+    held token has that same id in the new tokenizer: a trainer's special token
+    its id in the trained model, any other the id its content has in the model
+    or, if none, the one loading the file gives it. Otherwise a
+    NotImplementedError naming the token, and `tok` is left as it was."""
+    specials = set(trainer.special_tokens)
+    kept = [t for t in held if t["content"] not in specials]
+    doc["added_tokens"] = kept
+    saved = tok._core, tok._json, tok._settings
     tok._replace_json(core_json_text(doc))
     tok.add_special_tokens(list(trainer._special_added))
+    for token in held:
+        got = tok.token_to_id(token["content"])
+        if got != token["id"]:
+            tok._core, tok._json, tok._settings = saved
+            kind = "special token" if token.get("special") else "added token"
+            raise NotImplementedError(f"Tokenizer.train: the {kind} {token['content']!r} held at id {token['id']} "
+                                      f"would have id {got} after training: {_HELD}")
 
 
 def train_tokenizer(tok: Any, files: Any, trainer: Any = None) -> None:
