@@ -100,7 +100,7 @@ def test_plain_forms_three_way():
     check(fused, general, theirs, PLAIN_FORM_LINES, add_special_tokens=False)
 
 
-@settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=15, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(texts=st.lists(st.lists(st.sampled_from(PLAIN_FORM_CHARS), max_size=25).map("".join), min_size=1, max_size=4))
 def test_plain_forms_hypothesis_three_way(texts):
     fused, general, theirs = three("spm_xlmr_precompiled")
