@@ -25,7 +25,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let fused = Tokenizer::from_json(&json)?;
     println!("load {:.0} ms; fused path: {:?}", t.elapsed().as_secs_f64() * 1e3, fused.fast_path());
     let mut out = Vec::new();
-    for w in ["▁the", "▁international", "▁Zürich"] {
+    // IDS_ONLY=N: time (and profile) encode_ids alone, N passes.
+    let ids_passes: usize = std::env::var("IDS_ONLY").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+    let words: &[&str] = if ids_passes > 0 { &[] } else { &["▁the", "▁international", "▁Zürich"] };
+    for &w in words {
         let t = cpu();
         for _ in 0..100_000 {
             out.clear();
@@ -35,8 +38,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let general = Tokenizer::from_json(&json)?.without_fast_paths();
     let settings = Settings::default();
-    // IDS_ONLY=N: time (and profile) encode_ids alone, N passes.
-    let ids_passes: usize = std::env::var("IDS_ONLY").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
     let encoders: &[(&str, &Tokenizer)] = if ids_passes > 0 { &[] } else { &[("fused", &fused), ("general", &general), ("fused", &fused)] };
     for &(name, tok) in encoders {
         let t = cpu();

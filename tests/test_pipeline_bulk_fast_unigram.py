@@ -82,3 +82,26 @@ def test_hypothesis_texts_three_way(texts, shape, add, max_length, direction):
     finally:
         for t in (theirs, fused, general):
             t.no_truncation()
+
+
+# English punctuation the XLM-R charsmap keeps (curly quotes, dashes, Latin-1), chars it changes or that join
+# a neighbour (… NBSP, a combining mark, a soft hyphen, ‼), spaces the Strip and Replace(" {2,}") normalize.
+PLAIN_FORM_CHARS = list("ab A.\t“”‘’–—é£×\u00a0…\u0301\u00ad©‼\u2028") + [" ", "  ", "   "]
+PLAIN_FORM_LINES = ["“Yes,” she said.  ‘No’ – it’s £5 — café ", "  “ ”  ", "a\u2019\u0301 b", "x … y\u00a0z",
+                    "end.  Next  one   here", "‼ © ×", "a  ", "  a", "\u2028“x”"]
+
+
+def test_plain_forms_three_way():
+    """Texts the XLM-R normalizer leaves as they are (non-ASCII chars it keeps next to ASCII) or, ids only,
+    only strips and replaces in take the raw path (FusedUnigram::encode_ids): equal to the general path
+    and tokenizers 0.23.3, with and without offsets, 1 and 2 threads."""
+    fused, general, theirs = three("spm_xlmr_precompiled")
+    check(fused, general, theirs, PLAIN_FORM_LINES)
+    check(fused, general, theirs, PLAIN_FORM_LINES, add_special_tokens=False)
+
+
+@settings(max_examples=15, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(texts=st.lists(st.lists(st.sampled_from(PLAIN_FORM_CHARS), max_size=25).map("".join), min_size=1, max_size=4))
+def test_plain_forms_hypothesis_three_way(texts):
+    fused, general, theirs = three("spm_xlmr_precompiled")
+    check(fused, general, theirs, texts, threads=(1,), add_special_tokens=False)

@@ -19,6 +19,27 @@ pub struct Precompiled {
     normalized: String,
     /// ASCII bytes the charsmap leaves as they are (found at load).
     ascii_kept: [bool; 128],
+    /// Of the [`OTHER_CHARS`], the ones the charsmap leaves as they are (found at load).
+    other_kept: [bool; OTHER_LEN],
+}
+
+/// Non-ASCII chars that are a grapheme of their own next to ASCII or one
+/// another (Grapheme_Cluster_Break Other, not Extended_Pictographic; checked
+/// by a test against the segmentation): Latin-1's letters and signs and
+/// General Punctuation (curly quotes, dashes: a third of English text's
+/// lines hold one). A text of such chars and ASCII needs no segmentation.
+const OTHER_CHARS: [std::ops::RangeInclusive<u32>; 2] = [0xA0..=0xFF, 0x2010..=0x205E];
+const OTHER_LEN: usize = 96 + 79;
+
+/// The index of `c` among [`OTHER_CHARS`], if it is one (© ® ‼ ⁉ are emoji, left out).
+#[inline]
+fn other_index(c: char) -> Option<usize> {
+    match c as u32 {
+        0xA9 | 0xAE | 0x203C | 0x2049 => None,
+        c @ 0xA0..=0xFF => Some((c - 0xA0) as usize),
+        c @ 0x2010..=0x205E => Some((c - 0x2010) as usize + 96),
+        _ => None,
+    }
 }
 
 fn has_leaf(u: usize) -> bool {
@@ -43,11 +64,18 @@ impl Precompiled {
         let trie: Vec<usize> = units.chunks_exact(4).map(|u| u32::from_le_bytes([u[0], u[1], u[2], u[3]]) as usize).collect();
         let blob = &bytes[4 + 4 * size..];
         let normalized = String::from_utf8(blob.to_vec()).map_err(|_| "its normalized strings are not valid UTF-8")?;
-        let mut p = Precompiled { trie, normalized, ascii_kept: [false; 128] };
+        let mut p = Precompiled { trie, normalized, ascii_kept: [false; 128], other_kept: [false; OTHER_LEN] };
         p.check()?;
         for b in 0..128u8 {
             let one = [b];
             p.ascii_kept[b as usize] = std::str::from_utf8(&one).is_ok_and(|c| p.transform(c).is_none());
+        }
+        for c in OTHER_CHARS.iter().cloned().flatten().filter_map(char::from_u32) {
+            let mut buf = [0u8; 4];
+            let kept = p.transform(c.encode_utf8(&mut buf)).is_none();
+            if let Some(slot) = other_index(c).and_then(|i| p.other_kept.get_mut(i)) {
+                *slot = kept;
+            }
         }
         Ok(p)
     }
@@ -112,9 +140,19 @@ impl Precompiled {
         kept && ascii(i.checked_sub(1)) && ascii(Some(i + 1))
     }
 
-    /// Whether every char of `text` stays (then `normalize` leaves it as it is).
+    /// Whether `normalize` is sure to leave `text` as it is: every char is
+    /// one the charsmap keeps, ASCII (but CR and LF, which pair) or one of
+    /// [`OTHER_CHARS`]. Next to one another each such char is a grapheme of
+    /// its own (no rule joins them), looked up alone: it stays.
     pub fn keeps(&self, text: &str) -> bool {
-        (0..text.len()).all(|i| self.stays(text.as_bytes(), i))
+        let ascii = |b: u8| b != b'\r' && b != b'\n' && self.ascii_kept.get(b as usize) == Some(&true);
+        if text.is_ascii() {
+            return text.bytes().all(ascii);
+        }
+        text.chars().all(|c| match c.is_ascii() {
+            true => ascii(c as u8),
+            false => other_index(c).and_then(|i| self.other_kept.get(i)) == Some(&true),
+        })
     }
 
     pub fn normalize(&self, s: &mut NormalizedString) {
@@ -205,6 +243,24 @@ mod tests {
         // A root whose children would lie past the end.
         assert!(Precompiled::from_bytes(&charsmap(&[1 << 10], "")).unwrap_err().contains("out of bounds"));
         assert!(Precompiled::from_bytes(&[4, 0, 0, 0, 0, 0, 0, 0, 0xFF]).unwrap_err().contains("UTF-8"));
+    }
+
+    /// Every char `keeps` may accept is a grapheme of its own between any two
+    /// of them (so it is looked up alone, as `keeps` assumes).
+    #[test]
+    fn kept_chars_are_graphemes_of_their_own() {
+        let ascii = (0..128u8).map(char::from).filter(|&c| c != '\r' && c != '\n');
+        let other = OTHER_CHARS.iter().cloned().flatten().filter_map(char::from_u32).filter(|&c| other_index(c).is_some());
+        let chars: Vec<char> = ascii.chain(other).collect();
+        assert_eq!(chars.len(), 126 + OTHER_LEN - 4);
+        let mut s = String::new();
+        for &a in &chars {
+            for &b in &chars {
+                s.clear();
+                s.extend([a, b, a]);
+                assert_eq!(s.graphemes(true).count(), 3, "{a:?} {b:?}");
+            }
+        }
     }
 
     #[test]

@@ -43,6 +43,11 @@ impl Replace {
         self.regex.is_match(text)
     }
 
+    /// The text `normalize` makes of `text`, without spans (for ids-only paths).
+    pub fn replace_text<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
+        self.regex.replace_all(text, regex::NoExpand(&self.content))
+    }
+
     pub fn normalize(&self, s: &mut NormalizedString) {
         let text = s.text();
         if !self.regex.is_match(&text) {

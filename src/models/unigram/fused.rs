@@ -8,9 +8,9 @@
 //! general path (Metaspace's `pre_tokenize`, then `Unigram::tokenize`), which
 //! tests/test_pipeline_unigram_fast*.py check against it and tokenizers 0.23.3.
 
+use super::word_cache::WordCache;
 use super::{Scratch, Unigram};
 use crate::encoding::Encoding;
-use crate::fxhash::FxHashMap;
 use crate::models::ModelToken;
 use crate::normalized_string::{NormalizedString, Span};
 use crate::models::Model;
@@ -21,14 +21,6 @@ use crate::Result;
 use std::cell::RefCell;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
-
-/// Words a thread's cache holds (a few MB at most); once full it keeps what
-/// it has (as HF's cache does): the first words seen are mostly the frequent
-/// ones, where starting over threw them away every 65,536 new forms (8 MB of
-/// English ran at 16 MB/s instead of 50).
-const CACHE_WORDS: usize = 1 << 16;
-/// Longer words are tokenized every time (they rarely repeat).
-const CACHE_MAX_BYTES: usize = 64;
 
 /// Tells one fused tokenizer's cache entries from another's in a thread.
 static NEXT_OWNER: AtomicU64 = AtomicU64::new(1);
@@ -51,7 +43,9 @@ impl Clone for MetaspaceUnigram {
 #[derive(Default)]
 pub(super) struct ThreadState {
     owner: u64,
-    cache: FxHashMap<Box<[u8]>, Box<[ModelToken]>>,
+    cache: WordCache,
+    /// The ids of `tokens` (a word the cache did not hold), contiguous as the cache's are.
+    miss_ids: Vec<u32>,
     pub(super) word: String,
     pub(super) char_of: Vec<u32>,
     tokens: Vec<ModelToken>,
@@ -155,22 +149,47 @@ pub(super) enum Emit<'s, 'a> {
     Ids(&'s mut Vec<u32>, Option<&'s mut Vec<[u32; 2]>>),
 }
 
+/// A word's pieces: their ids (contiguous) and byte spans in the word.
+pub(super) struct Pieces<'p> {
+    pub(super) ids: &'p [u32],
+    spans: Spans<'p>,
+}
+
+enum Spans<'p> {
+    Cached(&'p [[u8; 2]]),
+    Tokenized(&'p [ModelToken]),
+}
+
+impl Pieces<'_> {
+    /// (id, start byte, end byte) of each piece.
+    pub(super) fn iter(&self) -> impl Iterator<Item = ModelToken> + '_ {
+        let n = self.ids.len();
+        (0..n).map(move |i| {
+            let id = self.ids.get(i).copied().unwrap_or_default();
+            match &self.spans {
+                Spans::Cached(s) => s.get(i).map_or((id, 0, 0), |&[a, b]| (id, a as usize, b as usize)),
+                Spans::Tokenized(t) => t.get(i).copied().unwrap_or((id, 0, 0)),
+            }
+        })
+    }
+}
+
 /// The pieces of the word in `st.word`: from the cache, or tokenized (and
-/// cached when short), then handed to `f` with the model's tokens.
-pub(super) fn with_pieces<T>(model: &Unigram, st: &mut ThreadState, f: impl FnOnce(&[ModelToken], &str, &[u32]) -> T) -> Result<T> {
-    let ThreadState { cache, word: text, char_of, tokens, scratch, .. } = st;
-    let pieces: &[ModelToken] = match cache.get(text.as_bytes()) {
-        Some(p) => p,
+/// cached when short), then handed to `f` with the word and `st.char_of`.
+pub(super) fn with_pieces<T>(model: &Unigram, st: &mut ThreadState, f: impl FnOnce(&Pieces, &str, &[u32]) -> T) -> Result<T> {
+    let ThreadState { cache, word: text, char_of, tokens, scratch, miss_ids, .. } = st;
+    let pieces = match cache.get(text.as_bytes()) {
+        Some((ids, spans)) => Pieces { ids, spans: Spans::Cached(spans) },
         None => {
             tokens.clear();
             model.tokenize_into(text, tokens, scratch)?;
-            if text.len() <= CACHE_MAX_BYTES && cache.len() < CACHE_WORDS {
-                cache.insert(text.as_bytes().into(), tokens.as_slice().into());
-            }
-            tokens
+            cache.insert(text.as_bytes(), tokens);
+            miss_ids.clear();
+            miss_ids.extend(tokens.iter().map(|t| t.0));
+            Pieces { ids: miss_ids, spans: Spans::Tokenized(tokens) }
         }
     };
-    Ok(f(pieces, text, char_of))
+    Ok(f(&pieces, text, char_of))
 }
 
 /// An offset as the u32 of the ids-only output.
@@ -204,7 +223,7 @@ fn encode_word(
         Emit::Encoding(sink) => {
             let w = Some(sink.word.unwrap_or(*sink.next_word));
             *sink.next_word += 1;
-            for &(id, bs, be) in pieces {
+            for (id, bs, be) in pieces.iter() {
                 let unknown = if Some(id) == model.unk_id { model.unknown_text(text, &(id, bs, be)) } else { None };
                 let token = unknown.or_else(|| model.id_to_token(id)).unwrap_or_default().to_string();
                 sink.out.push(id, token, span(char_of, bs, be), w, sink.type_id);
@@ -212,9 +231,9 @@ fn encode_word(
             Ok(())
         }
         Emit::Ids(ids, offsets) => {
-            ids.extend(pieces.iter().map(|p| p.0));
+            ids.extend_from_slice(pieces.ids);
             if let Some(offsets) = offsets {
-                for &(_, bs, be) in pieces {
+                for (_, bs, be) in pieces.iter() {
                     let (s, e) = span(char_of, bs, be);
                     offsets.push([offset_u32(s)?, offset_u32(e)?]);
                 }

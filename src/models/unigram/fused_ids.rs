@@ -3,9 +3,12 @@
 //! when asked, offsets in chars of the text. Without a normalizer the words
 //! are cut straight from the text's bytes (no `NormalizedString`, no char
 //! decoding, no token strings); with one, the text is normalized as the
-//! general path normalizes it and the fused word loop runs on it (unless the
-//! normalizer provably leaves this text as it is: then from its bytes). Both share
-//! the per-thread word cache of fused.rs, so a word costs one hash lookup.
+//! general path normalizes it and the fused word loop runs on it — unless the
+//! normalizer provably leaves this text as it is, or (ids only: no spans
+//! needed) only strips it or replaces in it (XLM-R's and T5's `Strip` and
+//! `Replace(" {2,}", "▁")`): then the words are cut from the text's bytes, or
+//! from its stripped and replaced copy. Both share
+//! the per-thread word cache (word_cache.rs), so a word costs one hash lookup.
 
 use super::fused::{offset_u32, with_pieces, Emit, MetaspaceUnigram, ThreadState};
 use super::Unigram;
@@ -14,6 +17,7 @@ use crate::normalizers::Normalizer;
 use crate::pre_tokenizer::is_hf_space;
 use crate::pre_tokenizers::metaspace::PrependScheme;
 use crate::Result;
+use std::borrow::Cow;
 
 /// A fused Metaspace + Unigram file's parts, borrowed from its `Tokenizer`.
 pub struct FusedUnigram<'a> {
@@ -28,11 +32,16 @@ impl FusedUnigram<'_> {
     /// input (Metaspace's `first` scheme prepends) holding no added token: the
     /// caller splits those out and adds special tokens.
     pub fn encode_ids(&self, text: &str, ids: &mut Vec<u32>, offsets: Option<&mut Vec<[u32; 2]>>) -> Result<()> {
-        // A normalizer that leaves this text as it is leaves every char its own span.
-        let raw = !self.shape.whitespace_split && self.normalizer.is_none_or(|n| leaves_unchanged(n, text));
-        match raw {
-            true => self.shape.with_state(|st| self.raw_words(st, text, ids, offsets)),
-            false => {
+        // A normalizer that leaves this text as it is leaves every char its own span; without
+        // offsets, a text it only strips or replaces in needs no spans either.
+        let plain = match (self.shape.whitespace_split, self.normalizer) {
+            (true, _) => None,
+            (false, None) => Some(Cow::Borrowed(text)),
+            (false, Some(n)) => plain_form(n, text, offsets.is_none()),
+        };
+        match plain {
+            Some(plain) => self.shape.with_state(|st| self.raw_words(st, &plain, ids, offsets)),
+            None => {
                 let mut piece = NormalizedString::new(text, 0);
                 if let Some(n) = self.normalizer {
                     n.normalize(&mut piece);
@@ -86,11 +95,11 @@ impl FusedUnigram<'_> {
                 }
             }
             let chars = with_pieces(self.model, st, |pieces, _, char_of| -> Result<usize> {
-                ids.extend(pieces.iter().map(|p| p.0));
+                ids.extend_from_slice(pieces.ids);
                 if let Some(out) = offsets.as_deref_mut() {
                     // Virtual char v: the prepended replacement (v < shift, the first char's span) or char v - shift of the segment.
                     let orig = |v: usize| start_char + v.saturating_sub(shift);
-                    for &(_, bs, be) in pieces {
+                    for (_, bs, be) in pieces.iter() {
                         let first = char_of.get(bs).map_or(0, |&c| c as usize);
                         let last = char_of.get(be.wrapping_sub(1)).map_or(first, |&c| c as usize);
                         out.push([offset_u32(orig(first))?, offset_u32(orig(last) + 1)?]);
@@ -106,19 +115,58 @@ impl FusedUnigram<'_> {
     }
 }
 
-/// Whether `n` is sure to leave `text` as it is (false: maybe not, or not known).
-fn leaves_unchanged(n: &Normalizer, text: &str) -> bool {
-    let space = |c: Option<char>| c.is_some_and(|c| is_hf_space(c as u32));
-    match n {
-        Normalizer::Precompiled(p) => p.keeps(text),
-        Normalizer::Strip { left, right } => {
-            let stripped = (*left && space(text.chars().next())) || (*right && space(text.chars().next_back()));
-            !stripped
+/// What `n` does to `text` when it is one of these simple cases.
+enum Step {
+    Same,
+    /// Only stripped: the normalized text is `text[start..end]`.
+    Trimmed(usize, usize),
+    /// Only replaced in (no grapheme lookups, no case or Unicode forms).
+    Replaced(String),
+}
+
+/// `text` as `n` normalizes it, where that is sure to be `text` itself or
+/// (`ids_only`: no spans wanted) a stripped or replaced copy of it; None:
+/// maybe something else, or not known (the general path then normalizes).
+fn plain_form<'t>(n: &Normalizer, text: &'t str, ids_only: bool) -> Option<Cow<'t, str>> {
+    let mut out = Cow::Borrowed(text);
+    let items = match n {
+        Normalizer::Sequence(items) => items.as_slice(),
+        n => std::slice::from_ref(n),
+    };
+    // Each item sees the text the ones before it made.
+    for item in items {
+        match step(item, &out, ids_only)? {
+            Step::Same => {}
+            Step::Trimmed(a, b) => {
+                out = match out {
+                    Cow::Borrowed(t) => Cow::Borrowed(t.get(a..b).unwrap_or_default()),
+                    Cow::Owned(t) => Cow::Owned(t.get(a..b).unwrap_or_default().to_string()),
+                }
+            }
+            Step::Replaced(t) => out = Cow::Owned(t),
         }
-        Normalizer::Replace(r) => !r.changes(text),
-        // Each item sees the text unchanged by the ones before it.
-        Normalizer::Sequence(items) => items.iter().all(|n| leaves_unchanged(n, text)),
-        _ => false,
+    }
+    Some(out)
+}
+
+fn step(n: &Normalizer, text: &str, ids_only: bool) -> Option<Step> {
+    let space = |c: char| is_hf_space(c as u32);
+    match n {
+        Normalizer::Precompiled(p) => p.keeps(text).then_some(Step::Same),
+        Normalizer::Strip { left, right } => {
+            let start = if *left { text.len() - text.trim_start_matches(space).len() } else { 0 };
+            let end = if *right { start + text.get(start..)?.trim_end_matches(space).len() } else { text.len() };
+            match (start, end) == (0, text.len()) {
+                true => Some(Step::Same),
+                false => ids_only.then_some(Step::Trimmed(start, end)),
+            }
+        }
+        Normalizer::Replace(r) => match r.replace_text(text) {
+            Cow::Borrowed(_) => Some(Step::Same),
+            Cow::Owned(t) => ids_only.then_some(Step::Replaced(t)),
+        },
+        Normalizer::Sequence(_) => None,
+        _ => None,
     }
 }
 
@@ -194,7 +242,8 @@ mod tests {
             }
         }
         lines.sort();
-        lines.extend(["", " ", "  a  b  ", "▁x", "a▁▁b", "x\u{301}y", "\u{0}z", "😀 emoji 👍🏽", "\t\n tab", "  ", "é", "Ab\u{301}A\u{301} \tA", "x  ", "a  b"].map(String::from));
+        lines.extend(["", " ", "  a  b  ", "▁x", "a▁▁b", "x\u{301}y", "\u{0}z", "😀 emoji 👍🏽", "\t\n tab", "  ", "é", "Ab\u{301}A\u{301} \tA", "x  ", "a  b",
+            "“A” said ‘b’ – café £5  ok ", "x\u{2019}\u{301} y", "\u{a0}a\u{2026} A\u{203c}", "  “ ”  ", "\u{2028}z\u{ad}"].map(String::from));
         lines
     }
 

@@ -9,6 +9,7 @@
 mod fused;
 mod fused_ids;
 pub(crate) mod trie;
+mod word_cache;
 
 pub use fused::{MetaspaceUnigram, Sink};
 pub use fused_ids::FusedUnigram;
@@ -38,11 +39,27 @@ struct Scratch {
     path: Vec<ModelToken>,
 }
 
+/// The best path ending at a byte: its last piece and where that starts
+/// (`NONE`: not reached yet). 16 bytes, a quarter of a cache line.
 #[derive(Clone, Copy)]
 struct Best {
     id: u32,
+    start: u32,
     score: f64,
-    start: Option<usize>,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// The length of the UTF-8 char whose first byte is `b` (a continuation byte: 0).
+#[inline]
+fn char_len(b: u8) -> usize {
+    match b {
+        0x00..=0x7F => 1,
+        0x80..=0xBF => 0,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    }
 }
 
 fn missing_unk_id() -> Error {
@@ -95,32 +112,41 @@ impl Unigram {
         self.ids.clone()
     }
 
-    /// The best segmentation of `word` as byte ranges with their ids, into `s.path`.
+    /// The best segmentation of `word` as byte ranges with their ids, into
+    /// `s.path`. Starts are found from the bytes (no char decoding); a word
+    /// is at most `u32::MAX` bytes (the caller's words are far shorter).
     fn best_path(&self, word: &str, s: &mut Scratch) -> Result<()> {
-        let size = word.len();
+        let bytes = word.as_bytes();
+        let size = bytes.len();
+        if u32::try_from(size).is_err() {
+            return Err(Error::Tokenize(format!("a word of {size} bytes is too long for the Unigram model")));
+        }
         let unk_score = self.min_score - UNK_PENALTY;
         let best = &mut s.best;
         best.clear();
-        best.resize(size + 1, Best { id: 0, score: 0.0, start: None });
-        for (start, c) in word.char_indices() {
+        best.resize(size + 1, Best { id: 0, start: NONE, score: 0.0 });
+        for (start, &lead) in bytes.iter().enumerate() {
+            let char_len = char_len(lead);
+            if char_len == 0 {
+                continue;
+            }
             let here = best.get(start).map_or(0.0, |b| b.score);
-            let char_len = c.len_utf8();
             let mut has_single = false;
             let offer = |best: &mut [Best], end: usize, id: u32, score: f64| {
                 let candidate = score + here;
                 if let Some(node) = best.get_mut(end) {
-                    if node.start.is_none() || candidate > node.score {
-                        *node = Best { id, score: candidate, start: Some(start) };
+                    if node.start == NONE || candidate > node.score {
+                        *node = Best { id, start: start as u32, score: candidate };
                     }
                 }
             };
-            self.trie.prefixes(word.as_bytes().get(start..).unwrap_or_default(), |len, id, score| {
+            self.trie.prefixes(bytes.get(start..).unwrap_or_default(), |len, id, score| {
                 offer(best, start + len, id, score);
                 has_single |= len == char_len;
             });
             if !has_single {
                 let end = start + char_len;
-                let taken = best.get(end).is_some_and(|n| n.start.is_none() || unk_score + here > n.score);
+                let taken = best.get(end).is_some_and(|n| n.start == NONE || unk_score + here > n.score);
                 if taken {
                     offer(best, end, self.unk_id.ok_or_else(missing_unk_id)?, unk_score);
                 }
@@ -130,11 +156,11 @@ impl Unigram {
         path.clear();
         let mut end = size;
         while end > 0 {
-            let node = best.get(end).copied().and_then(|n| n.start.map(|s| (n.id, s)));
+            let node = best.get(end).copied().filter(|n| n.start != NONE);
             // Every char boundary is reached (by a piece or the unknown piece).
-            let Some((id, start)) = node else { break };
-            path.push((id, start, end));
-            end = start;
+            let Some(node) = node else { break };
+            path.push((node.id, node.start as usize, end));
+            end = node.start as usize;
         }
         path.reverse();
         Ok(())

@@ -4,19 +4,28 @@
 //! Edges live in one open-addressing table keyed by (node, byte): a step is
 //! one hash probe, where a sorted child list per node cost a binary search of
 //! up to 8 mispredicted steps per byte (the `▁` node has hundreds of
-//! children); that search was 40% of a Unigram encode's profile.
+//! children); that search was 40% of a Unigram encode's profile. Each edge
+//! also holds the piece ending at its child (id and score): a step is one
+//! cache miss, where a table of pieces by node cost a second one (perf put
+//! a quarter of the Viterbi on that load, a third on the edge's).
 
 /// An empty slot of the edge table.
 const EMPTY: u64 = u64::MAX;
 
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    /// node << 8 | byte; `EMPTY` for a free slot.
+    key: u64,
+    child: u32,
+    /// The piece ending at `child` (`u32::MAX`: none) and its score.
+    id: u32,
+    score: f64,
+}
+
 #[derive(Clone, Debug)]
 pub struct Trie {
-    /// The piece id ending at each node (`u32::MAX`: none) and its score,
-    /// side by side: a Viterbi step reads both, and a separate score table
-    /// indexed by id cost a cache miss per piece found (19% of a miss's time).
-    piece: Vec<(u32, f64)>,
-    /// (node << 8 | byte, child), linear probing, a power-of-two length.
-    edges: Vec<(u64, u32)>,
+    /// Linear probing, a power-of-two length.
+    edges: Vec<Edge>,
     mask: usize,
 }
 
@@ -29,7 +38,6 @@ impl Trie {
     /// The trie of `pieces` (an empty piece is never matched, as in HF).
     pub fn new<'a>(pieces: impl IntoIterator<Item = (&'a [u8], u32, f64)>) -> Trie {
         let mut piece = vec![(u32::MAX, 0.0)];
-        let mut edges: Vec<(u64, u32)> = Vec::new();
         let mut children = crate::fxhash::FxHashMap::<u64, u32>::default();
         for (bytes, id, score) in pieces {
             let mut node = 0u32;
@@ -40,33 +48,36 @@ impl Trie {
                     (piece.len() - 1) as u32
                 });
             }
-            if !bytes.is_empty() {
-                piece[node as usize] = (id, score);
+            if let (false, Some(p)) = (bytes.is_empty(), piece.get_mut(node as usize)) {
+                *p = (id, score);
             }
         }
         let size = (children.len() * 2).next_power_of_two().max(2);
-        edges.resize(size, (EMPTY, 0));
+        let mut edges = vec![Edge { key: EMPTY, child: 0, id: u32::MAX, score: 0.0 }; size];
         let mask = size - 1;
         for (key, child) in children {
             let mut i = slot(key, mask);
-            while edges[i].0 != EMPTY {
+            while edges.get(i).is_some_and(|e| e.key != EMPTY) {
                 i = (i + 1) & mask;
             }
-            edges[i] = (key, child);
+            let (id, score) = piece.get(child as usize).copied().unwrap_or((u32::MAX, 0.0));
+            if let Some(e) = edges.get_mut(i) {
+                *e = Edge { key, child, id, score };
+            }
         }
-        Trie { piece, edges, mask }
+        Trie { edges, mask }
     }
 
     #[inline]
-    fn child(&self, node: u32, b: u8) -> Option<u32> {
+    fn edge(&self, node: u32, b: u8) -> Option<&Edge> {
         let key = (node as u64) << 8 | b as u64;
         let mut i = slot(key, self.mask);
         loop {
-            let &(k, child) = self.edges.get(i)?;
-            if k == key {
-                return Some(child);
+            let e = self.edges.get(i)?;
+            if e.key == key {
+                return Some(e);
             }
-            if k == EMPTY {
+            if e.key == EMPTY {
                 return None;
             }
             i = (i + 1) & self.mask;
@@ -78,13 +89,10 @@ impl Trie {
     pub fn prefixes(&self, text: &[u8], mut f: impl FnMut(usize, u32, f64)) {
         let mut node = 0u32;
         for (i, &b) in text.iter().enumerate() {
-            match self.child(node, b) {
-                Some(c) => node = c,
-                None => return,
-            }
-            match self.piece.get(node as usize) {
-                Some(&(id, score)) if id != u32::MAX => f(i + 1, id, score),
-                _ => {}
+            let Some(e) = self.edge(node, b) else { return };
+            node = e.child;
+            if e.id != u32::MAX {
+                f(i + 1, e.id, e.score);
             }
         }
     }

@@ -1,0 +1,190 @@
+//! The fused path's per-thread word cache: a word's bytes -> its pieces (ids
+//! and byte spans in the word), exact because Metaspace's words are tokenized
+//! independently (the model sees one word at a time). A slot (32 bytes, two
+//! to a cache line) holds the key's hash and, for the common case, the key
+//! (up to 16 bytes) and the ids (up to 2) themselves: a hit on such a word
+//! is one cache miss. Longer keys and more ids live back to back in arenas.
+//! No per-word allocation, no pointer to chase (a `HashMap<Box<[u8]>,
+//! Box<[ModelToken]>>` cost ~30% of a warm pass in hashing, `memcmp` through
+//! the boxed key and the 24-byte tokens; arenas alone still cost a miss for
+//! the slot, one for the key and one for the ids).
+
+use crate::models::ModelToken;
+
+/// Words a thread's cache holds (~5 MB for English); once full it keeps what
+/// it has (the first words seen are mostly the frequent ones). 8 MB of
+/// English has ~78,000 word forms: they all fit.
+const MAX_WORDS: usize = 1 << 17;
+/// Longer words are tokenized every time (they rarely repeat); spans fit a u8.
+pub(super) const MAX_WORD_BYTES: usize = 64;
+
+/// Keys this long or shorter are kept in their slot.
+const INLINE_KEY: usize = 16;
+/// This many ids or fewer are kept in their slot.
+const INLINE_IDS: usize = 2;
+
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    /// The key's hash, never 0; 0 marks an empty slot.
+    tag: u32,
+    key_len: u8,
+    pieces: u8,
+    /// The ids (`pieces <= INLINE_IDS`), else `[where they start in `ids`, 0]`.
+    ids: [u32; INLINE_IDS],
+    /// The key (`key_len <= INLINE_KEY`, zero-padded), else where it starts in `keys` (first 4 bytes).
+    key: [u8; INLINE_KEY],
+    /// Where the spans start in `spans`.
+    span_at: u32,
+}
+
+#[derive(Default)]
+pub(super) struct WordCache {
+    /// Open addressing, linear probing, a power-of-two length at most half full.
+    slots: Vec<Slot>,
+    keys: Vec<u8>,
+    ids: Vec<u32>,
+    spans: Vec<[u8; 2]>,
+    len: usize,
+}
+
+/// A word's hash (FxHash-style over 8-byte chunks), never 0.
+#[inline]
+fn hash(word: &[u8]) -> u32 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h = word.len() as u64;
+    let mut chunks = word.chunks_exact(8);
+    for c in &mut chunks {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(c);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(b)).wrapping_mul(K);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut b = [0u8; 8];
+        b.get_mut(..rest.len()).unwrap_or_default().copy_from_slice(rest);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(b)).wrapping_mul(K);
+    }
+    ((h ^ (h >> 32)) as u32).max(1)
+}
+
+impl WordCache {
+    pub(super) fn clear(&mut self) {
+        *self = WordCache::default();
+    }
+
+    /// The ids and spans of `word`'s pieces, if cached.
+    #[inline]
+    pub(super) fn get(&self, word: &[u8]) -> Option<(&[u32], &[[u8; 2]])> {
+        if self.slots.is_empty() || word.len() > MAX_WORD_BYTES {
+            return None;
+        }
+        let tag = hash(word);
+        let mask = self.slots.len() - 1;
+        let mut i = tag as usize & mask;
+        loop {
+            let s = self.slots.get(i)?;
+            if s.tag == 0 {
+                return None;
+            }
+            if s.tag == tag && s.key_len as usize == word.len() && self.key_of(s) == Some(word) {
+                let n = s.pieces as usize;
+                let at = s.span_at as usize;
+                let ids = match n <= INLINE_IDS {
+                    true => s.ids.get(..n)?,
+                    false => self.ids.get(s.ids[0] as usize..s.ids[0] as usize + n)?,
+                };
+                return Some((ids, self.spans.get(at..at + n)?));
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    #[inline]
+    fn key_of<'s>(&'s self, s: &'s Slot) -> Option<&'s [u8]> {
+        let len = s.key_len as usize;
+        if len <= INLINE_KEY {
+            return s.key.get(..len);
+        }
+        let at = u32::from_le_bytes([s.key[0], s.key[1], s.key[2], s.key[3]]) as usize;
+        self.keys.get(at..at + len)
+    }
+
+    /// Caches `word`'s `pieces` (byte spans in the word) unless it is too long or the cache is full.
+    pub(super) fn insert(&mut self, word: &[u8], pieces: &[ModelToken]) {
+        if word.len() > MAX_WORD_BYTES || pieces.len() > MAX_WORD_BYTES || self.len >= MAX_WORDS {
+            return;
+        }
+        if (self.len + 1) * 4 > self.slots.len() * 3 {
+            self.grow();
+        }
+        let mut slot = Slot {
+            tag: hash(word),
+            key_len: word.len() as u8,
+            pieces: pieces.len() as u8,
+            span_at: self.spans.len() as u32,
+            ..Slot::default()
+        };
+        match slot.key.get_mut(..word.len()) {
+            Some(inline) => inline.copy_from_slice(word),
+            None => {
+                slot.key[..4].copy_from_slice(&(self.keys.len() as u32).to_le_bytes());
+                self.keys.extend_from_slice(word);
+            }
+        }
+        if pieces.len() <= INLINE_IDS {
+            slot.ids.iter_mut().zip(pieces).for_each(|(id, p)| *id = p.0);
+        } else {
+            slot.ids[0] = self.ids.len() as u32;
+            self.ids.extend(pieces.iter().map(|p| p.0));
+        }
+        self.spans.extend(pieces.iter().map(|p| [p.1 as u8, p.2 as u8]));
+        self.place(slot);
+        self.len += 1;
+    }
+
+    fn place(&mut self, slot: Slot) {
+        let mask = self.slots.len() - 1;
+        let mut i = slot.tag as usize & mask;
+        while self.slots.get(i).is_some_and(|s| s.tag != 0) {
+            i = (i + 1) & mask;
+        }
+        if let Some(s) = self.slots.get_mut(i) {
+            *s = slot;
+        }
+    }
+
+    fn grow(&mut self) {
+        let size = (self.slots.len() * 2).max(1024);
+        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
+        old.into_iter().filter(|s| s.tag != 0).for_each(|s| self.place(s));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn get_what_was_inserted_across_growth() {
+        let mut c = WordCache::default();
+        // keys in the slot and in the arena; 1, 2 (in the slot) and 3 pieces (in the arena)
+        let words: Vec<String> = (0..5000).map(|i| format!("▁w{i}{}", "y".repeat(i % 20))).collect();
+        let pieces = |i: usize, w: &str| -> Vec<(u32, usize, usize)> { (0..=i % 3).map(|k| ((i + k) as u32, k, w.len())).collect() };
+        for (i, w) in words.iter().enumerate() {
+            c.insert(w.as_bytes(), &pieces(i, w));
+        }
+        for (i, w) in words.iter().enumerate() {
+            let (ids, spans) = c.get(w.as_bytes()).unwrap();
+            let want = pieces(i, w);
+            assert_eq!(ids, want.iter().map(|p| p.0).collect::<Vec<_>>());
+            assert_eq!(spans, want.iter().map(|p| [p.1 as u8, p.2 as u8]).collect::<Vec<_>>());
+        }
+        assert!(c.get(b"\xE2\x96\x81w5000").is_none());
+        assert!(c.get(b"").is_none());
+        let long = "x".repeat(MAX_WORD_BYTES + 1);
+        c.insert(long.as_bytes(), &[(1, 0, long.len())]);
+        assert!(c.get(long.as_bytes()).is_none());
+        c.clear();
+        assert!(c.get(words[0].as_bytes()).is_none());
+    }
+}
