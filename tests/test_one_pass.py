@@ -44,6 +44,10 @@ def texts():
 
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: "-".join(str(v) for v in o.values()))
 def test_one_pass_equals_general_path_for_every_bmp_code_point(options, texts):
+    # A third of the blocks per option set, the thirds taking turns down OPTIONS: every code point
+    # runs under a third of the option sets, each option value among them.
+    third = OPTIONS.index(options) % 3
+    texts = texts[third::3]
     tok = _core.FullTokenizer.from_entries(VOCAB, max_input_chars_per_word=1000, **options)
     vocab = dict(tok.vocab_entries())
     batch_ids, splits, *_ = tok.encode_batch(texts, num_threads=1)
@@ -56,4 +60,4 @@ def test_one_pass_equals_general_path_for_every_bmp_code_point(options, texts):
             for c in text.split(" "):
                 w = [vocab[t] for t in tok.tokenize(c)]
                 assert tok.encode(c) == w, f"{c!r} ({', '.join(f'U+{ord(x):04X}' for x in c)}) with {options}"
-            pytest.fail(f"block {row}: one-pass ids differ from the general path's (not in any single context)")
+            pytest.fail(f"block {third + 3 * row}: one-pass ids differ from the general path's (not in any single context)")

@@ -43,6 +43,9 @@ def _run_job(job):
         # tokenizer; here every 5th line checks its output on its own.
         lines = lines[::5]
     if kind == "full":
+        # Every other line, alternating: each line runs under one lowercasing vocabulary (uncased or
+        # chinese) and one cased (cased or multilingual), the two halves of each pair taking turns.
+        lines = lines[list(VOCABS).index(arg) // 2::2]
         path = gr.vocab_path(arg)
         g = google.FullTokenizer(path, do_lower_case=VOCABS[arg])
         o = oracle.FullTokenizer(path, do_lower_case=VOCABS[arg], reference="google")

@@ -151,10 +151,12 @@ class Component:
 
     def _stage_core(self, **stages: Any) -> _Core:
         """The core of a tokenizer.json with just these stages, kept while they stay the same."""
-        text = stage_tokenizer_json(**stages)
+        # Keyed by plain JSON (C-speed); the exact-float JSON the core reads is made only on a change
+        # (for a Precompiled charsmap it costs milliseconds, which every normalize_str paid).
+        key = json.dumps(stages, ensure_ascii=False)
         cached = getattr(self, "_stage_cache", None)
-        if cached is None or cached[0] != text:
-            cached = (text, stage_core(text))
+        if cached is None or cached[0] != key:
+            cached = (key, stage_core(stage_tokenizer_json(**stages)))
             self._stage_cache = cached
         return cached[1]
 
