@@ -1,5 +1,5 @@
-"""Every code point U+0000..U+10FFFF, alone and in context, through the Rust
-BasicTokenizer and the oracle's, lowercased and cased, for both references.
+"""Every code point U+0000..U+10FFFF (tests/code_points.py), alone and in context, through the Rust
+BasicTokenizer and the oracle's, for both references, lowercased under one and cased under the other.
 Also the core's NFD/NFC tables against unicodedata2 for every code point."""
 
 import pytest
@@ -42,8 +42,13 @@ def first_difference(start, rust, orac):
     return None
 
 
-@pytest.mark.parametrize("start", SEGMENTS, ids=lambda s: f"U+{s:05X}")
-@pytest.mark.parametrize("reference,lower", CONFIGS, ids=lambda v: str(v))
+# Each segment under both references, lowercased under one and cased under the other, taking turns: every
+# code point meets both references and both casings, every configuration half the segments.
+SWEEP = [(ref, lower, start) for k, start in enumerate(SEGMENTS) for ref, lower in CONFIGS
+         if lower == ((k % 2 == 0) == (ref == "google"))]
+
+
+@pytest.mark.parametrize("reference,lower,start", SWEEP, ids=lambda v: str(v) if isinstance(v, (bool, str, type(None))) else f"U+{v:05X}")
 def test_every_code_point_in_context(reference, lower, start):
     rust = bertpiece.BasicTokenizer(do_lower_case=lower, reference=reference)
     orac = oracle.BasicTokenizer(do_lower_case=lower, reference=reference)

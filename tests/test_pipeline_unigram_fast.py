@@ -102,8 +102,8 @@ def test_pretokenized_and_added_tokens(shape):
 @pytest.mark.parametrize("shape", ["xlmr_mask", "spm_xlmr_precompiled"])
 def test_truncation_with_overflow_and_padding(shape):
     fused, general, hf = three(SHAPES[shape]())
-    # Lines cut to 200 chars: a pair of long lines overflows into hundreds of windows, all alike.
-    lines = [line[:200] for path in UD_FILES[::3] for line in ud_lines(path, 8)]
+    # Lines cut to 120 chars: a pair of long lines overflows into hundreds of windows, all alike.
+    lines = [line[:120] for path in UD_FILES[::3] for line in ud_lines(path, 8)]
     for tok in (fused, hf):
         tok.enable_truncation(max_length=12, stride=3)
         tok.enable_padding(pad_id=0, pad_token="<pad>", pad_to_multiple_of=8)
