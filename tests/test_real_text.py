@@ -18,7 +18,7 @@ def test_rust_equals_oracle_on_real_text(name, filename, reference="transformers
     path = bertpiece.vocab_path(name)
     rust = bertpiece.FullTokenizer(path, VOCABS[name], reference=reference)
     orac = oracle.FullTokenizer(path, VOCABS[name], reference=reference)
-    # Every 3rd line: test_transformers_legacy.py runs every line against the
+    # Every 3rd line: test_transformers_legacy.py runs every line (under two of the four vocabularies) against the
     # real transformers code, and test_codepoints.py every code point.
     for line in read_lines(filename)[::3]:
         want = orac.tokenize(line)

@@ -9,7 +9,8 @@ What the tests prove:
   two of the lowercase / strip_accents settings below (one of each casing) and
   with handle_chinese_chars off;
 - every line of the UD corpora (tests/data) gives bertpiece's FullTokenizer
-  exactly HF's tokens and ids, for the four bundled vocabularies;
+  exactly HF's tokens and ids, under two of the four bundled vocabularies
+  (one lowercasing, one cased; the pairs take alternate lines);
 - where the project notes (shared docs/references.md §7) say HF differs from
   Google, the real libraries do differ, bertpiece's "tokenizers" mode follows
   HF and its "google" mode follows Google;
@@ -282,12 +283,13 @@ def describe(line, name, lower):
 @pytest.mark.parametrize("filename", data_files())
 @pytest.mark.parametrize("name", VOCABS)
 def test_full_tokenizer_equals_tokenizers_on_real_text(name, filename):
-    """Every line of the UD corpora: FullTokenizer(reference="tokenizers")
-    tokens and ids equal HF Tokenizer.encode(line, add_special_tokens=False)."""
+    """Every line of the UD corpora under two of the four vocabularies, one lowercasing and one cased
+    (alternate lines): FullTokenizer(reference="tokenizers") tokens and ids equal HF
+    Tokenizer.encode(line, add_special_tokens=False)."""
     lower = VOCABS[name]
     ours = ours_full(name, lower)
     bad = []
-    for line in read_lines(filename):
+    for line in read_lines(filename)[list(VOCABS).index(name) // 2::2]:
         if (ours.tokenize(line), ours.encode(line)) != hf_encode(name, lower, line):
             bad.append(line)
     assert not bad, f"{len(bad)} lines differ; first: " + describe(bad[0], name, lower)
