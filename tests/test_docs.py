@@ -25,8 +25,10 @@ import ast
 import glob
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -181,7 +183,12 @@ def test_block_runs_as_written(tmp_path, doc, line, lang, code, reason):
         commands = [ln[2:] for ln in code.splitlines() if ln.startswith("$ ")]
         expected = "\n".join(ln for ln in code.splitlines() if not ln.startswith("$ "))
         argv = ["bash", "-c", "exec 2>&1\n" + "\n".join(commands)]
-    proc = subprocess.run(argv, cwd=cwd, env=_env(), capture_output=True, text=True, timeout=240)
+    # Whatever a block leaves in temp is removed with a temp dir of its own (short: Ray puts sockets there).
+    temp = tempfile.mkdtemp(prefix="bpdoc")
+    try:
+        proc = subprocess.run(argv, cwd=cwd, env=dict(_env(), TMPDIR=temp), capture_output=True, text=True, timeout=240)
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
     assert proc.returncode == 0 or lang == "console", f"{doc}:{line}\n{proc.stdout}\n{proc.stderr}"
     if lang == "console":
         assert _normalize(proc.stdout) == _normalize(expected), f"{doc}:{line}\n{proc.stderr}"

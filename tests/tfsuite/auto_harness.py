@@ -33,6 +33,9 @@ def run_auto_suite(out_dir: str) -> dict:
     env["PYTHONPATH"] = os.pathsep.join([SUITE_DIR, env.get("PYTHONPATH", "")])
     env["RUN_SLOW"] = "1"  # nothing is downloaded: the hub is local
     env.pop("PYTEST_XDIST_WORKER", None)
+    # upstream's tests leave some tempfile.mkdtemp() folders behind: keep them with this run's files, not in /tmp
+    env["TMPDIR"] = os.path.join(out_dir, "tmp")
+    os.makedirs(env["TMPDIR"], exist_ok=True)
     junit = os.path.join(out_dir, "junit.xml")
     before = os.times()
     proc = subprocess.run(

@@ -111,6 +111,9 @@ def run_suite(out_dir: str) -> dict:
     env["PYTHONPATH"] = os.pathsep.join([SUITE_DIR, env.get("PYTHONPATH", "")])
     env["RUN_SLOW"] = "1"  # upstream's slow tests need no download here: the hub is local
     env.pop("PYTEST_XDIST_WORKER", None)
+    # upstream's tests leave some tempfile.mkdtemp() folders behind: keep them with this run's files, not in /tmp
+    env["TMPDIR"] = os.path.join(out_dir, "tmp")
+    os.makedirs(env["TMPDIR"], exist_ok=True)
     junit = os.path.join(out_dir, "junit.xml")
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-c", INI, "--rootdir", SUITE_DIR, DRIVER, "-q",
