@@ -32,7 +32,8 @@ _ADDED_FIELDS = ("content", "single_word", "lstrip", "rstrip", "normalized", "sp
 _PARTS = ("normalizer", "pre_tokenizer", "post_processor", "decoder", "model")
 
 # A JSON string (skipped) or a number in exponent notation (rewritten).
-_STRING_OR_EXPONENT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?\d+(?:\.\d+)?)e([-+])(\d+)')
+_JSON_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'  # runs between escapes, not char by char (a charsmap is ~200 KB)
+_STRING_OR_EXPONENT = re.compile(_JSON_STRING + r'|(-?\d+(?:\.\d+)?)e([-+])(\d+)')
 
 
 def serde_float(literal: str) -> float:
@@ -129,7 +130,7 @@ def _exact_literal(text: str) -> str:
     return text
 
 
-_STRING_OR_FLOAT = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?')  # strings: runs, not chars
+_STRING_OR_FLOAT = re.compile(_JSON_STRING + r'|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?')
 
 
 def _exact_float(m: "re.Match[str]") -> str:
