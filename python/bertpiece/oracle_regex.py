@@ -120,17 +120,44 @@ def _category_runs():
 
 
 @functools.lru_cache(maxsize=None)
+def _runs_in(name: str) -> tuple:
+    """The class's code points as (first, last) runs, the surrogates left out;
+    computed once per class, its negation included (the \\s \\d \\w ones test
+    every code point)."""
+    if name in ("s", "d", "w", "w[]"):
+        runs: List[List[int]] = []
+        for cp in range(0x110000):
+            if 0xD800 <= cp < 0xE000 or not in_class(name, chr(cp)):
+                continue
+            if runs and runs[-1][1] == cp - 1:
+                runs[-1][1] = cp
+            else:
+                runs.append([cp, cp])
+        return tuple((a, b) for a, b in runs)
+    if name not in GENERAL_CATEGORIES:
+        raise NotImplementedError(f"\\p{{{name}}}")
+    return tuple((a, b) for a, b, cat in _category_runs() if cat.startswith(name))
+
+
+def _complement(runs) -> List[tuple]:
+    out, start = [], 0
+    for a, b in runs:
+        if start < a:
+            out.append((start, a - 1))
+        start = b + 1
+    if start <= 0x10FFFF:
+        out.append((start, 0x10FFFF))
+    return [(a, b) for a, b in out if not (0xD800 <= a and b < 0xE000)]
+
+
+@functools.lru_cache(maxsize=None)
 def _set_body(name: str, negated: bool) -> str:
     """The class as ranges for inside ``[...]``."""
-    if name in ("s", "d", "w", "w[]"):
-        cps = [cp for cp in range(0x110000) if not 0xD800 <= cp < 0xE000 and in_class(name, chr(cp)) != negated]
-        runs = [[cp, cp] for cp in cps]
-    else:
-        if name not in GENERAL_CATEGORIES:
-            raise NotImplementedError(f"\\p{{{name}}}")
-        runs = [[a, b] for a, b, cat in _category_runs() if cat.startswith(name) != negated]
+    runs = _complement(_runs_in(name)) if negated else _runs_in(name)
     ranges: List[List[int]] = []
     for a, b in runs:
+        a, b = (0xE000, b) if 0xD800 <= a < 0xE000 else (a, b)  # a complement run starting in the surrogates
+        b = 0xD7FF if 0xD800 <= b < 0xE000 else b
         if ranges and ranges[-1][1] == a - 1:
             ranges[-1][1] = b
         elif ranges and ranges[-1][1] == 0xD7FF and a == 0xE000:
