@@ -1,7 +1,8 @@
 """The one-pass encoder (`encode`, `encode_batch`: bytes straight to ids,
 with its per-code-point class table and word memo) gives the ids of the
 general path (`tokenize`, then the vocabulary) for every code point of the
-BMP in context, under every set of options. The general path is itself
+BMP in context (tests/code_points.py: long runs of code points with the same
+properties sampled), under every set of options. The general path is itself
 checked against the oracle code point by code point (test_codepoints.py) and
 against the real references, so this closes the loop for the fast path.
 
@@ -16,8 +17,8 @@ import numpy as np
 import pytest
 
 from bertpiece import _core
+from code_points import code_points
 
-BMP = [c for c in range(0x80, 0x10000) if not 0xD800 <= c <= 0xDFFF]
 VOCAB = [("[UNK]", 0)] + [(chr(c), 1 + 2 * k) for k, c in enumerate(range(0x10000)) if not 0xD800 <= c <= 0xDFFF] \
     + [("##" + chr(c), 2 + 2 * k) for k, c in enumerate(range(0x10000)) if not 0xD800 <= c <= 0xDFFF]
 # ids stay unique: single code points are odd, "##" ones even
@@ -39,7 +40,8 @@ OPTIONS = [
 @pytest.fixture(scope="module")
 def texts():
     # One line per block of 256 code points, so a difference is easy to place.
-    return [" ".join(t for c in BMP[k:k + 256] for t in contexts(chr(c))) for k in range(0, len(BMP), 256)]
+    bmp = code_points(0x80, 0x10000)
+    return [" ".join(t for c in bmp[k:k + 256] for t in contexts(chr(c))) for k in range(0, len(bmp), 256)]
 
 
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: "-".join(str(v) for v in o.values()))

@@ -11,13 +11,11 @@ from tokenizers import Regex, Tokenizer as HFTokenizer, pre_tokenizers
 
 import bertpiece
 from bertpiece import oracle_pre_tokenizers as oracle
+from code_points import code_points
 from pretok_shapes import bare_json, pre_tokenizer_config, word_spans
 
-# All of planes 0-3 and 14 (every assigned letter, mark, number, punctuation
-# and space is there but a few in plane 1's sample), every 7th code point of
-# the rest; no surrogates.
-CODE_POINTS = [c for c in range(0x110000) if not 0xD800 <= c < 0xE000
-               and (c < 0x40000 or 0xE0000 <= c < 0xF0000 or c % 7 == 0) and c != ord("a")]
+# tests/code_points.py's (long runs of code points with the same properties sampled); no surrogates.
+CODE_POINTS = [c for c in code_points() if c != ord("a")]
 
 CLASS_PROBES = {
     "punctuation": pre_tokenizers.Punctuation("removed"),
