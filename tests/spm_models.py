@@ -8,6 +8,7 @@ import os
 import tempfile
 
 from bpe_shapes import UD_FILES, training_sample, ud_lines
+from shared_cache import session_cached
 
 # A custom normalization_rule_tsv: overlapping sources, so sentencepiece's
 # longest match ("the" -> "THE", not "th" + "e") shows; a rule producing a space.
@@ -30,12 +31,17 @@ MODELS = {
 }
 
 
-@functools.lru_cache(maxsize=None)
 def model(name):
     """The serialized `.model` for MODELS[name]."""
+    options = {"model_type": "unigram", **MODELS[name]}
+    return _trained(tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items())))
+
+
+@session_cached  # trained once per test session, not once per xdist worker (~11 s for all of them)
+def _trained(options):
     import sentencepiece as spm
 
-    options = {"model_type": "unigram", **MODELS[name]}
+    options = {k: list(v) if isinstance(v, tuple) else v for k, v in options}
     with tempfile.TemporaryDirectory() as tmp:
         if "normalization_rule_tsv" in options:
             path = os.path.join(tmp, "rules.tsv")

@@ -2,6 +2,7 @@
 (bert-tensorflow 1.0.4), except where the interpreter's Unicode version differs
 from the oracle's pinned one (see google_reference.unicode_version_diff)."""
 
+import functools
 import os
 import sys
 
@@ -9,6 +10,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import google_reference as gr  # noqa: E402
+from tiers import ud_params  # noqa: E402
 
 google = gr.load_google()
 oracle = gr.load_oracle()
@@ -32,6 +34,18 @@ BASIC_JOBS = [("basic", lower, f) for lower in (True, False) for f in FILES]
 # interpreter's Unicode version.
 # --------------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=None)
+def _full_tokenizers(vocab):
+    """Google's, the oracle's and bertpiece's FullTokenizer of `vocab`, made once per process (12 jobs
+    share each: loading the multilingual vocabulary in Python takes ~0.2 s per tokenizer)."""
+    import bertpiece
+
+    path = gr.vocab_path(vocab)
+    return (google.FullTokenizer(path, do_lower_case=VOCABS[vocab]),
+            oracle.FullTokenizer(path, do_lower_case=VOCABS[vocab], reference="google"),
+            bertpiece.FullTokenizer(path, do_lower_case=VOCABS[vocab]))
+
+
 def _run_job(job):
     """(number of lines, [(line, google output, oracle output)] that differ)."""
     import bertpiece
@@ -43,13 +57,10 @@ def _run_job(job):
         # tokenizer; here every 5th line checks its output on its own.
         lines = lines[::5]
     if kind == "full":
-        # Every other line, alternating: each line runs under one lowercasing vocabulary (uncased or
-        # chinese) and one cased (cased or multilingual), the two halves of each pair taking turns.
-        lines = lines[list(VOCABS).index(arg) // 2::2]
-        path = gr.vocab_path(arg)
-        g = google.FullTokenizer(path, do_lower_case=VOCABS[arg])
-        o = oracle.FullTokenizer(path, do_lower_case=VOCABS[arg], reference="google")
-        r = bertpiece.FullTokenizer(path, do_lower_case=VOCABS[arg])
+        # Every 4th line, the vocabularies taking turns: each line runs under one of the four, so under a
+        # lowercasing one (uncased, chinese) or a cased one (cased, multilingual), alternately.
+        lines = lines[list(VOCABS).index(arg)::4]
+        g, o, r = _full_tokenizers(arg)
 
         def run(tok, line):
             tokens = tok.tokenize(line)
@@ -86,12 +97,12 @@ def _check(job):
     )
 
 
-@pytest.mark.parametrize("vocab,filename", [(v, f) for _, v, f in FULL_JOBS])
+@pytest.mark.parametrize("vocab,filename", ud_params([(v, f) for _, v, f in FULL_JOBS], key=lambda p: p[1]))
 def test_full_tokenizer_corpus(vocab, filename):
     _check(("full", vocab, filename))
 
 
-@pytest.mark.parametrize("lower,filename", [(lw, f) for _, lw, f in BASIC_JOBS])
+@pytest.mark.parametrize("lower,filename", ud_params([(lw, f) for _, lw, f in BASIC_JOBS], key=lambda p: p[1]))
 def test_basic_tokenizer_corpus(lower, filename):
     _check(("basic", lower, filename))
 
