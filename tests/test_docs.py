@@ -163,8 +163,8 @@ def _normalize(text):
     return text
 
 
-# A block that starts a Ray cluster takes a minute of two cores: it runs in `make test-slow`.
-BLOCK_PARAMS = [pytest.param(*b, id=f"{b[0]}:{b[1]}", marks=[pytest.mark.slow] if "ray.init(" in b[3] else [])
+# A block that starts a Ray cluster takes a minute of two cores: it runs in `make test-slow`, alone.
+BLOCK_PARAMS = [pytest.param(*b, id=f"{b[0]}:{b[1]}", marks=[pytest.mark.slow, pytest.mark.cluster] if "ray.init(" in b[3] else [])
                 for b in RUN]
 
 

@@ -236,6 +236,7 @@ RAY_DATA_WARNINGS = pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.d
 
 
 @pytest.mark.slow  # `make test-slow`: a local Ray cluster and its actors take 10-50 s
+@pytest.mark.cluster
 @RAY_DATA_WARNINGS
 def test_ray_data(ray_cluster, tok):
     """tokenize_dataset and map_batches(BertpieceMapper) on a local cluster (one

@@ -8,6 +8,7 @@ from tokenizers import AddedToken, Tokenizer as HFTokenizer
 
 import bertpiece
 from bpe_shapes import SHAPES, UD_FILES, assert_same, roberta_json, ud_lines
+from tiers import ud_params
 
 
 def load(shape):
@@ -16,7 +17,7 @@ def load(shape):
 
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
-@pytest.mark.parametrize("path", UD_FILES, ids=lambda p: p.rsplit("-", 1)[-1][:-4])
+@pytest.mark.parametrize("path", ud_params(UD_FILES), ids=lambda p: p.rsplit("-", 1)[-1][:-4])
 def test_ud_file_matches_tokenizers(shape, path):
     ours, theirs = load(shape)
     lines = ud_lines(path, 200)

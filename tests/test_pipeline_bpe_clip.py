@@ -14,6 +14,7 @@ from tokenizers import Tokenizer as HFTokenizer
 
 import bertpiece
 from bpe_shapes import DATA, UD_FILES, assert_same, ud_lines
+from tiers import ud_params
 
 
 def clip_byte_chars():
@@ -59,7 +60,7 @@ def test_clip_merges_are_the_file_we_think():
     assert len(lines) == 6000 and lines[:2] == ["i n", "t h"] and all(len(m.split(" ")) == 2 for m in lines)
 
 
-@pytest.mark.parametrize("path", UD_FILES, ids=lambda p: p.rsplit("-", 1)[-1][:-4])
+@pytest.mark.parametrize("path", ud_params(UD_FILES), ids=lambda p: p.rsplit("-", 1)[-1][:-4])
 def test_clip_merges_match_tokenizers(path):
     ours, theirs = bertpiece.Tokenizer.from_str(clip_json()), HFTokenizer.from_str(clip_json())
     lines = [line.lower() for line in ud_lines(path, 150)]

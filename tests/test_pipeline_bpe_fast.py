@@ -16,6 +16,7 @@ from bertpiece._core import PipelineEncoding, PipelineTokenizer
 from bpe_shapes import UD_FILES, assert_same, gpt2_json, modernbert_json, normalized_json, roberta_json, ud_lines
 from test_pipeline_bpe import ADDED, ADDED_TEXTS, EDGE_TEXTS
 from test_pipeline_bpe_fuzz import TEXT
+from tiers import ud_params
 
 
 def variant(prefix, trim, post, ignore_merges=False):
@@ -79,7 +80,7 @@ def test_fast_path_is_taken_only_where_its_shape_fits():
     assert bertpiece.Tokenizer.from_str(json.dumps(d))._core.fast_path() is None
 
 
-@pytest.mark.parametrize("path", UD_FILES, ids=lambda p: p.rsplit("-", 1)[-1][:-4])
+@pytest.mark.parametrize("path", ud_params(UD_FILES), ids=lambda p: p.rsplit("-", 1)[-1][:-4])
 def test_every_ud_line(path):
     # RoBERTa's shape with added tokens of every flag: prefix space, trimmed offsets, added-token splits
     lines = ud_lines(path)[::3]  # every 3rd line (test_pipeline_bulk_fast.py runs the others)

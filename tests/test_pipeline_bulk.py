@@ -15,6 +15,7 @@ import bpe_shapes
 import models_shapes
 import precomp_shapes
 from bpe_shapes import UD_FILES, ud_lines
+from tiers import ud_file_tiers
 
 SHAPES = {**{f"bpe-{k}": v for k, v in bpe_shapes.SHAPES.items()},
           **{f"models-{k}": v for k, v in models_shapes.SHAPES.items()},
@@ -22,9 +23,9 @@ SHAPES = {**{f"bpe-{k}": v for k, v in bpe_shapes.SHAPES.items()},
 EXTRA = ["", " ", "  a  b  ", "▁x", "日本語のテキスト", "x\u0301y", "\x00z", "😀 emoji 👍🏽", "\t\n tab", "<mask> <s>x</s>"]
 
 
-def all_lines():
-    """Every 3rd line of every UD file."""
-    return [line for path in UD_FILES for line in ud_lines(path)[::3]] + EXTRA
+def all_lines(files=UD_FILES):
+    """Every 3rd line of every UD file (of `files`)."""
+    return [line for path in files for line in ud_lines(path)[::3]] + EXTRA
 
 
 def rows(batch):
@@ -69,15 +70,16 @@ def assert_same_flat(batch, encodings, lines, context):
 EVERY_LINE = {"bpe-roberta", "models-t5", "models-wordpiece", "models-wordlevel"}
 
 
+@pytest.mark.parametrize("files", ud_file_tiers(UD_FILES))
 @pytest.mark.parametrize("shape", sorted(SHAPES))
-def test_ud_lines_match_tokenizers_encode_batch(shape):
+def test_ud_lines_match_tokenizers_encode_batch(shape, files):
     text = SHAPES[shape]()
     ours, theirs = bertpiece.Tokenizer.from_str(text), HFTokenizer.from_str(text)
-    lines = all_lines() if shape in EVERY_LINE else [line for path in UD_FILES for line in ud_lines(path, 100)] + EXTRA
+    lines = all_lines(files) if shape in EVERY_LINE else [line for path in files for line in ud_lines(path, 100)] + EXTRA
     got = ours.encode_batch_arrays(lines, return_offsets=True, num_threads=2)
     check_arrays(got, len(lines), True)
     assert_same_flat(got, theirs.encode_batch(lines), lines, shape)
-    some = [line for path in UD_FILES for line in ud_lines(path, 20)] + EXTRA
+    some = [line for path in files for line in ud_lines(path, 20)] + EXTRA
     bare = ours.encode_batch_arrays(some, add_special_tokens=False, num_threads=1)
     check_arrays(bare, len(some), False)
     assert_same_flat(bare, theirs.encode_batch(some, add_special_tokens=False), some, shape)

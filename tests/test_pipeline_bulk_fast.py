@@ -24,6 +24,7 @@ from test_pipeline_bpe import ADDED, ADDED_TEXTS, EDGE_TEXTS
 from test_pipeline_bpe_fast import SHAPES as FAST_SHAPES
 from test_pipeline_bpe_fuzz import TEXT
 from test_pipeline_bulk import rows, want_rows
+from tiers import ud_file_tiers
 
 
 def with_post(post):
@@ -104,10 +105,11 @@ def check(fast, general, theirs, lines, threads=(1, 2), offsets_too=(True, False
                 assert cuts == want_cuts
 
 
-def test_every_ud_line_gpt2_three_way():
+@pytest.mark.parametrize("files", ud_file_tiers(UD_FILES))
+def test_every_ud_line_gpt2_three_way(files):
     fast, general, theirs = three("gpt2")
     # Lines 1, 4, 7, ... of every UD file (test_pipeline_bpe_fast.py runs lines 0, 3, 6, ... through the fast path)
-    lines = [line for path in UD_FILES for line in ud_lines(path)[1::3]] + TEXTS
+    lines = [line for path in files for line in ud_lines(path)[1::3]] + TEXTS
     check(fast, general, theirs, lines, threads=(2,), offsets_too=(True,), general_rows=3000)
     check(fast, general, theirs, lines[:1200] + TEXTS, threads=(1,), add_special_tokens=False)
 

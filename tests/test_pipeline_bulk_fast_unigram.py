@@ -16,6 +16,7 @@ from bpe_shapes import UD_FILES, ud_lines
 from test_pipeline_bulk_fast import check
 from test_pipeline_bpe_fuzz import TEXT
 from test_pipeline_unigram_fast import EXTRA, SHAPES, three as three_of_text
+from tiers import ud_file_tiers
 
 
 @functools.lru_cache(maxsize=None)
@@ -28,10 +29,11 @@ def lines_of(n):
 
 
 @pytest.mark.parametrize("shape", ["t5", "spm_xlmr_precompiled"])
-def test_every_ud_line_three_way(shape):
+@pytest.mark.parametrize("files", ud_file_tiers(UD_FILES))
+def test_every_ud_line_three_way(shape, files):
     fused, general, theirs = three(shape)
     # Lines 1, 4, 7, ... of every UD file (test_pipeline_unigram_fast.py runs lines 0, 3, 6, ... through the fused core)
-    lines = [line for path in UD_FILES for line in ud_lines(path)[1::3]] + EXTRA
+    lines = [line for path in files for line in ud_lines(path)[1::3]] + EXTRA
     check(fused, general, theirs, lines, threads=(2,), offsets_too=(True,), general_rows=2000)
     check(fused, general, theirs, lines[:1500] + EXTRA, threads=(1,), add_special_tokens=False)
 

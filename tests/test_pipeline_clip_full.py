@@ -23,6 +23,7 @@ from tokenizers import AddedToken, Tokenizer as HFTokenizer
 import bertpiece
 from bpe_shapes import UD_FILES, assert_same, ud_lines
 from test_pipeline_bpe_clip import clip_byte_chars
+from tiers import ud_params
 
 WHEEL = "open_clip_torch-3.3.0-py3-none-any.whl"
 WHEEL_SHA256 = "c549ad5ed6bfc119cc11105033c0a2b9d7a2a4afeb40a58a09aab3da1a0043ce"
@@ -87,7 +88,7 @@ def _compare(text, lines):
     assert ours.decode_batch(ids, skip_special_tokens=False) == theirs.decode_batch(ids, skip_special_tokens=False)
 
 
-@pytest.mark.parametrize("path", UD_FILES, ids=lambda p: p.rsplit("-", 1)[-1][:-4])
+@pytest.mark.parametrize("path", ud_params(UD_FILES), ids=lambda p: p.rsplit("-", 1)[-1][:-4])
 def test_every_ud_line_matches_tokenizers(path):
     _compare(clip_full_json(True), ud_lines(path)[::3] + EXTRA)  # every 3rd line: CLIP's path is the general one
 

@@ -17,6 +17,7 @@ from bertpiece import oracle_pre_tokenizers as oracle
 from bpe_shapes import UD_FILES, assert_same, gpt2_json, ud_lines
 from pretok_shapes import BEHAVIORS, bare_json, word_spans
 from test_pipeline_bpe_clip import clip_json
+from tiers import ud_params
 
 CLIP = r"<\|startoftext\|>|<\|endoftext\|>|'s|'t|'re|'ve|'m|'ll|'d|[\p{L}]+|[\p{N}]|[^\s\p{L}\p{N}]+"
 # CLIP's tokenizer.json pre-tokenizer (openai/clip-vit-base-patch32).
@@ -50,7 +51,7 @@ def test_clip_pattern_on_ud_three_way(behavior, invert):
     three_way(config, texts)
 
 
-@pytest.mark.parametrize("path", UD_FILES, ids=lambda p: p.rsplit("-", 1)[-1][:-4])
+@pytest.mark.parametrize("path", ud_params(UD_FILES), ids=lambda p: p.rsplit("-", 1)[-1][:-4])
 def test_clip_shape_end_to_end(path):
     """CLIP's merges, "</w>", its Split + ByteLevel pre-tokenizer (its Replace
     normalizer and BPEDecoder are other families': texts are lowercased here
@@ -79,7 +80,7 @@ def test_real_patterns_on_ud_three_way(pattern, behavior, invert):
     three_way(config, [line for path in UD_FILES for line in ud_lines(path, 12)] + REAL_TEXTS)
 
 
-@pytest.mark.parametrize("path", UD_FILES, ids=lambda p: p.rsplit("-", 1)[-1][:-4])
+@pytest.mark.parametrize("path", ud_params(UD_FILES), ids=lambda p: p.rsplit("-", 1)[-1][:-4])
 def test_llama3_shape_end_to_end(path):
     """Llama-3's pre-tokenizer (Split with its regex, then ByteLevel without
     regex) in front of a byte-level BPE trained by HF on the UD samples."""

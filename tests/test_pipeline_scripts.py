@@ -19,6 +19,7 @@ from bertpiece._scripts_table import SCRIPT_CLASSES
 from bpe_shapes import UD_FILES, assert_same, ud_lines
 from code_points import code_points
 from pretok_shapes import model_json
+from tiers import ud_params
 
 CODE_POINTS = code_points()
 SCRIPTS = {"type": "UnicodeScripts"}
@@ -74,7 +75,7 @@ def scripts_model_json():
     return tok.to_str()
 
 
-@pytest.mark.parametrize("path", UD_FILES, ids=lambda p: p.rsplit("-", 1)[-1][:-4])
+@pytest.mark.parametrize("path", ud_params(UD_FILES), ids=lambda p: p.rsplit("-", 1)[-1][:-4])
 def test_ud_lines_end_to_end(path):
     text = scripts_model_json()
     ours, theirs = bertpiece.Tokenizer.from_str(text), HFTokenizer.from_str(text)

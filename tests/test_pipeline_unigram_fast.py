@@ -15,6 +15,7 @@ from bertpiece._core import PipelineTokenizer
 from bpe_shapes import UD_FILES, assert_all_same, assert_same, ud_lines
 from models_shapes import llama_json, t5_json, unigram_base, with_byte_pieces, xlmr_json
 from precomp_shapes import t5_json as spm_t5_json, xlmr_json as spm_xlmr_json
+from tiers import ud_file_tiers
 
 
 def _with_pre_tokenizer(text, pre_tokenizer):
@@ -60,8 +61,8 @@ def three(text):
 EVERY_LINE = {"t5", "spm_xlmr_precompiled"}
 
 
-def all_ud_lines(step=1):
-    return [line for path in UD_FILES for line in ud_lines(path)[::step]] + EXTRA
+def all_ud_lines(step=1, files=UD_FILES):
+    return [line for path in files for line in ud_lines(path)[::step]] + EXTRA
 
 
 def test_other_shapes_stay_on_the_general_path():
@@ -69,10 +70,11 @@ def test_other_shapes_stay_on_the_general_path():
         assert bertpiece.Tokenizer.from_str(_with_pre_tokenizer(unigram_base(), pre))._core.fast_path() is None
 
 
+@pytest.mark.parametrize("files", ud_file_tiers(UD_FILES))
 @pytest.mark.parametrize("shape", sorted(SHAPES))
-def test_every_ud_line_fused_general_and_tokenizers(shape):
+def test_every_ud_line_fused_general_and_tokenizers(shape, files):
     fused, general, hf = three(SHAPES[shape]())
-    lines = all_ud_lines(3 if shape in EVERY_LINE else 16)
+    lines = all_ud_lines(3 if shape in EVERY_LINE else 16, files)
     want = hf.encode_batch(lines)
     for got_fused, got_general, w, line in zip(fused.encode_batch(lines), general.encode_batch(lines), want, lines):
         assert_all_same((got_fused, got_general), w, line)

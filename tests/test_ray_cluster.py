@@ -141,6 +141,7 @@ def drive(address: str) -> dict:
 
 
 @pytest.mark.slow  # `make test-slow`: two `ray start` nodes take about a minute
+@pytest.mark.cluster
 def test_tokenize_dataset_on_two_nodes():
     env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32),
            "RAY_USAGE_STATS_ENABLED": "0", "PYTHONPATH": os.pathsep.join([HERE, os.environ.get("PYTHONPATH", "")])}

@@ -25,6 +25,9 @@ from shared_cache import session_json
 from tfsuite.harness import (KINDS, KNOWN_BERTPIECE_FAILURES, KNOWN_UPSTREAM_FAILURES, NOT_APPLICABLE, PAIRS, REFERENCE_NAMES, SUITE_DIR,
                              run_suite, upstream_tests)
 
+# One subprocess of ~45 s of upstream tests: in `make test-slow` (CI runs it), not in the newcomer's `make test`.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="session")
 def suite(tmp_path_factory):

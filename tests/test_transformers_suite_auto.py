@@ -14,6 +14,9 @@ from shared_cache import session_json
 from tfsuite.auto_harness import SHAPES, run_auto_suite
 from tfsuite.harness import KINDS, upstream_tests
 
+# One subprocess of ~45 s of upstream tests: in `make test-slow` (CI runs it), not in the newcomer's `make test`.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="session")
 def auto_suite(tmp_path_factory):
