@@ -80,3 +80,23 @@ def pytest_collection_modifyitems(items):
         return rank.get(item.path.name, len(rank))
 
     items.sort(key=order)  # stable: within a rank, collection order
+
+
+# BERTPIECE_TEST_CPU_LOG=path: each test's CPU time (its process's and its children's, user + system)
+# appended to path.<worker>, one "seconds nodeid" line per test. Unlike the durations, CPU time barely
+# moves when other jobs share the cores, so a change to the suite's cost can be measured on a busy
+# machine (scripts/test_cpu_report.py sums it per module).
+if os.environ.get("BERTPIECE_TEST_CPU_LOG"):
+    import resource
+
+    def _cpu_seconds():
+        own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(item, nextitem):
+        start = _cpu_seconds()
+        yield
+        path = os.environ["BERTPIECE_TEST_CPU_LOG"] + "." + os.environ.get("PYTEST_XDIST_WORKER", "main")
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(f"{_cpu_seconds() - start:.3f} {item.nodeid}\n")
