@@ -137,15 +137,20 @@ impl<'a> Cells<'a> {
 
     /// Writes `conv(v)` of each row's values `src[..]` into its cells of `out`.
     fn scatter<S: Sync, T: Send>(&self, out: &mut [T], src: &[S], conv: impl Fn(&S) -> T + Sync) -> Result<()> {
-        let blocks: Vec<&mut [T]> = out.chunks_mut(self.block * self.width).collect();
-        for_each_slice(self.threads, blocks, |b, cells| {
+        let fill = |b: usize, cells: &mut [T]| {
             for (r, row) in cells.chunks_mut(self.width).enumerate() {
                 let (from, to) = (self.place)(b * self.block + r);
                 for (cell, v) in row[to].iter_mut().zip(&src[from]) {
                     *cell = conv(v);
                 }
             }
-        })
+        };
+        if self.threads == 1 {
+            // (no hand-off to build: a serving batch's block is filled here)
+            out.chunks_mut(self.block * self.width).enumerate().for_each(|(b, cells)| fill(b, cells));
+            return Ok(());
+        }
+        for_each_slice(self.threads, out.chunks_mut(self.block * self.width).collect(), fill)
     }
 }
 

@@ -73,14 +73,16 @@ def one_text(tok, text, add_special_tokens, verbose, offsets=False):
     st = tok._engine.serving
     if st is None or st.owner != id(tok):
         st = state(tok)
-    if not st.usable or st.search(text):
-        return None  # the settings, or an added token in the text: the general path
+    if not st.usable:
+        return None  # the settings: the general path
     cls = sep = None
     if add_special_tokens:
         cls, sep = st.cls, st.sep
         if cls is None or sep is None:
             return None
     if offsets:
+        if st.search(text):
+            return None  # an added token in the text: the general path
         out = _encode_to_offsets(st.core, text, cls, sep)
         if out is None:
             return None  # a lone surrogate: the general path raises or drops it, as the reference does
@@ -88,9 +90,9 @@ def one_text(tok, text, add_special_tokens, verbose, offsets=False):
         n = len(ids)
         data = {"input_ids": ids, "token_type_ids": [0] * n, "attention_mask": [1] * n, "offset_mapping": spans}
     else:
-        ids = _encode_to_list(st.core, text, cls, sep)
+        ids = _encode_to_list(st.core, text, cls, sep, st.added)
         if ids is None:
-            return None  # a lone surrogate
+            return None  # an added token in the text (searched by the core), or a lone surrogate
         n = len(ids)
         data = {"input_ids": ids, "token_type_ids": [0] * n, "attention_mask": [1] * n}
     if verbose and len(ids) > st.model_max_length:
@@ -109,14 +111,14 @@ def one_ids(tok, text, add_special_tokens):
     st = tok._engine.serving
     if st is None or st.owner != id(tok):
         st = state(tok)
-    if not st.usable or st.search(text):
+    if not st.usable:
         return None
     cls = sep = None
     if add_special_tokens:
         cls, sep = st.cls, st.sep
         if cls is None or sep is None:
             return None
-    ids = _encode_to_list(st.core, text, cls, sep)
+    ids = _encode_to_list(st.core, text, cls, sep, st.added)  # (None: an added token, or a lone surrogate)
     if ids is not None and len(ids) > st.model_max_length:
         tok._warn_if_too_long(ids, False)
     return ids
