@@ -253,9 +253,15 @@ fn encode(
     needles: &[&[u8]],
     num_threads: Option<usize>,
 ) -> Result<Batch> {
-    let threads = thread_count(num_threads)?;
-    let needles = Needles::new(needles);
     let bytes = texts.iter().chain(seconds.unwrap_or_default()).map(|t| t.len()).sum::<usize>();
+    // A batch too small to share runs here whatever the thread count (whose
+    // lookup, a system call, is a share of a serving call); 0 is still an error.
+    let threads = if num_threads != Some(0) && workers_for(usize::MAX, bytes, texts.len()) == 1 {
+        1
+    } else {
+        thread_count(num_threads)?
+    };
+    let needles = Needles::new(needles);
     // Every batch turns its threads' word memos on (2 MiB once per thread,
     // kept for later batches): serving calls are small batches one after
     // another on the same threads, and a warm memo took about a quarter off a
@@ -322,11 +328,19 @@ fn encode(
     Ok(batch)
 }
 
+/// Values below which the parts are copied on the calling thread: a copy
+/// of a few hundred kB takes less than handing it to a pool thread and
+/// waiting for that thread to wake (a serving batch of 256 sentences has
+/// about 6,000 ids).
+const PAR_MIN_GATHER: usize = 1 << 18;
+
 /// The parts' `field`s back to back, copied into place on `threads`
 /// threads (zeroed memory comes from the OS untouched: its pages are first
 /// written, and faulted in, by the copy).
 fn gather<T: Zeroable + Send + Sync>(threads: usize, parts: &[Part], field: impl Fn(&Part) -> &[T] + Sync) -> Result<Vec<T>> {
-    let mut all = zeroed::<T>(parts.iter().map(|p| field(p).len()).sum(), "batch output")?;
+    let total = parts.iter().map(|p| field(p).len()).sum();
+    let threads = if total < PAR_MIN_GATHER { 1 } else { threads };
+    let mut all = zeroed::<T>(total, "batch output")?;
     let mut rest = &mut all[..];
     let mut places = Vec::with_capacity(parts.len());
     for p in parts {
@@ -336,6 +350,12 @@ fn gather<T: Zeroable + Send + Sync>(threads: usize, parts: &[Part], field: impl
     }
     for_each_slice(threads, places, |k, dst| dst.copy_from_slice(field(&parts[k])))?;
     Ok(all)
+}
+
+/// Whether `text` holds one of `needles` (the search each row of a batch gets).
+#[cfg_attr(not(feature = "python"), allow(dead_code))] // (the one-text serving path's)
+pub(crate) fn holds_any(needles: &[&[u8]], text: &[u8]) -> bool {
+    Needles::new(needles).found_in(text)
 }
 
 /// The strings whose rows the caller encodes another way (added tokens).

@@ -89,6 +89,7 @@ pub unsafe trait Zeroable: Copy {}
 unsafe impl Zeroable for u8 {}
 unsafe impl Zeroable for u32 {}
 unsafe impl Zeroable for u64 {}
+unsafe impl Zeroable for i64 {}
 
 pub(crate) fn out_of_memory<T>(items: usize, what: &'static str) -> Error {
     Error::OutOfMemory { what, bytes: (items as u128) * std::mem::size_of::<T>() as u128 }

@@ -195,7 +195,7 @@ def test_copies_keep_their_own_special_tokens(tmp_path, monkeypatch):
         assert other.pad_token_id != ours.pad_token_id
 
 
-def test_ids_above_the_vocabulary_are_right(tmp_path):
+def test_ids_above_the_vocabulary_are_right(tmp_path, monkeypatch):
     # ints are cached for the vocabulary's ids; added tokens sit above it
     ours, theirs = make_pair(tmp_path)
     for tok in (ours, theirs):
@@ -203,6 +203,16 @@ def test_ids_above_the_vocabulary_are_right(tmp_path):
     text = "x newword3 y newword0"
     assert_same(ours(text), theirs(text))
     assert_same(ours([text, "plain"]), theirs([text, "plain"]))
+    # one text: the core searches for the added tokens (a shared first byte, "[", or not)
+    seen = served(monkeypatch)
+    for added in ([], ["[X]"], ["ne@", "%x"]):
+        for tok in (ours, theirs):
+            tok.add_tokens(added)
+        for t in (text, "a [ b ] [SEP] c", "[[MASK]", "no bracket", "ne@ne %x [X]", "nenewword1", "[", "é %"):
+            seen.clear()
+            assert_same(ours(t), theirs(t))
+            assert ours.encode(t) == theirs.encode(t)
+            assert (seen[0] is None) == any(a in t for a in ours.get_added_vocab()), t
 
 
 def test_a_bad_thread_count_in_the_environment_is_named():

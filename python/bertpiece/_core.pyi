@@ -352,7 +352,11 @@ class Needles:
 
 # The serving entry points of BertTokenizer.__call__ (src/python/serving.rs).
 def encode_to_list(
-    tok: FullTokenizer, text: str, cls: Optional[int] = None, sep: Optional[int] = None
+    tok: FullTokenizer,
+    text: str,
+    cls: Optional[int] = None,
+    sep: Optional[int] = None,
+    added: Optional[Needles] = None,
 ) -> Optional[list[int]]: ...
 def encode_to_lists(
     tok: FullTokenizer,

@@ -8,7 +8,7 @@
 use super::args::*;
 use super::lists::{int_list, untracked, RowLists};
 use super::full_tokenizer::PyFullTokenizer;
-use crate::batch::BatchOptions;
+use crate::batch::{encode_batch, BatchOptions};
 use crate::encoder::with_thread_scratch;
 use crate::padding::Padding;
 use pyo3::exceptions::PyValueError;
@@ -18,19 +18,38 @@ use pyo3::types::{PyList, PyString};
 /// The added tokens a batch's rows are searched for, converted once per
 /// change of the tokenizer rather than on every call (`_core.Needles(list)`).
 #[pyclass(frozen, module = "bertpiece._core", name = "Needles")]
-pub(super) struct Needles(Vec<Vec<u8>>);
+pub(super) struct Needles {
+    strings: Vec<Vec<u8>>,
+    /// The first byte of every string, when they share one (special tokens
+    /// all start with "["): a text without it holds none of them.
+    first: Option<u8>,
+}
 
 #[pymethods]
 impl Needles {
     #[new]
     fn new(added: Vec<String>) -> Self {
-        Needles(added.into_iter().map(String::into_bytes).collect())
+        let strings: Vec<Vec<u8>> = added.into_iter().map(String::into_bytes).filter(|s| !s.is_empty()).collect();
+        let first = strings.first().map(|s| s[0]).filter(|&b| strings.iter().all(|s| s[0] == b));
+        Needles { strings, first }
     }
 }
 
 impl Needles {
     fn slices<'a>(needles: Option<&'a Bound<'_, Needles>>) -> Vec<&'a [u8]> {
-        needles.map_or_else(Vec::new, |n| n.get().0.iter().map(Vec::as_slice).collect())
+        needles.map_or_else(Vec::new, |n| n.get().strings.iter().map(Vec::as_slice).collect())
+    }
+
+    /// Whether `text` holds one of the strings: the batch path's search
+    /// (`batch::holds_any`), after a scan for the shared first byte.
+    fn found_in(needles: Option<&Bound<'_, Needles>>, text: &[u8]) -> bool {
+        let Some(n) = needles.map(Bound::get) else {
+            return false;
+        };
+        if n.strings.is_empty() || n.first.is_some_and(|b| memchr::memchr(b, text).is_none()) {
+            return false;
+        }
+        crate::batch::holds_any(&n.strings.iter().map(Vec::as_slice).collect::<Vec<_>>(), text)
     }
 }
 
@@ -52,13 +71,23 @@ fn threads_or_env(py: Python<'_>, num_threads: Option<i64>) -> PyResult<Option<i
 }
 
 /// The ids of one text between `cls` and `sep` (when given), encoded without
-/// the GIL; None when the text is not valid Unicode (a lone surrogate: the
-/// caller's general path says what happens).
-fn text_ids(py: Python<'_>, t: &PyFullTokenizer, text: &Bound<'_, PyString>, cls: Option<u32>, sep: Option<u32>) -> PyResult<Option<Vec<u32>>> {
+/// the GIL; None when the text is not valid Unicode (a lone surrogate) or
+/// holds one of `added`: the caller's general path says what happens.
+fn text_ids(
+    py: Python<'_>,
+    t: &PyFullTokenizer,
+    text: &Bound<'_, PyString>,
+    cls: Option<u32>,
+    sep: Option<u32>,
+    added: Option<&Bound<'_, Needles>>,
+) -> PyResult<Option<Vec<u32>>> {
     let Ok(s) = text.to_str() else {
         return Ok(None);
     };
     let bytes = s.as_bytes();
+    if Needles::found_in(added, bytes) {
+        return Ok(None);
+    }
     let inner = &t.inner;
     let encode = || -> PyResult<_> {
         let mut ids = Vec::new(); // `encode_into` makes the room (fallibly) after [CLS]
@@ -82,18 +111,20 @@ fn text_ids(py: Python<'_>, t: &PyFullTokenizer, text: &Bound<'_, PyString>, cls
 const HOLD_GIL_BELOW: usize = 2048;
 
 /// The ids of one text as a list, between `cls` and `sep` when given; None
-/// when the text is not valid Unicode.
+/// when the text is not valid Unicode or holds one of `added` (the search
+/// the one-text path needs before it may encode, made here rather than in Python).
 #[pyfunction]
-#[pyo3(signature = (tok, text, cls=None, sep=None))]
+#[pyo3(signature = (tok, text, cls=None, sep=None, added=None))]
 pub(super) fn encode_to_list<'py>(
     py: Python<'py>,
     tok: &Bound<'py, PyFullTokenizer>,
     text: &Bound<'py, PyString>,
     cls: Option<u32>,
     sep: Option<u32>,
+    added: Option<&Bound<'py, Needles>>,
 ) -> PyResult<Option<Bound<'py, PyList>>> {
     let t = tok.get();
-    let Some(ids) = text_ids(py, t, text, cls, sep)? else {
+    let Some(ids) = text_ids(py, t, text, cls, sep, added)? else {
         return Ok(None);
     };
     int_list(py, t.ints.ints(py, t.inner.vocab()), &ids).map(Some)
@@ -147,7 +178,7 @@ pub(super) fn encode_to_windows<'py>(
     sep: Option<u32>,
 ) -> PyResult<Option<(Bound<'py, PyList>, Bound<'py, PyList>, Bound<'py, PyList>)>> {
     let t = tok.get();
-    let Some(ids) = text_ids(py, t, text, None, None)? else {
+    let Some(ids) = text_ids(py, t, text, None, None, None)? else {
         return Ok(None);
     };
     let ranges: Vec<(usize, usize)> = windows.call1((ids.len(),))?.extract()?;
@@ -220,9 +251,22 @@ pub(super) fn encode_padded_block<'py>(
     let (pad_to, pad_to_multiple_of) = (size_arg(pad_to.as_ref(), "max_length")?, size_arg(pad_to_multiple_of.as_ref(), "pad_to_multiple_of")?);
     let opts = BatchOptions { special, max_length, ..Default::default() };
     let threads = thread_count(py, threads_or_env(py, num_threads)?)?;
-    let (batch, _) = t.run_batch(py, texts, None, opts, threads, None, &Needles::slices(added), None)?;
     let padding = Padding { to: pad_to, multiple_of: pad_to_multiple_of, pad_id, pad_type_id, left: padding_left };
-    let (width, block) = py.detach(|| batch.pad_stacked(&padding, crate::threads::thread_count(threads)?))?;
+    let read = BatchTexts::read(texts, t.inner.basic().options().reference, "texts")?;
+    let (bytes, needles, inner) = (read.slices(), Needles::slices(added), &t.inner);
+    // Encoded and padded in one go; a small batch holding the GIL (as one short text does).
+    let work = || -> PyResult<_> {
+        let batch = encode_batch(inner, &bytes, opts, &needles, threads)?;
+        // The thread count (a system call to look up) only for ids enough to
+        // share their scatter into the block (which writes one cell per id).
+        let pad_threads = match threads {
+            None if batch.ids.len() < 1 << 14 => 1,
+            n => crate::threads::thread_count(n)?,
+        };
+        let (width, block) = batch.pad_stacked(&padding, pad_threads)?;
+        Ok((batch, width, block))
+    };
+    let (batch, width, block) = if bytes.iter().map(|b| b.len()).sum::<usize>() < HOLD_GIL_BELOW { work()? } else { py.detach(work)? };
     let rows = batch.row_splits.len().saturating_sub(1);
     let longest = batch.row_splits.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0);
     Ok((width, Array::new(block, vec![3, rows, width])?, batch.flagged, longest))

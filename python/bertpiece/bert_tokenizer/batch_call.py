@@ -22,6 +22,7 @@ from .encoding import BatchEncoding
 from .epochs import frozen
 
 _int_rows = _core.int_rows
+_new = object.__new__
 
 # Options the batch path reproduces; anything else takes the general path.
 _TRUNCATIONS = ("do_not_truncate", "longest_first", "only_first")
@@ -247,6 +248,15 @@ def _redo_padded(tok, items, redo, ids, mask, offsets, type_ids, special_mask, l
             if n:
                 offsets[k, cells] = offs
     return True
+
+
+def _served_rows(tok, epoch, texts, add_special_tokens, truncation_strategy, max_length, padding_side, width):
+    """`_LazyRows(tok, epoch, texts, None, ..., width, False)` for single texts, without a call of
+    `__init__` (the serving paths make one a call: this takes about 0.15 µs less)."""
+    rows = _new(_LazyRows)
+    rows._tok, rows._epoch, rows._texts, rows._pairs, rows._cache, rows._width = tok, epoch, texts, None, None, width
+    rows._opts = (add_special_tokens, truncation_strategy, max_length, padding_side, False)
+    return rows
 
 
 class _LazyRows:

@@ -15,10 +15,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _core
-from .batch_call import _general, _LazyRows, _row_lists
+from .batch_call import _general, _row_lists, _served_rows
 from .encoding import BatchEncoding
 from .epochs import frozen
-from .general import _padding_too_large
+from .general import _MAX_PADDED_CELLS
 from .truncation import _hf_truncate
 
 _encode_to_list, _encode_to_lists, _encode_to_offsets, _encode_to_windows, _encode_padded_block = (
@@ -31,8 +31,8 @@ _MAX_PLANS = 64  # distinct option sets remembered per tokenizer
 class ServingState:
     """What the serving paths read from a tokenizer, read once per change of it."""
 
-    __slots__ = ("owner", "epoch", "cls", "sep", "pad", "added", "matcher", "plans", "usable", "core", "search",
-                 "model_max_length", "padding_side")
+    __slots__ = ("owner", "epoch", "cls", "sep", "pad", "added", "matcher", "plans", "padded_plans", "usable", "core",
+                 "search", "model_max_length", "padding_side", "truncation_side", "pad_type_id")
 
     def __init__(self, tok):
         self.owner = id(tok)  # a shallow copy of a tokenizer shares its engine, not its tokens
@@ -43,10 +43,11 @@ class ServingState:
         self.pad = tok._special_id("pad_token")
         self.added = _core.Needles(list(tok._added))
         self.matcher = tok._matcher
-        self.plans = {}
+        self.plans, self.padded_plans = {}, {}
         # the one-text path's reads, each an attribute any change of which drops this state
         self.usable, self.core, self.search = usable(tok), tok._core, tok._matcher.search
         self.model_max_length, self.padding_side = tok.model_max_length, tok.padding_side
+        self.truncation_side, self.pad_type_id = tok.truncation_side, tok.pad_token_type_id
 
 
 def state(tok):
@@ -73,14 +74,16 @@ def one_text(tok, text, add_special_tokens, verbose, offsets=False):
     st = tok._engine.serving
     if st is None or st.owner != id(tok):
         st = state(tok)
-    if not st.usable or st.search(text):
-        return None  # the settings, or an added token in the text: the general path
+    if not st.usable:
+        return None  # the settings: the general path
     cls = sep = None
     if add_special_tokens:
         cls, sep = st.cls, st.sep
         if cls is None or sep is None:
             return None
     if offsets:
+        if st.search(text):
+            return None  # an added token in the text: the general path
         out = _encode_to_offsets(st.core, text, cls, sep)
         if out is None:
             return None  # a lone surrogate: the general path raises or drops it, as the reference does
@@ -88,17 +91,16 @@ def one_text(tok, text, add_special_tokens, verbose, offsets=False):
         n = len(ids)
         data = {"input_ids": ids, "token_type_ids": [0] * n, "attention_mask": [1] * n, "offset_mapping": spans}
     else:
-        ids = _encode_to_list(st.core, text, cls, sep)
+        ids = _encode_to_list(st.core, text, cls, sep, st.added)
         if ids is None:
-            return None  # a lone surrogate
+            return None  # an added token in the text (searched by the core), or a lone surrogate
         n = len(ids)
         data = {"input_ids": ids, "token_type_ids": [0] * n, "attention_mask": [1] * n}
     if verbose and len(ids) > st.model_max_length:
         tok._warn_if_too_long(ids, False)
     out = _new(BatchEncoding)
     out.data = data
-    out._rows = _LazyRows(tok, st.epoch, [text], None, add_special_tokens, "do_not_truncate", None, st.padding_side,
-                          None, False)
+    out._rows = _served_rows(tok, st.epoch, [text], add_special_tokens, "do_not_truncate", None, st.padding_side, None)
     return out
 
 
@@ -109,14 +111,14 @@ def one_ids(tok, text, add_special_tokens):
     st = tok._engine.serving
     if st is None or st.owner != id(tok):
         st = state(tok)
-    if not st.usable or st.search(text):
+    if not st.usable:
         return None
     cls = sep = None
     if add_special_tokens:
         cls, sep = st.cls, st.sep
         if cls is None or sep is None:
             return None
-    ids = _encode_to_list(st.core, text, cls, sep)
+    ids = _encode_to_list(st.core, text, cls, sep, st.added)  # (None: an added token, or a lone surrogate)
     if ids is not None and len(ids) > st.model_max_length:
         tok._warn_if_too_long(ids, False)
     return ids
@@ -124,8 +126,8 @@ def one_ids(tok, text, add_special_tokens):
 
 # ------------------------------------------------------------------ batches
 def plan(tok, st, padding, truncation, max_length, stride, pad_to_multiple_of, n_rows):
-    """(padding strategy, truncation strategy, max_length) as the general path
-    decides them for single texts, or None when it would warn or raise (it then does so)."""
+    """(padding strategy, truncation strategy, max_length, cells per row at least) as the general
+    path decides them for single texts, or None when it would warn or raise (it then does so)."""
     key = (type(padding), padding, type(truncation), truncation, type(max_length), max_length, type(stride), stride,
            type(pad_to_multiple_of), pad_to_multiple_of)
     try:
@@ -137,8 +139,8 @@ def plan(tok, st, padding, truncation, max_length, stride, pad_to_multiple_of, n
         if len(st.plans) >= _MAX_PLANS:
             st.plans.clear()
         st.plans[key] = found
-    if found is False or _padding_too_large(found[0], found[2], pad_to_multiple_of, n_rows) is not None:
-        return None
+    if found is False or found[3] * n_rows > _MAX_PADDED_CELLS:
+        return None  # (padding too large: `_padding_too_large` is the general path's MemoryError)
     return found
 
 
@@ -156,7 +158,10 @@ def _decide(tok, padding, truncation, max_length, stride, pad_to_multiple_of):
         return False
     if type(max_length) is not int and max_length is not None or type(stride) is not int:
         return False  # (sizes given as other integer types: the general path converts them)
-    return found
+    # what `_padding_too_large` checks, per row: every padded row is at least this wide
+    width = 0 if padding_strategy == "do_not_pad" else max(
+        max_length if padding_strategy == "max_length" and max_length else 0, pad_to_multiple_of or 0)
+    return padding_strategy, truncation_strategy, max_length, 3 * width
 
 
 def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_length, pad_to_multiple_of,
@@ -166,15 +171,25 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
     st = tok._engine.serving
     if st is None or st.owner != id(tok):
         st = state(tok)
-    if not texts or not st.usable or tok.truncation_side != "right":
+    if not texts or not st.usable or st.truncation_side != "right":
         return None
     if return_tensors is not None and (type(return_tensors) is not str or return_tensors not in ("np", "pt")):
         return None  # (a TensorType, "tf", "mlx"...: the general path)
     tensors = return_tensors
-    found = plan(tok, st, padding, truncation, max_length, 0, pad_to_multiple_of, len(texts))
-    if found is None:
-        return None
-    padding_strategy, truncation_strategy, max_length = found
+    if padding is True and truncation is True and type(max_length) is int and pad_to_multiple_of is None:
+        # a model server's call: its plan by max_length alone (padding to the longest row is never too large)
+        found = st.padded_plans.get(max_length)
+        if found is None:
+            if len(st.padded_plans) >= _MAX_PLANS:
+                st.padded_plans.clear()
+            found = st.padded_plans[max_length] = plan(tok, st, True, True, max_length, 0, None, 0) or False
+        if found is False:
+            return None
+    else:
+        found = plan(tok, st, padding, truncation, max_length, 0, pad_to_multiple_of, len(texts))
+        if found is None:
+            return None
+    padding_strategy, truncation_strategy, max_length, _ = found
     special = None
     if add_special_tokens:
         if st.cls is None or st.sep is None:
@@ -201,7 +216,7 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
         try:
             width, block, redo, longest = _encode_padded_block(
                 st.core, texts, special, limit, pad_to, pad_to_multiple_of, st.pad, st.padding_side == "left",
-                tok.pad_token_type_id, st.added)
+                st.pad_type_id, st.added)
         except UnicodeEncodeError:
             return None
         if redo or (pad_to is not None and longest > pad_to):
@@ -212,8 +227,8 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
             data = {k: (_row_lists(v) if batched else v[0].tolist()) for k, v in data.items()}
     out = _new(BatchEncoding)  # (without __init__: `data` is a new dict)
     out.data = data
-    out._rows = _LazyRows(tok, st.epoch, texts, None, add_special_tokens, truncation_strategy, max_length,
-                          st.padding_side, width, False)
+    out._rows = _served_rows(tok, st.epoch, texts, add_special_tokens, truncation_strategy, max_length,
+                             st.padding_side, width)
     if tensors == "pt":
         out.convert_to_tensors("pt")
     if max_length is None and verbose:
@@ -256,7 +271,7 @@ def windows(tok, text, add_special_tokens, truncation, max_length, stride, verbo
     found = plan(tok, st, False, truncation, max_length, stride, None, 1)
     if found is None:
         return None
-    _, truncation_strategy, max_length = found
+    _, truncation_strategy, max_length, _ = found
     if truncation_strategy == "do_not_truncate" or max_length is None:
         return None
     if add_special_tokens and (st.cls is None or st.sep is None) or st.matcher.search(text):
