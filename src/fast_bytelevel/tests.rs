@@ -64,7 +64,7 @@ fn ids_only_path_gives_encodes_ids_and_offsets() {
         for (max_length, direction) in [(0, Direction::Left), (1, Direction::Right), (2, Direction::Left), (3, Direction::Right)] {
             truncations.push(Some(TruncationParams { max_length, stride: 0, strategy: Strategy::LongestFirst, direction }));
         }
-        for s in ["ab ab", " ab  é<s>ab c x", "é", "", "   ", "日本 ab\u{301}c<s> <s>", "x<s>", "a'ab 'ab's <", "it's <<s>", "<", "'"] {
+        for s in ["ab ab", " ab  é<s>ab c x", "é", "", "   ", "日本 ab\u{301}c<s> <s>", "x<s>", "a'ab 'ab's <", "it's <<s>", "it's", "<", "'"] {
             for truncation in &truncations {
                 for add in [false, true] {
                     let settings = Settings { truncation: *truncation, padding: None };
