@@ -45,6 +45,11 @@ impl FirstBytes {
         FirstBytes { any, few: (few.len() <= 3).then_some(few) }
     }
 
+    /// The first bytes, in increasing order.
+    pub fn bytes(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..=255u8).filter(|&b| self.any[b as usize])
+    }
+
     /// False when none of the first bytes occurs in `text`.
     pub fn may_occur_in(&self, text: &str) -> bool {
         let t = text.as_bytes();

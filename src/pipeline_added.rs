@@ -82,6 +82,9 @@ impl Tokenizer {
         self.raw_matcher = Matcher::new(raw);
         self.normalized_matcher = Matcher::new(normalized);
         self.added_first = FirstBytes::new(self.added_r.values().map(|t| t.content.as_str()));
+        if let Some(fast) = &mut self.fast {
+            fast.set_added_first_bytes(&self.added_first);
+        }
     }
 
     /// The added tokens by increasing id, as HF serializes them.

@@ -9,7 +9,7 @@
 use crate::pipeline::{IdsOnly, Input, Settings, Tokenizer};
 use crate::processors::truncation::TruncationParams;
 use crate::room::{make_room, out_of_memory};
-use crate::threads::run_jobs;
+use crate::threads::{for_each_slice, run_jobs};
 use crate::{Error, Result};
 
 /// Rows one job encodes: enough to amortize the hand-off, few enough to balance.
@@ -83,31 +83,67 @@ pub fn encode_flat(
     threads: usize,
 ) -> Result<FlatBatch> {
     let settings = Settings { truncation, padding: None };
-    let jobs = texts.len().div_ceil(ROWS_PER_JOB);
+    // One thread: one job, whose vectors are the batch's (no join, no copy).
+    let rows_per_job = if threads <= 1 { texts.len().max(1) } else { ROWS_PER_JOB };
+    let jobs = texts.len().div_ceil(rows_per_job);
     let parts = run_jobs(threads, jobs, |k| {
-        let rows = &texts[k * ROWS_PER_JOB..((k + 1) * ROWS_PER_JOB).min(texts.len())];
+        let rows = &texts[k * rows_per_job..((k + 1) * rows_per_job).min(texts.len())];
         encode_part(tok, rows, add_special_tokens, &settings, offsets)
     })?
     .into_iter()
     .collect::<Result<Vec<Part>>>()?;
-    let total: usize = parts.iter().map(|p| p.ids.len()).sum();
     let mut out = FlatBatch::default();
-    out.ids.try_reserve_exact(total).map_err(|_| out_of_memory::<u32>(total, "token ids"))?;
-    if offsets {
-        out.offsets.try_reserve_exact(total).map_err(|_| out_of_memory::<[u32; 2]>(total, "token offsets"))?;
-    }
     make_room(&mut out.row_splits, texts.len() + 1, "row splits")?;
     out.row_splits.push(0);
     let mut end = 0;
-    for p in parts {
-        out.ids.extend_from_slice(&p.ids);
-        out.offsets.extend_from_slice(&p.offsets);
+    for p in &parts {
         out.truncated += p.truncated;
-        for n in p.lens {
+        for &n in &p.lens {
             end += n;
             out.row_splits.push(end);
         }
     }
+    (out.ids, out.offsets) = join_parts(parts, threads)?;
+    Ok(out)
+}
+
+/// The parts' ids and offsets back to back: a lone part's vectors as they
+/// are, several copied into one buffer each on `threads` threads (each part
+/// to its own place, so the copies run side by side).
+fn join_parts(mut parts: Vec<Part>, threads: usize) -> Result<(Vec<u32>, Vec<[u32; 2]>)> {
+    if parts.len() <= 1 {
+        return Ok(parts.pop().map_or_else(Default::default, |p| (p.ids, p.offsets)));
+    }
+    let ids = join(&parts, threads, |p| &p.ids, "token ids")?;
+    let offsets = join(&parts, threads, |p| &p.offsets, "token offsets")?;
+    Ok((ids, offsets))
+}
+
+/// `column(part)` of every part back to back, copied on `threads` threads.
+fn join<T: Copy + Send + Sync>(parts: &[Part], threads: usize, column: impl Fn(&Part) -> &Vec<T> + Sync, what: &'static str) -> Result<Vec<T>> {
+    let total: usize = parts.iter().map(|p| column(p).len()).sum();
+    let mut out: Vec<T> = Vec::new();
+    out.try_reserve_exact(total).map_err(|_| out_of_memory::<T>(total, what))?;
+    // each part's place in the (uninitialized) room, in order
+    let mut slices = Vec::with_capacity(parts.len());
+    let mut rest = out.spare_capacity_mut().get_mut(..total).unwrap_or_default();
+    for p in parts {
+        let Some((head, tail)) = rest.split_at_mut_checked(column(p).len()) else {
+            return Err(Error::Tokenize(format!("internal error: parts longer than their {total} {what}")));
+        };
+        slices.push(head);
+        rest = tail;
+    }
+    for_each_slice(threads, slices, |k, dst| {
+        if let Some(p) = parts.get(k) {
+            dst.write_copy_of_slice(column(p));
+        }
+    })?;
+    // SAFETY: the slices cover `out`'s first `total` slots exactly (their
+    // lengths sum to `total`), and `for_each_slice` ran the copy into every
+    // one of them (it returned Ok: every job ran; a panic would not get here),
+    // so all `total` elements are initialized.
+    unsafe { out.set_len(total) };
     Ok(out)
 }
 
@@ -145,6 +181,10 @@ mod tests {
         }
         let no_offsets = encode_flat(&tok, &texts, true, None, false, 2).unwrap();
         assert!(no_offsets.offsets.is_empty());
+        // jobs whose parts are all empty: the joined buffers are empty too
+        let empty = encode_flat(&tok, &[""; 600], false, None, true, 2).unwrap();
+        assert!(empty.ids.is_empty() && empty.offsets.is_empty());
+        assert_eq!(empty.row_splits, vec![0; 601]);
         assert_eq!(encode_flat(&tok, &[], true, None, true, 2).unwrap().row_splits, [0]);
     }
 }

@@ -154,9 +154,8 @@ impl Tokenizer {
         // added-token splits: (index in the sequence, their spaces), for the trims
         let mut added_spaces: Vec<(usize, u32, u32)> = Vec::new();
         match &path {
-            SequencePath::ByteLevel(fast) if !self.added_first.may_occur_in(text) => {
-                fast.encode_piece_ids(text, 0, ids, offsets.as_deref_mut())
-            }
+            // no added token in the text (found out by the scan itself, where it can)
+            SequencePath::ByteLevel(fast) if fast.encode_text_ids(text, &self.added_first, ids, offsets.as_deref_mut()) => {}
             SequencePath::ByteLevel(fast) => self.encode_added_ids(fast, text, ids, &mut offsets, &mut added_spaces, seq_from),
             SequencePath::Unigram(u) => u.encode_ids(text, ids, offsets.as_deref_mut())?,
         }

@@ -6,12 +6,15 @@
 //! ([`merge`]), and offsets come from counting chars once, with no
 //! `NormalizedString` and no byte-level string. It yields the same
 //! [`Encoding`] as the general path, so added tokens, post-processors,
-//! truncation and padding stay the general path's.
+//! truncation and padding stay the general path's. The ids-only entry of
+//! the bulk call finds out in the same scan whether a text may hold an
+//! added token ([`FastByteLevel::encode_text_ids`]).
 
 mod cache;
 pub mod merge;
 pub mod scan;
 
+use crate::added_tokens::FirstBytes;
 use crate::config::TokenizerConfig;
 use crate::encoding::Encoding;
 use crate::models::Model;
@@ -29,6 +32,10 @@ pub struct FastByteLevel {
     tokens: Arc<Vec<String>>,
     /// id -> the token's leading and trailing spaces (`processors::space_counts`), for trimming offsets on ids.
     spaces: Arc<Vec<(u32, u32)>>,
+    /// The scanner's ASCII classes with the added tokens' first bytes as
+    /// stops, when all of them are ASCII punctuation or controls (see
+    /// [`FastByteLevel::encode_text_ids`]); None: look for them first.
+    stops: Option<Arc<scan::AsciiClasses>>,
 }
 
 impl FastByteLevel {
@@ -53,7 +60,37 @@ impl FastByteLevel {
             (a as u32, b as u32)
         });
         let spaces = Arc::new(spaces.collect());
-        Some(FastByteLevel { bpe: Arc::new(bpe), add_prefix_space: pre.add_prefix_space, tokens: Arc::new(tokens), spaces })
+        let stops = scan::AsciiClasses::with_stops(std::iter::empty()).map(Arc::new);
+        Some(FastByteLevel { bpe: Arc::new(bpe), add_prefix_space: pre.add_prefix_space, tokens: Arc::new(tokens), spaces, stops })
+    }
+
+    /// Takes the added tokens' first bytes (whenever the added tokens change).
+    pub fn set_added_first_bytes(&mut self, first: &FirstBytes) {
+        self.stops = scan::AsciiClasses::with_stops(first.bytes()).map(Arc::new);
+    }
+
+    /// [`FastByteLevel::encode_piece_ids`] on a whole text (origin 0) that
+    /// holds no added token: false, with nothing appended, when it may hold
+    /// one (a byte of `first`), for the caller to split them out first.
+    /// Where the first bytes are ASCII punctuation, the scan itself stops at
+    /// them (no pass of its own over the text); otherwise `first` is looked for first.
+    pub fn encode_text_ids(&self, text: &str, first: &FirstBytes, ids: &mut Vec<u32>, mut offsets: Option<&mut Vec<[u32; 2]>>) -> bool {
+        let Some(stops) = &self.stops else {
+            if first.may_occur_in(text) {
+                return false;
+            }
+            self.encode_piece_ids(text, 0, ids, offsets);
+            return true;
+        };
+        let (ids_from, offsets_from) = (ids.len(), offsets.as_ref().map_or(0, |o| o.len()));
+        if self.encode_ids_until(text, 0, stops, ids, offsets.as_deref_mut()) {
+            return true;
+        }
+        ids.truncate(ids_from);
+        if let Some(o) = offsets {
+            o.truncate(offsets_from);
+        }
+        false
     }
 
     /// `text` with the pre-tokenizer's `add_prefix_space` applied, and how many
@@ -118,22 +155,29 @@ impl FastByteLevel {
     /// original text to `offsets`. No token string, word index or type id.
     /// The caller keeps texts under 2^31 bytes, so every offset fits a u32.
     pub fn encode_piece_ids(&self, text: &str, origin: usize, ids: &mut Vec<u32>, offsets: Option<&mut Vec<[u32; 2]>>) {
+        self.encode_ids_until(text, origin, scan::AsciiClasses::plain(), ids, offsets);
+    }
+
+    /// [`FastByteLevel::encode_piece_ids`] with the scanner's classes
+    /// `classes`, up to its first Stop byte: false if there is one (what was
+    /// appended before it is the caller's to drop).
+    fn encode_ids_until(&self, text: &str, origin: usize, classes: &scan::AsciiClasses, ids: &mut Vec<u32>, offsets: Option<&mut Vec<[u32; 2]>>) -> bool {
         if text.is_empty() {
-            return;
+            return true;
         }
         let (text, prefix) = self.prefixed(text);
         let text = &*text;
         let bytes = text.as_bytes();
         ids.reserve(text.len() / 4 + 1);
         let Some(offsets) = offsets else {
-            return self.bpe.with_cache(|words| scan::split_gpt2(text, |start, end| words.tokenize_ids(bytes, start, end, ids)));
+            return self.bpe.with_cache(|words| scan::split_gpt2_until(text, classes, |start, end| words.tokenize_ids(bytes, start, end, ids)));
         };
         offsets.reserve(text.len() / 4 + 1);
         // ASCII text: chars are bytes (the common case, no counting)
         let ascii = text.is_ascii();
         let mut pieces: Vec<Piece> = Vec::new();
         let mut chars_before = 0usize;
-        self.bpe.with_cache(|words| scan::split_gpt2(text, |start, end| {
+        self.bpe.with_cache(|words| scan::split_gpt2_until(text, classes, |start, end| {
             pieces.clear();
             words.tokenize(bytes, start, end, &mut pieces);
             let (mut at, mut char_at) = (start, chars_before);
@@ -152,7 +196,7 @@ impl FastByteLevel {
                 at = end_byte;
             }
             chars_before = char_at;
-        }));
+        }))
     }
 }
 

@@ -4,7 +4,9 @@
 //! plus the lookahead done by hand), without the regex engine. ASCII is
 //! classified by a table; other chars by the regex crate's own Unicode
 //! classes (`\p{L}`, `\p{N}`, `\s`), read once from regex-syntax, so both
-//! splitters agree char for char.
+//! splitters agree char for char. [`split_gpt2_until`] also stops at the
+//! first byte of an added token, so the bulk path needs no pass of its own
+//! to look for one.
 
 use regex_syntax::hir::{Class, HirKind};
 use std::sync::LazyLock;
@@ -15,6 +17,37 @@ pub enum CharClass {
     Number,
     Space,
     Other,
+    /// An ASCII byte of class Other that starts an added token (only in an
+    /// [`AsciiClasses`] made for them): [`split_gpt2_until`] stops there.
+    Stop,
+}
+
+/// The classes of the 128 ASCII bytes as the scanner reads them.
+#[derive(Clone, Debug)]
+pub struct AsciiClasses {
+    classes: [CharClass; 128],
+}
+
+impl AsciiClasses {
+    /// GPT-2's classes with the bytes `stops` marked Stop; None when one of
+    /// them is not ASCII of class Other (a letter, digit, space or non-ASCII
+    /// byte can sit inside a run the scanner skips without a table read).
+    pub fn with_stops(stops: impl Iterator<Item = u8>) -> Option<AsciiClasses> {
+        let mut a = ASCII.classes;
+        for b in stops {
+            let slot = a.get_mut(b as usize)?;
+            if *slot != CharClass::Other && *slot != CharClass::Stop {
+                return None;
+            }
+            *slot = CharClass::Stop;
+        }
+        Some(AsciiClasses { classes: a })
+    }
+
+    /// GPT-2's classes, no stops.
+    pub fn plain() -> &'static AsciiClasses {
+        &ASCII
+    }
 }
 
 /// The code point ranges of one regex class (e.g. `\p{L}`), as regex-syntax defines it.
@@ -37,12 +70,12 @@ static TABLE: LazyLock<Vec<(u32, u32, CharClass)>> = LazyLock::new(|| {
     t
 });
 
-static ASCII: LazyLock<[CharClass; 128]> = LazyLock::new(|| {
+static ASCII: LazyLock<AsciiClasses> = LazyLock::new(|| {
     let mut a = [CharClass::Other; 128];
     for (b, slot) in a.iter_mut().enumerate() {
         *slot = lookup(b as u32);
     }
-    a
+    AsciiClasses { classes: a }
 });
 
 fn lookup(cp: u32) -> CharClass {
@@ -64,10 +97,15 @@ fn class_at(text: &str, ascii: &[CharClass; 128], i: usize) -> (CharClass, usize
     }
 }
 
+/// The classes of the Basic Multilingual Plane by code point (64 KiB, made
+/// on first use from [`lookup`]): one load per non-ASCII char instead of a
+/// binary search over [`TABLE`].
+static BMP: LazyLock<Box<[CharClass]>> = LazyLock::new(|| (0..0x1_0000u32).map(lookup).collect());
+
 #[inline(never)]
 fn class_of_char_at(text: &str, i: usize) -> (CharClass, usize) {
     match text.get(i..).and_then(|s| s.chars().next()) {
-        Some(c) => (lookup(c as u32), c.len_utf8()),
+        Some(c) => (BMP.get(c as usize).copied().unwrap_or_else(|| lookup(c as u32)), c.len_utf8()),
         None => (CharClass::Other, 1), // unreachable: `i` is always a char boundary
     }
 }
@@ -128,14 +166,25 @@ fn run_end(text: &str, ascii: &[CharClass; 128], mut i: usize, class: CharClass)
 
 /// Calls `out(start, end)` for every GPT-2 piece of `text` (byte ranges, in
 /// order, covering all of it).
-pub fn split_gpt2(text: &str, mut out: impl FnMut(usize, usize)) {
-    let ascii = &*ASCII;
+pub fn split_gpt2(text: &str, out: impl FnMut(usize, usize)) {
+    split_gpt2_until(text, &ASCII, out);
+}
+
+/// [`split_gpt2`] with the ASCII classes `ascii`, up to the first Stop byte:
+/// false when `text` holds one (then the pieces given so far are the text's
+/// up to somewhere before it, and the rest is not scanned). Every byte is
+/// either a piece's first byte, read through `class_at`, or inside a run of
+/// one class that is not Stop, so no Stop byte is passed over.
+pub fn split_gpt2_until(text: &str, ascii: &AsciiClasses, mut out: impl FnMut(usize, usize)) -> bool {
+    let ascii = &ascii.classes;
+    // an added token starting with an apostrophe: no contraction before the table's say
+    let quote_stops = ascii[b'\'' as usize] == CharClass::Stop;
     let bytes = text.as_bytes();
     let n = bytes.len();
     let mut i = 0;
     while i < n {
         let b = bytes[i];
-        if b == b'\'' {
+        if b == b'\'' && !quote_stops {
             let next = |k: usize| bytes.get(i + k).copied();
             let len = match (next(1), next(2)) {
                 (Some(b's' | b't' | b'm' | b'd'), _) => 2,
@@ -151,6 +200,9 @@ pub fn split_gpt2(text: &str, mut out: impl FnMut(usize, usize)) {
         if b == b' ' && i + 1 < n {
             // ` ?\p{L}+`, ` ?\p{N}+`, ` ?[^\s\p{L}\p{N}]+`: the space joins a following non-space run.
             let (class, _) = class_at(text, ascii, i + 1);
+            if class == CharClass::Stop {
+                return false;
+            }
             if class != CharClass::Space {
                 let end = run_end(text, ascii, i + 1, class);
                 out(i, end);
@@ -159,6 +211,9 @@ pub fn split_gpt2(text: &str, mut out: impl FnMut(usize, usize)) {
             }
         }
         let (class, len) = class_at(text, ascii, i);
+        if class == CharClass::Stop {
+            return false;
+        }
         if class != CharClass::Space {
             let end = run_end(text, ascii, i + len, class);
             out(i, end);
@@ -182,85 +237,9 @@ pub fn split_gpt2(text: &str, mut out: impl FnMut(usize, usize)) {
         out(i, end);
         i = end;
     }
+    true
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::pre_tokenizers::byte_level::split_gpt2_str;
-
-    fn both(text: &str) -> (Vec<&str>, Vec<&str>) {
-        let mut fast = Vec::new();
-        split_gpt2(text, |a, b| fast.push(&text[a..b]));
-        let mut regex = Vec::new();
-        split_gpt2_str(text, |p| regex.push(p));
-        (fast, regex)
-    }
-
-    #[test]
-    fn agrees_with_the_regex_splitter() {
-        for text in [
-            "Hello my friend, how's it?",
-            "a   b",
-            "a\t\tb  ",
-            " 123 x",
-            "I'll've 'RE 're' 'x ''s",
-            "  \u{3000}日本語 ١٢٣ x\u{0301}y  é!!?\n\n a",
-            "\u{a0}a \u{85} \u{2028}b",
-            "'",
-            " ",
-            "x ",
-            "!'s 'll",
-        ] {
-            let (fast, regex) = both(text);
-            assert_eq!(fast, regex, "{text:?}");
-        }
-    }
-
-    #[test]
-    fn word_runs_eight_bytes_at_a_time_agree_with_the_table() {
-        // every byte value at every position of an 8-byte window, after letter/digit runs of each length
-        let ascii = &*ASCII;
-        for class in [CharClass::Letter, CharClass::Number] {
-            let fill = if class == CharClass::Letter { "aZ" } else { "09" };
-            for run in 0..12 {
-                let nexts = (0..0x80u8).map(|b| (b as char).to_string()).chain(["é", "…", "١", "日", "\u{a0}", "ǅ"].map(String::from));
-                for next in nexts {
-                    let text = format!("{}{next}aaé 00", fill.chars().cycle().take(run).collect::<String>());
-                    let text = text.as_str();
-                    let want = {
-                        let mut i = 0;
-                        while let Some((c, l)) = text.get(i..).and_then(|r| r.chars().next()).map(|c| (lookup(c as u32), c.len_utf8())) {
-                            if c != class {
-                                break;
-                            }
-                            i += l;
-                        }
-                        i
-                    };
-                    assert_eq!(run_end(text, ascii, 0, class), want, "{text:?} {class:?}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn classes_match_regex_crate() {
-        let re = |p: &str| regex::Regex::new(p).unwrap_or_else(|e| panic!("{e}"));
-        let (l, n, s) = (re(r"^\p{L}$"), re(r"^\p{N}$"), re(r"^\s$"));
-        for cp in (0..0x3100u32).chain(0xFF00..0xFF70).chain(0x1F600..0x1F610) {
-            let Some(c) = char::from_u32(cp) else { continue };
-            let t = c.to_string();
-            let want = if l.is_match(&t) {
-                CharClass::Letter
-            } else if n.is_match(&t) {
-                CharClass::Number
-            } else if s.is_match(&t) {
-                CharClass::Space
-            } else {
-                CharClass::Other
-            };
-            assert_eq!(lookup(cp), want, "U+{cp:04X}");
-        }
-    }
-}
+#[path = "scan_tests.rs"]
+mod tests;

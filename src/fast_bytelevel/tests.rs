@@ -19,6 +19,11 @@ fn json(pre_tokenizer: &str, added: &str) -> String {
 const ADDED: &str = r#"{"id": 260, "content": "<s>", "single_word": false, "lstrip": true, "rstrip": false, "normalized": false, "special": true},
     {"id": 261, "content": "ab c", "single_word": false, "lstrip": false, "rstrip": false, "normalized": true, "special": false}"#;
 
+/// Added tokens that all start with ASCII punctuation: the bulk scan itself stops at their first bytes
+/// (a contraction's quote too: `'s` is a token here, not the contraction).
+const ADDED_PUNCTUATION: &str = r#"{"id": 260, "content": "<s>", "single_word": false, "lstrip": true, "rstrip": false, "normalized": false, "special": true},
+    {"id": 261, "content": "'s", "single_word": false, "lstrip": false, "rstrip": true, "normalized": true, "special": false}"#;
+
 #[test]
 fn same_encodings_as_the_general_path() {
     for prefix in [false, true] {
@@ -52,14 +57,14 @@ fn other_shapes_take_the_general_path() {
 fn ids_only_path_gives_encodes_ids_and_offsets() {
     use crate::pipeline::IdsOnly;
     use crate::processors::truncation::{Direction, Strategy, TruncationParams};
-    for prefix in [false, true] {
+    for (prefix, added) in [(false, ADDED), (true, ADDED), (false, ADDED_PUNCTUATION), (true, ADDED_PUNCTUATION), (false, "")] {
         let pre = format!(r#"{{"type": "ByteLevel", "add_prefix_space": {prefix}, "trim_offsets": true}}"#);
-        let tok = Tokenizer::from_json(&json(&pre, ADDED)).unwrap();
+        let tok = Tokenizer::from_json(&json(&pre, added)).unwrap();
         let mut truncations = vec![None];
         for (max_length, direction) in [(0, Direction::Left), (1, Direction::Right), (2, Direction::Left), (3, Direction::Right)] {
             truncations.push(Some(TruncationParams { max_length, stride: 0, strategy: Strategy::LongestFirst, direction }));
         }
-        for s in ["ab ab", " ab  é<s>ab c x", "é", "", "   ", "日本 ab\u{301}c<s> <s>", "x<s>"] {
+        for s in ["ab ab", " ab  é<s>ab c x", "é", "", "   ", "日本 ab\u{301}c<s> <s>", "x<s>", "a'ab 'ab's <", "it's <<s>", "it's", "<", "'"] {
             for truncation in &truncations {
                 for add in [false, true] {
                     let settings = Settings { truncation: *truncation, padding: None };
