@@ -19,6 +19,9 @@ pub struct Precompiled {
     normalized: String,
     /// ASCII bytes the charsmap leaves as they are (found at load).
     ascii_kept: [bool; 128],
+    /// By byte: an ASCII char the charsmap keeps that is a grapheme of its own
+    /// next to ASCII (not CR or LF); false for every non-ASCII byte.
+    ascii_alone: [bool; 256],
     /// Of the [`OTHER_CHARS`], the ones the charsmap leaves as they are (found at load).
     other_kept: [bool; OTHER_LEN],
 }
@@ -64,11 +67,12 @@ impl Precompiled {
         let trie: Vec<usize> = units.chunks_exact(4).map(|u| u32::from_le_bytes([u[0], u[1], u[2], u[3]]) as usize).collect();
         let blob = &bytes[4 + 4 * size..];
         let normalized = String::from_utf8(blob.to_vec()).map_err(|_| "its normalized strings are not valid UTF-8")?;
-        let mut p = Precompiled { trie, normalized, ascii_kept: [false; 128], other_kept: [false; OTHER_LEN] };
+        let mut p = Precompiled { trie, normalized, ascii_kept: [false; 128], ascii_alone: [false; 256], other_kept: [false; OTHER_LEN] };
         p.check()?;
         for b in 0..128u8 {
             let one = [b];
             p.ascii_kept[b as usize] = std::str::from_utf8(&one).is_ok_and(|c| p.transform(c).is_none());
+            p.ascii_alone[b as usize] = p.ascii_kept[b as usize] && b != b'\r' && b != b'\n';
         }
         for c in OTHER_CHARS.iter().cloned().flatten().filter_map(char::from_u32) {
             let mut buf = [0u8; 4];
@@ -145,11 +149,12 @@ impl Precompiled {
     /// [`OTHER_CHARS`]. Next to one another each such char is a grapheme of
     /// its own (no rule joins them), looked up alone: it stays.
     pub fn keeps(&self, text: &str) -> bool {
-        let ascii = |b: u8| b != b'\r' && b != b'\n' && self.ascii_kept.get(b as usize) == Some(&true);
-        if text.is_ascii() {
-            return text.bytes().all(ascii);
-        }
-        text.chars().all(|c| match c.is_ascii() {
+        // one pass over an ASCII text the charsmap keeps (most lines)
+        let Some(at) = text.bytes().position(|b| !self.ascii_alone[b as usize]) else { return true };
+        // (all before `at` is ASCII: a char boundary; an ASCII char there fails at once)
+        let rest = text.get(at..).unwrap_or_default();
+        let ascii = |b: u8| self.ascii_alone[b as usize];
+        rest.chars().all(|c| match c.is_ascii() {
             true => ascii(c as u8),
             false => other_index(c).and_then(|i| self.other_kept.get(i)) == Some(&true),
         })
@@ -160,14 +165,45 @@ impl Precompiled {
         if self.keeps(&text) {
             return;
         }
-        let bytes = text.as_bytes();
         let mut edits = Vec::with_capacity(s.len());
         let mut modified = false;
+        self.each_chunk(&text, |old, new| match new {
+            Some(norm) => {
+                modified = true;
+                replace(&mut edits, old, norm);
+            }
+            None => edits.extend(old.chars().map(|c| (c, 0))),
+        });
+        if modified {
+            s.transform(edits);
+        }
+    }
+
+    /// The text `normalize` makes of `text`, without spans (for ids-only
+    /// paths): the same chunks and replacements, concatenated.
+    pub fn normalize_text<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
+        if self.keeps(text) {
+            return std::borrow::Cow::Borrowed(text);
+        }
+        let mut out = String::with_capacity(text.len() + 8);
+        self.each_chunk(text, |old, new| out.push_str(new.unwrap_or(old)));
+        std::borrow::Cow::Owned(out)
+    }
+
+    /// HF's walk over `text`: each chunk it looks up (a grapheme or a char of
+    /// one) with its replacement, None where it stays (also for runs of
+    /// staying ASCII bytes, each its own grapheme with no entry).
+    fn each_chunk<'t>(&self, text: &'t str, mut f: impl FnMut(&'t str, Option<&str>)) {
+        let bytes = text.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
             if self.stays(bytes, i) {
-                edits.push((bytes.get(i).copied().unwrap_or_default() as char, 0));
-                i += 1;
+                // a run of staying bytes (ASCII) as one chunk
+                let start = i;
+                while i < bytes.len() && self.stays(bytes, i) {
+                    i += 1;
+                }
+                f(text.get(start..i).unwrap_or_default(), None);
                 continue;
             }
             // A run of other bytes, cut where staying bytes (ASCII, so char and grapheme boundaries) begin.
@@ -175,36 +211,25 @@ impl Precompiled {
             while i < bytes.len() && !self.stays(bytes, i) {
                 i += 1;
             }
-            modified |= self.normalize_graphemes(text.get(start..i).unwrap_or_default(), &mut edits);
-        }
-        if modified {
-            s.transform(edits);
+            self.each_grapheme_chunk(text.get(start..i).unwrap_or_default(), &mut f);
         }
     }
 
-    /// HF's per-grapheme lookup over `text`, its edits pushed; whether any char changed.
-    fn normalize_graphemes(&self, text: &str, edits: &mut Vec<(char, isize)>) -> bool {
-        let mut modified = false;
+    /// HF's per-grapheme lookup over `text`: a grapheme under 6 bytes whole
+    /// if it has an entry, else each of its chars.
+    fn each_grapheme_chunk<'t>(&self, text: &'t str, f: &mut impl FnMut(&'t str, Option<&str>)) {
         for grapheme in text.graphemes(true) {
             if grapheme.len() < 6 {
                 if let Some(norm) = self.transform(grapheme) {
-                    modified = true;
-                    replace(edits, grapheme, norm);
+                    f(grapheme, Some(norm));
                     continue;
                 }
             }
             for (i, c) in grapheme.char_indices() {
-                let part = &grapheme[i..i + c.len_utf8()];
-                match self.transform(part) {
-                    Some(norm) => {
-                        modified = true;
-                        replace(edits, part, norm);
-                    }
-                    None => edits.push((c, 0)),
-                }
+                let part = grapheme.get(i..i + c.len_utf8()).unwrap_or_default();
+                f(part, self.transform(part));
             }
         }
-        modified
     }
 }
 

@@ -20,6 +20,8 @@ use regex_syntax::ast::{self, Ast, ClassSet, ClassSetItem, GroupKind, LiteralKin
 pub struct Replace {
     regex: Regex,
     pub content: String,
+    /// The pattern is the regex ` {2,}` (sentencepiece converters' space-run collapse).
+    pub space_runs: bool,
 }
 
 impl Replace {
@@ -29,13 +31,13 @@ impl Replace {
             return Err("an empty pattern (it matches between every two chars)".into());
         }
         let regex = Regex::new(&regex::escape(pattern)).map_err(|e| e.to_string())?;
-        Ok(Replace { regex, content: content.to_string() })
+        Ok(Replace { regex, content: content.to_string(), space_runs: false })
     }
 
     pub fn regex(pattern: &str, content: &str) -> Result<Replace, String> {
         check_regex(pattern)?;
         let regex = compile(pattern)?;
-        Ok(Replace { regex, content: content.to_string() })
+        Ok(Replace { regex, content: content.to_string(), space_runs: pattern == " {2,}" })
     }
 
     /// Whether normalizing `text` would change it (the pattern matches in it).

@@ -43,7 +43,7 @@ impl Clone for MetaspaceUnigram {
 #[derive(Default)]
 pub(super) struct ThreadState {
     owner: u64,
-    cache: WordCache,
+    pub(super) cache: WordCache,
     /// The ids of `tokens` (a word the cache did not hold), contiguous as the cache's are.
     miss_ids: Vec<u32>,
     pub(super) word: String,
@@ -135,7 +135,7 @@ impl MetaspaceUnigram {
                 if k < total && !(self.meta.split && at(k).0 == r) {
                     continue;
                 }
-                encode_word(model, st, start..k, &at, emit)?;
+                encode_word(model, st, r, start..k, &at, emit)?;
                 start = k;
             }
             Ok(())
@@ -176,20 +176,49 @@ impl Pieces<'_> {
 
 /// The pieces of the word in `st.word`: from the cache, or tokenized (and
 /// cached when short), then handed to `f` with the word and `st.char_of`.
-pub(super) fn with_pieces<T>(model: &Unigram, st: &mut ThreadState, f: impl FnOnce(&Pieces, &str, &[u32]) -> T) -> Result<T> {
+/// `r`: the Metaspace replacement (a word starting with it is cached by the rest).
+pub(super) fn with_pieces<T>(model: &Unigram, st: &mut ThreadState, r: char, f: impl FnOnce(&Pieces, &str, &[u32]) -> T) -> Result<T> {
     let ThreadState { cache, word: text, char_of, tokens, scratch, miss_ids, .. } = st;
-    let pieces = match cache.get(text.as_bytes()) {
+    let mut buf = [0u8; 4];
+    let (prefixed, key) = match text.strip_prefix(&*r.encode_utf8(&mut buf)) {
+        Some(rest) => (true, rest),
+        None => (false, text.as_str()),
+    };
+    let pieces = match cache.get(prefixed, key.as_bytes()) {
         Some((ids, spans)) => Pieces { ids, spans: Spans::Cached(spans) },
         None => {
             tokens.clear();
             model.tokenize_into(text, tokens, scratch)?;
-            cache.insert(text.as_bytes(), tokens);
+            cache.insert(prefixed, key.as_bytes(), tokens);
             miss_ids.clear();
             miss_ids.extend(tokens.iter().map(|t| t.0));
             Pieces { ids: miss_ids, spans: Spans::Tokenized(tokens) }
         }
     };
     Ok(f(&pieces, text, char_of))
+}
+
+/// The ids of the word `r` then `tail` appended to `ids`: a cached word is
+/// looked up by `tail` itself (nothing copied; `tag` from `st.cache.prefetch`),
+/// another one tokenized.
+#[inline]
+pub(super) fn push_prefixed_ids(model: &Unigram, st: &mut ThreadState, r: char, tail: &str, tag: u32, ids: &mut Vec<u32>) -> Result<()> {
+    if let Some((cached, _)) = st.cache.get_tagged(tag, true, tail.as_bytes()) {
+        // (one or two ids: pushes, not a `memcpy` call)
+        match *cached {
+            [a] => ids.push(a),
+            [a, b] => {
+                ids.push(a);
+                ids.push(b);
+            }
+            _ => ids.extend_from_slice(cached),
+        }
+        return Ok(());
+    }
+    st.word.clear();
+    st.word.push(r);
+    st.word.push_str(tail);
+    with_pieces(model, st, r, |pieces, _, _| ids.extend_from_slice(pieces.ids))
 }
 
 /// An offset as the u32 of the ids-only output.
@@ -202,6 +231,7 @@ pub(super) fn offset_u32(v: usize) -> Result<u32> {
 fn encode_word(
     model: &Unigram,
     st: &mut ThreadState,
+    r: char,
     range: Range<usize>,
     at: &impl Fn(usize) -> (char, Span),
     emit: &mut Emit,
@@ -219,7 +249,7 @@ fn encode_word(
         let last = char_of.get(be.wrapping_sub(1)).map_or(first, |&c| c as usize);
         (at(range.start + first).1 .0, at(range.start + last).1 .1)
     };
-    with_pieces(model, st, |pieces, text, char_of| match emit {
+    with_pieces(model, st, r, |pieces, text, char_of| match emit {
         Emit::Encoding(sink) => {
             let w = Some(sink.word.unwrap_or(*sink.next_word));
             *sink.next_word += 1;

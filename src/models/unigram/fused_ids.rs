@@ -5,12 +5,14 @@
 //! decoding, no token strings); with one, the text is normalized as the
 //! general path normalizes it and the fused word loop runs on it — unless the
 //! normalizer provably leaves this text as it is, or (ids only: no spans
-//! needed) only strips it or replaces in it (XLM-R's and T5's `Strip` and
-//! `Replace(" {2,}", "▁")`): then the words are cut from the text's bytes, or
-//! from its stripped and replaced copy. Both share
+//! needed) is made of `Precompiled`, `Strip` and `Replace` (XLM-R's and T5's
+//! shape): then the words are cut from the text's bytes, or from its
+//! normalized copy (the charsmap applied as text, no `NormalizedString`),
+//! a last `Replace(" {2,}", "▁")` done by the word cutter itself (a run of
+//! spaces counts as one). Both share
 //! the per-thread word cache (word_cache.rs), so a word costs one hash lookup.
 
-use super::fused::{offset_u32, with_pieces, Emit, MetaspaceUnigram, ThreadState};
+use super::fused::{offset_u32, push_prefixed_ids, with_pieces, Emit, MetaspaceUnigram, ThreadState};
 use super::Unigram;
 use crate::normalized_string::NormalizedString;
 use crate::normalizers::Normalizer;
@@ -34,13 +36,16 @@ impl FusedUnigram<'_> {
     pub fn encode_ids(&self, text: &str, ids: &mut Vec<u32>, offsets: Option<&mut Vec<[u32; 2]>>) -> Result<()> {
         // A normalizer that leaves this text as it is leaves every char its own span; without
         // offsets, a text it only strips or replaces in needs no spans either.
+        let meta = &self.shape.meta;
+        // ids only, words split at spaces: a last Replace(" {2,}", replacement) is done while cutting words
+        let collapse_into = (offsets.is_none() && meta.split).then_some(meta.replacement);
         let plain = match (self.shape.whitespace_split, self.normalizer) {
             (true, _) => None,
-            (false, None) => Some(Cow::Borrowed(text)),
-            (false, Some(n)) => plain_form(n, text, offsets.is_none()),
+            (false, None) => Some((Cow::Borrowed(text), false)),
+            (false, Some(n)) => plain_form(n, text, offsets.is_none(), collapse_into),
         };
         match plain {
-            Some(plain) => self.shape.with_state(|st| self.raw_words(st, &plain, ids, offsets)),
+            Some((plain, collapse)) => self.shape.with_state(|st| self.raw_words(st, &plain, collapse, ids, offsets)),
             None => {
                 let mut piece = NormalizedString::new(text, 0);
                 if let Some(n) = self.normalizer {
@@ -55,15 +60,28 @@ impl FusedUnigram<'_> {
     /// starts at every space or replacement char but the first char (with
     /// `split`), spaces become the replacement, the first word may get one
     /// prepended (which then has the first char's span, as HF gives it).
-    fn raw_words(&self, st: &mut ThreadState, text: &str, ids: &mut Vec<u32>, mut offsets: Option<&mut Vec<[u32; 2]>>) -> Result<()> {
+    /// `collapse` (ids only, with `split`): each run of spaces counts as one,
+    /// as `Replace(" {2,}", replacement)` before Metaspace makes it (a run
+    /// and a single space both start the next word with one replacement char,
+    /// and neither prepends at the start).
+    fn raw_words(&self, st: &mut ThreadState, text: &str, collapse: bool, ids: &mut Vec<u32>, mut offsets: Option<&mut Vec<[u32; 2]>>) -> Result<()> {
         let meta = &self.shape.meta;
         let mut buf = [0u8; 4];
         let r: &str = meta.replacement.encode_utf8(&mut buf);
         let Some(first) = text.chars().next() else { return Ok(()) };
         let prepend = meta.prepend_scheme != PrependScheme::Never && first != ' ' && first != meta.replacement;
+        if offsets.is_none() && meta.split && (prepend || first == ' ' || first == meta.replacement) {
+            return self.prefixed_ids(st, text, prepend, collapse, ids);
+        }
         let bytes = text.as_bytes();
         let (mut start, mut start_char) = (0usize, 0usize);
         while start < bytes.len() {
+            if collapse {
+                // the run's last space starts the word
+                while bytes.get(start) == Some(&b' ') && bytes.get(start + 1) == Some(&b' ') {
+                    start += 1;
+                }
+            }
             let end = if meta.split { next_boundary(bytes, start, r.as_bytes()) } else { bytes.len() };
             let segment = text.get(start..end).unwrap_or_default();
             let shift = usize::from(prepend && start == 0);
@@ -94,7 +112,7 @@ impl FusedUnigram<'_> {
                     v += 1;
                 }
             }
-            let chars = with_pieces(self.model, st, |pieces, _, char_of| -> Result<usize> {
+            let chars = with_pieces(self.model, st, meta.replacement, |pieces, _, char_of| -> Result<usize> {
                 ids.extend_from_slice(pieces.ids);
                 if let Some(out) = offsets.as_deref_mut() {
                     // Virtual char v: the prepended replacement (v < shift, the first char's span) or char v - shift of the segment.
@@ -115,26 +133,75 @@ impl FusedUnigram<'_> {
     }
 }
 
+impl FusedUnigram<'_> {
+    /// Ids only, words split, every word the replacement then a tail (the
+    /// first prepended or starting at a space or replacement char, as every
+    /// later one does): each tail is looked up straight from the text, and
+    /// the next word's cache slot is prefetched before this word is looked
+    /// up (a slot the CPU's caches miss then loads while this word is handled:
+    /// that miss was half of the lookup's time).
+    fn prefixed_ids(&self, st: &mut ThreadState, text: &str, prepend: bool, collapse: bool, ids: &mut Vec<u32>) -> Result<()> {
+        let r = self.shape.meta.replacement;
+        let mut buf = [0u8; 4];
+        let rs: &str = r.encode_utf8(&mut buf);
+        let bytes = text.as_bytes();
+        // The tail of the word starting at `start` and where the next one starts.
+        let cut = |mut start: usize| {
+            if collapse {
+                // the run's last space starts the word
+                while bytes.get(start) == Some(&b' ') && bytes.get(start + 1) == Some(&b' ') {
+                    start += 1;
+                }
+            }
+            let end = next_boundary(bytes, start, rs.as_bytes());
+            let segment = text.get(start..end).unwrap_or_default();
+            // past the first word, every word starts at a space or replacement char (`next_boundary`)
+            let tail = match (start == 0 && prepend, segment.strip_prefix(' ')) {
+                (true, _) => segment,
+                (false, Some(tail)) => tail,
+                (false, None) => segment.strip_prefix(rs).unwrap_or(segment),
+            };
+            (tail, end)
+        };
+        let (mut tail, mut end) = cut(0);
+        let mut tag = st.cache.prefetch(true, tail.as_bytes());
+        loop {
+            let next = (end < bytes.len()).then(|| cut(end));
+            let next_tag = next.map(|(t, _)| st.cache.prefetch(true, t.as_bytes()));
+            push_prefixed_ids(self.model, st, r, tail, tag, ids)?;
+            let (Some((t, e)), Some(g)) = (next, next_tag) else { return Ok(()) };
+            (tail, end, tag) = (t, e, g);
+        }
+    }
+}
+
 /// What `n` does to `text` when it is one of these simple cases.
 enum Step {
     Same,
     /// Only stripped: the normalized text is `text[start..end]`.
     Trimmed(usize, usize),
-    /// Only replaced in (no grapheme lookups, no case or Unicode forms).
+    /// Replaced in, or normalized by the charsmap (ids only: no spans).
     Replaced(String),
 }
 
 /// `text` as `n` normalizes it, where that is sure to be `text` itself or
-/// (`ids_only`: no spans wanted) a stripped or replaced copy of it; None:
-/// maybe something else, or not known (the general path then normalizes).
-fn plain_form<'t>(n: &Normalizer, text: &'t str, ids_only: bool) -> Option<Cow<'t, str>> {
+/// (`ids_only`: no spans wanted) a stripped, replaced or charsmap-normalized
+/// copy of it; None: maybe something else, or not known (the general path
+/// then normalizes). With `collapse_into`, a last `Replace(" {2,}", c)` is
+/// left to the word cutter (the flag returned says so).
+fn plain_form<'t>(n: &Normalizer, text: &'t str, ids_only: bool, collapse_into: Option<char>) -> Option<(Cow<'t, str>, bool)> {
     let mut out = Cow::Borrowed(text);
     let items = match n {
         Normalizer::Sequence(items) => items.as_slice(),
         n => std::slice::from_ref(n),
     };
     // Each item sees the text the ones before it made.
-    for item in items {
+    for (k, item) in items.iter().enumerate() {
+        if let (Some(c), Normalizer::Replace(r), true) = (collapse_into, item, k + 1 == items.len()) {
+            if r.space_runs && r.content.chars().eq([c]) {
+                return Some((out, true));
+            }
+        }
         match step(item, &out, ids_only)? {
             Step::Same => {}
             Step::Trimmed(a, b) => {
@@ -146,12 +213,16 @@ fn plain_form<'t>(n: &Normalizer, text: &'t str, ids_only: bool) -> Option<Cow<'
             Step::Replaced(t) => out = Cow::Owned(t),
         }
     }
-    Some(out)
+    Some((out, false))
 }
 
 fn step(n: &Normalizer, text: &str, ids_only: bool) -> Option<Step> {
     let space = |c: char| is_hf_space(c as u32);
     match n {
+        Normalizer::Precompiled(p) if ids_only => match p.normalize_text(text) {
+            Cow::Borrowed(_) => Some(Step::Same),
+            Cow::Owned(t) => Some(Step::Replaced(t)),
+        },
         Normalizer::Precompiled(p) => p.keeps(text).then_some(Step::Same),
         Normalizer::Strip { left, right } => {
             let start = if *left { text.len() - text.trim_start_matches(space).len() } else { 0 };
@@ -243,10 +314,12 @@ mod tests {
         }
         lines.sort();
         lines.extend(["", " ", "  a  b  ", "▁x", "a▁▁b", "x\u{301}y", "\u{0}z", "😀 emoji 👍🏽", "\t\n tab", "  ", "é", "Ab\u{301}A\u{301} \tA", "x  ", "a  b",
-            "“A” said ‘b’ – café £5  ok ", "x\u{2019}\u{301} y", "\u{a0}a\u{2026} A\u{203c}", "  “ ”  ", "\u{2028}z\u{ad}"].map(String::from));
+            "“A” said ‘b’ – café £5  ok ", "x\u{2019}\u{301} y", "\u{a0}a\u{2026} A\u{203c}", "  “ ”  ", "\u{2028}z\u{ad}",
+            "a  ▁b", "   ▁  x", "▁  ▁", " ▁ ", "a   ", "A\t\tb", "\t  A", "b \t x", "AA  A"].map(String::from));
         lines
     }
 
+    const RUNS: &str = r#"{"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": "▁"}"#;
     const STRIP_REPLACE: &str = r#"{"type": "Strip", "strip_left": false, "strip_right": true}, {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": "▁"}"#;
 
     /// A darts charsmap (base64) mapping "A" to "a" and a tab to a space: the
@@ -279,6 +352,11 @@ mod tests {
             (meta("always", true), r#"{"type": "Sequence", "normalizers": [{"type": "NFKC"}, {"type": "Strip", "strip_left": false, "strip_right": true}, {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": "▁"}]}"#.into(), false),
             (meta("always", true), format!(r#"{{"type": "Sequence", "normalizers": [{{"type": "Precompiled", "precompiled_charsmap": "{}"}}, {}]}}"#, tiny_charsmap(), STRIP_REPLACE), false),
             (meta("always", true), format!(r#"{{"type": "Sequence", "normalizers": [{}]}}"#, STRIP_REPLACE), true),
+            // the space-run Replace last without a Strip, not last, or into a space (not the replacement)
+            (meta("first", true), format!(r#"{{"type": "Sequence", "normalizers": [{{"type": "Precompiled", "precompiled_charsmap": "{}"}}, {RUNS}]}}"#, tiny_charsmap()), false),
+            (meta("always", true), format!(r#"{{"type": "Sequence", "normalizers": [{RUNS}, {{"type": "Precompiled", "precompiled_charsmap": "{}"}}]}}"#, tiny_charsmap()), false),
+            (meta("always", true), format!(r#"{{"type": "Sequence", "normalizers": [{}]}}"#, RUNS.replace('▁', " ")), false),
+            (meta("always", false), format!(r#"{{"type": "Sequence", "normalizers": [{RUNS}]}}"#), false),
         ];
         for (pre, normalizer, byte_fallback) in shapes {
             let json = unigram_json(&sample, &pre, &normalizer, byte_fallback);

@@ -7,7 +7,10 @@
 //! No per-word allocation, no pointer to chase (a `HashMap<Box<[u8]>,
 //! Box<[ModelToken]>>` cost ~30% of a warm pass in hashing, `memcmp` through
 //! the boxed key and the 24-byte tokens; arenas alone still cost a miss for
-//! the slot, one for the key and one for the ids).
+//! the slot, one for the key and one for the ids). A word that starts with
+//! the owner's Metaspace replacement is keyed by the rest of it, with a flag
+//! (`prefixed`): the bulk path looks its words up straight from the text
+//! (a space, then the key), without copying them.
 
 use crate::models::ModelToken;
 
@@ -23,10 +26,14 @@ const INLINE_KEY: usize = 16;
 /// This many ids or fewer are kept in their slot.
 const INLINE_IDS: usize = 2;
 
+/// `key_len`'s flag: the word is the replacement, then the key.
+const PREFIXED: u8 = 0x80;
+
 #[derive(Clone, Copy, Default)]
 struct Slot {
     /// The key's hash, never 0; 0 marks an empty slot.
     tag: u32,
+    /// The key's length, `| PREFIXED` for a prefixed word.
     key_len: u8,
     pieces: u8,
     /// The ids (`pieces <= INLINE_IDS`), else `[where they start in `ids`, 0]`.
@@ -47,11 +54,49 @@ pub(super) struct WordCache {
     len: usize,
 }
 
-/// A word's hash (FxHash-style over 8-byte chunks), never 0.
+fn flag(prefixed: bool) -> u8 {
+    if prefixed {
+        PREFIXED
+    } else {
+        0
+    }
+}
+
+/// Starts loading `slot`'s cache line: a hint, with no effect on any result.
+#[inline(always)]
+fn prefetch<T>(slot: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing into the program and never faults; `slot` is a live reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(slot as *const T as *const i8, std::arch::x86_64::_MM_HINT_T0)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = slot;
+}
+
+/// `a == b` in at most two overlapping word loads each for keys up to 16
+/// bytes (a `memcmp` call was 5% of a warm pass).
 #[inline]
-fn hash(word: &[u8]) -> u32 {
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let w8 = |s: &[u8], at: usize| s.get(at..at + 8).and_then(|x| <[u8; 8]>::try_from(x).ok()).map(u64::from_ne_bytes);
+    let w4 = |s: &[u8], at: usize| s.get(at..at + 4).and_then(|x| <[u8; 4]>::try_from(x).ok()).map(u32::from_ne_bytes);
+    match n {
+        8..=16 => w8(a, 0) == w8(b, 0) && w8(a, n - 8) == w8(b, n - 8),
+        4..=7 => w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4),
+        0..=3 => a.iter().zip(b).all(|(x, y)| x == y),
+        _ => a == b,
+    }
+}
+
+/// A key's hash (FxHash-style over 8-byte chunks) with its flag, never 0.
+#[inline]
+fn hash(word: &[u8], flag: u8) -> u32 {
     const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut h = word.len() as u64;
+    let mut h = word.len() as u64 | (flag as u64) << 8;
     let mut chunks = word.chunks_exact(8);
     for c in &mut chunks {
         let mut b = [0u8; 8];
@@ -72,13 +117,32 @@ impl WordCache {
         *self = WordCache::default();
     }
 
-    /// The ids and spans of `word`'s pieces, if cached.
+    /// The ids and spans (bytes of the whole word) of the pieces of `word`
+    /// (`prefixed`: of the replacement then `word`), if cached.
     #[inline]
-    pub(super) fn get(&self, word: &[u8]) -> Option<(&[u32], &[[u8; 2]])> {
+    pub(super) fn get(&self, prefixed: bool, word: &[u8]) -> Option<(&[u32], &[[u8; 2]])> {
+        self.get_tagged(hash(word, flag(prefixed)), prefixed, word)
+    }
+
+    /// `word`'s tag, its slot's cache line requested (a hint: a later
+    /// [`WordCache::get_tagged`] finds it loaded, or loading, instead of
+    /// waiting for it then).
+    #[inline]
+    pub(super) fn prefetch(&self, prefixed: bool, word: &[u8]) -> u32 {
+        let tag = hash(word, flag(prefixed));
+        if let Some(slot) = self.slots.get(tag as usize & self.slots.len().wrapping_sub(1)) {
+            prefetch(slot);
+        }
+        tag
+    }
+
+    /// [`WordCache::get`] with the tag [`WordCache::prefetch`] gave.
+    #[inline]
+    pub(super) fn get_tagged(&self, tag: u32, prefixed: bool, word: &[u8]) -> Option<(&[u32], &[[u8; 2]])> {
         if self.slots.is_empty() || word.len() > MAX_WORD_BYTES {
             return None;
         }
-        let tag = hash(word);
+        let flag = flag(prefixed);
         let mask = self.slots.len() - 1;
         let mut i = tag as usize & mask;
         loop {
@@ -86,7 +150,7 @@ impl WordCache {
             if s.tag == 0 {
                 return None;
             }
-            if s.tag == tag && s.key_len as usize == word.len() && self.key_of(s) == Some(word) {
+            if s.tag == tag && s.key_len == word.len() as u8 | flag && self.key_of(s).is_some_and(|k| same_bytes(k, word)) {
                 let n = s.pieces as usize;
                 let at = s.span_at as usize;
                 let ids = match n <= INLINE_IDS {
@@ -101,7 +165,7 @@ impl WordCache {
 
     #[inline]
     fn key_of<'s>(&'s self, s: &'s Slot) -> Option<&'s [u8]> {
-        let len = s.key_len as usize;
+        let len = (s.key_len & !PREFIXED) as usize;
         if len <= INLINE_KEY {
             return s.key.get(..len);
         }
@@ -109,17 +173,23 @@ impl WordCache {
         self.keys.get(at..at + len)
     }
 
-    /// Caches `word`'s `pieces` (byte spans in the word) unless it is too long or the cache is full.
-    pub(super) fn insert(&mut self, word: &[u8], pieces: &[ModelToken]) {
+    /// Caches the `pieces` (byte spans in the whole word) of `word` (`prefixed`:
+    /// of the replacement then `word`) unless it is too long or the cache is full.
+    pub(super) fn insert(&mut self, prefixed: bool, word: &[u8], pieces: &[ModelToken]) {
         if word.len() > MAX_WORD_BYTES || pieces.len() > MAX_WORD_BYTES || self.len >= MAX_WORDS {
             return;
         }
+        // spans are bytes of the whole word (the key and up to 4 bytes of replacement)
+        if pieces.iter().any(|p| p.2 > u8::MAX as usize) {
+            return;
+        }
+        let flag = flag(prefixed);
         if (self.len + 1) * 4 > self.slots.len() * 3 {
             self.grow();
         }
         let mut slot = Slot {
-            tag: hash(word),
-            key_len: word.len() as u8,
+            tag: hash(word, flag),
+            key_len: word.len() as u8 | flag,
             pieces: pieces.len() as u8,
             span_at: self.spans.len() as u32,
             ..Slot::default()
@@ -165,26 +235,44 @@ mod tests {
     use super::*;
 
     #[test]
+    fn same_bytes_is_slice_equality() {
+        let words: Vec<Vec<u8>> = (0..=20).flat_map(|n| [vec![b'a'; n], (0..n as u8).collect(), (0..n as u8).rev().collect()]).collect();
+        for a in &words {
+            for b in &words {
+                assert_eq!(same_bytes(a, b), a == b, "{a:?} {b:?}");
+            }
+            for i in 0..a.len() {
+                let mut c = a.clone();
+                c[i] ^= 1;
+                assert!(!same_bytes(a, &c));
+            }
+        }
+    }
+
+    #[test]
     fn get_what_was_inserted_across_growth() {
         let mut c = WordCache::default();
         // keys in the slot and in the arena; 1, 2 (in the slot) and 3 pieces (in the arena)
         let words: Vec<String> = (0..5000).map(|i| format!("▁w{i}{}", "y".repeat(i % 20))).collect();
         let pieces = |i: usize, w: &str| -> Vec<(u32, usize, usize)> { (0..=i % 3).map(|k| ((i + k) as u32, k, w.len())).collect() };
         for (i, w) in words.iter().enumerate() {
-            c.insert(w.as_bytes(), &pieces(i, w));
+            c.insert(i % 2 == 0, w.as_bytes(), &pieces(i, w));
         }
         for (i, w) in words.iter().enumerate() {
-            let (ids, spans) = c.get(w.as_bytes()).unwrap();
+            let (ids, spans) = c.get(i % 2 == 0, w.as_bytes()).unwrap();
+            let tag = c.prefetch(i % 2 == 0, w.as_bytes());
+            assert_eq!(c.get_tagged(tag, i % 2 == 0, w.as_bytes()), Some((ids, spans)));
+            assert!(c.get(i % 2 == 1, w.as_bytes()).is_none(), "the flag is part of the key");
             let want = pieces(i, w);
             assert_eq!(ids, want.iter().map(|p| p.0).collect::<Vec<_>>());
             assert_eq!(spans, want.iter().map(|p| [p.1 as u8, p.2 as u8]).collect::<Vec<_>>());
         }
-        assert!(c.get(b"\xE2\x96\x81w5000").is_none());
-        assert!(c.get(b"").is_none());
+        assert!(c.get(false, b"\xE2\x96\x81w5000").is_none());
+        assert!(c.get(false, b"").is_none());
         let long = "x".repeat(MAX_WORD_BYTES + 1);
-        c.insert(long.as_bytes(), &[(1, 0, long.len())]);
-        assert!(c.get(long.as_bytes()).is_none());
+        c.insert(false, long.as_bytes(), &[(1, 0, long.len())]);
+        assert!(c.get(false, long.as_bytes()).is_none());
         c.clear();
-        assert!(c.get(words[0].as_bytes()).is_none());
+        assert!(c.get(true, words[0].as_bytes()).is_none());
     }
 }
