@@ -5,7 +5,7 @@
 //! and after each block every thread adds the block's contributions to its
 //! own range of pieces, in word order.
 
-use super::lattice::{expected_cached, viterbi, viterbi_cached, Lattice, SpanBuf, SpanCache, Table, NONE};
+use super::lattice::{expected_cached, viterbi_cached, viterbi_skipping, Lattice, SpanCache, NONE};
 use crate::threads::{for_each_slice, run_jobs};
 use crate::Result;
 
@@ -133,16 +133,17 @@ pub(super) fn prune(
     words: &Words,
     cache: &SpanCache,
     pieces: Vec<(Vec<u32>, f64)>,
-    table: &Table,
+    own: &SpanCache,
     vocab_size: usize,
     shrinking_factor: f64,
     threads: usize,
 ) -> Result<(Vec<(Vec<u32>, f64)>, Vec<u32>)> {
     let size = pieces.len();
-    // Each piece's best segmentation without itself, where the piece beats it.
+    let scores: Vec<f64> = pieces.iter().map(|(_, s)| *s).collect();
+    // Each piece's best segmentation without itself (`own`: the pieces' spans in each piece), where the piece beats it.
     let jobs: Vec<&[(Vec<u32>, f64)]> = pieces.chunks(WORDS_PER_JOB).collect();
     let alternatives: Vec<(bool, Vec<u32>)> = run_jobs(threads, jobs.len(), |j| {
-        let (mut buf, mut lattice) = (SpanBuf::default(), Lattice::default());
+        let mut lattice = Lattice::default();
         jobs[j]
             .iter()
             .enumerate()
@@ -151,10 +152,11 @@ pub(super) fn prune(
                     return (true, Vec::new());
                 }
                 let mut alt = Vec::new();
-                viterbi(piece, table, Some((j * WORDS_PER_JOB + o) as u32), &mut buf, &mut lattice, &mut alt);
+                let k = j * WORDS_PER_JOB + o;
+                viterbi_skipping(own, k, &scores, k as u32, &mut lattice, &mut alt);
                 let mut alt_score = 0.0;
                 for &a in &alt {
-                    alt_score += table.scores[a as usize];
+                    alt_score += scores[a as usize];
                 }
                 if *score >= alt_score {
                     (true, alt)
@@ -176,7 +178,7 @@ pub(super) fn prune(
         threads,
         words,
         &mut freq,
-        |w, n, l, out: &mut Vec<(u32, u64)>| viterbi_cached(cache, w, &table.scores, l, |k| out.push((k, n))),
+        |w, n, l, out: &mut Vec<(u32, u64)>| viterbi_cached(cache, w, &scores, l, |k| out.push((k, n))),
         |f, n| *f += n as f64,
     )?;
     let mut total = 0.0;

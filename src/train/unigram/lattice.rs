@@ -135,10 +135,10 @@ pub(super) struct SpanCache {
 }
 
 impl SpanCache {
-    pub fn new(words: &[(Vec<u32>, u64)], table: &Table) -> Self {
+    pub fn new<'w>(words: impl ExactSizeIterator<Item = &'w [u32]>, table: &Table) -> Self {
         let mut c = SpanCache { spans: Vec::new(), starts: Vec::new(), words: Vec::with_capacity(words.len() + 1) };
         let mut buf = SpanBuf::default();
-        for (w, _) in words {
+        for w in words {
             c.words.push((c.spans.len(), c.starts.len()));
             let found = table.fill(w, &mut buf);
             c.spans.extend_from_slice(found.spans);
@@ -155,12 +155,18 @@ impl SpanCache {
         Spans { spans: &self.spans[s0..s1], starts: &self.starts[t0..t1] }
     }
 
-    /// Renumbers the pieces (`new_id[old]`, `NONE`: dropped), leaving the dropped out.
-    pub fn renumber(&mut self, new_id: &[u32]) {
-        let (mut out_span, mut out_start) = (0usize, 0usize);
+    /// Renumbers the pieces (`new_id[old]`, `NONE`: dropped), leaving the
+    /// dropped out; with `entries_are_pieces` (a cache of the pieces' own
+    /// spans, entry k = piece k) the dropped pieces' entries go too.
+    pub fn renumber(&mut self, new_id: &[u32], entries_are_pieces: bool) {
+        let (mut out_span, mut out_start, mut out_word) = (0usize, 0usize, 0usize);
         for w in 0..self.words.len() - 1 {
             let ((s0, t0), (_, t1)) = (self.words[w], self.words[w + 1]);
-            self.words[w] = (out_span, out_start);
+            if entries_are_pieces && new_id[w] == NONE {
+                continue;
+            }
+            self.words[out_word] = (out_span, out_start);
+            out_word += 1;
             let base = out_span; // starts are offsets within the word's spans
             for t in t0..t1 - 1 {
                 let (a, b) = (self.starts[t] as usize, self.starts[t + 1] as usize);
@@ -179,13 +185,14 @@ impl SpanCache {
             self.starts[out_start] = (out_span - base) as u32;
             out_start += 1;
         }
-        let last = self.words.len() - 1;
-        self.words[last] = (out_span, out_start);
+        self.words[out_word] = (out_span, out_start);
+        self.words.truncate(out_word + 1);
         self.spans.truncate(out_span);
         self.starts.truncate(out_start);
         // give the memory back (the first M-step drops most seeds): peak memory is a target of issue 27
         self.spans.shrink_to_fit();
         self.starts.shrink_to_fit();
+        self.words.shrink_to_fit();
     }
 }
 
@@ -279,11 +286,17 @@ fn expected_of(sp: Spans<'_>, count: u64, scores: &[f64], l: &mut Lattice, mut o
     }
 }
 
+#[cfg(test)]
 /// Appends the best segmentation's piece ids to `path` (ties: the piece that
 /// starts first), never using piece `skip`.
 pub(super) fn viterbi(word: &[u32], t: &Table, skip: Option<u32>, buf: &mut SpanBuf, l: &mut Lattice, path: &mut Vec<u32>) {
     let spans = t.fill(word, buf);
     viterbi_of(spans, &t.scores, skip, l, path);
+}
+
+/// `viterbi` on entry `w` of `cache`, never using piece `skip`.
+pub(super) fn viterbi_skipping(cache: &SpanCache, w: usize, scores: &[f64], skip: u32, l: &mut Lattice, path: &mut Vec<u32>) {
+    viterbi_of(cache.word(w), scores, Some(skip), l, path);
 }
 
 /// `viterbi` on word `w` of `cache` (`scores`: the current pieces'), each piece id to `out`.
@@ -362,7 +375,7 @@ mod tests {
         let words: Vec<(Vec<u32>, u64)> = ["▁abcab", "▁ab", "ca", "▁bcabc"].iter().map(|w| (cps(w), 1)).collect();
         let all: Vec<(Vec<u32>, f64)> =
             ["▁", "a", "b", "c", "ab", "bc", "ca", "▁a", "abc", "cab", "▁ab"].iter().map(|p| (cps(p), -1.0)).collect();
-        let mut cache = SpanCache::new(&words, &Table::new(&all, 16));
+        let mut cache = SpanCache::new(words.iter().map(|(w, _)| w.as_slice()), &Table::new(&all, 16));
         let dropped = ["bc", "▁a", "cab"];
         let mut new_id = vec![NONE; all.len()];
         let mut kept = Vec::new();
@@ -372,8 +385,14 @@ mod tests {
                 kept.push(p.clone());
             }
         }
-        cache.renumber(&new_id);
+        let mut own = SpanCache::new(all.iter().map(|(p, _)| p.as_slice()), &Table::new(&all, 16));
+        cache.renumber(&new_id, false);
+        own.renumber(&new_id, true);
         let fresh = Table::new(&kept, 16);
+        for (k, (piece, _)) in kept.iter().enumerate() {
+            let (a, b) = (own.word(k), fresh.fill(piece, &mut SpanBuf::default()).spans.to_vec());
+            assert_eq!(a.spans, b.as_slice());
+        }
         let mut buf = SpanBuf::default();
         for (w, (word, _)) in words.iter().enumerate() {
             let (a, b) = (cache.word(w), fresh.fill(word, &mut buf));
