@@ -27,20 +27,21 @@ fn repeated_substrings(words: &[(Vec<u32>, u64)], max_len: usize) -> Vec<(u64, &
     for t in 0..suffixes.len() {
         let s = suffixes[t];
         let common = if t == 0 { 0 } else { suffixes[t - 1].iter().zip(s).take_while(|(a, b)| a == b).count() };
+        let first_new = (common + 1).max(2);
         if t > 0 {
             // the previous suffix's runs longer than the common prefix end here
             let prev = suffixes[t - 1];
-            for l in (common + 1).max(2)..=prev.len() {
-                close(&mut out, &suffixes, l, run_start[l], t);
+            for (l, &from) in run_start.iter().enumerate().take(prev.len() + 1).skip(first_new) {
+                close(&mut out, &suffixes, l, from, t);
             }
         }
-        for l in (common + 1).max(2)..=s.len() {
-            run_start[l] = t;
+        for from in run_start.iter_mut().take(s.len() + 1).skip(first_new) {
+            *from = t;
         }
     }
     if let Some(last) = suffixes.last() {
-        for l in 2..=last.len() {
-            close(&mut out, &suffixes, l, run_start[l], suffixes.len());
+        for (l, &from) in run_start.iter().enumerate().take(last.len() + 1).skip(2) {
+            close(&mut out, &suffixes, l, from, suffixes.len());
         }
     }
     out
