@@ -15,8 +15,9 @@ spm: character_coverage=1.0, normalization_rule_name="identity", input_sentence_
 num_threads=N. Threads: every child process is pinned to N CPUs (sched_setaffinity: bertpiece's pool sizes
 itself to them; Tokenizer.train has no thread option, as in HF), and HF also gets RAYON_NUM_THREADS=N.
 
-Each run is a fresh process: wall time of the training call alone (reading the file included), peak RSS
-its VmHWM (imports included). Per round the trainers of a case run in turn (interleaved); the table gives
+Each run is a fresh process: wall time of the training call alone (reading the file included), its CPU
+time (process_time: every thread of the process; on a shared machine the steadier figure), peak RSS its
+VmHWM (imports included). Per round the trainers of a case run in turn (interleaved); the table gives
 the median seconds, the median of the per-round ratios to the fastest peer, and the largest peak RSS.
 Every finished run is appended to --log as one JSON line (a long run can be read while it goes on).
 """
@@ -44,11 +45,11 @@ specials = SPECIALS[model]
 if who == "spm":
     import sentencepiece as sp
     d = tempfile.mkdtemp()
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     sp.SentencePieceTrainer.train(input=path, model_prefix=os.path.join(d, "m"), vocab_size=size,
                                   model_type=model, character_coverage=1.0, normalization_rule_name="identity",
                                   input_sentence_size=0, minloglevel=2, num_threads=threads, hard_vocab_limit=False)
-    seconds = time.perf_counter() - t
+    seconds, cpu = time.perf_counter() - t, time.process_time() - cpu
     n = sum(1 for _ in open(os.path.join(d, "m.vocab"), encoding="utf-8"))
 else:
     if who == "HF":
@@ -76,15 +77,15 @@ else:
         tok = lib.Tokenizer(models.Unigram())
         tok.pre_tokenizer = pre_tokenizers.Metaspace()
         tr = trainers.UnigramTrainer(vocab_size=size, special_tokens=specials, unk_token="<unk>", show_progress=False)
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     tok.train([path], tr)
-    seconds = time.perf_counter() - t
+    seconds, cpu = time.perf_counter() - t, time.process_time() - cpu
     n = tok.get_vocab_size()
 rss = 0
 for line in open("/proc/self/status"):
     if line.startswith("VmHWM:"):
         rss = int(line.split()[1]) // 1024
-print(json.dumps({"seconds": seconds, "rss_mb": rss, "vocab": n}))
+print(json.dumps({"seconds": seconds, "cpu": cpu, "rss_mb": rss, "vocab": n}))
 """
 
 PEERS = {"wordpiece": ["HF"], "bpe": ["HF", "spm"], "byte-bpe": ["HF"], "unigram": ["HF", "spm"]}
@@ -135,13 +136,15 @@ def main():
                 sec = statistics.median(r[who]["seconds"] for r in rounds)
                 ratio = statistics.median(r[who]["seconds"] / min(r[p]["seconds"] for p in peers)
                                           for r in rounds)
+                cpu = statistics.median(r[who]["cpu"] for r in rounds)
+                cpu_ratio = statistics.median(r[who]["cpu"] / min(r[p]["cpu"] for p in peers) for r in rounds)
                 rss = max(r[who]["rss_mb"] for r in rounds)
-                rows.append((model, threads, who, sec, ratio, rss, rounds[-1][who]["vocab"]))
+                rows.append((model, threads, who, sec, ratio, cpu, cpu_ratio, rss, rounds[-1][who]["vocab"]))
     if a.markdown:
-        print("| model | threads | trainer | seconds | × fastest peer | peak RSS MB | vocab |")
-        print("|---|---:|---|---:|---:|---:|---:|")
-        for model, threads, who, sec, ratio, rss, n in rows:
-            print(f"| {model} | {threads} | {who} | {sec:.1f} | {ratio:.2f} | {rss} | {n:,} |")
+        print("| model | threads | trainer | seconds | × fastest peer | CPU s | CPU × fastest peer | peak RSS MB | vocab |")
+        print("|---|---:|---|---:|---:|---:|---:|---:|---:|")
+        for model, threads, who, sec, ratio, cpu, cpu_ratio, rss, n in rows:
+            print(f"| {model} | {threads} | {who} | {sec:.1f} | {ratio:.2f} | {cpu:.1f} | {cpu_ratio:.2f} | {rss} | {n:,} |")
 
 
 if __name__ == "__main__":

@@ -253,3 +253,21 @@ def test_serde_float_reads_as_tokenizers_reads(literal):
             + literal + ']],"byte_fallback":false}}')
     held = json.loads(tokenizers.Tokenizer.from_str(text).to_str())["model"]["vocab"][1][1]
     assert serde_float(literal) == held
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(st.one_of(st.floats(allow_nan=False, allow_infinity=False, width=32).map(float),
+                 st.floats(min_value=-40.0, max_value=-1e-9)))
+def test_core_exact_literal_is_read_by_tokenizers_as_the_value(score):
+    # The search in Rust (serde_json itself reads each candidate) that serde_exact_literal asks first:
+    # what it finds, tokenizers 0.23.3 holds as the very value (the pure-Python search's promise).
+    import tokenizers
+    from bertpiece import _core
+
+    literal = _core.serde_exact_literal(score, repr(score))
+    assume(literal is not None)
+    text = ('{"version":"1.0","truncation":null,"padding":null,"added_tokens":[],"normalizer":null,"pre_tokenizer":null,'
+            '"post_processor":null,"decoder":null,"model":{"type":"Unigram","unk_id":0,"vocab":[["<unk>",0.0],["a",'
+            + literal + ']],"byte_fallback":false}}')
+    held = json.loads(tokenizers.Tokenizer.from_str(text).to_str())["model"]["vocab"][1][1]
+    assert held == score

@@ -351,6 +351,7 @@ class Needles:
     def __new__(cls, added: list[str]) -> Needles: ...
 
 # The serving entry points of BertTokenizer.__call__ (src/python/serving.rs).
+def serde_exact_literal(x: float, repr: str) -> str | None: ...
 def encode_to_list(
     tok: FullTokenizer,
     text: str,

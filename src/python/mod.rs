@@ -22,6 +22,7 @@ mod pipeline_encoding;
 mod pipeline_settings;
 mod pipeline_tokenizer;
 mod sentencepiece;
+mod serde_literal;
 mod serving;
 mod train;
 mod train_bpe;
@@ -82,6 +83,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<pipeline_settings::PySettings>()?;
     m.add_class::<pipeline_encoding::PyPipelineEncoding>()?;
     m.add_class::<sentencepiece::PySentencePieceModel>()?;
+    m.add_function(wrap_pyfunction!(serde_literal::serde_exact_literal, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_list, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_lists, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_offsets, m)?)?;

@@ -3,13 +3,10 @@
 //! `bytes_to_unicode`): both from `pre_tokenizers::byte_level`, which encodes with them. Texts are counted in parallel on the thread pool,
 //! a batch at a time; only the counts are kept.
 
+use super::feed::{bump, feed_counts};
 use crate::fxhash::FxHashMap;
-use crate::threads::{run_jobs, thread_count};
 use crate::pre_tokenizers::byte_level::{byte_char, split_gpt2_str};
 use crate::{Error, Result};
-
-/// Texts per parallel task at least.
-const MIN_TEXTS_PER_TASK: usize = 256;
 
 /// Pre-tokens (their UTF-8 bytes) and their counts.
 type Counts = FxHashMap<Box<[u8]>, u64>;
@@ -28,45 +25,8 @@ impl ByteLevelCounter {
 
     /// Counts the pre-tokens of `texts` (UTF-8) on `num_threads` threads.
     pub fn feed(&mut self, texts: &[&[u8]], num_threads: Option<usize>) -> Result<()> {
-        let threads = thread_count(num_threads)?;
-        let per_task = texts.len().div_ceil(2 * threads).max(MIN_TEXTS_PER_TASK);
-        let chunks: Vec<&[&[u8]]> = texts.chunks(per_task).collect();
-        let this = &*self;
-        let locals = run_jobs(threads, chunks.len(), |k| this.count_chunk(chunks[k]))?;
-        for local in locals {
-            let (local, seen) = local?;
-            self.words += seen;
-            for (w, n) in local {
-                *self.counts.entry(w).or_insert(0) += n;
-            }
-        }
-        Ok(())
-    }
-
-    fn count_chunk(&self, texts: &[&[u8]]) -> Result<(Counts, u64)> {
-        let mut local = Counts::default();
-        let mut seen = 0u64;
-        let mut prefixed = String::new();
-        for bytes in texts {
-            let mut text = std::str::from_utf8(bytes).map_err(|_| Error::InvalidText)?;
-            // HF's ByteLevel(add_prefix_space=True): a space before a text not starting with one.
-            if self.add_prefix_space && !text.is_empty() && !text.starts_with(' ') {
-                prefixed.clear();
-                prefixed.push(' ');
-                prefixed.push_str(text);
-                text = &prefixed;
-            }
-            split_gpt2_str(text, |w| {
-                seen += 1;
-                match local.get_mut(w.as_bytes()) {
-                    Some(n) => *n += 1,
-                    None => {
-                        local.insert(w.as_bytes().into(), 1);
-                    }
-                }
-            });
-        }
-        Ok((local, seen))
+        let add_prefix_space = self.add_prefix_space;
+        feed_counts(&mut self.counts, &mut self.words, texts, num_threads, |chunk| count_chunk(add_prefix_space, chunk))
     }
 
     pub fn unique_words(&self) -> usize {
@@ -80,6 +40,28 @@ impl ByteLevelCounter {
         all.sort_unstable();
         all
     }
+}
+
+/// One chunk's byte-level words and the words seen.
+fn count_chunk(add_prefix_space: bool, texts: &[&[u8]]) -> Result<(Counts, u64)> {
+    let mut local = Counts::default();
+    let mut seen = 0u64;
+    let mut prefixed = String::new();
+    for bytes in texts {
+        let mut text = std::str::from_utf8(bytes).map_err(|_| Error::InvalidText)?;
+        // HF's ByteLevel(add_prefix_space=True): a space before a text not starting with one.
+        if add_prefix_space && !text.is_empty() && !text.starts_with(' ') {
+            prefixed.clear();
+            prefixed.push(' ');
+            prefixed.push_str(text);
+            text = &prefixed;
+        }
+        split_gpt2_str(text, |w| {
+            seen += 1;
+            bump(&mut local, w.as_bytes());
+        });
+    }
+    Ok((local, seen))
 }
 
 #[cfg(test)]

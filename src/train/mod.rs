@@ -12,6 +12,7 @@
 pub mod bpe;
 pub mod byte_level;
 pub mod count;
+mod feed;
 pub mod hf;
 pub mod pre_tokens;
 pub mod unigram;

@@ -11,6 +11,7 @@
 
 use super::byte_level::ByteLevelCounter;
 use super::count::{CountOptions, WordCounter};
+use super::feed::{bump, feed_counts};
 use super::unigram::MetaspaceCounter;
 use crate::config;
 use crate::fxhash::FxHashMap;
@@ -19,7 +20,6 @@ use crate::normalizer::Reference;
 use crate::normalizers::Normalizer;
 use crate::pre_tokenizers::metaspace::PrependScheme;
 use crate::pre_tokenizers::PreTokenizer;
-use crate::threads::{run_jobs, thread_count};
 use crate::{Error, Result};
 
 /// Streaming counter of a tokenizer's pre-tokens: `feed` batches, then `into_counts`.
@@ -103,9 +103,6 @@ impl PreTokenCounter {
     }
 }
 
-/// Texts per parallel task at least: enough that a task's local map pays off.
-const MIN_TEXTS_PER_TASK: usize = 256;
-
 /// Pre-tokens and their counts.
 type Counts = FxHashMap<Box<str>, u64>;
 
@@ -125,58 +122,8 @@ impl GeneralCounter {
 
     /// Counts the pre-tokens of `texts` (UTF-8) on `num_threads` threads.
     pub fn feed(&mut self, texts: &[&[u8]], num_threads: Option<usize>) -> Result<()> {
-        let threads = thread_count(num_threads)?;
-        // Two tasks per thread: few local maps (each holds the common words again).
-        let per_task = texts.len().div_ceil(2 * threads).max(MIN_TEXTS_PER_TASK);
-        let chunks: Vec<&[&[u8]]> = texts.chunks(per_task).collect();
-        let this = &*self;
-        let locals = run_jobs(threads, chunks.len(), |k| this.count_chunk(chunks[k]))?;
-        for local in locals {
-            let (local, seen) = local?;
-            self.words += seen;
-            if self.counts.is_empty() {
-                self.counts = local;
-                continue;
-            }
-            for (w, n) in local {
-                *self.counts.entry(w).or_insert(0) += n;
-            }
-        }
-        Ok(())
-    }
-
-    fn count_chunk(&self, texts: &[&[u8]]) -> Result<(Counts, u64)> {
-        let mut local = Counts::default();
-        let mut seen = 0u64;
-        let mut words = Vec::new();
-        let mut word = String::new();
-        for bytes in texts {
-            let text = std::str::from_utf8(bytes).map_err(|_| Error::InvalidText)?;
-            let mut whole = NormalizedString::new(text, 0);
-            if let Some(n) = &self.normalizer {
-                n.normalize(&mut whole);
-            }
-            words.clear();
-            match &self.pre_tokenizer {
-                Some(pt) => pt.pre_tokenize(whole, &mut words),
-                None => words.push(whole),
-            }
-            for w in &words {
-                if w.is_empty() {
-                    continue; // HF drops empty pre-tokens
-                }
-                seen += 1;
-                word.clear();
-                word.extend(w.chars.iter());
-                match local.get_mut(word.as_str()) {
-                    Some(n) => *n += 1,
-                    None => {
-                        local.insert(word.as_str().into(), 1);
-                    }
-                }
-            }
-        }
-        Ok((local, seen))
+        let (normalizer, pre_tokenizer) = (&self.normalizer, &self.pre_tokenizer);
+        feed_counts(&mut self.counts, &mut self.words, texts, num_threads, |chunk| count_chunk(normalizer, pre_tokenizer, chunk))
     }
 
     /// The pre-tokens as code points with their counts, sorted by code points.
@@ -186,6 +133,36 @@ impl GeneralCounter {
         all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         all.into_iter().map(|(w, n)| (w.chars().map(u32::from).collect(), n)).collect()
     }
+}
+
+/// One chunk's pre-tokens through `normalizer` and `pre_tokenizer`, and the pre-tokens seen.
+fn count_chunk(normalizer: &Option<Normalizer>, pre_tokenizer: &Option<PreTokenizer>, texts: &[&[u8]]) -> Result<(Counts, u64)> {
+    let mut local = Counts::default();
+    let mut seen = 0u64;
+    let mut words = Vec::new();
+    let mut word = String::new();
+    for bytes in texts {
+        let text = std::str::from_utf8(bytes).map_err(|_| Error::InvalidText)?;
+        let mut whole = NormalizedString::new(text, 0);
+        if let Some(n) = normalizer {
+            n.normalize(&mut whole);
+        }
+        words.clear();
+        match pre_tokenizer {
+            Some(pt) => pt.pre_tokenize(whole, &mut words),
+            None => words.push(whole),
+        }
+        for w in &words {
+            if w.is_empty() {
+                continue; // HF drops empty pre-tokens
+            }
+            seen += 1;
+            word.clear();
+            word.extend(w.chars.iter());
+            bump(&mut local, word.as_str());
+        }
+    }
+    Ok((local, seen))
 }
 
 #[cfg(test)]

@@ -21,6 +21,8 @@ import re
 from fractions import Fraction
 from typing import Any, Optional
 
+from .. import _core
+
 __all__ = ["tokenizer_json", "core_json_text", "serde_float", "serde_exact_literal"]
 
 _U64_MAX = 2**64 - 1
@@ -119,7 +121,13 @@ def serde_exact_literal(x: float) -> str:
 @functools.lru_cache(maxsize=1 << 16)  # a model's scores, when the same model is loaded again
 def _exact_literal(text: str) -> str:
     x = float(text)
-    if not math.isfinite(x) or serde_float(text) == x:
+    if not math.isfinite(x):
+        return text
+    # serde_json itself (in the core) tries repr and the 17-19 digit literals first: fast
+    found = _core.serde_exact_literal(x, text)
+    if found is not None:
+        return found
+    if serde_float(text) == x:
         return text
     sign, target = ("-" if x < 0 else ""), Fraction(abs(x))
     for candidate in _nearby_literals(target):

@@ -4,10 +4,9 @@
 //! parallel on the thread pool, a batch at a time; only the counts are kept.
 
 use crate::fxhash::FxHashMap;
-use crate::threads::{run_jobs, thread_count};
+use crate::train::feed::{bump, feed_counts};
 use crate::{Error, Result};
 
-const MIN_TEXTS_PER_TASK: usize = 256;
 const REPLACEMENT: u32 = '\u{2581}' as u32;
 
 type Counts = FxHashMap<Box<[u32]>, u64>;
@@ -42,18 +41,7 @@ pub struct MetaspaceCounter {
 impl MetaspaceCounter {
     /// Counts the words of `texts` (UTF-8) on `num_threads` threads.
     pub fn feed(&mut self, texts: &[&[u8]], num_threads: Option<usize>) -> Result<()> {
-        let threads = thread_count(num_threads)?;
-        let per_task = texts.len().div_ceil(2 * threads).max(MIN_TEXTS_PER_TASK);
-        let chunks: Vec<&[&[u8]]> = texts.chunks(per_task).collect();
-        let locals = run_jobs(threads, chunks.len(), |k| count_chunk(chunks[k]))?;
-        for local in locals {
-            let (local, seen) = local?;
-            self.words += seen;
-            for (w, n) in local {
-                *self.counts.entry(w).or_insert(0) += n;
-            }
-        }
-        Ok(())
+        feed_counts(&mut self.counts, &mut self.words, texts, num_threads, count_chunk)
     }
 
     pub fn unique_words(&self) -> usize {
@@ -76,12 +64,7 @@ fn count_chunk(texts: &[&[u8]]) -> Result<(Counts, u64)> {
         let text = std::str::from_utf8(bytes).map_err(|_| Error::InvalidText)?;
         metaspace_words(text, &mut buf, |w| {
             seen += 1;
-            match local.get_mut(w) {
-                Some(n) => *n += 1,
-                None => {
-                    local.insert(w.into(), 1);
-                }
-            }
+            bump(&mut local, w);
         });
     }
     Ok((local, seen))

@@ -1,10 +1,12 @@
 //! The EM rounds: the E-step (expected counts, on the thread pool), the
-//! Bayesian M-step (digamma) and the pruning by likelihood loss. Words are
-//! handed out in blocks; each block's contributions are added to the totals
-//! in word order after the block, so every thread count gives the same bits.
+//! Bayesian M-step (digamma) and the pruning by likelihood loss. Each
+//! piece's total is summed in word order, as the oracle sums it, so every
+//! thread count gives the same bits: the words go to the threads in blocks,
+//! and after each block every thread adds the block's contributions to its
+//! own range of pieces, in word order.
 
-use super::lattice::{expected_cached, viterbi, viterbi_cached, Lattice, SpanCache, Table, NONE};
-use crate::threads::run_jobs;
+use super::lattice::{expected_cached, viterbi_cached, viterbi_skipping, Lattice, SpanCache, NONE};
+use crate::threads::{for_each_slice, run_jobs};
 use crate::Result;
 
 /// Words per job, and jobs per block (bounds the contributions held at once).
@@ -14,15 +16,31 @@ pub(super) const EXPECTED_FREQUENCY_THRESHOLD: f64 = 0.5;
 
 type Words = [(Vec<u32>, u64)];
 
-/// Runs `job(word index, word, count, lattice, out)` over `words` in parallel
-/// blocks, then `apply` on every item the jobs put out, in word order.
-fn in_word_order<T: Send>(
+/// Runs `job(word index, count, lattice, out)` on every word, where
+/// `out` gets `(piece id, value)` items, and adds each item to
+/// `totals[piece id]` with `add`: for every piece in word order, on any
+/// thread count. One thread adds each word's items as they come; more
+/// threads run blocks of words as jobs, then split the adding by piece.
+fn add_in_word_order<V: Copy + Send + Sync, A: Send>(
     threads: usize,
     words: &Words,
-    job: impl Fn(usize, &[u32], u64, &mut Lattice, &mut Vec<T>) + Sync,
-    mut apply: impl FnMut(T),
+    totals: &mut [A],
+    job: impl Fn(usize, u64, &mut Lattice, &mut Vec<(u32, V)>) + Sync,
+    add: impl Fn(&mut A, V) + Sync,
 ) -> Result<()> {
+    if threads <= 1 {
+        let (mut lattice, mut out) = (Lattice::default(), Vec::new());
+        for (w, (_, n)) in words.iter().enumerate() {
+            job(w, *n, &mut lattice, &mut out);
+            for &(k, v) in &out {
+                add(&mut totals[k as usize], v);
+            }
+            out.clear();
+        }
+        return Ok(());
+    }
     let per_block = WORDS_PER_JOB * JOBS_PER_BLOCK;
+    let range = totals.len().div_ceil(threads).max(1);
     for first in (0..words.len()).step_by(per_block) {
         let block_end = (first + per_block).min(words.len());
         let jobs = (block_end - first).div_ceil(WORDS_PER_JOB);
@@ -30,12 +48,21 @@ fn in_word_order<T: Send>(
             let (mut lattice, mut out) = (Lattice::default(), Vec::new());
             let start = first + k * WORDS_PER_JOB;
             for w in start..(start + WORDS_PER_JOB).min(block_end) {
-                let (word, n) = &words[w];
-                job(w, word, *n, &mut lattice, &mut out);
+                job(w, words[w].1, &mut lattice, &mut out);
             }
             out
         })?;
-        done.into_iter().flatten().for_each(&mut apply);
+        let parts: Vec<&mut [A]> = totals.chunks_mut(range).collect();
+        for_each_slice(threads, parts, |t, part| {
+            let base = t * range;
+            for out in &done {
+                for &(k, v) in out {
+                    if let Some(slot) = (k as usize).checked_sub(base).and_then(|i| part.get_mut(i)) {
+                        add(slot, v);
+                    }
+                }
+            }
+        })?;
     }
     Ok(())
 }
@@ -43,11 +70,20 @@ fn in_word_order<T: Send>(
 /// Each piece's expected count (`scores`: the pieces' current scores; `cache`: their spans in every word).
 pub(super) fn e_step(words: &Words, cache: &SpanCache, scores: &[f64], threads: usize) -> Result<Vec<f64>> {
     let mut totals = vec![0.0; scores.len()];
-    in_word_order(
+    if threads <= 1 {
+        // straight into the totals (the same order, without the items)
+        let mut l = Lattice::default();
+        for (w, (_, n)) in words.iter().enumerate() {
+            expected_cached(cache, w, *n, scores, &mut l, |k, v| totals[k as usize] += v);
+        }
+        return Ok(totals);
+    }
+    add_in_word_order(
         threads,
         words,
-        |w, word, n, l, out| expected_cached(cache, w, word.len(), n, scores, l, out),
-        |(k, v)| totals[k as usize] += v,
+        &mut totals,
+        |w, n, l, out| expected_cached(cache, w, n, scores, l, |k, v| out.push((k, v))),
+        |total, v| *total += v,
     )?;
     Ok(totals)
 }
@@ -97,13 +133,14 @@ pub(super) fn prune(
     words: &Words,
     cache: &SpanCache,
     pieces: Vec<(Vec<u32>, f64)>,
-    table: &Table,
+    own: &SpanCache,
     vocab_size: usize,
     shrinking_factor: f64,
     threads: usize,
 ) -> Result<(Vec<(Vec<u32>, f64)>, Vec<u32>)> {
     let size = pieces.len();
-    // Each piece's best segmentation without itself, where the piece beats it.
+    let scores: Vec<f64> = pieces.iter().map(|(_, s)| *s).collect();
+    // Each piece's best segmentation without itself (`own`: the pieces' spans in each piece), where the piece beats it.
     let jobs: Vec<&[(Vec<u32>, f64)]> = pieces.chunks(WORDS_PER_JOB).collect();
     let alternatives: Vec<(bool, Vec<u32>)> = run_jobs(threads, jobs.len(), |j| {
         let mut lattice = Lattice::default();
@@ -115,10 +152,11 @@ pub(super) fn prune(
                     return (true, Vec::new());
                 }
                 let mut alt = Vec::new();
-                viterbi(piece, table, Some((j * WORDS_PER_JOB + o) as u32), &mut lattice, &mut alt);
+                let k = j * WORDS_PER_JOB + o;
+                viterbi_skipping(own, k, &scores, k as u32, &mut lattice, &mut alt);
                 let mut alt_score = 0.0;
                 for &a in &alt {
-                    alt_score += table.scores[a as usize];
+                    alt_score += scores[a as usize];
                 }
                 if *score >= alt_score {
                     (true, alt)
@@ -136,15 +174,12 @@ pub(super) fn prune(
     for (_, n) in words {
         vsum += *n as f64;
     }
-    in_word_order(
+    add_in_word_order(
         threads,
         words,
-        |w, word, n, l, out: &mut Vec<(u32, u64)>| {
-            let mut path = Vec::new();
-            viterbi_cached(cache, w, word.len(), &table.scores, l, &mut path);
-            out.extend(path.into_iter().map(|k| (k, n)));
-        },
-        |(k, n)| freq[k as usize] += n as f64,
+        &mut freq,
+        |w, n, l, out: &mut Vec<(u32, u64)>| viterbi_cached(cache, w, &scores, l, |k| out.push((k, n))),
+        |f, n| *f += n as f64,
     )?;
     let mut total = 0.0;
     for f in &freq {

@@ -103,7 +103,9 @@ pub fn train_unigram(
     let max_len = opts.max_piece_length;
     let mut pieces = seed::seed_pieces(&words, max_len, opts.seed_size);
     // The seeds' spans in every word, found once; kept in step with the pieces.
-    let mut cache = SpanCache::new(&words, &Table::new(&pieces, max_len));
+    let mut cache = SpanCache::new(words.iter().map(|(w, _)| w.as_slice()), &Table::new(&pieces, max_len));
+    // The pieces' spans in each piece (for the pruning's alternatives), made at the first pruning, kept the same way.
+    let mut own: Option<SpanCache> = None;
     let desired = opts.vocab_size * 11 / 10;
     loop {
         trained.rounds += 1;
@@ -112,7 +114,7 @@ pub fn train_unigram(
             let expected = em::e_step(&words, &cache, &scores, threads)?;
             let new_id;
             (pieces, new_id) = em::m_step(pieces, &expected);
-            cache.renumber(&new_id);
+            renumber(&mut cache, own.as_mut(), &new_id);
             if !progress(pieces.len(), opts.vocab_size) {
                 return Ok(trained);
             }
@@ -120,17 +122,25 @@ pub fn train_unigram(
         if pieces.len() <= desired {
             break;
         }
-        let table = Table::new(&pieces, max_len);
+        let own = own.get_or_insert_with(|| SpanCache::new(pieces.iter().map(|(p, _)| p.as_slice()), &Table::new(&pieces, max_len)));
         let size = pieces.len();
         let new_id;
-        (pieces, new_id) = em::prune(&words, &cache, pieces, &table, opts.vocab_size, opts.shrinking_factor, threads)?;
-        cache.renumber(&new_id);
+        (pieces, new_id) = em::prune(&words, &cache, pieces, own, opts.vocab_size, opts.shrinking_factor, threads)?;
+        renumber(&mut cache, Some(own), &new_id);
         if pieces.len() == size {
             break; // nothing left that can go
         }
     }
     trained.pieces.extend(finalize(&pieces, &required, opts.vocab_size, &specials));
     Ok(trained)
+}
+
+/// Drops the pieces `new_id` drops from the words' spans and from the pieces' own.
+fn renumber(cache: &mut SpanCache, own: Option<&mut SpanCache>, new_id: &[u32]) {
+    cache.renumber(new_id, false);
+    if let Some(own) = own {
+        own.renumber(new_id, true);
+    }
 }
 
 /// The characters and the best-scoring pieces, up to `vocab_size` with the
