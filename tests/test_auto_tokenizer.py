@@ -5,6 +5,7 @@ shape, pairs, offsets, every truncation strategy, stride and overflow, padding
 sides, decode, save_pretrained, pickling, chat templates, collators."""
 
 import copy
+import json
 import pickle
 
 import numpy as np
@@ -259,3 +260,40 @@ def test_class_from_pretrained_with_arguments(flag):
     lines = ud_sample(2)
     same(hf(lines), ours(lines), flag)
     same(hf(lines), auto(lines), flag)
+
+
+def test_decode_learns_the_model_class_without_reading_the_model(monkeypatch):
+    """transformers' decode asks for `backend_tokenizer.model` on every call with clean-up (to skip it
+    for BPE): bertpiece makes that model object without reading its state, which for a 250,000-piece
+    vocabulary took seconds per decode (every component access parsed the whole tokenizer.json)."""
+    from bertpiece.tokenizers_api import slots
+
+    read = []
+    real = slots.exact_member
+    monkeypatch.setattr(slots, "exact_member", lambda text, key: read.append(key) or real(text, key))
+    hf = transformers.AutoTokenizer.from_pretrained(folder("xlmr"))
+    ours = bertpiece.AutoTokenizer.from_pretrained(folder("xlmr"))
+    ids = hf(ud_sample(2))["input_ids"]
+    for clean in (True, False, True):
+        assert ours.batch_decode(ids, clean_up_tokenization_spaces=clean) == \
+            hf.batch_decode(ids, clean_up_tokenization_spaces=clean)
+    assert "model" not in read
+    model = ours.backend_tokenizer.model
+    assert type(model).__name__ == type(hf.backend_tokenizer.model).__name__ == "Unigram" and "model" not in read
+    assert json.loads(model.__getstate__()) == json.loads(hf.backend_tokenizer.model.__getstate__())
+    assert read == ["model"]
+
+
+@pytest.mark.parametrize("pretty", [False, True])
+@pytest.mark.parametrize("shape", ["xlmr", "roberta"])
+def test_one_member_read_exactly_is_the_whole_file_read_exactly(shape, pretty):
+    from bertpiece.tokenizers_api.serialization import serde_float
+    from bertpiece.tokenizers_api.slots import exact_member
+
+    text = transformers.AutoTokenizer.from_pretrained(folder(shape)).backend_tokenizer.to_str(pretty)
+    whole = json.loads(text, parse_float=serde_float)
+    for key in [*whole, "absent"]:
+        assert repr(exact_member(text, key)) == repr(whole.get(key)), key
+    hand_written = ' {\n "model" : {"type": "Unigram", "vocab": [["a", -1.5e-3]]} ,"version":"1.0" }\n'
+    assert exact_member(hand_written, "model") == json.loads(hand_written)["model"]
+    assert exact_member(hand_written, "version") == "1.0" and exact_member(hand_written, "decoder") is None

@@ -106,6 +106,27 @@ class Component:
         self._owners = []
 
     @classmethod
+    def _lazy(cls, kind: Any, read_state: Callable[[], Dict[str, Any]]) -> Optional["Component"]:
+        """The component object of JSON type ``kind``, its state read by ``read_state`` only when
+        first used (transformers asks for ``backend_tokenizer.model`` on every decode to learn its
+        class: a 250,000-piece model is not parsed for that); None for an unknown type."""
+        sub = cls._registry.get(kind) if isinstance(kind, str) else None
+        if sub is None:
+            return None
+        obj = sub.__new__(sub)
+        obj._owners = []
+        obj._read_state = read_state
+        return obj
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for attributes not set: a lazy component's state on its first use.
+        read = self.__dict__.pop("_read_state", None) if name == "_state" else None
+        if read is None:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        self._state = read()
+        return self._state
+
+    @classmethod
     def _from_state(cls, state: Dict[str, Any]) -> "Component":
         """The component object for a tokenizer.json object of this family."""
         sub = cls._registry.get(state.get("type", ""), None) if isinstance(state, dict) else None

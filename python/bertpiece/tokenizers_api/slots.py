@@ -5,13 +5,37 @@ that rebuilds the core from an edited tokenizer.json."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Dict, Optional, Type
 
 from .._core import PipelineTokenizer as _Core
 from .components import Component, Decoder, Model, Normalizer, PostProcessor, PreTokenizer
 from .serialization import core_json_text, serde_float
 
-__all__ = ["ComponentSlots"]
+__all__ = ["ComponentSlots", "exact_member"]
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+_PLAIN = json.JSONDecoder()
+_EXACT = json.JSONDecoder(parse_float=serde_float)
+
+
+def exact_member(text: str, key: str) -> Any:
+    """The top-level member ``key`` of the JSON object ``text`` with the values the core holds
+    (serde_json reads some float literals an ulp off, as tokenizers does: serde_float); the
+    members before it are skipped at C speed (a model's vocabulary is most of the text)."""
+    i = _SPACE.match(text, 0).end()
+    if text[i:i + 1] != "{":
+        raise ValueError("tokenizer.json: not a JSON object")
+    i = _SPACE.match(text, i + 1).end()
+    while text[i:i + 1] == '"':
+        name, i = _PLAIN.raw_decode(text, i)
+        i = _SPACE.match(text, _SPACE.match(text, i).end() + 1).end()  # past the ':'
+        if name == key:
+            return _EXACT.raw_decode(text, i)[0]
+        i = _SPACE.match(text, _PLAIN.raw_decode(text, i)[1]).end()
+        if text[i:i + 1] == ",":
+            i = _SPACE.match(text, i + 1).end()
+    return None
 
 # The classes register themselves in these families' registries when bertpiece's
 # __init__ imports bertpiece.normalizers, .models, ... (before any Tokenizer exists).
@@ -55,13 +79,27 @@ class ComponentSlots:
         self._core, self._json, self._settings = core, text, core.stored_settings()
 
     def _component(self, slot: str) -> Optional[Component]:
-        # The values the core holds: serde_json reads some literals an ulp off, as tokenizers does.
-        state = json.loads(self._json, parse_float=serde_float).get(slot)
-        if state is None:
+        kinds = self._slot_kinds()
+        if kinds.get(slot) is None:
             return None
-        obj = SLOTS[slot]._from_state(state)
+        text = self._json
+        obj = SLOTS[slot]._lazy(kinds[slot], lambda: exact_member(text, slot))
+        if obj is None:  # no "type" or an unknown one: made now, so the error is raised now
+            obj = SLOTS[slot]._from_state(exact_member(text, slot))
         obj._bind(self, slot)
         return obj
+
+    def _slot_kinds(self) -> Dict[str, Any]:
+        """Each stage's JSON "type" ("" for a stage without one, None for none), read once per
+        tokenizer.json text (plain C-speed parsing: only the types are kept)."""
+        cached = self.__dict__.get("_kinds_cache")
+        if cached is None or cached[0] is not self._json:
+            doc = json.loads(self._json)
+            kinds = {slot: None if doc.get(slot) is None else
+                     doc[slot].get("type", "") if isinstance(doc[slot], dict) else "" for slot in SLOTS}
+            cached = (self._json, kinds)
+            self._kinds_cache = cached
+        return cached[1]
 
     def _set_component(self, slot: str, value: Optional[Component]) -> None:
         # to_str: the tokenizer as it is now, with tokens added and settings made since loading.
