@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, Optional, Type
 
+from .. import _core as _core_module
 from .._core import PipelineTokenizer as _Core
 from .components import Component, Decoder, Model, Normalizer, PostProcessor, PreTokenizer
 from .serialization import core_json_text, serde_float
@@ -56,7 +57,11 @@ class ComponentSlots:
 
     def _component(self, slot: str) -> Optional[Component]:
         # The values the core holds: serde_json reads some literals an ulp off, as tokenizers does.
-        state = json.loads(self._json, parse_float=serde_float).get(slot)
+        try:  # the slot alone, its floats as serde_json read them (repr digits: float() gives them back)
+            text = _core_module.json_top_level_values(self._json, [slot], False)[0]
+            state = None if text is None else json.loads(text)
+        except ValueError:  # text the core's pass does not follow: Python's reading
+            state = json.loads(self._json, parse_float=serde_float).get(slot)
         if state is None:
             return None
         obj = SLOTS[slot]._from_state(state)
