@@ -34,6 +34,32 @@ fn reads_as(literal: &str, x: f64) -> bool {
     serde_json::from_str::<f64>(literal).map(f64::to_bits).ok() == Some(x.to_bits())
 }
 
+/// The first-loop search below without a string per candidate: serde_json
+/// reads `s e-k` (`s` < 2**64, 0 <= k <= 308) as `s as f64 / 1e k`; a hit is
+/// checked by serde_json's own reading, and a miss leaves the full search to run.
+fn first_candidates_quickly(x: f64, m: u64, e: i32, exp10: i32) -> Option<String> {
+    let target = x.abs();
+    for digits in [17, 18, 19] {
+        let k = digits - 1 - exp10;
+        if !(0..=308).contains(&k) {
+            return None;
+        }
+        let pow: f64 = format!("1e{k}").parse().ok()?;
+        let (start, _) = scaled(m, e, k)?;
+        for d in 0..=64u128 {
+            for s in [start.checked_sub(d), if d == 0 { None } else { start.checked_add(d) }].into_iter().flatten() {
+                if s > 0 && s < (1u128 << 64) && (s as u64 as f64) / pow == target {
+                    let literal = format!("{s}e{}", -k);
+                    if reads_as(&literal, target) {
+                        return Some(literal);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
 /// Some(Some(literal)) found; Some(None): no candidate reads as `x` (Python's
 /// search finds none either: the same candidates); None: not all fit.
 pub fn exact_literal(x: f64) -> Option<Option<String>> {
@@ -43,6 +69,9 @@ pub fn exact_literal(x: f64) -> Option<Option<String>> {
     let sign = if x < 0.0 { "-" } else { "" };
     let (m, e) = parts(x);
     let exp10 = x.abs().log10().floor() as i32; // as Python's math.log10 of the value
+    if let Some(found) = first_candidates_quickly(x, m, e, exp10) {
+        return Some(Some(format!("{sign}{found}")));
+    }
     for digits in [17, 18, 19] {
         let k = digits - 1 - exp10;
         let (start, _) = scaled(m, e, k)?;

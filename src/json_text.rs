@@ -97,7 +97,8 @@ pub fn exact_float_literals(text: &str, fallback: &mut dyn FnMut(&str) -> Result
 fn write_float(out: &mut String, x: f64) {
     let shortest = format!("{:e}", x.abs());
     let count = shortest.split('e').next().unwrap_or("").bytes().filter(u8::is_ascii_digit).count();
-    let sci = format!("{:.*e}", count.saturating_sub(1), x.abs());
+    // A tie needs the double spacing at x to reach the count-th digit's unit: count >= 16 (10**count > 2**52).
+    let sci = if count >= 16 { format!("{:.*e}", count - 1, x.abs()) } else { shortest };
     let (mantissa, exp) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
