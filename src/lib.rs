@@ -23,6 +23,8 @@ pub mod encoder;
 pub mod encoding;
 mod encoding_align;
 pub mod error;
+mod json_exact_float;
+pub mod json_text;
 pub mod fast_bytelevel;
 mod fxhash;
 #[rustfmt::skip]

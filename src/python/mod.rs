@@ -16,6 +16,7 @@ mod args;
 mod array_struct;
 mod full_tokenizer;
 mod google;
+mod json_text;
 mod lists;
 mod pipeline_bulk;
 mod pipeline_encoding;
@@ -91,6 +92,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(serving::encode_padded_block, m)?)?;
     m.add_function(wrap_pyfunction!(lists::int_rows, m)?)?;
     m.add_function(wrap_pyfunction!(pipeline_bulk::pipeline_encode_flat, m)?)?;
+    m.add_function(wrap_pyfunction!(json_text::exact_float_literals, m)?)?;
+    m.add_function(wrap_pyfunction!(json_text::json_top_level_values, m)?)?;
     m.add_function(wrap_pyfunction!(google::load_vocab, m)?)?;
     m.add_function(wrap_pyfunction!(google::whitespace_tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(google::_normalize, m)?)?;

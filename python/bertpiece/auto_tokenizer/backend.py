@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..tokenizers_api import Tokenizer
-from ..tokenizers_api.serialization import core_json_text
+from ..tokenizers_api.serialization import exact_float_json
 
 __all__ = ["TransformersBackend", "swap_backend"]
 
@@ -38,7 +37,8 @@ def swap_backend(tok: Any) -> None:
     backend = tok._tokenizer
     if not isinstance(backend, Tokenizer):
         # The backend's own float values: transformers builds Unigram models from exact Python
-        # floats, which a plain JSON round trip through serde would read an ulp off.
-        ours = TransformersBackend.from_str(core_json_text(json.loads(backend.to_str())))
+        # floats, which a plain JSON round trip through serde would read an ulp off. HF's text
+        # goes to the core as it is but for those literals (a 250k vocabulary: no Python objects).
+        ours = TransformersBackend.from_str(exact_float_json(backend.to_str()))
         ours.encode_special_tokens = bool(backend.encode_special_tokens)
         tok._tokenizer = ours

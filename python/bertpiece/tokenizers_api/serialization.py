@@ -23,7 +23,7 @@ from typing import Any, Optional
 
 from .. import _core
 
-__all__ = ["tokenizer_json", "core_json_text", "serde_float", "serde_exact_literal"]
+__all__ = ["tokenizer_json", "core_json_text", "exact_float_json", "serde_float", "serde_exact_literal"]
 
 _U64_MAX = 2**64 - 1
 _I32_MAX = 2**31 - 1
@@ -148,12 +148,31 @@ def _exact_float(m: "re.Match[str]") -> str:
     return serde_exact_literal(float(token))
 
 
+def _exact_literal_of(literal: str) -> str:
+    return serde_exact_literal(float(literal))
+
+
+def exact_float_json(text: str) -> str:
+    """JSON `text` with every float literal that serde_json would read an ulp
+    away from Python's ``float()`` of it replaced by one it reads exactly
+    (`serde_exact_literal`); the rest as given. The scan runs in the core, the
+    rare literal it replaces here."""
+    try:
+        return _core.exact_float_literals(text, _exact_literal_of)
+    except ValueError:  # not JSON the scan follows: Python's reading decides
+        return core_json_text(json.loads(text))
+
+
 def core_json_text(value: Any) -> str:
     """Compact JSON of a tokenizer or component state for the Rust core to
     compile: as tokenizers writes it, every float written so that serde_json
     reads back the very value given (see `serde_exact_literal`)."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return _STRING_OR_FLOAT.sub(_exact_float, text)
+    try:
+        # The same literals as the Python pass below (json.dumps writes repr, kept where serde reads it).
+        return _core.exact_float_literals(text, _exact_literal_of)
+    except ValueError:
+        return _STRING_OR_FLOAT.sub(_exact_float, text)
 
 
 def _serde_exponent(m: "re.Match[str]") -> str:
@@ -195,9 +214,28 @@ def _padding(p: Optional[tuple]) -> Optional[dict]:
 
 def tokenizer_json(base_json: str, core: Any, settings: Any, pretty: bool) -> str:
     """The tokenizer.json: `base_json`'s components with `core`'s added tokens
-    and `settings`' truncation and padding."""
-    base = json.loads(base_json, parse_float=serde_float)
-    doc: dict = {
+    and `settings`' truncation and padding.
+
+    The components' text is rewritten by the core (`json_top_level_values`: as
+    `json.loads(parse_float=serde_float)` then `json.dumps` and `_serde_exponent`
+    below would write it, without building Python objects of a 250k vocabulary);
+    text it does not follow (a repeated key, ...) takes that Python path."""
+    try:
+        parts = _core.json_top_level_values(base_json, list(_PARTS), bool(pretty))
+    except ValueError:
+        return _tokenizer_json_python(base_json, core, settings, pretty)
+    head = _head(core, settings)
+    if pretty:
+        items = [(k, json.dumps(v, ensure_ascii=False, indent=2).replace("\n", "\n  ")) for k, v in head.items()]
+        items += [(k, "null" if v is None else v) for k, v in zip(_PARTS, parts)]
+        return "{\n" + ",\n".join(f'  "{k}": {v}' for k, v in items) + "\n}"
+    items = [(k, json.dumps(v, ensure_ascii=False, separators=(",", ":"))) for k, v in head.items()]
+    items += [(k, "null" if v is None else v) for k, v in zip(_PARTS, parts)]
+    return "{" + ",".join(f'"{k}":{v}' for k, v in items) + "}"
+
+
+def _head(core: Any, settings: Any) -> dict:
+    return {
         "version": "1.0",
         "truncation": _truncation(settings.truncation),
         "padding": _padding(settings.padding),
@@ -205,6 +243,11 @@ def tokenizer_json(base_json: str, core: Any, settings: Any, pretty: bool) -> st
             {"id": id_, **dict(zip(_ADDED_FIELDS, options))} for id_, options in core.added_tokens()
         ],
     }
+
+
+def _tokenizer_json_python(base_json: str, core: Any, settings: Any, pretty: bool) -> str:
+    base = json.loads(base_json, parse_float=serde_float)
+    doc = _head(core, settings)
     for part in _PARTS:
         doc[part] = base.get(part)
     if pretty:

@@ -8,6 +8,7 @@ import json
 import re
 from typing import Any, Dict, Optional, Type
 
+from .. import _core as _core_module
 from .._core import PipelineTokenizer as _Core
 from .components import Component, Decoder, Model, Normalizer, PostProcessor, PreTokenizer
 from .serialization import core_json_text, serde_float
@@ -21,8 +22,14 @@ _EXACT = json.JSONDecoder(parse_float=serde_float)
 
 def exact_member(text: str, key: str) -> Any:
     """The top-level member ``key`` of the JSON object ``text`` with the values the core holds
-    (serde_json reads some float literals an ulp off, as tokenizers does: serde_float); the
-    members before it are skipped at C speed (a model's vocabulary is most of the text)."""
+    (serde_json reads some float literals an ulp off, as tokenizers does): the core's pass gives the
+    member alone, its floats in digits float() reads back; text that pass does not follow is read in
+    Python (serde_float), the members before ``key`` skipped at C speed."""
+    try:
+        value = _core_module.json_top_level_values(text, [key], False)[0]
+        return None if value is None else json.loads(value)
+    except ValueError:
+        pass
     i = _SPACE.match(text, 0).end()
     if text[i:i + 1] != "{":
         raise ValueError("tokenizer.json: not a JSON object")
@@ -36,26 +43,6 @@ def exact_member(text: str, key: str) -> Any:
         if text[i:i + 1] == ",":
             i = _SPACE.match(text, i + 1).end()
     return None
-
-# The classes register themselves in these families' registries when bertpiece's
-# __init__ imports bertpiece.normalizers, .models, ... (before any Tokenizer exists).
-SLOTS: Dict[str, Type[Component]] = {
-    "normalizer": Normalizer, "pre_tokenizer": PreTokenizer, "model": Model,
-    "post_processor": PostProcessor, "decoder": Decoder,
-}
-
-
-def _from_hf_component(family: Type[Component], value: Any) -> Any:
-    """An HF tokenizers component (what transformers assigns, e.g. its TemplateProcessing) as
-    bertpiece's of the same JSON; one of another family is left for the TypeError below."""
-    try:
-        state = json.loads(value.__getstate__(), parse_float=serde_float)
-    except (AttributeError, TypeError, ValueError):
-        return value
-    try:
-        return family._from_state(state)
-    except (KeyError, TypeError, ValueError):
-        return value
 
 
 class ComponentSlots:
