@@ -37,9 +37,12 @@ __all__ = [
     "encode_to_lists",
     "encode_to_offsets",
     "encode_to_windows",
+    "exact_float_literals",
     "int_rows",
+    "json_top_level_values",
     "pipeline_encode_flat",
     "load_vocab",
+    "serde_exact_literal",
     "whitespace_tokenize",
 ]
 
@@ -350,8 +353,12 @@ class Needles:
     """Added tokens the serving entry points search rows for (converted once)."""
     def __new__(cls, added: list[str]) -> Needles: ...
 
-# The serving entry points of BertTokenizer.__call__ (src/python/serving.rs).
+# tokenizer.json text as serde_json reads it (src/python/serde_literal.rs, src/python/json_text.rs).
 def serde_exact_literal(x: float, repr: str) -> str | None: ...
+def exact_float_literals(text: str, fallback: Callable[[str], str]) -> str: ...
+def json_top_level_values(text: str, keys: list[str], pretty: bool) -> list[str | None]: ...
+
+# The serving entry points of BertTokenizer.__call__ (src/python/serving.rs).
 def encode_to_list(
     tok: FullTokenizer,
     text: str,

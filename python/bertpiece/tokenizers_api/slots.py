@@ -45,6 +45,27 @@ def exact_member(text: str, key: str) -> Any:
     return None
 
 
+# The classes register themselves in these families' registries when bertpiece's
+# __init__ imports bertpiece.normalizers, .models, ... (before any Tokenizer exists).
+SLOTS: Dict[str, Type[Component]] = {
+    "normalizer": Normalizer, "pre_tokenizer": PreTokenizer, "model": Model,
+    "post_processor": PostProcessor, "decoder": Decoder,
+}
+
+
+def _from_hf_component(family: Type[Component], value: Any) -> Any:
+    """An HF tokenizers component (what transformers assigns, e.g. its TemplateProcessing) as
+    bertpiece's of the same JSON; one of another family is left for the TypeError below."""
+    try:
+        state = json.loads(value.__getstate__(), parse_float=serde_float)
+    except (AttributeError, TypeError, ValueError):
+        return value
+    try:
+        return family._from_state(state)
+    except (KeyError, TypeError, ValueError):
+        return value
+
+
 class ComponentSlots:
     """``Tokenizer``'s component properties, as tokenizers.Tokenizer's: get returns
     the component (shared with the tokenizer); set rebuilds the core from the
