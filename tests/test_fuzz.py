@@ -30,7 +30,8 @@ def _report(i, case, diff):
             f"  reference: {diff['theirs']}\n  case: {json.dumps(case, ensure_ascii=True)[:2000]}")
 
 
-@pytest.mark.parametrize("chunk", range(CHUNKS))
+# Two of the four chunks (half the cases) in `make test`, the other two in `make test-slow` (tests/tiers.py).
+@pytest.mark.parametrize("chunk", [0, 1] + [pytest.param(k, marks=pytest.mark.slow) for k in range(2, CHUNKS)])
 def test_seeded_run(chunk):
     unexplained, known = [], {}
     for i in range(chunk, CASES, CHUNKS):

@@ -189,7 +189,14 @@ DOCUMENT_CALLS = {
 }
 
 
-@pytest.mark.parametrize("name", list(DOCUMENT_CALLS))
+# Six entry points (one per kind of path: the call, its windows, two threads, the core's encode and offsets,
+# WordPiece) in `make test`, the other seven in `make test-slow`: each child takes 1-4 s.
+QUICK_DOCUMENT_CALLS = ("call", "call overflow windows", "encode_batch two threads", "FullTokenizer.encode",
+                        "core encode_offsets", "WordpieceTokenizer.tokenize")
+
+
+@pytest.mark.parametrize("name", [n if n in QUICK_DOCUMENT_CALLS else pytest.param(n, marks=pytest.mark.slow)
+                                  for n in DOCUMENT_CALLS])
 def test_a_document_too_large_for_memory_is_a_memory_error(name):
     repeats = 16 if "windows" in name else 8
     call = DOCUMENT_CALLS[name]

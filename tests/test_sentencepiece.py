@@ -5,13 +5,16 @@ under each option: ids, pieces, decoded text of both, batch and single calls."""
 
 import pytest
 
+from bpe_shapes import UD_FILES
 from spm_models import MODELS, every_ud_line, pair
+from tiers import ud_file_tiers
 
 
+@pytest.mark.parametrize("files", ud_file_tiers(UD_FILES))
 @pytest.mark.parametrize("name", sorted(MODELS))
-def test_every_ud_line_equals_sentencepiece(name):
+def test_every_ud_line_equals_sentencepiece(name, files):
     ref, ours = pair(name)
-    lines = list(every_ud_line())[::1 if name in ("unigram", "bpe") else 4]
+    lines = list(every_ud_line(files))[::1 if name in ("unigram", "bpe") else 4]
     ids, pieces = ref.encode(lines), ref.encode(lines, out_type=str)
     assert ours.encode(lines) == ids
     assert ours.encode(lines, out_type=str) == pieces

@@ -11,6 +11,7 @@ from hypothesis import given, settings, strategies as st
 import bertpiece
 from bertpiece import _core, oracle
 from bertpiece.oracle_train import count_words
+from tiers import ud_params
 
 CORPUS = pathlib.Path(__file__).resolve().parents[2] / "shared" / "data" / "corpus"
 if not CORPUS.exists():
@@ -70,7 +71,7 @@ def test_likelihood_equals_oracle_on_random_corpora(texts, extra, options):
     assert ours == reference
 
 
-@pytest.mark.parametrize("path", UD, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", ud_params(UD, key=str), ids=lambda p: p.stem)
 def test_likelihood_equals_oracle_on_real_text(path):
     texts = lines(path, 40)
     cases = [(300, {}), (260, {"min_frequency": 1, "limit_alphabet": 120}),
@@ -148,7 +149,7 @@ def ud_counts():
     return get
 
 
-@pytest.mark.parametrize("path", UD, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", ud_params(UD, key=str), ids=lambda p: p.stem)
 def test_hf_mode_reproduces_hf_tokenizers(path, ud_counts):
     for k, (hf_options, count_options) in enumerate(HF_OPTIONS):
         if k >= 2 and path.stem not in ("ud-en", "ud-ja", "ud-ru"):
