@@ -55,11 +55,13 @@ pytest:
 test: install-test cargo-test pytest  ## everything CI runs but the slow tier (the pinned versions of constraints/test.txt)
 
 # In the environment `make install-test` sets up (CI runs it just before `make test`): the tests marked slow,
-# those that start a Ray cluster (marked cluster too) last and one at a time (each cluster wants both cores).
+# those that start a Ray cluster (marked cluster too) last and one at a time (each cluster wants both cores),
+# collected from the files that hold them (collecting the whole suite again costs ~15 s).
+CLUSTER_TESTS = tests/test_ray_cluster.py tests/test_integrations.py tests/test_docs.py
 test-slow:  ## the slow tier (CI runs it): the rest of the sweeps, transformers' own suites, real Ray clusters
 	$(PYTHON) -m pytest $(PYTEST_ARGS) --basetemp=$(PYTEST_TMP) -m "slow and not cluster"
 	rm -rf $(PYTEST_TMP)
-	$(PYTHON) -m pytest -m cluster
+	$(PYTHON) -m pytest -m cluster $(CLUSTER_TESTS)
 
 # Each in a venv of its own under .cache/, so the pinned environment is left as it is.
 test-latest:  ## the same suite against the newest releases of everything it tests against (no pins)
