@@ -47,24 +47,19 @@ def _runs_to_sample():
     def cjk_range(cp):
         return tuple(lo <= cp <= hi for lo, hi in _CJK)
 
-    runs, start, last = [], 0, None
-    for cp in range(0, 0x40000):
-        sig = _signature(cp, cjk_range, script_class, general_category, is_word, WHITE_SPACE, unicodedata2)
-        if sig != last:
-            if cp - start >= RUN:
-                runs.append((start, cp - 1, STRIDE))
-            start, last = cp, sig
-    if 0x40000 - start >= RUN:
-        runs.append((start, 0x3FFFF, STRIDE))
-    start, last = 0xE0000, None
-    for cp in range(0xE0000, 0xF0000):
-        sig = _signature(cp, cjk_range, script_class, general_category, is_word, WHITE_SPACE, unicodedata2)
-        if sig != last:
-            if cp - start >= RUN:
-                runs.append((start, cp - 1, STRIDE))
-            start, last = cp, sig
-    if 0xF0000 - start >= RUN:
-        runs.append((start, 0xEFFFF, STRIDE))
+    def uniform_runs(first, stop):
+        runs, start, last = [], first, None
+        for cp in range(first, stop):
+            sig = _signature(cp, cjk_range, script_class, general_category, is_word, WHITE_SPACE, unicodedata2)
+            if sig != last:
+                if cp - start >= RUN:
+                    runs.append((start, cp - 1, STRIDE))
+                start, last = cp, sig
+        if stop - start >= RUN:
+            runs.append((start, stop - 1, STRIDE))
+        return runs
+
+    runs = uniform_runs(0, 0x40000) + uniform_runs(0xE0000, 0xF0000)
     for first, stop, category in _PLAIN_PLANES:
         odd = [cp for cp in range(first, stop) if unicodedata2.category(chr(cp)) != category
                or unicodedata.category(chr(cp)) != category]
