@@ -36,6 +36,7 @@ pub mod normalizers;
 pub mod offsets;
 pub mod padding;
 mod piece_chars;
+mod prefetch;
 pub mod pipeline;
 pub mod pipeline_batch;
 pub mod pre_tokenizer;

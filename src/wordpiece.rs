@@ -10,6 +10,7 @@
 //! greedy loop stays as the reference the fast path is tested against.
 
 use crate::fxhash::hash_bytes as hash;
+use crate::prefetch::prefetch;
 use crate::unicode::encode_into;
 
 const NO_TOKEN: u32 = u32::MAX;
@@ -214,18 +215,6 @@ impl Trie {
 struct Failure {
     steps: Vec<u64>,
     lists: Vec<u32>,
-}
-
-/// Starts loading `slot`'s cache line: a hint, with no effect on any result.
-#[inline(always)]
-fn prefetch<T>(slot: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch reads nothing into the program and never faults; `slot` is a live reference.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch(slot as *const T as *const i8, std::arch::x86_64::_MM_HINT_T0)
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = slot;
 }
 
 const NO_NODE: u32 = u32::MAX;

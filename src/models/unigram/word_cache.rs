@@ -13,6 +13,7 @@
 //! (a space, then the key), without copying them.
 
 use crate::models::ModelToken;
+use crate::prefetch::prefetch;
 
 /// Words a thread's cache holds (~5 MB for English); once full it keeps what
 /// it has (the first words seen are mostly the frequent ones). 8 MB of
@@ -60,18 +61,6 @@ fn flag(prefixed: bool) -> u8 {
     } else {
         0
     }
-}
-
-/// Starts loading `slot`'s cache line: a hint, with no effect on any result.
-#[inline(always)]
-fn prefetch<T>(slot: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch reads nothing into the program and never faults; `slot` is a live reference.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch(slot as *const T as *const i8, std::arch::x86_64::_MM_HINT_T0)
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = slot;
 }
 
 /// `a == b` in at most two overlapping word loads each for keys up to 16
