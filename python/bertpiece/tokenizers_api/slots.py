@@ -5,7 +5,6 @@ that rebuilds the core from an edited tokenizer.json."""
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Dict, Optional, Type
 
 from .. import _core as _core_module
@@ -15,34 +14,17 @@ from .serialization import core_json_text, serde_float
 
 __all__ = ["ComponentSlots", "exact_member"]
 
-_SPACE = re.compile(r"[ \t\n\r]*")
-_PLAIN = json.JSONDecoder()
-_EXACT = json.JSONDecoder(parse_float=serde_float)
-
 
 def exact_member(text: str, key: str) -> Any:
     """The top-level member ``key`` of the JSON object ``text`` with the values the core holds
     (serde_json reads some float literals an ulp off, as tokenizers does): the core's pass gives the
-    member alone, its floats in digits float() reads back; text that pass does not follow is read in
-    Python (serde_float), the members before ``key`` skipped at C speed."""
+    member alone, its floats in digits float() reads back; text that pass does not follow is read
+    whole in Python (serde_float)."""
     try:
         value = _core_module.json_top_level_values(text, [key], False)[0]
         return None if value is None else json.loads(value)
     except ValueError:
-        pass
-    i = _SPACE.match(text, 0).end()
-    if text[i:i + 1] != "{":
-        raise ValueError("tokenizer.json: not a JSON object")
-    i = _SPACE.match(text, i + 1).end()
-    while text[i:i + 1] == '"':
-        name, i = _PLAIN.raw_decode(text, i)
-        i = _SPACE.match(text, _SPACE.match(text, i).end() + 1).end()  # past the ':'
-        if name == key:
-            return _EXACT.raw_decode(text, i)[0]
-        i = _SPACE.match(text, _PLAIN.raw_decode(text, i)[1]).end()
-        if text[i:i + 1] == ",":
-            i = _SPACE.match(text, i + 1).end()
-    return None
+        return json.loads(text, parse_float=serde_float).get(key)
 
 
 # The classes register themselves in these families' registries when bertpiece's
