@@ -4,30 +4,40 @@ PYTEST_WORKERS ?= 2
 # The exact versions the tests install (scripts/update_constraints.sh writes it);
 # empty for the newest releases (test-latest).
 CONSTRAINTS ?= constraints/test.txt
-PIP_PINS = $(if $(CONSTRAINTS),-c $(CONSTRAINTS),--upgrade --upgrade-strategy eager)
+PIP_PINS = $(if $(CONSTRAINTS),-c $(CONSTRAINTS),--upgrade)
+# Installs go through uv (from PyPI; pip installs it once, at the version pinned in constraints/test.txt):
+# with the ~100 pinned packages already installed, a `pip install` still takes ~4 s of CPU to resolve them,
+# uv ~0.5 s; a fresh venv's test tools (test-pythons) 10 s against 0.7 s. pip's find-links setting is kept.
+UV = $(PYTHON) -m uv
+PIP_INSTALL = $(UV) pip install -q --python "$$($(PYTHON) -c 'import sys; print(sys.executable)')" \
+	$(if $(PIP_FIND_LINKS),--find-links $(PIP_FIND_LINKS))
 # The supported range's lower end (README, "Supported versions"): what test-oldest pins instead.
 OLDEST_PINS ?= transformers==5.23.0
 
 MINUTES ?= 5
 
-.PHONY: install install-test test-latest test-oldest fetch-ucd tables hf-tables cargo-test pytest test test-slow wheel sdist test-pythons bench fuzz clean
+.PHONY: uv install install-test test-latest test-oldest fetch-ucd tables hf-tables cargo-test pytest test test-slow wheel sdist test-pythons bench fuzz clean
 
 install:  ## build the extension (release profile) and install the package
 	$(PYTHON) -m pip install -q .
 
 # The package under test: empty builds this checkout (pip, release profile: ~110 s of CPU); CI passes the
 # wheel `make wheel` just built from it (WHEEL=dist/bertpiece-*.whl), so the suite tests the artifact that
-# ships and the same code is not compiled twice. --force-reinstall: the same version may be installed already.
+# ships and the same code is not compiled twice. --reinstall-package: the same version may be installed already
+# (and, for the checkout, uv's cached build of it may predate the last edit: reinstalling also rebuilds).
 WHEEL ?=
 
-install-test: fetch-ucd  ## install the package with the reference libraries the tests compare against
-	$(PYTHON) -m pip install -q $(PIP_PINS) "$(if $(WHEEL),$(WHEEL),.)[test]"
-	$(if $(WHEEL),$(PYTHON) -m pip install -q --force-reinstall --no-deps "$(WHEEL)")
+uv:  ## uv, the installer the targets below use (installed by pip if missing)
+	@$(UV) --version > /dev/null 2>&1 || $(PYTHON) -m pip install -q $(if $(CONSTRAINTS),-c $(CONSTRAINTS)) uv
+
+install-test: uv fetch-ucd  ## install the package with the reference libraries the tests compare against
+	$(PIP_INSTALL) $(PIP_PINS) "$(if $(WHEEL),$(WHEEL),.)[test]" --reinstall-package bertpiece
 	$(PYTHON) scripts/fetch_transformers_tests.py  # transformers' own tokenizer tests, from its sdist, into .cache/
 
-fetch-ucd:  ## the unicodedata2 sdist whose unicodetype_db.h the table generator reads
-	$(PYTHON) -m pip install -q $(PIP_PINS) "unicodedata2==17.0.1"
-	$(PYTHON) scripts/gen_unicode_tables.py --fetch --check
+# No --check here: tests/test_generated.py checks the tables (it needs the sdists this fetches).
+fetch-ucd: uv  ## the unicodedata2 sdist whose unicodetype_db.h the table generator reads
+	$(PIP_INSTALL) $(PIP_PINS) "unicodedata2==17.0.1"
+	$(PYTHON) scripts/gen_unicode_tables.py --fetch
 
 tables: fetch-ucd  ## regenerate src/unicode_tables.rs and python/bertpiece/_strtables.py
 	$(PYTHON) scripts/gen_unicode_tables.py
@@ -47,9 +57,13 @@ PYTEST_ARGS ?= -n $(PYTEST_WORKERS) --maxschedchunk 8 --durations=25
 # pytest's temporary directories under .cache/, not /tmp; removed when the run passes (make stops at a
 # failure, so a failed run's are kept to look at; the next run starts by emptying them).
 PYTEST_TMP = $(CURDIR)/.cache/pytest-tmp
+# pytest's rewritten test modules are cached in tests/__pycache__ only where Python may write bytecode;
+# with PYTHONDONTWRITEBYTECODE set (as in many containers) every worker of every run rewrote and compiled
+# all ~120 test modules again (~5 s of CPU each). Empty = unset, for the test runs only.
+PYTEST = PYTHONDONTWRITEBYTECODE= $(PYTHON) -m pytest
 
 pytest:
-	$(PYTHON) -m pytest $(PYTEST_ARGS) --basetemp=$(PYTEST_TMP) -m "not slow"
+	$(PYTEST) $(PYTEST_ARGS) --basetemp=$(PYTEST_TMP) -m "not slow"
 	rm -rf $(PYTEST_TMP)
 
 test: install-test cargo-test pytest  ## everything CI runs but the slow tier (the pinned versions of constraints/test.txt)
@@ -59,9 +73,9 @@ test: install-test cargo-test pytest  ## everything CI runs but the slow tier (t
 # collected from the files that hold them (collecting the whole suite again costs ~15 s).
 CLUSTER_TESTS = tests/test_ray_cluster.py tests/test_integrations.py tests/test_docs.py
 test-slow:  ## the slow tier (CI runs it): the rest of the sweeps, transformers' own suites, real Ray clusters
-	$(PYTHON) -m pytest $(PYTEST_ARGS) --basetemp=$(PYTEST_TMP) -m "slow and not cluster"
+	$(PYTEST) $(PYTEST_ARGS) --basetemp=$(PYTEST_TMP) -m "slow and not cluster"
 	rm -rf $(PYTEST_TMP)
-	$(PYTHON) -m pytest -m cluster $(CLUSTER_TESTS)
+	$(PYTEST) -m cluster $(CLUSTER_TESTS)
 
 # Each in a venv of its own under .cache/, so the pinned environment is left as it is.
 test-latest:  ## the same suite against the newest releases of everything it tests against (no pins)
@@ -77,8 +91,8 @@ test-oldest:  ## the same suite with the lower end of the supported transformers
 	$(MAKE) test test-slow PYTHON=$(CURDIR)/.cache/venv-oldest/bin/python CONSTRAINTS=.cache/constraints-oldest.txt
 
 # zig (from PyPI's ziglang) links against glibc 2.17 symbols, so no manylinux container is needed.
-wheel:  ## dist/: the release wheel, manylinux2014 (glibc >= 2.17) abi3 for CPython >= 3.10, checked by auditwheel
-	$(PYTHON) -m pip install -q $(PIP_PINS) "maturin>=1.7,<2" "ziglang==0.14.1" "auditwheel>=6"
+wheel: uv  ## dist/: the release wheel, manylinux2014 (glibc >= 2.17) abi3 for CPython >= 3.10, checked by auditwheel
+	$(PIP_INSTALL) $(PIP_PINS) "maturin>=1.7,<2" "ziglang==0.14.1" "auditwheel>=6"
 	rm -f dist/bertpiece-*.whl
 	CARGO_ZIGBUILD_ZIG_PATH="$$($(PYTHON) -c 'import os, ziglang; print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))')" \
 		$(PYTHON) -m maturin build --release --locked --zig --compatibility manylinux2014 -i $(PYTHON) -o dist
@@ -86,13 +100,13 @@ wheel:  ## dist/: the release wheel, manylinux2014 (glibc >= 2.17) abi3 for CPyt
 	cat dist/auditwheel.txt
 	grep -q '"manylinux_2_17_x86_64"' dist/auditwheel.txt
 
-sdist:  ## dist/: the source distribution (pip builds it with a Rust toolchain)
-	$(PYTHON) -m pip install -q $(PIP_PINS) "maturin>=1.7,<2"
+sdist: uv  ## dist/: the source distribution (pip builds it with a Rust toolchain)
+	$(PIP_INSTALL) $(PIP_PINS) "maturin>=1.7,<2"
 	rm -f dist/bertpiece-*.tar.gz
 	$(PYTHON) -m maturin sdist -o dist
 
-test-pythons:  ## the wheel from `make wheel` in a fresh venv of each other Python (3.10, 3.12, 3.13)
-	CONSTRAINTS=$(CONSTRAINTS) bash .ci/test-pythons
+test-pythons: uv  ## the wheel from `make wheel` in a fresh venv of each other Python (3.10, 3.12, 3.13)
+	CONSTRAINTS=$(CONSTRAINTS) UV="$(UV)" bash .ci/test-pythons
 
 fuzz:  ## differential fuzz: MINUTES of random calls (new failing cases land in tests/fuzz/regressions/), then MINUTES of the stateful machine
 	cd tests && RUST_BACKTRACE=0 $(PYTHON) -m fuzz.campaign --minutes $(MINUTES); options=$$?; \
