@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Two builds of bertpiece, A and B, taking turns on the same corpora: the
-check behind a "kept / not kept" decision in docs/benchmarks.md. On a shared
+check behind a "kept / not kept" decision in docs/benchmarks/bert-bulk.md. On a shared
 machine a slow spell then hits both builds alike.
 
 Each build is a directory holding a `bertpiece` package (for instance a copy

@@ -1,5 +1,5 @@
 """Builds of bertpiece's compiled core side by side IN ONE PROCESS, taking turns
-on the byte-level BPE bulk call: the A/B behind each step of docs/benchmarks.md's
+on the byte-level BPE bulk call: the A/B behind each step of docs/benchmarks/bpe-bulk.md's
 "Byte-level BPE bulk speed" section. On a shared machine, wall-clock MB/s move
 by a third from run to run; CPU time of calls interleaved seconds apart moves
 much less, and a slow spell hits every build alike.

@@ -47,6 +47,15 @@ unicode_version_diff = _references.unicode_version_diff
 explained_by_unicode_version = _references.explained_by_unicode_version
 
 
+# vocab name -> do_lower_case the model was trained with
+VOCABS = {
+    "bert-base-uncased": True,
+    "bert-base-cased": False,
+    "bert-base-multilingual-cased": False,
+    "bert-base-chinese": True,
+}
+
+
 def vocab_path(name):
     return os.path.join(VOCAB_DIR, name + ".txt")
 

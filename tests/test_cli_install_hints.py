@@ -23,7 +23,8 @@ ROOT = REPO
 def _texts():
     """(path, text) of every file a user reads hints in: the package's code, docs/, README."""
     paths = [os.path.join(ROOT, "README.md")]
-    paths += [os.path.join(ROOT, "docs", name) for name in os.listdir(os.path.join(ROOT, "docs"))]
+    for folder, _, names in os.walk(os.path.join(ROOT, "docs")):  # docs/benchmarks/ too
+        paths += [os.path.join(folder, n) for n in names if n.endswith(".md")]
     for folder, _, names in os.walk(os.path.join(SRC, "bertpiece")):
         paths += [os.path.join(folder, n) for n in names if n.endswith(".py")]
     for path in paths:

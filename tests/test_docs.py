@@ -1,4 +1,4 @@
-"""Every code block of README.md and docs/*.md runs as written (issues 17 and 24), so no example drifts.
+"""Every code block of README.md and docs/**/*.md runs as written (issues 17 and 24), so no example drifts.
 
 Conventions (what a block's fence says decides how it runs):
 - ```python: each block runs by itself, as a script, in a fresh interpreter (so every block is
@@ -34,7 +34,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 README = os.path.join(ROOT, "README.md")
-DOCS = [README] + sorted(glob.glob(os.path.join(ROOT, "docs", "*.md")))
+DOCS = [README] + sorted(glob.glob(os.path.join(ROOT, "docs", "**", "*.md"), recursive=True))  # docs/benchmarks/ too
 FENCE = re.compile(r"^```([\w-]*)\n(.*?)^```\s*$", re.M | re.S)
 MARKER = re.compile(r"^_Not run by tests/test_docs\.py: (.+?)\._$")
 
@@ -229,9 +229,40 @@ def test_set_up_makes_a_virtualenv_before_pip_and_names_rust():
 
 
 def test_bench_encode_names_a_missing_corpus(tmp_path):
-    """docs/benchmarks.md: without ../shared the quick check stops with one line naming the path."""
+    """docs/benchmarks/encode-command.md: without ../shared the quick check stops with one line naming the path."""
     missing = tmp_path / "shared" / "en-large.txt"
     proc = subprocess.run([sys.executable, os.path.join(ROOT, "benches", "bench_encode.py"), "--corpus", str(missing),
                            "--scales", "1", "--limit-mb", "2"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1 and proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and str(missing) in proc.stderr and "Traceback" not in proc.stderr
+
+
+def _heading_anchors(text):
+    """The #fragments GitHub gives a Markdown file's headings (lowercased, punctuation dropped, spaces
+    to hyphens, a repeated heading suffixed -1, -2...); headings inside code blocks are not headings."""
+    seen, anchors = {}, set()
+    for m in re.finditer(r"^#{1,6} (.+?)\s*$", FENCE.sub("", text), re.M):
+        slug = re.sub(r"[^\w\- ]", "", m.group(1).strip().lower()).replace(" ", "-")
+        anchors.add(f"{slug}-{seen[slug]}" if slug in seen else slug)
+        seen[slug] = seen.get(slug, 0) + 1
+    return anchors
+
+
+def test_relative_links_and_their_anchors_exist():
+    """A link into the docs names a file and a heading that exist (sections move between files)."""
+    broken = []
+    for path in DOCS:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        for target in re.findall(r"\]\(([^)\s]+)\)", FENCE.sub("", text)):
+            if re.match(r"[a-z]+:", target):
+                continue  # https:, mailto:
+            file, _, anchor = target.partition("#")
+            dest = os.path.normpath(os.path.join(os.path.dirname(path), file)) if file else path
+            if not os.path.exists(dest):
+                broken.append((os.path.relpath(path, ROOT), target))
+            elif anchor and dest.endswith(".md"):
+                with open(dest, encoding="utf-8") as f:
+                    if anchor not in _heading_anchors(f.read()):
+                        broken.append((os.path.relpath(path, ROOT), target))
+    assert broken == []

@@ -6,7 +6,7 @@ growing length: against sentencepiece 0.2.3 up to a few thousand chars, and,
 up to 2,000,000 chars, against the same model with one never-matching piece
 that has a `▁` inside (which makes bertpiece run its Viterbi over the whole
 text, as sentencepiece does). Beyond ~50,000 chars sentencepiece itself no
-longer follows an f32 sum (see docs/pipeline.md), so it is not the reference
+longer follows an f32 sum (see docs/sentencepiece.md), so it is not the reference
 there. Also: more distinct words than a cache holds, more models than a
 thread keeps caches for, edited models that must not use words, 2 threads."""
 

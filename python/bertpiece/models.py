@@ -1,7 +1,7 @@
 """``bertpiece.models``: tokenizers 0.23.3's model classes (BPE, WordPiece, WordLevel,
 Unigram), with its names, arguments, defaults, attributes, JSON and vocabulary-file
 readers (see bertpiece.tokenizers_api.components). Training: ``Tokenizer.train`` with
-``bertpiece.trainers`` (docs/train.md)."""
+``bertpiece.trainers`` (docs/train-tokenizer.md)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Reference Unigram trainer in plain Python: the specification the Rust
 trainer (src/train/unigram/) is tested against, bit for bit. It is the
 algorithm of sentencepiece's `unigram_model_trainer.cc` and HF tokenizers'
-`UnigramTrainer` (models/unigram/trainer.rs, 0.23); docs/train.md lists
+`UnigramTrainer` (models/unigram/trainer.rs, 0.23); docs/train-unigram.md lists
 where it follows which, and where it fixes an order either leaves to a hash
 map or a thread schedule.
 
@@ -218,7 +218,7 @@ def prune(words, pieces, vocab_size, shrinking_factor, max_len) -> List[Tuple[st
         elif freq[k] > 0.0:
             logprob_piece = math.log(freq[k]) - log_total
             # HF's total after the removal: freq x (pieces - 1) more (spm: x (alternatives - 1));
-            # HF's keeps longer pieces and gave fewer tokens per byte (docs/train.md)
+            # HF's keeps longer pieces and gave fewer tokens per byte (docs/train-unigram.md)
             log_total_alt = math.log(total + freq[k] * (len(pieces) - 1))
             logprob_alt = 0.0
             for a in alternatives[k]:

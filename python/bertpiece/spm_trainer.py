@@ -11,7 +11,7 @@ handling (extra spaces removed, "▁" dummy prefix, words start at "▁"),
 character_coverage (the most frequent characters kept), the ids and types of
 the meta pieces (unk/bos/eos/pad, control and user-defined symbols, the 256
 byte pieces), the .vocab format. What is bertpiece's: the learned pieces, by
-its Unigram trainer (docs/train.md#unigram; quality within 1 % of
+its Unigram trainer (docs/train-unigram.md#unigram; quality within 1 % of
 sentencepiece's, measured) or its BPE trainer, on the normalized words.
 """
 
@@ -239,7 +239,7 @@ def _write_both(prefix: str, model: bytes, vocab: str) -> None:
 class SentencePieceTrainer:
     """sentencepiece's ``SentencePieceTrainer``: ``train(arg=None, **kwargs)``
     (also ``Train``), its option names; options not implemented exactly are a
-    ValueError naming them (docs/train.md#sentencepiecetrainer)."""
+    ValueError naming them (docs/train-sentencepiece.md)."""
 
     train = staticmethod(train)
     Train = staticmethod(train)

@@ -6,7 +6,7 @@ build around a trained Unigram model (``Metaspace()`` pre-tokenizer and
 decoder, no normalizer), which ``tokenizers.Tokenizer.from_file`` and
 `bertpiece.Tokenizer` load. Words are counted as ``Metaspace()`` splits
 them. The algorithm (seeds, EM, pruning) and where it follows HF or
-sentencepiece: docs/train.md; its specification: `oracle_train_unigram`.
+sentencepiece: docs/train-unigram.md; its specification: `oracle_train_unigram`.
 Also importable from `bertpiece.trainers`.
 """
 

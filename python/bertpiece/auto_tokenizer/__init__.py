@@ -7,7 +7,7 @@ sentencepiece-only folder), then replaces that object's HF tokenizers backend
 every method is transformers' own, running on bertpiece's encoder; the class is
 the folder's class with ``fast_call.FastCall`` in front, which serves the common
 calls (one text, batches with padding/truncation) without transformers'
-per-row Python. docs/pipeline.md ("AutoTokenizer").
+per-row Python. docs/auto-tokenizer.md.
 """
 
 from __future__ import annotations

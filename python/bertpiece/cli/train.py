@@ -40,7 +40,8 @@ def add_parser(sub):
     from . import DOCS_URL, int_range
 
     p = sub.add_parser("train", help=__doc__.split(": ", 1)[1].split("\n")[0], description=__doc__,
-                       epilog=f"Options and algorithms in detail: {DOCS_URL}train.md and (BPE) {DOCS_URL}train-bpe.md",
+                       epilog=f"Options and algorithms in detail: {DOCS_URL}train.md, (BPE) {DOCS_URL}train-bpe.md, "
+                              f"(Unigram) {DOCS_URL}train-unigram.md",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("inputs", nargs="+", metavar="CORPUS",
                    help="input files (.txt, .jsonl, .parquet, optionally .gz/.zst) or - for stdin lines")

@@ -1,6 +1,6 @@
 """A drop-in for `sentencepiece.SentencePieceProcessor`, exact against the
 sentencepiece library (ids, pieces, decoded text) for Unigram and BPE
-`.model` files. See docs/pipeline.md, "SentencePieceProcessor"."""
+`.model` files. See docs/sentencepiece.md."""
 
 from .errors import ModelFileNotFoundError, ModelLoadError, SurrogateTextError
 from .processor import SentencePieceProcessor

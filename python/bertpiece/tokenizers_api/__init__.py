@@ -142,7 +142,7 @@ class Tokenizer(ComponentSlots):
         ``(n, 2)`` in chars when ``return_offsets``). Row ``i`` equals
         ``encode_batch(texts)[i].ids`` (overflowing pieces dropped, no padding).
         ``truncation=None``: this tokenizer's own truncation (``self.truncation``);
-        ``False``: none; ``True``: to ``max_length`` (or the own one's). docs/pipeline.md."""
+        ``False``: none; ``True``: to ``max_length`` (or the own one's). docs/pipeline-api.md."""
         return _encode_batch_arrays(self, texts, add_special_tokens=add_special_tokens, max_length=max_length,
                                    truncation=truncation, return_offsets=return_offsets, num_threads=num_threads)
 

@@ -1,7 +1,7 @@
 //! Unigram training (sentencepiece's `unigram_model_trainer.cc`, HF
 //! tokenizers' `UnigramTrainer`): seed pieces, EM rounds with pruning, then
 //! the vocabulary. `bertpiece.oracle_train_unigram` specifies the same in
-//! Python and the results are bit-equal on any thread count; docs/train.md
+//! Python and the results are bit-equal on any thread count; docs/train-unigram.md
 //! says where this follows HF and where spm.
 
 mod count;
