@@ -41,7 +41,7 @@ impl Needles {
     }
 
     /// Whether `text` holds one of the strings: the batch path's search
-    /// (`batch::holds_any`), after a scan for the shared first byte.
+    /// (`batch_needles::holds_any`), after a scan for the shared first byte.
     fn found_in(needles: Option<&Bound<'_, Needles>>, text: &[u8]) -> bool {
         let Some(n) = needles.map(Bound::get) else {
             return false;
@@ -49,7 +49,7 @@ impl Needles {
         if n.strings.is_empty() || n.first.is_some_and(|b| memchr::memchr(b, text).is_none()) {
             return false;
         }
-        crate::batch::holds_any(&n.strings.iter().map(Vec::as_slice).collect::<Vec<_>>(), text)
+        crate::batch_needles::holds_any(&n.strings.iter().map(Vec::as_slice).collect::<Vec<_>>(), text)
     }
 }
 
