@@ -9,6 +9,9 @@ use crate::tokenizer::FullTokenizer;
 use crate::room::{make_room, out_of_memory, zeroed, Zeroable};
 use crate::{Error, Result};
 use crate::threads::{for_each_slice, run_jobs, thread_count};
+use crate::batch_needles::Needles;
+use crate::batch_pairs::encode_pair;
+pub use crate::batch_pairs::PairTruncation;
 
 /// What to add around and how to cut each row.
 #[derive(Clone, Copy, Debug, Default)]
@@ -20,43 +23,6 @@ pub struct BatchOptions {
     pub offsets: bool,
     /// How a pair is cut to `max_length` (pairs only).
     pub pair: PairTruncation,
-}
-
-/// HF tokenizers' truncation strategies for a pair (right side).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum PairTruncation {
-    /// Cut the longer sequence first (HF's rule for how the two end up).
-    #[default]
-    LongestFirst,
-    OnlyFirst,
-    OnlySecond,
-}
-
-impl PairTruncation {
-    /// How many ids of each sequence a pair keeps within `limit` ids, as HF
-    /// tokenizers' `truncate_encodings` decides; `None` when the strategy
-    /// cannot fit (the sequence it may cut is too short).
-    pub fn keep(self, n1: usize, n2: usize, limit: usize) -> Option<(usize, usize)> {
-        if n1 + n2 <= limit {
-            return Some((n1, n2));
-        }
-        let remove = n1 + n2 - limit;
-        match self {
-            PairTruncation::LongestFirst => {
-                let swap = n1 > n2;
-                let mut short = n1.min(n2);
-                let mut long = if short > limit { short } else { short.max(limit - short) };
-                if short + long > limit {
-                    short = limit / 2;
-                    long = short + limit % 2;
-                }
-                let (k1, k2) = if swap { (long, short) } else { (short, long) };
-                Some((n1.min(k1), n2.min(k2)))
-            }
-            PairTruncation::OnlyFirst => (n1 > remove).then(|| (n1 - remove, n2)),
-            PairTruncation::OnlySecond => (n2 > remove).then(|| (n1, n2 - remove)),
-        }
-    }
 }
 
 /// The concatenated rows.
@@ -84,7 +50,7 @@ struct Row {
 }
 
 /// Starts a row at `row.len()`: [CLS] (or its `(0, 0)` offset) when asked.
-fn open_row<T>(opts: &BatchOptions, row: &mut Vec<T>, cls: impl FnOnce(u32) -> T) -> usize {
+pub(crate) fn open_row<T>(opts: &BatchOptions, row: &mut Vec<T>, cls: impl FnOnce(u32) -> T) -> usize {
     let start = row.len();
     if let Some((id, _)) = opts.special {
         row.push(cls(id));
@@ -163,42 +129,6 @@ fn encode_rows(
         }
         Ok(())
     })
-}
-
-/// Appends the row of the pair `(a, b)` to `ids`: `[CLS] a [SEP] b [SEP]`
-/// (or `a b` without special tokens), the two cut to `max_length` as HF
-/// does. Returns how many ids have token type 0; sets `too_short` when the
-/// strategy cannot fit (the row is then left uncut).
-fn encode_pair(tok: &FullTokenizer, a: &[u8], b: &[u8], opts: &BatchOptions, scratch: &mut Scratch, ids: &mut Vec<u32>, too_short: &mut bool) -> Result<usize> {
-    let start = open_row(opts, ids, |id| id);
-    let a0 = ids.len();
-    tok.encode_into(a, ids, scratch)?;
-    let b0 = ids.len();
-    tok.encode_into(b, ids, scratch)?;
-    let (na, nb) = (b0 - a0, ids.len() - b0);
-    let n_special = if opts.special.is_some() { 3 } else { 0 };
-    // A max_length below the special tokens cuts nothing (HF's subtraction underflows).
-    let keep = match opts.max_length.and_then(|m| m.checked_sub(n_special)) {
-        Some(limit) => opts.pair.keep(na, nb, limit),
-        None => Some((na, nb)),
-    };
-    let (ka, kb) = keep.unwrap_or_else(|| {
-        *too_short = true;
-        (na, nb)
-    });
-    // In place: b's kept ids move to just after a's kept ids and a [SEP].
-    let sep = opts.special.map(|(_, sep)| sep);
-    let b_at = a0 + ka + sep.is_some() as usize;
-    if b_at > b0 {
-        ids.push(0); // room for the first [SEP] when nothing of `a` was cut
-    }
-    ids.copy_within(b0..b0 + kb, b_at);
-    ids.truncate(b_at + kb);
-    if let Some(sep) = sep {
-        ids[a0 + ka] = sep;
-        ids.push(sep);
-    }
-    Ok(b_at - start)
 }
 
 /// What one block of rows gives.
@@ -352,58 +282,6 @@ fn gather<T: Zeroable + Send + Sync>(threads: usize, parts: &[Part], field: impl
     Ok(all)
 }
 
-/// Whether `text` holds one of `needles` (the search each row of a batch gets).
-#[cfg_attr(not(feature = "python"), allow(dead_code))] // (the one-text serving path's)
-pub(crate) fn holds_any(needles: &[&[u8]], text: &[u8]) -> bool {
-    Needles::new(needles).found_in(text)
-}
-
-/// The strings whose rows the caller encodes another way (added tokens).
-/// Searching UTF-8 for UTF-8 finds exactly the code-point matches.
-struct Needles<'a> {
-    needles: Vec<&'a [u8]>,
-    /// The first byte of every needle, when they share one (special tokens all start with "[").
-    first: Option<u8>,
-    starts: [bool; 256],
-}
-
-impl<'a> Needles<'a> {
-    fn new(needles: &[&'a [u8]]) -> Self {
-        let needles: Vec<&[u8]> = needles.iter().copied().filter(|n| !n.is_empty()).collect();
-        let mut starts = [false; 256];
-        for n in &needles {
-            starts[n[0] as usize] = true;
-        }
-        let first = needles.first().map(|n| n[0]).filter(|&b| needles.iter().all(|n| n[0] == b));
-        Needles { needles, first, starts }
-    }
-
-    /// Whether `text` holds one of the needles.
-    fn found_in(&self, text: &[u8]) -> bool {
-        let at = |i: usize| self.needles.iter().any(|n| text[i..].starts_with(n));
-        match self.first {
-            _ if self.needles.is_empty() => false,
-            Some(b) => {
-                let mut from = 0;
-                while let Some(k) = find_byte(&text[from..], b) {
-                    if at(from + k) {
-                        return true;
-                    }
-                    from += k + 1;
-                }
-                false
-            }
-            None => (0..text.len()).any(|i| self.starts[text[i] as usize] && at(i)),
-        }
-    }
-}
-
-/// The first position of `b` in `hay` (SIMD, via `memchr`: every row of a
-/// batch is scanned for added tokens, so this runs over all the text).
-fn find_byte(hay: &[u8], b: u8) -> Option<usize> {
-    memchr::memchr(b, hay)
-}
-
 /// Row lengths to `rows + 1` boundaries.
 fn splits(lens: &[u64]) -> Result<Vec<u64>> {
     let mut out = Vec::new();
@@ -470,87 +348,6 @@ mod tests {
                 assert!(encode_batch(&tok(), &texts, opts, &[], Some(threads)).unwrap().flagged.is_empty());
             }
         }
-    }
-
-    #[test]
-    fn the_sixteen_byte_search_finds_every_special_token() {
-        // One first byte ("[") takes the SWAR search: compare with a plain scan
-        // at every position and length, with "[" runs that cause borrows.
-        let needles: [&[u8]; 2] = [b"[SEP]", b"[CLS]"];
-        let search = Needles::new(&needles);
-        let mut seed = 11u64;
-        for _ in 0..20_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let pieces: [&[u8]; 8] = [b"[", b"[SEP]", b"[CLS", b"x", b"\x00", b"[[", b"]", b"\x01"];
-            let text: Vec<u8> = (0..seed % 14).flat_map(|k| pieces[((seed >> (4 * k)) % 8) as usize].iter().copied()).collect();
-            let want = needles.iter().any(|n| text.windows(n.len()).any(|w| w == *n));
-            assert_eq!(search.found_in(&text), want, "{text:?}");
-            for b in [b'[', b'x', 0, 1] {
-                assert_eq!(super::find_byte(&text, b), text.iter().position(|&c| c == b), "{b} in {text:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn pairs_are_both_rows_framed_and_cut_as_the_strategy_says() {
-        let tok = tok();
-        let texts: [&[u8]; 6] = [b"hello", b"", b"hello worlds, hello", b"world", b"hello hello hello", b"worlds"];
-        let one = |t: &[u8]| encode_batch(&tok, &[t], BatchOptions::default(), &[], Some(1)).unwrap().ids;
-        for strategy in [PairTruncation::LongestFirst, PairTruncation::OnlyFirst, PairTruncation::OnlySecond] {
-            for special in [None, Some((2, 3))] {
-                for max_length in [None, Some(0), Some(2), Some(3), Some(4), Some(5), Some(7), Some(20)] {
-                    let opts = BatchOptions { special, max_length, pair: strategy, ..Default::default() };
-                    for threads in [1, 2] {
-                        let b = encode_pairs(&tok, &texts[..5], &texts[1..], opts, &[], Some(threads)).unwrap();
-                        assert_eq!(b.row_splits.len(), 6);
-                        let mut too_short = false;
-                        for (k, (a, c)) in texts.iter().zip(&texts[1..]).enumerate() {
-                            let (ia, ic) = (one(a), one(c));
-                            let n_special = if special.is_some() { 3 } else { 0 };
-                            let (ka, kc) = match max_length.and_then(|m| m.checked_sub(n_special)) {
-                                Some(limit) => strategy.keep(ia.len(), ic.len(), limit).unwrap_or_else(|| {
-                                    too_short = true;
-                                    (ia.len(), ic.len())
-                                }),
-                                None => (ia.len(), ic.len()),
-                            };
-                            let (mut want, mut types) = (Vec::new(), Vec::new());
-                            want.extend(special.map(|s| s.0));
-                            want.extend_from_slice(&ia[..ka]);
-                            want.extend(special.map(|s| s.1));
-                            types.resize(want.len(), 0u8);
-                            want.extend_from_slice(&ic[..kc]);
-                            want.extend(special.map(|s| s.1));
-                            types.resize(want.len(), 1u8);
-                            let (s0, s1) = (b.row_splits[k] as usize, b.row_splits[k + 1] as usize);
-                            assert_eq!(b.ids[s0..s1], want, "{strategy:?} {special:?} {max_length:?} row {k}");
-                            assert_eq!(b.type_ids.as_ref().unwrap()[s0..s1], types);
-                        }
-                        assert_eq!(b.too_short, too_short);
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn longest_first_keeps_what_hf_keeps() {
-        // HF's truncate_encodings: the shorter sequence keeps what it can up to
-        // half, the longer one the rest; a tie leaves the odd id to the second.
-        let keep = |a, b, limit| PairTruncation::LongestFirst.keep(a, b, limit).unwrap();
-        assert_eq!(keep(10, 3, 8), (5, 3));
-        assert_eq!(keep(3, 10, 8), (3, 5));
-        assert_eq!(keep(10, 10, 7), (3, 4));
-        assert_eq!(keep(10, 9, 7), (4, 3));
-        assert_eq!(keep(2, 2, 3), (1, 2));
-        assert_eq!(keep(4, 4, 8), (4, 4));
-        assert_eq!(keep(5, 0, 3), (3, 0));
-        assert_eq!(PairTruncation::OnlyFirst.keep(5, 4, 6), Some((2, 4)));
-        assert_eq!(PairTruncation::OnlyFirst.keep(2, 4, 3), None);
-        assert_eq!(PairTruncation::OnlySecond.keep(5, 4, 6), Some((5, 1)));
-        assert_eq!(PairTruncation::OnlySecond.keep(5, 1, 5), None);
     }
 
     #[test]

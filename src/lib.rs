@@ -16,6 +16,8 @@
 pub mod added_tokens;
 pub mod aligned;
 pub mod batch;
+mod batch_needles;
+mod batch_pairs;
 mod code_point_classes;
 pub mod config;
 pub mod decoders;

@@ -277,3 +277,20 @@ def test_one_document_with_offsets_equals_transformers(tmp_path, monkeypatch, mo
             want = theirs(doc, return_offsets_mapping=True, add_special_tokens=add)
             assert_same(got, want)
             assert got.word_ids() == want.word_ids()
+
+
+def test_a_padded_batch_gives_the_same_on_one_thread_and_on_all(pair, monkeypatch):
+    # Below 128 kB of text a padded batch stays on the calling thread unless asked (serving.rs,
+    # ONE_THREAD_BELOW); above, it is shared: either way the arrays are those of one thread.
+    ours, _ = pair
+    seen = served(monkeypatch)
+    texts = LINES * (1 + (140 << 10) // sum(len(t.encode()) for t in LINES))
+    opts = dict(padding=True, truncation=True, max_length=64, return_tensors="np")
+    for batch in (texts[:256], texts):
+        monkeypatch.delenv("BERTPIECE_NUM_THREADS", raising=False)
+        got = ours(batch, **opts)
+        monkeypatch.setenv("BERTPIECE_NUM_THREADS", "1")
+        assert_same(got, ours(batch, **opts))
+        monkeypatch.setenv("BERTPIECE_NUM_THREADS", "2")
+        assert_same(got, ours(batch, **opts))
+        assert all(s is not None for s in seen), "the serving path declined"

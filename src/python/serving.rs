@@ -41,7 +41,7 @@ impl Needles {
     }
 
     /// Whether `text` holds one of the strings: the batch path's search
-    /// (`batch::holds_any`), after a scan for the shared first byte.
+    /// (`batch_needles::holds_any`), after a scan for the shared first byte.
     fn found_in(needles: Option<&Bound<'_, Needles>>, text: &[u8]) -> bool {
         let Some(n) = needles.map(Bound::get) else {
             return false;
@@ -49,7 +49,7 @@ impl Needles {
         if n.strings.is_empty() || n.first.is_some_and(|b| memchr::memchr(b, text).is_none()) {
             return false;
         }
-        crate::batch::holds_any(&n.strings.iter().map(Vec::as_slice).collect::<Vec<_>>(), text)
+        crate::batch_needles::holds_any(&n.strings.iter().map(Vec::as_slice).collect::<Vec<_>>(), text)
     }
 }
 
@@ -225,6 +225,14 @@ pub(super) fn encode_to_lists<'py>(
     Ok((ids, types, mask, batch.flagged))
 }
 
+/// Text (bytes) below which a padded batch stays on the calling thread
+/// unless `num_threads` or `BERTPIECE_NUM_THREADS` asks for more. Measured
+/// on this 2-core machine at the load its benchmarks run at (6 to 8), a
+/// second thread took 5 to 13 % more CPU and no less wall-clock time at 256
+/// EWT sentences (19 kB) and at 1,024 (77 kB); `batch::workers_for` would
+/// give it a second thread from 16 kB.
+const ONE_THREAD_BELOW: usize = 128 << 10;
+
 /// A batch of single texts padded (transformers' `padding`) into one int64
 /// block of `3 x rows x width`: ids, token type ids, attention mask. Returns
 /// `(width, block, rows holding an added string, longest row)`.
@@ -250,10 +258,14 @@ pub(super) fn encode_padded_block<'py>(
     let max_length = size_arg(max_length.as_ref(), "max_length")?;
     let (pad_to, pad_to_multiple_of) = (size_arg(pad_to.as_ref(), "max_length")?, size_arg(pad_to_multiple_of.as_ref(), "pad_to_multiple_of")?);
     let opts = BatchOptions { special, max_length, ..Default::default() };
-    let threads = thread_count(py, threads_or_env(py, num_threads)?)?;
     let padding = Padding { to: pad_to, multiple_of: pad_to_multiple_of, pad_id, pad_type_id, left: padding_left };
     let read = BatchTexts::read(texts, t.inner.basic().options().reference, "texts")?;
     let (bytes, needles, inner) = (read.slices(), Needles::slices(added), &t.inner);
+    let size = bytes.iter().map(|b| b.len()).sum::<usize>();
+    let threads = match threads_or_env(py, num_threads)? {
+        None if size < ONE_THREAD_BELOW => Some(1),
+        asked => thread_count(py, asked)?,
+    };
     // Encoded and padded in one go; a small batch holding the GIL (as one short text does).
     let work = || -> PyResult<_> {
         let batch = encode_batch(inner, &bytes, opts, &needles, threads)?;
@@ -266,7 +278,7 @@ pub(super) fn encode_padded_block<'py>(
         let (width, block) = batch.pad_stacked(&padding, pad_threads)?;
         Ok((batch, width, block))
     };
-    let (batch, width, block) = if bytes.iter().map(|b| b.len()).sum::<usize>() < HOLD_GIL_BELOW { work()? } else { py.detach(work)? };
+    let (batch, width, block) = if size < HOLD_GIL_BELOW { work()? } else { py.detach(work)? };
     let rows = batch.row_splits.len().saturating_sub(1);
     let longest = batch.row_splits.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0);
     Ok((width, Array::new(block, vec![3, rows, width])?, batch.flagged, longest))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _core
-from .batch_call import _general, _row_lists, _served_rows
+from .batch_call import _LazyRows, _general, _row_lists, _served_rows
 from .encoding import BatchEncoding
 from .epochs import frozen
 from .general import _MAX_PADDED_CELLS
@@ -32,7 +32,7 @@ class ServingState:
     """What the serving paths read from a tokenizer, read once per change of it."""
 
     __slots__ = ("owner", "epoch", "cls", "sep", "pad", "added", "matcher", "plans", "padded_plans", "usable", "core",
-                 "search", "model_max_length", "padding_side", "truncation_side", "pad_type_id")
+                 "search", "model_max_length", "padding_side", "truncation_side", "pad_type_id", "framed", "one_opts")
 
     def __init__(self, tok):
         self.owner = id(tok)  # a shallow copy of a tokenizer shares its engine, not its tokens
@@ -48,6 +48,9 @@ class ServingState:
         self.usable, self.core, self.search = usable(tok), tok._core, tok._matcher.search
         self.model_max_length, self.padding_side = tok.model_max_length, tok.padding_side
         self.truncation_side, self.pad_type_id = tok.truncation_side, tok.pad_token_type_id
+        self.framed = self.cls is not None and self.sep is not None  # (else no special tokens to add: general path)
+        # the one-text lazy rows' options, by add_special_tokens (as `_served_rows` makes them)
+        self.one_opts = tuple((special, "do_not_truncate", None, self.padding_side, False) for special in (False, True))
 
 
 def state(tok):
@@ -76,31 +79,36 @@ def one_text(tok, text, add_special_tokens, verbose, offsets=False):
         st = state(tok)
     if not st.usable:
         return None  # the settings: the general path
-    cls = sep = None
-    if add_special_tokens:
-        cls, sep = st.cls, st.sep
-        if cls is None or sep is None:
-            return None
     if offsets:
-        if st.search(text):
+        if (add_special_tokens and not st.framed) or st.search(text):
             return None  # an added token in the text: the general path
-        out = _encode_to_offsets(st.core, text, cls, sep)
+        out = _encode_to_offsets(st.core, text, st.cls if add_special_tokens else None,
+                                 st.sep if add_special_tokens else None)
         if out is None:
             return None  # a lone surrogate: the general path raises or drops it, as the reference does
         ids, spans = out
         n = len(ids)
         data = {"input_ids": ids, "token_type_ids": [0] * n, "attention_mask": [1] * n, "offset_mapping": spans}
     else:
-        ids = _encode_to_list(st.core, text, cls, sep, st.added)
+        if add_special_tokens:
+            if not st.framed:
+                return None
+            ids = _encode_to_list(st.core, text, st.cls, st.sep, st.added)
+        else:
+            ids = _encode_to_list(st.core, text, None, None, st.added)
         if ids is None:
             return None  # an added token in the text (searched by the core), or a lone surrogate
         n = len(ids)
         data = {"input_ids": ids, "token_type_ids": [0] * n, "attention_mask": [1] * n}
-    if verbose and len(ids) > st.model_max_length:
+    if verbose and n > st.model_max_length:
         tok._warn_if_too_long(ids, False)
     out = _new(BatchEncoding)
     out.data = data
-    out._rows = _served_rows(tok, st.epoch, [text], add_special_tokens, "do_not_truncate", None, st.padding_side, None)
+    # `_served_rows(tok, st.epoch, [text], add_special_tokens, "do_not_truncate", None, st.padding_side, None)`
+    # inline, its options tuple made once per change of the tokenizer (about 0.25 µs of a 2.6 µs call)
+    out._rows = rows = _new(_LazyRows)
+    rows._tok, rows._epoch, rows._texts, rows._pairs, rows._cache, rows._width, rows._opts = (
+        tok, st.epoch, [text], None, None, None, st.one_opts[add_special_tokens])
     return out
 
 
