@@ -181,6 +181,14 @@ impl Normalizer {
 
     /// The normalized text (Normalizer::Normalize).
     pub fn normalize(&self, text: &str, user: Option<&Trie>) -> String {
+        let mut out = String::new();
+        self.normalize_into(text, user, &mut out);
+        out
+    }
+
+    /// [`Self::normalize`] into `out` (emptied first; a batch reuses one buffer).
+    pub fn normalize_into(&self, text: &str, user: Option<&Trie>, out: &mut String) {
+        out.clear();
         let mut input = text.as_bytes();
         if self.remove_extra_whitespaces {
             while !input.is_empty() {
@@ -191,9 +199,9 @@ impl Normalizer {
                 input = &input[len..];
             }
         }
-        let mut out = String::with_capacity(input.len() * 3 / 2 + 4);
+        out.reserve(input.len() * 3 / 2 + 4);
         if input.is_empty() {
-            return out;
+            return;
         }
         let space = if self.escape_whitespaces { SPACE_SYMBOL } else { " " };
         if !self.treat_whitespace_as_suffix && self.add_dummy_prefix {
@@ -246,6 +254,5 @@ impl Normalizer {
         if self.treat_whitespace_as_suffix && self.add_dummy_prefix {
             out.push_str(space);
         }
-        out
     }
 }

@@ -132,10 +132,10 @@ fn slack(p: &Processor, len: usize, margin: f64) -> f64 {
     }
 }
 
-/// The spans of `normalized`, word by word through the cache.
-pub fn encode(p: &Processor, cut: WordCut, normalized: &str) -> Vec<(usize, usize, u32)> {
+/// Appends the spans of `normalized` to `out`, word by word through the cache.
+pub fn encode(p: &Processor, cut: WordCut, normalized: &str, out: &mut Vec<(usize, usize, u32)>) {
     let text = normalized.as_bytes();
-    let mut out = Vec::with_capacity(text.len() / 3 + 1);
+    out.reserve(text.len() / 3 + 1);
     SCRATCH.with(|s| {
         let mut s = s.borrow_mut();
         let Scratch { models, nodes, spans } = &mut *s;
@@ -156,7 +156,7 @@ pub fn encode(p: &Processor, cut: WordCut, normalized: &str) -> Vec<(usize, usiz
         loop {
             let end = cuts.next().unwrap_or(text.len());
             if end > word {
-                score = encode_word(p, cache, nodes, spans, &normalized[word..end], word, score, &mut out);
+                score = encode_word(p, cache, nodes, spans, &normalized[word..end], word, score, out);
             }
             if end == text.len() {
                 break;
@@ -164,7 +164,6 @@ pub fn encode(p: &Processor, cut: WordCut, normalized: &str) -> Vec<(usize, usiz
             word = end;
         }
     });
-    out
 }
 
 /// Pushes the spans of one word starting at byte `at`, entered with `score`; returns the score after it.
