@@ -8,6 +8,7 @@ pub mod bpe;
 pub mod decode;
 pub mod model_proto;
 pub mod normalizer;
+pub mod small_words;
 pub mod trie;
 pub mod unigram;
 pub mod words;

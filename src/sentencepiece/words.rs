@@ -22,6 +22,7 @@
 //! is then the f32 sum of P and the word's piece scores, in order, exactly as
 //! the Viterbi adds them.
 
+use super::small_words::{SmallEntry, SmallKey};
 use super::unigram::{self, Node};
 use super::{bpe, ModelType, Processor};
 use crate::fxhash::FxHashMap;
@@ -35,7 +36,7 @@ const INLINE_PIECES: usize = 4;
 /// A thread's cache for one model takes no more words past this many (the
 /// frequent words come early; emptying it instead made 8 MB of English, 77,766
 /// distinct words, miss its frequent words again after each emptying). 7/8 of
-/// 2^17: the table stops at 2^17 slots of 88 bytes, 11.5 MB.
+/// 2^17: the compact table (most words) stops at 2^17 slots of 32 bytes, 4 MB.
 const MAX_WORDS: usize = 114_688;
 /// Models whose caches a thread keeps at once (the oldest is dropped).
 const MAX_MODELS: usize = 4;
@@ -109,9 +110,16 @@ impl Cached {
     }
 }
 
+/// One model's words: compact entries where they fit, general ones else.
+#[derive(Default)]
+struct Cache {
+    small: FxHashMap<SmallKey, SmallEntry>,
+    general: FxHashMap<WordKey, Cached>,
+}
+
 #[derive(Default)]
 struct Scratch {
-    models: Vec<(u64, FxHashMap<WordKey, Cached>)>,
+    models: Vec<(u64, Cache)>,
     nodes: Vec<Node>,
     spans: Vec<(usize, usize, u32)>,
 }
@@ -145,7 +153,7 @@ pub fn encode(p: &Processor, cut: WordCut, normalized: &str, out: &mut Vec<(usiz
                 if models.len() >= MAX_MODELS {
                     models.remove(0);
                 }
-                models.push((p.cache_id, FxHashMap::default()));
+                models.push((p.cache_id, Cache::default()));
                 models.len() - 1
             }
         };
@@ -170,7 +178,7 @@ pub fn encode(p: &Processor, cut: WordCut, normalized: &str, out: &mut Vec<(usiz
 #[allow(clippy::too_many_arguments)]
 fn encode_word(
     p: &Processor,
-    cache: &mut FxHashMap<WordKey, Cached>,
+    cache: &mut Cache,
     nodes: &mut Vec<Node>,
     spans: &mut Vec<(usize, usize, u32)>,
     word: &str,
@@ -189,9 +197,13 @@ fn encode_word(
             }
         };
     }
+    let small = SmallKey::new(bytes);
+    if let Some(c) = small.and_then(|k| cache.small.get(&k)) {
+        return use_or_rerun(p, c.slack(), c.pieces(), bytes, at, score, out, nodes);
+    }
     let key = WordKey::new(bytes);
-    if let Some(c) = cache.get(&key) {
-        return use_or_rerun(p, c, bytes, at, score, out, nodes);
+    if let Some(c) = cache.general.get(&key) {
+        return use_or_rerun(p, c.slack, c.pieces().copied(), bytes, at, score, out, nodes);
     }
     spans.clear();
     let slack = match unigram {
@@ -201,25 +213,39 @@ fn encode_word(
             f64::INFINITY
         }
     };
-    let entry = Cached::new(slack, spans);
-    let score = use_or_rerun(p, &entry, bytes, at, score, out, nodes);
-    if cache.len() < MAX_WORDS {
-        cache.insert(key, entry);
+    let pieces = spans.iter().map(|&(s, e, id)| ((e - s) as u32, id));
+    let score = use_or_rerun(p, slack, pieces.clone(), bytes, at, score, out, nodes);
+    if cache.small.len() + cache.general.len() < MAX_WORDS {
+        match small.and_then(|k| Some((k, SmallEntry::new(slack, pieces)?))) {
+            Some((k, entry)) => _ = cache.small.insert(k, entry),
+            None => _ = cache.general.insert(key, Cached::new(slack, spans)),
+        }
     }
     score
 }
 
-/// Pushes a cached word's spans if its run from 0 holds from `score` (always
-/// for BPE), else runs it from `score`; returns the score after it.
-fn use_or_rerun(p: &Processor, c: &Cached, bytes: &[u8], at: usize, score: f32, out: &mut Vec<(usize, usize, u32)>, nodes: &mut Vec<Node>) -> f32 {
+/// Pushes a cached word's spans (`pieces`: byte length and id) if its run
+/// from 0 holds from `score` (always for BPE), else runs it from `score`;
+/// returns the score after it.
+#[allow(clippy::too_many_arguments)]
+fn use_or_rerun(
+    p: &Processor,
+    slack: f64,
+    pieces: impl Iterator<Item = (u32, u32)>,
+    bytes: &[u8],
+    at: usize,
+    score: f32,
+    out: &mut Vec<(usize, usize, u32)>,
+    nodes: &mut Vec<Node>,
+) -> f32 {
     let unigram = p.model_type == ModelType::Unigram;
     // Written so that a NaN score or slack re-runs the word.
-    let holds = c.slack > 2.0 * (score as f64).abs();
+    let holds = slack > 2.0 * (score as f64).abs();
     if unigram && !holds {
         return unigram::viterbi(p, bytes, score, at, out, nodes).0;
     }
     let (mut pos, mut score) = (at, score);
-    for &(len, id) in c.pieces() {
+    for (len, id) in pieces {
         out.push((pos, pos + len as usize, id));
         pos += len as usize;
         if unigram {
