@@ -1,7 +1,12 @@
 //! The word cache's compact entries: a word of at most 15 bytes split into at
 //! most 3 pieces (most words of a text) takes 32 bytes with its key, so a
 //! lookup touches one cache line instead of the two or three of a general
-//! entry (88 bytes): the lookups of a warm cache mostly wait on memory.
+//! entry (88 bytes): the lookups of a warm cache mostly wait on memory. They
+//! sit in an open-addressed table of 32-byte aligned slots ([`SmallTable`]),
+//! whose slot for a word can be requested ahead ([`SmallTable::prefetch`]):
+//! the encoder asks for the next word's while it uses the current one.
+
+use crate::prefetch::prefetch;
 
 /// The longest word with a compact entry.
 pub const MAX_SMALL_WORD: usize = 15;
@@ -9,8 +14,9 @@ const PIECES: usize = 3;
 /// A piece is `id << LEN_BITS | byte length` (lengths are 1..=15).
 const LEN_BITS: u32 = 4;
 
-/// A word of at most 15 bytes, inline: its bytes, zero-padded, and its length in the last byte.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+/// A word of at most 15 bytes, inline: its bytes, zero-padded, and its
+/// length in the last byte (never all zero: words are not empty).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct SmallKey([u64; 2]);
 
 impl SmallKey {
@@ -21,8 +27,20 @@ impl SmallKey {
         let half = |k: usize| u64::from_le_bytes(std::array::from_fn(|i| bytes[8 * k + i]));
         Some(SmallKey([half(0), half(1)]))
     }
+
+    /// The key's hash (FxHash's mixing with MurmurHash3's finalizer; tables index by the low bits).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        const K: u64 = 0x517C_C1B7_2722_0A95;
+        let mut h = self.0[0].wrapping_mul(K);
+        h = (h.rotate_left(5) ^ self.0[1]).wrapping_mul(K);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        h ^ (h >> 33)
+    }
 }
 
+#[derive(Clone, Copy, Default)]
 pub struct SmallEntry {
     /// The general entry's slack rounded down to f32 (so a word it accepts, the exact slack accepts too).
     slack: f32,
@@ -60,6 +78,82 @@ impl SmallEntry {
     }
 }
 
+/// One slot: a word and its entry, half a cache line.
+#[derive(Clone, Copy, Default)]
+#[repr(align(32))]
+struct Slot {
+    key: SmallKey,
+    entry: SmallEntry,
+}
+
+/// Compact entries by word: linear probing in a power-of-two number of slots,
+/// at most 3/4 full (an empty key marks an empty slot).
+#[derive(Default)]
+pub struct SmallTable {
+    slots: Vec<Slot>,
+    len: usize,
+}
+
+impl SmallTable {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Requests the cache line of the slot where a lookup of `key` (hashed `hash`) starts.
+    #[inline]
+    pub fn prefetch(&self, hash: u64) {
+        if let Some(slot) = self.slots.get(hash as usize & self.slots.len().wrapping_sub(1)) {
+            prefetch(slot);
+        }
+    }
+
+    #[inline]
+    pub fn get(&self, key: &SmallKey, hash: u64) -> Option<&SmallEntry> {
+        let mask = self.slots.len().checked_sub(1)?;
+        let mut i = hash as usize & mask;
+        loop {
+            let slot = self.slots.get(i)?;
+            if slot.key == *key {
+                return Some(&slot.entry);
+            }
+            if slot.key == SmallKey::default() {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Adds `key` (not in the table) with `entry`.
+    pub fn insert(&mut self, key: SmallKey, hash: u64, entry: SmallEntry) {
+        if (self.len + 1) * 4 > self.slots.len() * 3 {
+            let size = (self.slots.len() * 2).max(1024);
+            let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
+            for slot in old.into_iter().filter(|s| s.key != SmallKey::default()) {
+                self.place(slot, slot.key.hash());
+            }
+        }
+        self.place(Slot { key, entry }, hash);
+        self.len += 1;
+    }
+
+    fn place(&mut self, slot: Slot, hash: u64) {
+        let mask = self.slots.len() - 1;
+        let mut i = hash as usize & mask;
+        // At most 3/4 full: an empty slot is always found.
+        while let Some(s) = self.slots.get_mut(i) {
+            if s.key == SmallKey::default() {
+                *s = slot;
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,6 +176,25 @@ mod tests {
             assert!(low <= s, "{s}");
         }
         assert!(SmallEntry::new(f64::NAN, std::iter::empty()).unwrap().slack().is_nan());
+    }
+
+    #[test]
+    fn the_table_finds_what_it_holds_past_growing() {
+        let mut table = SmallTable::default();
+        let words: Vec<Vec<u8>> = (0..5000u32).map(|k| k.to_string().into_bytes()).collect();
+        for (k, w) in words.iter().enumerate() {
+            let key = SmallKey::new(w).unwrap();
+            assert!(table.get(&key, key.hash()).is_none());
+            table.insert(key, key.hash(), SmallEntry::new(k as f64, [(w.len() as u32, k as u32)].into_iter()).unwrap());
+        }
+        assert_eq!(table.len(), words.len());
+        for (k, w) in words.iter().enumerate() {
+            let key = SmallKey::new(w).unwrap();
+            table.prefetch(key.hash());
+            let entry = table.get(&key, key.hash()).unwrap();
+            assert_eq!(entry.pieces().collect::<Vec<_>>(), [(w.len() as u32, k as u32)]);
+        }
+        assert!(table.get(&SmallKey::new(b"x").unwrap(), SmallKey::new(b"x").unwrap().hash()).is_none());
     }
 
     #[test]

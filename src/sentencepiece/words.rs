@@ -22,7 +22,7 @@
 //! is then the f32 sum of P and the word's piece scores, in order, exactly as
 //! the Viterbi adds them.
 
-use super::small_words::{SmallEntry, SmallKey};
+use super::small_words::{SmallEntry, SmallKey, SmallTable};
 use super::unigram::{self, Node};
 use super::{bpe, ModelType, Processor};
 use crate::fxhash::FxHashMap;
@@ -36,7 +36,8 @@ const INLINE_PIECES: usize = 4;
 /// A thread's cache for one model takes no more words past this many (the
 /// frequent words come early; emptying it instead made 8 MB of English, 77,766
 /// distinct words, miss its frequent words again after each emptying). 7/8 of
-/// 2^17: the compact table (most words) stops at 2^17 slots of 32 bytes, 4 MB.
+/// 2^17. The compact table (most words) has 2^17 slots of 32 bytes (4 MB)
+/// up to 98,304 words (3/4 full), 2^18 (8 MB) past that.
 const MAX_WORDS: usize = 114_688;
 /// Models whose caches a thread keeps at once (the oldest is dropped).
 const MAX_MODELS: usize = 4;
@@ -113,7 +114,7 @@ impl Cached {
 /// One model's words: compact entries where they fit, general ones else.
 #[derive(Default)]
 struct Cache {
-    small: FxHashMap<SmallKey, SmallEntry>,
+    small: SmallTable,
     general: FxHashMap<WordKey, Cached>,
 }
 
@@ -159,17 +160,33 @@ pub fn encode(p: &Processor, cut: WordCut, normalized: &str, out: &mut Vec<(usiz
         };
         let cache = &mut models[k].1;
         let mut score = 0.0f32;
-        let mut word = 0;
         let mut cuts = memchr::memmem::find_iter(text, SPACE).map(|i| if cut == WordCut::BeforeSpace { i } else { i + SPACE.len() });
-        loop {
-            let end = cuts.next().unwrap_or(text.len());
-            if end > word {
-                score = encode_word(p, cache, nodes, spans, &normalized[word..end], word, score, out);
+        // The words as (start, end), one ahead: the next word's slot is requested before this one is used.
+        let mut words = std::iter::from_fn({
+            let (mut word, mut done) = (0, false);
+            move || {
+                while !done {
+                    let end = cuts.next().unwrap_or(text.len());
+                    done = end == text.len();
+                    let start = std::mem::replace(&mut word, end);
+                    if end > start {
+                        return Some((start, end));
+                    }
+                }
+                None
             }
-            if end == text.len() {
-                break;
+        })
+        .map(|(start, end)| {
+            let key = text.get(start..end).and_then(SmallKey::new).map(|k| (k, k.hash()));
+            (start, end, key)
+        });
+        let mut next = words.next();
+        while let Some((start, end, key)) = next {
+            next = words.next();
+            if let Some((_, hash)) = next.and_then(|n| n.2) {
+                cache.small.prefetch(hash);
             }
-            word = end;
+            score = encode_word(p, cache, nodes, spans, &normalized[start..end], start, key, score, out);
         }
     });
 }
@@ -183,6 +200,7 @@ fn encode_word(
     spans: &mut Vec<(usize, usize, u32)>,
     word: &str,
     at: usize,
+    small: Option<(SmallKey, u64)>,
     score: f32,
     out: &mut Vec<(usize, usize, u32)>,
 ) -> f32 {
@@ -197,8 +215,7 @@ fn encode_word(
             }
         };
     }
-    let small = SmallKey::new(bytes);
-    if let Some(c) = small.and_then(|k| cache.small.get(&k)) {
+    if let Some(c) = small.and_then(|(k, hash)| cache.small.get(&k, hash)) {
         return use_or_rerun(p, c.slack(), c.pieces(), bytes, at, score, out, nodes);
     }
     let key = WordKey::new(bytes);
@@ -216,8 +233,8 @@ fn encode_word(
     let pieces = spans.iter().map(|&(s, e, id)| ((e - s) as u32, id));
     let score = use_or_rerun(p, slack, pieces.clone(), bytes, at, score, out, nodes);
     if cache.small.len() + cache.general.len() < MAX_WORDS {
-        match small.and_then(|k| Some((k, SmallEntry::new(slack, pieces)?))) {
-            Some((k, entry)) => _ = cache.small.insert(k, entry),
+        match small.and_then(|(k, hash)| Some((k, hash, SmallEntry::new(slack, pieces)?))) {
+            Some((k, hash, entry)) => cache.small.insert(k, hash, entry),
             None => _ = cache.general.insert(key, Cached::new(slack, spans)),
         }
     }
