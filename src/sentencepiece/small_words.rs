@@ -63,7 +63,7 @@ impl SmallEntry {
         // NaN stays NaN (no check accepts it); a rounding up is undone.
         let mut low = slack as f32;
         if low as f64 > slack {
-            low = low.next_down();
+            low = next_down(low);
         }
         Some(SmallEntry { slack: low, pieces: packed })
     }
@@ -76,6 +76,17 @@ impl SmallEntry {
     pub fn pieces(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
         self.pieces.iter().take_while(|&&p| p != 0).map(|&p| (p & ((1 << LEN_BITS) - 1), p >> LEN_BITS))
     }
+}
+
+/// The largest f32 below `x` (not NaN nor -inf): `f32::next_down`, which needs Rust 1.86 (the MSRV is 1.85).
+fn next_down(x: f32) -> f32 {
+    if x == f32::INFINITY {
+        return f32::MAX;
+    }
+    if x == 0.0 {
+        return -f32::from_bits(1);
+    }
+    f32::from_bits(if x > 0.0 { x.to_bits() - 1 } else { x.to_bits() + 1 })
 }
 
 /// One slot: a word and its entry, half a cache line.
@@ -176,6 +187,13 @@ mod tests {
             assert!(low <= s, "{s}");
         }
         assert!(SmallEntry::new(f64::NAN, std::iter::empty()).unwrap().slack().is_nan());
+        for x in [1.0f32, -1.0, 0.0, f32::INFINITY, f32::MIN_POSITIVE, -f32::MAX, 3e-45] {
+            assert!(next_down(x) < x, "{x}");
+        }
+        assert_eq!(next_down(1.0), 1.0 - f32::EPSILON / 2.0);
+        assert_eq!(next_down(-1.0), -1.0 - f32::EPSILON);
+        assert_eq!(next_down(0.0), -f32::from_bits(1));
+        assert_eq!(next_down(f32::INFINITY), f32::MAX);
     }
 
     #[test]
