@@ -36,3 +36,26 @@ def test_custom_rules_take_the_longest_match(name):
         assert ours.encode(text, out_type=str) == ref.encode(text, out_type=str)
     if name == "unigram_custom_rules":
         assert ours.normalize("the thin") == "▁THE▁zin"
+
+
+@pytest.mark.parametrize("remove_extra_whitespaces", [True, False])
+def test_rules_starting_with_a_space(remove_extra_whitespaces, tmp_path):
+    # The normalizer copies a space before an ASCII byte at once unless a rule
+    # starts with a space (here " a" -> "B", "  " -> "~"): then the longest match decides.
+    import io
+
+    import sentencepiece as spm
+
+    import bertpiece
+
+    rules = tmp_path / "rules.tsv"
+    rules.write_text("20 61\t42\n20 20\t7E\n74 68\t7A\n")
+    blob = io.BytesIO()
+    spm.SentencePieceTrainer.train(sentence_iterator=iter(every_ud_line()[:400]), model_writer=blob, vocab_size=300,
+                                   minloglevel=2, num_threads=1, normalization_rule_tsv=str(rules),
+                                   remove_extra_whitespaces=remove_extra_whitespaces)
+    ref, ours = spm.SentencePieceProcessor(model_proto=blob.getvalue()), bertpiece.SentencePieceProcessor(model_proto=blob.getvalue())
+    texts = [" a  b   a", "x a\u00e9 a", " ab ", "  ", " a", "a ", "the a\tb  \u3000a", *every_ud_line()[::200]]
+    for text in texts:
+        assert ours.normalize(text) == ref.normalize(text), text
+    assert ours.encode(texts) == ref.encode(texts)

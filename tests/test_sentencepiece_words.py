@@ -190,3 +190,23 @@ def test_edited_models_equal_sentencepiece(name, edit):
     assert ours.encode(text) == ref.encode(text)
     lines = list(every_ud_line()[::11])
     assert ours.encode(lines) == ref.encode(lines)
+
+
+@pytest.mark.parametrize("name", ["unigram", "unigram_bytes", "bpe"])
+def test_lists_cut_into_slices_equal_sentencepiece_and_single_texts(name):
+    # A list is encoded in slices of >= 16 KB into flat buffers, and pieces
+    # other than their id's own (unknown runs: "ꙮ" and "𓀀" are in no model) are kept
+    # aside: empty texts, duplicates, a text longer than a slice, on 1 and 2 threads.
+    ref, ours = pair(name)
+    lines = list(every_ud_line()[::7])
+    texts = ["", long_text(20_000), "", "ꙮ ꙮꙮ x𓀀", *lines[:200], *lines[:200], "", *lines[200:], "ꙮ"]
+    assert sum(map(len, texts)) > 100_000
+    for threads, options in [(1, [dict(), dict(out_type=str, add_eos=True, reverse=True)]),
+                             (2, [dict(out_type=str), dict(add_bos=True, add_eos=True, reverse=True)])]:
+        for kwargs in options:
+            got = ours.encode(texts, num_threads=threads, **kwargs)
+            assert got == ref.encode(texts, num_threads=threads, **kwargs), (threads, kwargs)
+            assert got == [ours.encode(text, **kwargs) for text in texts], (threads, kwargs)
+    pieces = ours.encode(texts[3], out_type=str)
+    if name != "unigram_bytes":
+        assert [p for p, i in zip(pieces, ours.encode(texts[3])) if p != ours.id_to_piece(i)], pieces

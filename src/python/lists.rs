@@ -66,13 +66,15 @@ pub(super) struct IntCache(PyOnceLock<Vec<Py<PyAny>>>);
 
 impl IntCache {
     pub(super) fn ints<'a>(&'a self, py: Python<'_>, vocab: &Vocab) -> &'a [Py<PyAny>] {
-        self.0.get_or_init(py, || {
-            let top = vocab.entries().iter().map(|e| e.1 as usize + 1).max().unwrap_or(0);
-            // Ints from 0 to 256 are CPython's own and the rest small: a
-            // failure here leaves the table short (later ids get new ints).
-            (0..top.min(MAX_CACHED_IDS) as u32).map_while(|i| int(py, i).ok().map(Bound::unbind)).collect()
-        })
+        self.0.get_or_init(py, || int_table(py, vocab.entries().iter().map(|e| e.1 as usize + 1).max().unwrap_or(0)))
     }
+}
+
+/// The Python ints `0..top` (at most MAX_CACHED_IDS of them), for [`int_list`].
+pub(super) fn int_table(py: Python<'_>, top: usize) -> Vec<Py<PyAny>> {
+    // Ints from 0 to 256 are CPython's own and the rest small: a
+    // failure here leaves the table short (later ids get new ints).
+    (0..top.min(MAX_CACHED_IDS) as u32).map_while(|i| int(py, i).ok().map(Bound::unbind)).collect()
 }
 
 /// `ids` as a list of Python ints from the cache.

@@ -1,19 +1,60 @@
 //! `bertpiece._core.SentencePieceModel`: the Rust sentencepiece processor
 //! (src/sentencepiece/) behind `bertpiece.SentencePieceProcessor`. Encoding
-//! and decoding release the GIL; lists are encoded on the shared pool.
+//! and decoding release the GIL; lists are encoded on the shared pool, and
+//! their Python lists are made after, from flat buffers, with the ints and
+//! strs of the model's ids made once per model.
 
+use super::lists::{int_list, int_table, new_list, untracked};
+use crate::sentencepiece::batch::Rows;
 use crate::sentencepiece::model_proto::PieceType;
 use crate::sentencepiece::{ModelType, Processor};
 use crate::threads;
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyList;
+use pyo3::ffi;
 use std::sync::Arc;
 
 #[pyclass(frozen, name = "SentencePieceModel", module = "bertpiece._core")]
 pub(super) struct PySentencePieceModel {
     inner: Arc<Processor>,
+    /// The ints and the strs of the piece ids, made on the first list encoded.
+    ints: PyOnceLock<Vec<Py<PyAny>>>,
+    strs: PyOnceLock<Vec<Py<PyAny>>>,
 }
+
+/// A Python str of `text` (MemoryError when CPython cannot make it).
+fn py_str<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    let len = ffi::Py_ssize_t::try_from(text.len()).map_err(|_| pyo3::exceptions::PyMemoryError::new_err("piece too long"))?;
+    // SAFETY: valid UTF-8 of `len` bytes; a new reference, or null with the error set.
+    unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyUnicode_FromStringAndSize(text.as_ptr().cast(), len)) }
+}
+
+/// The rows of every slice, one list per text, as one list.
+fn row_lists<'py>(py: Python<'py>, slices: &[Rows], row: impl Fn(&Rows, usize, usize) -> PyResult<Bound<'py, PyList>>) -> PyResult<Bound<'py, PyList>> {
+    let texts = slices.iter().map(|r| r.ends.len()).sum();
+    let rows = slices.iter().flat_map(|r| (0..r.ends.len()).map(move |k| (r, if k == 0 { 0 } else { r.ends[k - 1] }, r.ends[k])));
+    new_list(py, ExactLen(rows, texts).map(|(r, start, end)| row(r, start, end).map(|l| l.into_any())))
+}
+
+/// An iterator whose length is known (`flat_map` cannot say it).
+struct ExactLen<I>(I, usize);
+
+impl<I: Iterator> Iterator for ExactLen<I> {
+    type Item = I::Item;
+    fn next(&mut self) -> Option<I::Item> {
+        let item = self.0.next()?;
+        self.1 = self.1.saturating_sub(1);
+        Some(item)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.1, Some(self.1))
+    }
+}
+
+impl<I: Iterator> ExactSizeIterator for ExactLen<I> {}
 
 fn out_of_range(id: i64, size: usize) -> PyErr {
     PyIndexError::new_err(format!("piece id is out of range: {id} (the model has {size} pieces)"))
@@ -37,7 +78,7 @@ impl PySentencePieceModel {
     #[new]
     fn new(py: Python<'_>, model_proto: &[u8]) -> PyResult<Self> {
         let inner = py.detach(|| Processor::from_bytes(model_proto))?;
-        Ok(PySentencePieceModel { inner: Arc::new(inner) })
+        Ok(PySentencePieceModel { inner: Arc::new(inner), ints: PyOnceLock::new(), strs: PyOnceLock::new() })
     }
 
     fn encode_ids(&self, py: Python<'_>, text: &str) -> Vec<u32> {
@@ -48,16 +89,34 @@ impl PySentencePieceModel {
         py.detach(|| self.inner.encode_pieces(text))
     }
 
-    fn encode_ids_batch(&self, py: Python<'_>, texts: Vec<PyBackedStr>, num_threads: i64) -> PyResult<Vec<Vec<u32>>> {
+    fn encode_ids_batch<'py>(&self, py: Python<'py>, texts: Vec<PyBackedStr>, num_threads: i64) -> PyResult<Bound<'py, PyList>> {
         let threads = workers(num_threads)?;
         let inner = &self.inner;
-        Ok(py.detach(|| threads::run_jobs(threads, texts.len(), |k| inner.encode_ids(&texts[k])))?)
+        let slices = py.detach(|| inner.encode_batch(&texts, threads, false))?;
+        drop(texts);
+        let ints = self.ints.get_or_init(py, || int_table(py, inner.len()));
+        row_lists(py, &slices, |r, start, end| int_list(py, ints, &r.ids[start..end]))
     }
 
-    fn encode_pieces_batch(&self, py: Python<'_>, texts: Vec<PyBackedStr>, num_threads: i64) -> PyResult<Vec<Vec<String>>> {
+    fn encode_pieces_batch<'py>(&self, py: Python<'py>, texts: Vec<PyBackedStr>, num_threads: i64) -> PyResult<Bound<'py, PyList>> {
         let threads = workers(num_threads)?;
         let inner = &self.inner;
-        Ok(py.detach(|| threads::run_jobs(threads, texts.len(), |k| inner.encode_pieces(&texts[k])))?)
+        let slices = py.detach(|| inner.encode_batch(&texts, threads, true))?;
+        drop(texts);
+        let strs = self.strs.get_or_try_init(py, || inner.proto.pieces.iter().map(|p| py_str(py, &p.piece).map(Bound::unbind)).collect::<PyResult<Vec<_>>>())?;
+        row_lists(py, &slices, |r, start, end| {
+            // The surfaces are in id order: the first at or after `start` is the next to use.
+            let mut surface = r.surfaces.partition_point(|(at, _)| *at < start);
+            let list = new_list(py, (start..end).map(|at| match r.surfaces.get(surface) {
+                Some((k, text)) if *k == at => {
+                    surface += 1;
+                    py_str(py, text)
+                }
+                // Every id the encoder gives is below the model's size.
+                _ => strs.get(r.ids[at] as usize).map(|s| s.bind(py).clone()).ok_or_else(|| out_of_range(r.ids[at] as i64, strs.len())),
+            }))?;
+            Ok(untracked(list))
+        })
     }
 
     fn decode_ids(&self, py: Python<'_>, ids: Vec<i64>) -> PyResult<String> {

@@ -3,10 +3,12 @@
 //! or BPE ([`bpe`]) encoder and the [`decode`] rules, each as the library does
 //! it (not as HF tokenizers' conversion of the same model does).
 
+pub mod batch;
 pub mod bpe;
 pub mod decode;
 pub mod model_proto;
 pub mod normalizer;
+pub mod small_words;
 pub mod trie;
 pub mod unigram;
 pub mod words;
@@ -55,6 +57,14 @@ pub struct Processor {
     words: Option<WordCut>,
     max_abs_score: f64,
     cache_id: u64,
+}
+
+/// The normalized text and the model's spans of one text, kept between the
+/// texts of a batch so each text does not allocate its own.
+#[derive(Default)]
+pub struct EncodeBuffers {
+    normalized: String,
+    spans: Vec<(usize, usize, u32)>,
 }
 
 fn invalid(why: String) -> Error {
@@ -209,23 +219,30 @@ impl Processor {
         self.normalizer.normalize(text, self.user_defined.as_ref())
     }
 
-    /// (start, end, id) spans of the normalized text as the model splits it.
-    fn model_encode(&self, normalized: &str) -> Vec<(usize, usize, u32)> {
+    /// Appends the (start, end, id) spans of the normalized text as the model splits it.
+    fn model_encode(&self, normalized: &str, spans: &mut Vec<(usize, usize, u32)>) {
         match (self.words, self.model_type) {
-            (Some(cut), _) => words::encode(self, cut, normalized),
-            (None, ModelType::Unigram) => unigram::encode(self, normalized),
-            (None, ModelType::Bpe) => bpe::encode(self, normalized),
+            (Some(cut), _) => words::encode(self, cut, normalized, spans),
+            (None, ModelType::Unigram) => spans.extend(unigram::encode(self, normalized)),
+            (None, ModelType::Bpe) => spans.extend(bpe::encode(self, normalized)),
         }
     }
 
     /// The encoded pieces (PopulateSentencePieceText): runs of unknown pieces
     /// merge into one; with byte_fallback an unknown piece becomes its bytes.
     /// Calls `out(piece, id)` for each.
-    pub fn encode_with(&self, text: &str, mut out: impl FnMut(&str, u32)) {
-        let normalized = self.normalize(text);
-        let spans = self.model_encode(&normalized);
+    pub fn encode_with(&self, text: &str, out: impl FnMut(&str, u32)) {
+        self.encode_reusing(text, &mut EncodeBuffers::default(), out)
+    }
+
+    /// [`Self::encode_with`] reusing `buffers` (a batch encodes many texts with one).
+    pub fn encode_reusing(&self, text: &str, buffers: &mut EncodeBuffers, mut out: impl FnMut(&str, u32)) {
+        let EncodeBuffers { normalized, spans } = buffers;
+        self.normalizer.normalize_into(text, self.user_defined.as_ref(), normalized);
+        spans.clear();
+        self.model_encode(normalized, spans);
         let mut unk_run: Option<(usize, usize)> = None;
-        for (start, end, id) in spans {
+        for &(start, end, id) in spans.iter() {
             let is_unk = id == self.unk_id;
             if is_unk && self.byte_ids.is_none() {
                 unk_run = Some(unk_run.map_or((start, end), |(s, _)| (s, end)));

@@ -131,6 +131,9 @@ pub struct Normalizer {
     /// are copied as they are when an ASCII byte follows: runs of them are
     /// copied at once.
     copied: [bool; 256],
+    /// The space is copied as it is when an ASCII byte (or the end) follows
+    /// (no rule and no user-defined symbol starts with it there).
+    plain_space: bool,
 }
 
 impl Normalizer {
@@ -140,8 +143,10 @@ impl Normalizer {
             false => Some(CharsMap::parse(&spec.precompiled_charsmap, field)?),
         };
         let copied = std::array::from_fn(|b| b < 0x80 && b != b' ' as usize && charsmap.as_ref().is_none_or(|m| m.copies_before_ascii(b as u8)));
+        let plain_space = charsmap.as_ref().is_none_or(|m| m.copies_before_ascii(b' '));
         Ok(Normalizer {
             copied,
+            plain_space,
             charsmap,
             add_dummy_prefix: spec.add_dummy_prefix,
             remove_extra_whitespaces: spec.remove_extra_whitespaces,
@@ -153,6 +158,7 @@ impl Normalizer {
     /// Marks the first bytes of the user-defined symbols (matched before the charsmap) as not copied.
     pub fn exclude_first_bytes(&mut self, bytes: impl IntoIterator<Item = u8>) {
         for b in bytes {
+            self.plain_space &= b != b' ';
             self.copied[b as usize] = false;
         }
     }
@@ -181,6 +187,14 @@ impl Normalizer {
 
     /// The normalized text (Normalizer::Normalize).
     pub fn normalize(&self, text: &str, user: Option<&Trie>) -> String {
+        let mut out = String::new();
+        self.normalize_into(text, user, &mut out);
+        out
+    }
+
+    /// [`Self::normalize`] into `out` (emptied first; a batch reuses one buffer).
+    pub fn normalize_into(&self, text: &str, user: Option<&Trie>, out: &mut String) {
+        out.clear();
         let mut input = text.as_bytes();
         if self.remove_extra_whitespaces {
             while !input.is_empty() {
@@ -191,9 +205,9 @@ impl Normalizer {
                 input = &input[len..];
             }
         }
-        let mut out = String::with_capacity(input.len() * 3 / 2 + 4);
+        out.reserve(input.len() * 3 / 2 + 4);
         if input.is_empty() {
-            return out;
+            return;
         }
         let space = if self.escape_whitespaces { SPACE_SYMBOL } else { " " };
         if !self.treat_whitespace_as_suffix && self.add_dummy_prefix {
@@ -210,10 +224,20 @@ impl Normalizer {
                 if input.get(run).is_some_and(|&b| b >= 0x80) {
                     run -= 1;
                 }
-                // ASCII, so always UTF-8.
-                out.push_str(std::str::from_utf8(&input[..run]).unwrap_or_default());
+                // ASCII bytes: both ends are char boundaries.
+                let at = text.len() - input.len();
+                out.push_str(text.get(at..at + run).unwrap_or_default());
                 prev_space = false;
                 input = &input[run..];
+                continue;
+            }
+            if input[0] == b' ' && self.plain_space && input.get(1).is_none_or(|&b| b < 0x80) {
+                // What the general path below does with the replacement " ".
+                if !prev_space {
+                    out.push_str(space);
+                }
+                prev_space = self.remove_extra_whitespaces;
+                input = &input[1..];
                 continue;
             }
             let (len, mut rep) = self.prefix(input, user);
@@ -246,6 +270,5 @@ impl Normalizer {
         if self.treat_whitespace_as_suffix && self.add_dummy_prefix {
             out.push_str(space);
         }
-        out
     }
 }

@@ -22,6 +22,7 @@
 //! is then the f32 sum of P and the word's piece scores, in order, exactly as
 //! the Viterbi adds them.
 
+use super::small_words::{SmallEntry, SmallKey, SmallTable};
 use super::unigram::{self, Node};
 use super::{bpe, ModelType, Processor};
 use crate::fxhash::FxHashMap;
@@ -35,7 +36,8 @@ const INLINE_PIECES: usize = 4;
 /// A thread's cache for one model takes no more words past this many (the
 /// frequent words come early; emptying it instead made 8 MB of English, 77,766
 /// distinct words, miss its frequent words again after each emptying). 7/8 of
-/// 2^17: the table stops at 2^17 slots of 88 bytes, 11.5 MB.
+/// 2^17. The compact table (most words) has 2^17 slots of 32 bytes (4 MB)
+/// up to 98,304 words (3/4 full), 2^18 (8 MB) past that.
 const MAX_WORDS: usize = 114_688;
 /// Models whose caches a thread keeps at once (the oldest is dropped).
 const MAX_MODELS: usize = 4;
@@ -109,9 +111,16 @@ impl Cached {
     }
 }
 
+/// One model's words: compact entries where they fit, general ones else.
+#[derive(Default)]
+struct Cache {
+    small: SmallTable,
+    general: FxHashMap<WordKey, Cached>,
+}
+
 #[derive(Default)]
 struct Scratch {
-    models: Vec<(u64, FxHashMap<WordKey, Cached>)>,
+    models: Vec<(u64, Cache)>,
     nodes: Vec<Node>,
     spans: Vec<(usize, usize, u32)>,
 }
@@ -132,10 +141,10 @@ fn slack(p: &Processor, len: usize, margin: f64) -> f64 {
     }
 }
 
-/// The spans of `normalized`, word by word through the cache.
-pub fn encode(p: &Processor, cut: WordCut, normalized: &str) -> Vec<(usize, usize, u32)> {
+/// Appends the spans of `normalized` to `out`, word by word through the cache.
+pub fn encode(p: &Processor, cut: WordCut, normalized: &str, out: &mut Vec<(usize, usize, u32)>) {
     let text = normalized.as_bytes();
-    let mut out = Vec::with_capacity(text.len() / 3 + 1);
+    out.reserve(text.len() / 3 + 1);
     SCRATCH.with(|s| {
         let mut s = s.borrow_mut();
         let Scratch { models, nodes, spans } = &mut *s;
@@ -145,37 +154,53 @@ pub fn encode(p: &Processor, cut: WordCut, normalized: &str) -> Vec<(usize, usiz
                 if models.len() >= MAX_MODELS {
                     models.remove(0);
                 }
-                models.push((p.cache_id, FxHashMap::default()));
+                models.push((p.cache_id, Cache::default()));
                 models.len() - 1
             }
         };
         let cache = &mut models[k].1;
         let mut score = 0.0f32;
-        let mut word = 0;
         let mut cuts = memchr::memmem::find_iter(text, SPACE).map(|i| if cut == WordCut::BeforeSpace { i } else { i + SPACE.len() });
-        loop {
-            let end = cuts.next().unwrap_or(text.len());
-            if end > word {
-                score = encode_word(p, cache, nodes, spans, &normalized[word..end], word, score, &mut out);
+        // The words as (start, end), one ahead: the next word's slot is requested before this one is used.
+        let mut words = std::iter::from_fn({
+            let (mut word, mut done) = (0, false);
+            move || {
+                while !done {
+                    let end = cuts.next().unwrap_or(text.len());
+                    done = end == text.len();
+                    let start = std::mem::replace(&mut word, end);
+                    if end > start {
+                        return Some((start, end));
+                    }
+                }
+                None
             }
-            if end == text.len() {
-                break;
+        })
+        .map(|(start, end)| {
+            let key = text.get(start..end).and_then(SmallKey::new).map(|k| (k, k.hash()));
+            (start, end, key)
+        });
+        let mut next = words.next();
+        while let Some((start, end, key)) = next {
+            next = words.next();
+            if let Some((_, hash)) = next.and_then(|n| n.2) {
+                cache.small.prefetch(hash);
             }
-            word = end;
+            score = encode_word(p, cache, nodes, spans, &normalized[start..end], start, key, score, out);
         }
     });
-    out
 }
 
 /// Pushes the spans of one word starting at byte `at`, entered with `score`; returns the score after it.
 #[allow(clippy::too_many_arguments)]
 fn encode_word(
     p: &Processor,
-    cache: &mut FxHashMap<WordKey, Cached>,
+    cache: &mut Cache,
     nodes: &mut Vec<Node>,
     spans: &mut Vec<(usize, usize, u32)>,
     word: &str,
     at: usize,
+    small: Option<(SmallKey, u64)>,
     score: f32,
     out: &mut Vec<(usize, usize, u32)>,
 ) -> f32 {
@@ -190,9 +215,12 @@ fn encode_word(
             }
         };
     }
+    if let Some(c) = small.and_then(|(k, hash)| cache.small.get(&k, hash)) {
+        return use_or_rerun(p, c.slack(), c.pieces(), bytes, at, score, out, nodes);
+    }
     let key = WordKey::new(bytes);
-    if let Some(c) = cache.get(&key) {
-        return use_or_rerun(p, c, bytes, at, score, out, nodes);
+    if let Some(c) = cache.general.get(&key) {
+        return use_or_rerun(p, c.slack, c.pieces().copied(), bytes, at, score, out, nodes);
     }
     spans.clear();
     let slack = match unigram {
@@ -202,25 +230,39 @@ fn encode_word(
             f64::INFINITY
         }
     };
-    let entry = Cached::new(slack, spans);
-    let score = use_or_rerun(p, &entry, bytes, at, score, out, nodes);
-    if cache.len() < MAX_WORDS {
-        cache.insert(key, entry);
+    let pieces = spans.iter().map(|&(s, e, id)| ((e - s) as u32, id));
+    let score = use_or_rerun(p, slack, pieces.clone(), bytes, at, score, out, nodes);
+    if cache.small.len() + cache.general.len() < MAX_WORDS {
+        match small.and_then(|(k, hash)| Some((k, hash, SmallEntry::new(slack, pieces)?))) {
+            Some((k, hash, entry)) => cache.small.insert(k, hash, entry),
+            None => _ = cache.general.insert(key, Cached::new(slack, spans)),
+        }
     }
     score
 }
 
-/// Pushes a cached word's spans if its run from 0 holds from `score` (always
-/// for BPE), else runs it from `score`; returns the score after it.
-fn use_or_rerun(p: &Processor, c: &Cached, bytes: &[u8], at: usize, score: f32, out: &mut Vec<(usize, usize, u32)>, nodes: &mut Vec<Node>) -> f32 {
+/// Pushes a cached word's spans (`pieces`: byte length and id) if its run
+/// from 0 holds from `score` (always for BPE), else runs it from `score`;
+/// returns the score after it.
+#[allow(clippy::too_many_arguments)]
+fn use_or_rerun(
+    p: &Processor,
+    slack: f64,
+    pieces: impl Iterator<Item = (u32, u32)>,
+    bytes: &[u8],
+    at: usize,
+    score: f32,
+    out: &mut Vec<(usize, usize, u32)>,
+    nodes: &mut Vec<Node>,
+) -> f32 {
     let unigram = p.model_type == ModelType::Unigram;
     // Written so that a NaN score or slack re-runs the word.
-    let holds = c.slack > 2.0 * (score as f64).abs();
+    let holds = slack > 2.0 * (score as f64).abs();
     if unigram && !holds {
         return unigram::viterbi(p, bytes, score, at, out, nodes).0;
     }
     let (mut pos, mut score) = (at, score);
-    for &(len, id) in c.pieces() {
+    for (len, id) in pieces {
         out.push((pos, pos + len as usize, id));
         pos += len as usize;
         if unigram {

@@ -1,0 +1,94 @@
+//! Encoding a list of texts (sentencepiece's `encode` of a list). The list is
+//! cut into contiguous slices of about equal text; each job encodes one slice
+//! into one flat buffer of ids (no vector per text), reusing one set of
+//! buffers and, through the thread's word cache, the words every earlier
+//! slice on that thread met. Jobs are taken in turn by the threads, so a
+//! thread slowed by other work takes fewer.
+
+use super::{EncodeBuffers, Processor};
+use crate::threads;
+use std::ops::Range;
+
+/// Slices per thread: enough for threads of unequal speed to balance.
+const SLICES_PER_THREAD: usize = 8;
+/// No slice is cut shorter than this much text (bytes), nor longer than the
+/// larger: short slices cost a job each, long ones balance badly.
+const MIN_SLICE_BYTES: usize = 16 << 10;
+const MAX_SLICE_BYTES: usize = 1 << 20;
+
+/// The encoding of one slice of the list.
+#[derive(Default, Debug, PartialEq, Eq)]
+pub struct Rows {
+    /// The ids of every text of the slice, one after the other.
+    pub ids: Vec<u32>,
+    /// Where each text's ids end in `ids`.
+    pub ends: Vec<usize>,
+    /// Kept only when pieces are asked for: (index in `ids`, piece) of each
+    /// piece whose text is not its id's own piece (an unknown run's text).
+    pub surfaces: Vec<(usize, String)>,
+}
+
+/// Contiguous ranges of `texts`, each of about `total / (threads * 8)` bytes
+/// (within the bounds above), covering the list in order.
+pub fn slices<S: AsRef<str>>(texts: &[S], threads: usize) -> Vec<Range<usize>> {
+    let total: usize = texts.iter().map(|t| t.as_ref().len()).sum();
+    let target = (total / (threads.max(1) * SLICES_PER_THREAD)).clamp(MIN_SLICE_BYTES, MAX_SLICE_BYTES);
+    let (mut out, mut start, mut bytes) = (Vec::new(), 0, 0);
+    for (k, text) in texts.iter().enumerate() {
+        bytes += text.as_ref().len();
+        if bytes >= target {
+            out.push(start..k + 1);
+            (start, bytes) = (k + 1, 0);
+        }
+    }
+    if start < texts.len() {
+        out.push(start..texts.len());
+    }
+    out
+}
+
+impl Processor {
+    /// The ids of every text (and, with `pieces`, the pieces that are not
+    /// their id's own), as one [`Rows`] per slice, slices in order.
+    pub fn encode_batch<S: AsRef<str> + Sync>(&self, texts: &[S], threads: usize, pieces: bool) -> crate::Result<Vec<Rows>> {
+        let slices = slices(texts, threads);
+        threads::run_jobs(threads, slices.len(), |k| self.encode_slice(&texts[slices[k].clone()], pieces))
+    }
+
+    fn encode_slice<S: AsRef<str>>(&self, texts: &[S], pieces: bool) -> Rows {
+        let bytes: usize = texts.iter().map(|t| t.as_ref().len()).sum();
+        let mut rows = Rows { ids: Vec::with_capacity(bytes / 3 + texts.len()), ends: Vec::with_capacity(texts.len()), surfaces: Vec::new() };
+        let mut buffers = EncodeBuffers::default();
+        for text in texts {
+            let Rows { ids, surfaces, .. } = &mut rows;
+            self.encode_reusing(text.as_ref(), &mut buffers, |piece, id| {
+                // A piece of the model's own text is its id's piece; only an unknown run's text differs.
+                if pieces && self.proto.pieces.get(id as usize).is_none_or(|p| p.piece != piece) {
+                    surfaces.push((ids.len(), piece.to_string()));
+                }
+                ids.push(id);
+            });
+            rows.ends.push(rows.ids.len());
+        }
+        rows
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slices_cover_the_list_in_order() {
+        let texts: Vec<String> = (0..5000).map(|k| "x".repeat(k % 97)).collect();
+        for threads in [1, 2, 3, 64] {
+            let cut = slices(&texts, threads);
+            assert_eq!(cut.first().map(|r| r.start), Some(0));
+            assert_eq!(cut.last().map(|r| r.end), Some(texts.len()));
+            assert!(cut.windows(2).all(|w| w[0].end == w[1].start && w[0].start < w[0].end));
+        }
+        assert!(slices(&Vec::<String>::new(), 2).is_empty());
+        // Empty texts still form a slice.
+        assert_eq!(slices(&vec![String::new(); 3], 2), vec![0..3]);
+    }
+}
