@@ -8,6 +8,7 @@ PIP_PINS = $(if $(CONSTRAINTS),-c $(CONSTRAINTS),--upgrade)
 # Installs go through uv (from PyPI; pip installs it once, at the version pinned in constraints/test.txt):
 # with the ~100 pinned packages already installed, a `pip install` still takes ~4 s of CPU to resolve them,
 # uv ~0.5 s; a fresh venv's test tools (test-pythons) 10 s against 0.7 s. pip's find-links setting is kept.
+# uv compiles no bytecode at install: the test runs (PYTEST below) write it on first import.
 UV = $(PYTHON) -m uv
 PIP_INSTALL = $(UV) pip install -q --python "$$($(PYTHON) -c 'import sys; print(sys.executable)')" \
 	$(if $(PIP_FIND_LINKS),--find-links $(PIP_FIND_LINKS))
