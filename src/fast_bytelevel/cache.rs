@@ -179,6 +179,26 @@ impl WordCache {
         }
     }
 
+    /// The id of the word `text[start..start + len]` when it is one token, 2
+    /// to 16 bytes long and in its home slot (~95% of English words over one
+    /// byte): the few instructions inlined into the scanner's loop; None
+    /// sends the word to [`WordCache::get`].
+    #[inline(always)]
+    pub fn get_one(&self, text: &[u8], start: usize, len: usize) -> Option<u32> {
+        let one = (1 << 8) | len as u32;
+        if len <= 8 {
+            let key = key8(text, start, len);
+            let s = self.short.slots.get(self.short.home(key, len as u32))?;
+            (s.key == key && s.meta == one).then_some(s.value)
+        } else if len <= SHORT {
+            let key = [key8(text, start, 8), key8(text, start + 8, len - 8)];
+            let s = self.mid.slots.get(self.mid.home(key, len as u32))?;
+            (s.key == key && s.meta == one).then_some(s.value)
+        } else {
+            None
+        }
+    }
+
     /// [`WordCache::get`] for words over 8 bytes (out of line: the short
     /// words' lookup stays small enough to inline into the scanner's loop).
     #[inline(never)]
