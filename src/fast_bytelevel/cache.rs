@@ -263,4 +263,46 @@ mod tests {
         c.clear();
         assert_eq!(c.get(b"a", 0, 1), None);
     }
+
+    /// The inline lookup agrees with `get` wherever it answers: one-token
+    /// words only, 2 to 16 bytes, in their home slot (colliding words later in
+    /// the probe run go to `get`), keys loaded at a text's end and inside it.
+    #[test]
+    fn get_one_is_get_for_one_token_words_in_their_home_slot() {
+        let mut c = WordCache::new();
+        // 3,000 words of 2 to 16 bytes: the tables grow, and some words land past their home slot
+        let words: Vec<Vec<u8>> = (0..3000u32).map(|k| format!("{k:0>width$}", width = 2 + k as usize % 15).into_bytes()).collect();
+        for (k, w) in words.iter().enumerate() {
+            let n = if k % 7 == 0 { 2 } else { 1 }; // some words of two pieces: never answered inline
+            c.insert(w, 0, w.len(), k as u32, n);
+        }
+        let (mut inline, mut probed) = (0, 0);
+        for (k, w) in words.iter().enumerate() {
+            let mut inside = b"x".to_vec();
+            inside.extend_from_slice(w);
+            inside.extend_from_slice(b"yyyyyyyyyyyyyyyyyy");
+            for (t, a) in [(w.as_slice(), 0), (inside.as_slice(), 1)] {
+                let (got, want) = (c.get_one(t, a, w.len()), c.get(t, a, a + w.len()));
+                match got {
+                    Some(id) => {
+                        assert_eq!(want, Some((id, 1)), "{w:?}");
+                        inline += 1;
+                    }
+                    None => {
+                        assert!(want.is_some(), "{w:?}");
+                        probed += (k % 7 != 0) as usize;
+                    }
+                }
+            }
+            if k % 7 == 0 {
+                assert_eq!(c.get_one(w, 0, w.len()), None, "two pieces: {w:?}");
+            }
+        }
+        assert!(inline > 1000 && probed > 0, "inline {inline}, one-token words past their home slot {probed}");
+        // a missing word, a one-byte word, a word over 16 bytes: never inline
+        assert_eq!(c.get_one(b"zz", 0, 2), None);
+        assert_eq!(c.get_one(b"0", 0, 1), None);
+        c.insert(&[b'7'; 17], 0, 17, 5, 1);
+        assert_eq!(c.get_one(&[b'7'; 17], 0, 17), None);
+    }
 }
