@@ -3,8 +3,9 @@
 //! read per word, ≈ 4.6 bytes of English), so the tables are kept small:
 //! words of up to 8 bytes (91% of English words with their space) in 16-byte
 //! slots keyed by one u64, words of 9 to 16 bytes in 24-byte slots keyed by
-//! two, both open addressing up to 3/4 full; longer words in a hash map. The
-//! keys are loaded straight from the text (one unaligned load, masked to the
+//! two, both open addressing up to half full (more words in their home
+//! slot, where the scanner's loop reads them inline); longer words in a
+//! hash map. The keys are loaded straight from the text (one unaligned load, masked to the
 //! word's length) where 8 bytes past the word's start are in the text.
 //! Bounded: at `CACHE_WORDS` words it starts over.
 
@@ -15,7 +16,7 @@ use crate::fxhash::FxHashMap;
 const CACHE_WORDS: usize = 1 << 16;
 /// Words up to this many bytes have their key inline (one u64 up to 8, two up to 16).
 const SHORT: usize = 16;
-/// First table size (slots, a power of two); doubled at 3/4 full.
+/// First table size (slots, a power of two); doubled at half full.
 const FIRST_SLOTS: usize = 1 << 10;
 
 /// A key inline in a slot: one or two u64 of the word's bytes, zero past its end.
@@ -82,7 +83,7 @@ impl<K: Key> Table<K> {
     }
 
     fn insert(&mut self, key: K, len: u32, value: u32, n: u32) {
-        if 4 * (self.words + 1) > 3 * self.slots.len() {
+        if 2 * (self.words + 1) > self.slots.len() {
             self.grow();
         }
         self.place(Slot { key, value, meta: (n << 8) | len });
