@@ -112,9 +112,26 @@ impl Words<'_> {
         }
     }
 
-    /// Appends only the ids of the word `text[start..end]`'s tokens to `ids`.
-    #[inline]
+    /// Appends only the ids of the word `text[start..end]`'s tokens to `ids`:
+    /// one-byte words and short one-token words in their home slot inline,
+    /// the rest out of line.
+    #[inline(always)]
     pub fn tokenize_ids(&mut self, text: &[u8], start: usize, end: usize, ids: &mut Vec<u32>) {
+        let len = end - start;
+        let quick = if len == 1 {
+            // one byte: its byte's token, whatever the merges (no cache read)
+            text.get(start).map(|&b| self.bpe.byte_ids[b as usize])
+        } else {
+            self.cache.as_deref().and_then(|c| c.get_one(text, start, len))
+        };
+        match quick {
+            Some(id) => ids.push(id),
+            None => self.tokenize_ids_cold(text, start, end, ids),
+        }
+    }
+
+    #[inline(never)]
+    fn tokenize_ids_cold(&mut self, text: &[u8], start: usize, end: usize, ids: &mut Vec<u32>) {
         match self.cached(text, start, end) {
             Hit::One(id) => ids.push(id),
             Hit::Many(pieces) => ids.extend(pieces.iter().map(|p| p.0)),
