@@ -88,6 +88,19 @@ pub fn exact_literal(x: f64) -> Option<Option<String>> {
         }
     }
     for k in (-exp10 - 1)..(-exp10 + 21) {
+        if k < 0 {
+            // |x| / 10**j (|x| >= 1): 10**j is an exact f64 for j <= 22, so one IEEE division is
+            // Python's float() of the exact quotient, and `|x| >= 10**j` its `1 <= scaled` exactly.
+            let j = k.unsigned_abs();
+            let p = pow10(j).filter(|_| j <= 22)? as f64;
+            if x.abs() < p {
+                continue; // Python: 1 <= scaled (and |x| < 2**53, checked above: < 2**64)
+            }
+            if let Some(found) = integer_candidate(x.abs() / p, sign, k, x) {
+                return Some(Some(found));
+            }
+            continue;
+        }
         let (_, product) = scaled(m, e, k)?;
         let s = -e;
         // float(x * 10**k): the product rounded once (u128 -> f64), then scaled by 2**-s exactly.
@@ -99,16 +112,25 @@ pub fn exact_literal(x: f64) -> Option<Option<String>> {
         if exact.0 == 0 || exact.0 >> 64 != 0 {
             continue; // Python: 1 <= scaled < 2**64
         }
-        for f in [near, near.next_down(), near.next_up()] {
-            if f.fract() == 0.0 && f < 18446744073709551616.0 {
-                let literal = format!("{sign}{}e{}", f as u64, -k);
-                if reads_as(&literal, x) {
-                    return Some(Some(literal));
-                }
-            }
+        if let Some(found) = integer_candidate(near, sign, k, x) {
+            return Some(Some(found));
         }
     }
     Some(None)
+}
+
+/// Python's `for f in (near, nextafter(near, 0), nextafter(near, inf))`: an integer `f` < 2**64
+/// whose `f e-k` serde_json reads as `x`.
+fn integer_candidate(near: f64, sign: &str, k: i32, x: f64) -> Option<String> {
+    for f in [near, near.next_down(), near.next_up()] {
+        if f.fract() == 0.0 && f < 18446744073709551616.0 {
+            let literal = format!("{sign}{}e{}", f as u64, -k);
+            if reads_as(&literal, x) {
+                return Some(literal);
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -123,5 +145,13 @@ mod tests {
         assert!(reads_as(&found, x), "{found}");
         assert_eq!(exact_literal(0.0), None);
         assert_eq!(exact_literal(1e300), None); // past u128: Python decides
+    }
+
+    #[test]
+    fn runs_the_negative_powers_of_ten_for_scores_of_one_and_more() {
+        // Python's search (serialization.py) gives these; the core used to hand them to it.
+        let found = exact_literal(-15.327174186706543).unwrap().unwrap();
+        assert_eq!(found, "-15327174186706542592e-18");
+        assert_eq!(exact_literal(-14.782562255859375), Some(None)); // no literal reads as it
     }
 }

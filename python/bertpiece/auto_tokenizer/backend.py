@@ -39,6 +39,28 @@ def swap_backend(tok: Any) -> None:
         # The backend's own float values: transformers builds Unigram models from exact Python
         # floats, which a plain JSON round trip through serde would read an ulp off. HF's text
         # goes to the core as it is but for those literals (a 250k vocabulary: no Python objects).
-        ours = TransformersBackend.from_str(exact_float_json(backend.to_str()))
-        ours.encode_special_tokens = bool(backend.encode_special_tokens)
+        encode_special_tokens = bool(backend.encode_special_tokens)
+        text = exact_float_json(backend.to_str())
+        # HF's model is freed before the core builds its own, which reuses that memory: the
+        # two are never alive at once (the load's peak stays transformers' own).
+        tok._tokenizer = None
+        del backend
+        try:
+            ours = TransformersBackend.from_str(text)
+        except BaseException:
+            tok._tokenizer = _hf_backend(text, encode_special_tokens)
+            raise
+        del text
+        ours.encode_special_tokens = encode_special_tokens
         tok._tokenizer = ours
+
+
+def _hf_backend(text: str, encode_special_tokens: bool) -> Any:
+    """HF's backend again, as its pickle would give it back (``to_str`` and ``from_str``; the
+    floats as `exact_float_json` wrote them, which serde reads as the values HF held), for an
+    object whose swap failed (a component bertpiece does not run): left as transformers made it."""
+    from tokenizers import Tokenizer as HfTokenizer
+
+    backend = HfTokenizer.from_str(text)
+    backend.encode_special_tokens = encode_special_tokens
+    return backend
