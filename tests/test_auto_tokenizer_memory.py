@@ -75,6 +75,7 @@ def _growth(lib, folder):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow  # `make test-slow`: two fresh interpreters that import torch, and a 100k-piece folder: ~25 s
 def test_auto_load_peak_within_transformers_own(xlmr_100k):
     file_mb = os.path.getsize(os.path.join(xlmr_100k, "tokenizer.json")) / 2**20
     ours = _growth("bertpiece", xlmr_100k)
