@@ -143,3 +143,25 @@ def test_copies_and_pickles_of_a_tokenizer_holding_plans():
     for tok, ref in ((ours, hf), (twin, hf_twin), (copy.deepcopy(ours), hf), (pickle.loads(pickle.dumps(ours)), hf)):
         assert outcome(tok, batch[:1], batch[1]) == outcome(ref, batch[:1], batch[1])
         assert outcome(tok, (TEXTS[0],), {}) == outcome(ref, (TEXTS[0],), {})
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_encode_takes_the_same_rows(shape, monkeypatch):
+    """`encode` reaches `_encode_plus` with options transformers resolved (not `__call__`'s plan)."""
+    hf, ours, general = three(shape)
+    options = [{}, {"add_special_tokens": False}, {"truncation": True, "max_length": 7},
+               {"padding": "max_length", "max_length": 40, "truncation": True}, {"return_tensors": "np"},
+               {"padding": "max_length", "max_length": 40, "return_tensors": "pt", "padding_side": "left"}]
+    for kwargs in options:
+        for text in TEXTS[:2] + TEXTS[3:]:
+            want = hf.encode(text, **kwargs)
+            for tok in (general, ours):
+                got = tok.encode(text, **kwargs)
+                assert type(got) is type(want) and getattr(got, "dtype", None) == getattr(want, "dtype", None)
+                assert got.tolist() == want.tolist() if hasattr(want, "tolist") else got == want, (shape, kwargs)
+
+    def fail(*a, **k):
+        raise AssertionError("transformers' _encode_plus taken")
+
+    monkeypatch.setattr(type(ours)._bertpiece_base, "_encode_plus", fail)
+    ours.encode(TEXTS[0], padding="max_length", max_length=40, truncation=True)
