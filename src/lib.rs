@@ -41,6 +41,7 @@ mod piece_chars;
 mod prefetch;
 pub mod pipeline;
 pub mod pipeline_batch;
+pub mod pipeline_padded;
 pub mod pre_tokenizer;
 pub mod pre_tokenizers;
 pub mod processors;

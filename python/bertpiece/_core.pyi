@@ -41,6 +41,8 @@ __all__ = [
     "int_rows",
     "json_top_level_values",
     "pipeline_encode_flat",
+    "pipeline_encode_ids",
+    "pipeline_encode_padded",
     "load_vocab",
     "serde_exact_literal",
     "whitespace_tokenize",
@@ -411,6 +413,23 @@ def pipeline_encode_flat(
     num_threads: Optional[int] = None,
     arrow: Optional[list[_ArrowChunk]] = None,
 ) -> tuple[Array, Array, Optional[Array], int]: ...
+def pipeline_encode_ids(
+    tokenizer: PipelineTokenizer, settings: PipelineSettings, text: str, add_special_tokens: bool = True
+) -> list[int]: ...
+# (width, int64 block (3, rows, width): ids, token type ids, attention mask; longest row, shortest row)
+def pipeline_encode_padded(
+    tokenizer: PipelineTokenizer,
+    settings: PipelineSettings,
+    texts: Iterable[str],
+    *,
+    add_special_tokens: bool = True,
+    pad_to: Optional[int] = None,
+    pad_to_multiple_of: Optional[int] = None,
+    pad_id: int = 0,
+    pad_type_id: int = 0,
+    padding_left: bool = False,
+    num_threads: Optional[int] = None,
+) -> tuple[int, Array, int, int]: ...
 def load_vocab(vocab_file: _Path, reference: str = "google") -> list[tuple[str, int]]: ...
 def whitespace_tokenize(text: _Text) -> list[str]: ...
 def _normalize(form: str, text: _Text) -> str: ...

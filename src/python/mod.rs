@@ -19,6 +19,7 @@ mod google;
 mod json_text;
 mod lists;
 mod pipeline_bulk;
+mod pipeline_serving;
 mod pipeline_encoding;
 mod pipeline_settings;
 mod pipeline_tokenizer;
@@ -92,6 +93,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(serving::encode_padded_block, m)?)?;
     m.add_function(wrap_pyfunction!(lists::int_rows, m)?)?;
     m.add_function(wrap_pyfunction!(pipeline_bulk::pipeline_encode_flat, m)?)?;
+    m.add_function(wrap_pyfunction!(pipeline_serving::pipeline_encode_ids, m)?)?;
+    m.add_function(wrap_pyfunction!(pipeline_serving::pipeline_encode_padded, m)?)?;
     m.add_function(wrap_pyfunction!(json_text::exact_float_literals, m)?)?;
     m.add_function(wrap_pyfunction!(json_text::json_top_level_values, m)?)?;
     m.add_function(wrap_pyfunction!(google::load_vocab, m)?)?;
