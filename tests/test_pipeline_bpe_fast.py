@@ -42,12 +42,20 @@ def with_added():
     return tok.to_str()
 
 
+def empty_affixes():
+    """RoBERTa's file as transformers' converters write it: "" for both affixes (the fast path's too)."""
+    d = json.loads(roberta_json())
+    d["model"].update(continuing_subword_prefix="", end_of_word_suffix="")
+    return json.dumps(d)
+
+
 SHAPES = {
     "gpt2": gpt2_json, "roberta": roberta_json, "modernbert": modernbert_json, "added": with_added,
     "prefix-trim-bytelevel": functools.partial(variant, True, True, "bytelevel"),
     "prefix-notrim-none": functools.partial(variant, True, False, None),
     "noprefix-trim-roberta": functools.partial(variant, False, True, "roberta"),
     "ignore-merges": functools.partial(variant, False, True, "bytelevel", True),
+    "empty-affixes": empty_affixes,
 }
 
 

@@ -149,8 +149,11 @@ impl Words<'_> {
 impl ByteBpe {
     /// None unless every byte's char is in the vocabulary and the model has
     /// no prefix/suffix (then the byte-level string needs no unk or fallback).
+    /// An empty one is none: transformers' converters write `""` for both
+    /// (RoBERTa, GPT-2, BART...), and the general model's tokens are the same.
     pub fn new(bpe: &Bpe) -> Option<ByteBpe> {
-        if bpe.continuing_subword_prefix.is_some() || bpe.end_of_word_suffix.is_some() {
+        let set = |affix: &Option<String>| affix.as_deref().is_some_and(|a| !a.is_empty());
+        if set(&bpe.continuing_subword_prefix) || set(&bpe.end_of_word_suffix) {
             return None;
         }
         let mut byte_ids = [0u32; 256];
