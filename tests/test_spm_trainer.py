@@ -14,6 +14,7 @@ import transformers
 from sentencepiece import sentencepiece_model_pb2 as pb
 
 import bertpiece
+from shared_cache import session_cached
 
 DATA = pathlib.Path(__file__).parent / "data"
 
@@ -23,15 +24,20 @@ def lines(lang):
 
 
 @pytest.fixture(scope="module")
-def corpora(tmp_path_factory):
-    """Per language: the training file (first 80 % of the lines) and the held-out lines."""
-    root = tmp_path_factory.mktemp("spm")
+def corpora(shared_cache_dir):
+    """Per language: the training file (first 80 % of the lines) and the held-out lines. The files are in the
+    session's shared cache (the same path for every xdist worker: the trainers record it in the model)."""
+    root = shared_cache_dir / "spm-trainer"
+    root.mkdir(exist_ok=True)
     out = {}
     for lang in ("en", "de", "ru"):
         text = lines(lang)
         cut = len(text) * 4 // 5
         path = root / f"{lang}.txt"
-        path.write_text("\n".join(text[:cut]) + "\n", encoding="utf-8")
+        if not path.is_file():  # the same bytes from any worker: written whole, then renamed
+            part = root / f"{lang}.txt.{os.getpid()}"
+            part.write_text("\n".join(text[:cut]) + "\n", encoding="utf-8")
+            os.replace(part, path)
         out[lang] = (str(path), text[cut:])
     return root, out
 
@@ -46,20 +52,31 @@ CASES = {
 }
 
 
+@session_cached
+def train_case(root, case):
+    """One case trained once by sentencepiece and once by bertpiece, once per session (whichever worker needs it
+    first): the (ours, theirs) model prefixes, under the session's shared cache."""
+    lang, options = CASES[case]
+    path = os.path.join(root, f"{lang}.txt")
+    ours, ref = (os.path.join(root, side, case, "m") for side in ("ours", "ref"))
+    for prefix in (ours, ref):
+        os.makedirs(os.path.dirname(prefix), exist_ok=True)
+    bertpiece.SentencePieceTrainer.train(input=path, model_prefix=ours, **options)
+    spm.SentencePieceTrainer.train(input=path, model_prefix=ref, minloglevel=2, **options)
+    return ours, ref
+
+
 @pytest.fixture(scope="module")
 def trained(corpora):
-    """Each case trained once by sentencepiece and once by bertpiece: {case: (ours, theirs)} prefixes."""
-    root, data = corpora
-    out = {}
-    for case, (lang, options) in CASES.items():
-        path = data[lang][0]
-        os.makedirs(root / "ours" / case)
-        os.makedirs(root / "ref" / case)
-        ours, ref = str(root / "ours" / case / "m"), str(root / "ref" / case / "m")
-        bertpiece.SentencePieceTrainer.train(input=path, model_prefix=ours, **options)
-        spm.SentencePieceTrainer.train(input=path, model_prefix=ref, minloglevel=2, **options)
-        out[case] = (ours, ref)
-    return out
+    """{case: (ours, theirs) prefixes}, each case trained when a test first asks for it."""
+    root = str(corpora[0])
+
+    class Lazy(dict):
+        def __missing__(self, case):
+            self[case] = train_case(root, case)
+            return self[case]
+
+    return Lazy()
 
 
 def proto(prefix):
