@@ -58,3 +58,13 @@ def test_ray_mapper_loads_a_tokenizer_json_path_or_folder_and_pickles(tmp_path):
         BertpieceMapper(tokenizer_file=str(tmp_path))
     with pytest.raises(ValueError, match="tokenizer_file= cannot be combined"):
         BertpieceMapper(tokenizer_file=str(tmp_path / "model"), tokenizer_kwargs={"reference": "google"})
+
+
+def test_arrow_rows_that_are_not_utf8_are_a_value_error_naming_the_row():
+    """Arrow's string buffers are not validated when built from raw buffers: the core checks each row
+    before it reads it as text (src/python/args.rs utf8_rows)."""
+    ours = bertpiece.Tokenizer.from_str(roberta_json())
+    offsets = pa.array([0, 2, 4], pa.int32()).buffers()[1]
+    rows = pa.Array.from_buffers(pa.string(), 2, [None, offsets, pa.py_buffer(b"ab\xffc")])
+    with pytest.raises(ValueError, match=r"texts\[1\] is not valid UTF-8"):
+        encode_arrow(ours, rows)

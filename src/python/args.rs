@@ -136,6 +136,12 @@ impl<'py> BatchTexts<'py> {
     }
 }
 
+/// Each row checked as UTF-8 (rows that are not a str's own buffer: bytes, Arrow, "surrogatepass").
+pub(super) fn utf8_rows<'a>(rows: &[&'a [u8]]) -> PyResult<Vec<&'a str>> {
+    let check = |(k, b): (usize, &&'a [u8])| std::str::from_utf8(b).map_err(|e| PyValueError::new_err(format!("texts[{k}] is not valid UTF-8: {e}")));
+    rows.iter().enumerate().map(check).collect()
+}
+
 /// Memory owned by Rust that NumPy adopts without a copy: `numpy.asarray`
 /// reads `__array_interface__` and keeps this object alive as the array's
 /// base. (A buffer-protocol class is not in Python 3.10's stable ABI.)

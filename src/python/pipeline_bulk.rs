@@ -3,14 +3,13 @@
 //! texts (a list of str, or Arrow string chunks read in place) to NumPy-ready
 //! arrays, the GIL released.
 
-use super::args::{arrow_texts, thread_count, Array, ArrowChunk, BatchTexts};
+use super::args::{arrow_texts, thread_count, utf8_rows, Array, ArrowChunk, BatchTexts};
 use super::pipeline_settings::PySettings;
 use super::pipeline_tokenizer::PyPipelineTokenizer;
 use crate::normalizer::Reference;
 use crate::pipeline_batch::encode_flat;
 use crate::processors::truncation::{Direction, Strategy, TruncationParams};
 use crate::threads;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 /// ids (int32), row splits (int64), offsets (int32, `(n, 2)`) or None, and
@@ -66,11 +65,7 @@ pub(super) fn pipeline_encode_flat(
     };
     let strs = match own_strs {
         Some(strs) => strs,
-        None => bytes
-            .iter()
-            .enumerate()
-            .map(|(k, b)| std::str::from_utf8(b).map_err(|e| PyValueError::new_err(format!("texts[{k}] is not valid UTF-8: {e}"))))
-            .collect::<PyResult<Vec<&str>>>()?,
+        None => utf8_rows(&bytes)?,
     };
     let inner = &tok.inner;
     let batch = py.detach(|| encode_flat(inner, &strs, add_special_tokens, truncation, return_offsets, threads))?;

@@ -6,7 +6,7 @@
 //! so they are the ids `encode` gives with the settings' truncation; the
 //! block is src/pipeline_padded.rs's (BERT's `Batch::pad_stacked`).
 
-use super::args::{thread_count, Array, BatchTexts};
+use super::args::{thread_count, utf8_rows, Array, BatchTexts};
 use super::pipeline_settings::PySettings;
 use super::pipeline_tokenizer::PyPipelineTokenizer;
 use crate::normalizer::Reference;
@@ -14,7 +14,6 @@ use crate::padding::Padding;
 use crate::pipeline_batch::encode_flat;
 use crate::pipeline_padded::encode_padded;
 use crate::threads;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 /// Text (bytes) below which a call keeps the GIL: one sentence takes a few
@@ -67,11 +66,7 @@ pub(super) fn pipeline_encode_padded(
     // (as pipeline_encode_flat: a str's own UTF-8 needs no validation)
     let strs = match read.strs() {
         Some(strs) => strs,
-        None => bytes
-            .iter()
-            .enumerate()
-            .map(|(k, b)| std::str::from_utf8(b).map_err(|e| PyValueError::new_err(format!("texts[{k}] is not valid UTF-8: {e}"))))
-            .collect::<PyResult<Vec<&str>>>()?,
+        None => utf8_rows(&bytes)?,
     };
     let padding = Padding { to: pad_to, multiple_of: pad_to_multiple_of, pad_id, pad_type_id, left: padding_left };
     let work = || encode_padded(inner, &strs, add_special_tokens, truncation, &padding, threads);
