@@ -22,17 +22,19 @@ MINUTES ?= 5
 install:  ## build the extension (release profile) and install the package
 	$(PYTHON) -m pip install -q .
 
-# The package under test: empty builds this checkout (pip, release profile: ~110 s of CPU); CI passes the
-# wheel `make wheel` just built from it (WHEEL=dist/bertpiece-*.whl), so the suite tests the artifact that
-# ships and the same code is not compiled twice. --reinstall-package: the same version may be installed already
-# (and, for the checkout, uv's cached build of it may predate the last edit: reinstalling also rebuilds).
+# The package under test: empty builds this checkout, in Cargo.toml's `checkout` profile (the release profile
+# without fat LTO: ~100 s on 2 cores instead of ~160, the same code); CI passes the wheel `make wheel` just
+# built from it (WHEEL=dist/bertpiece-*.whl), so the suite tests the artifact that ships and the same code is
+# not compiled twice. --reinstall-package: the same version may be installed already (and, for the checkout,
+# uv's cached build of it may predate the last edit: reinstalling also rebuilds).
 WHEEL ?=
 
 uv:  ## uv, the installer the targets below use (installed by pip if missing)
 	@$(UV) --version > /dev/null 2>&1 || $(PYTHON) -m pip install -q $(if $(CONSTRAINTS),-c $(CONSTRAINTS)) uv
 
 install-test: uv fetch-ucd  ## install the package with the reference libraries the tests compare against
-	$(PIP_INSTALL) $(PIP_PINS) "$(if $(WHEEL),$(WHEEL),.)[test]" --reinstall-package bertpiece
+	$(if $(WHEEL),,MATURIN_PEP517_ARGS="--profile checkout") \
+		$(PIP_INSTALL) $(PIP_PINS) "$(if $(WHEEL),$(WHEEL),.)[test]" --reinstall-package bertpiece
 	$(PYTHON) scripts/fetch_transformers_tests.py  # transformers' own tokenizer tests, from its sdist, into .cache/
 
 # No --check here: tests/test_generated.py checks the tables (it needs the sdists this fetches).
