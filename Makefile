@@ -17,7 +17,7 @@ OLDEST_PINS ?= transformers==5.23.0
 
 MINUTES ?= 5
 
-.PHONY: uv install install-test test-latest test-oldest fetch-ucd tables hf-tables cargo-test pytest test test-slow wheel sdist test-pythons bench fuzz clean
+.PHONY: uv install install-test test-deps test-latest test-oldest fetch-ucd tables hf-tables cargo-test pytest test test-slow wheel sdist test-pythons bench fuzz clean
 
 install:  ## build the extension (release profile) and install the package
 	$(PYTHON) -m pip install -q .
@@ -36,6 +36,11 @@ install-test: uv fetch-ucd  ## install the package with the reference libraries 
 	$(if $(WHEEL),,MATURIN_PEP517_ARGS="--profile checkout") \
 		$(PIP_INSTALL) $(PIP_PINS) "$(if $(WHEEL),$(WHEEL),.)[test]" --reinstall-package bertpiece
 	$(PYTHON) scripts/fetch_transformers_tests.py  # transformers' own tokenizer tests, from its sdist, into .cache/
+
+# What install-test installs but the package itself: CI (.ci/run) installs it while the wheel builds.
+test-deps: uv fetch-ucd  ## the reference libraries and test tools alone (pyproject's `test` extra), and transformers' tests
+	$(PIP_INSTALL) $(PIP_PINS) -r pyproject.toml --extra test
+	$(PYTHON) scripts/fetch_transformers_tests.py
 
 # No --check here: tests/test_generated.py checks the tables (it needs the sdists this fetches).
 fetch-ucd: uv  ## the unicodedata2 sdist whose unicodetype_db.h the table generator reads
