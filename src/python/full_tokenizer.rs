@@ -2,6 +2,7 @@
 //! `bertpiece.BertTokenizer`, with its batch and padded-batch entry points.
 
 use super::args::*;
+use super::text_rows::{arrow_texts, ArrowChunk};
 use super::lists::IntCache;
 use crate::batch::{encode_batch, encode_pairs, Batch, BatchOptions, PairTruncation};
 use crate::padding::{Padded, Padding};

@@ -26,6 +26,7 @@ mod pipeline_tokenizer;
 mod sentencepiece;
 mod serde_literal;
 mod serving;
+mod text_rows;
 mod train;
 mod train_bpe;
 mod train_pre_tokens;

@@ -3,7 +3,8 @@
 //! texts (a list of str, or Arrow string chunks read in place) to NumPy-ready
 //! arrays, the GIL released.
 
-use super::args::{arrow_texts, thread_count, utf8_rows, Array, ArrowChunk, BatchTexts};
+use super::args::{thread_count, Array, BatchTexts};
+use super::text_rows::{arrow_texts, utf8_rows, ArrowChunk};
 use super::pipeline_settings::PySettings;
 use super::pipeline_tokenizer::PyPipelineTokenizer;
 use crate::normalizer::Reference;

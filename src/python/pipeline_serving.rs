@@ -6,7 +6,8 @@
 //! so they are the ids `encode` gives with the settings' truncation; the
 //! block is src/pipeline_padded.rs's (BERT's `Batch::pad_stacked`).
 
-use super::args::{thread_count, utf8_rows, Array, BatchTexts};
+use super::args::{thread_count, Array, BatchTexts};
+use super::text_rows::utf8_rows;
 use super::pipeline_settings::PySettings;
 use super::pipeline_tokenizer::PyPipelineTokenizer;
 use crate::normalizer::Reference;
