@@ -7,7 +7,6 @@ tested against.
 
 from ._core import UNICODE_VERSION, __version__
 from .batch import EncodedBatch
-from .bert_tokenizer import BatchEncoding, PlainBertTokenizer
 from .pretrained import DEFAULT_MODEL, PRETRAINED, vocab_path
 from .tokenizers_api import AddedToken, Encoding, Tokenizer
 from .sentencepiece_api import SentencePieceProcessor
@@ -37,9 +36,10 @@ from .tokenization import (
 
 def __getattr__(name):
     # BertTokenizer imports transformers (when installed) on first use only.
-    if name == "BertTokenizer":
+    if name in ("BertTokenizer", "BatchEncoding", "PlainBertTokenizer"):
+        # bert_tokenizer imports NumPy: `import bertpiece` alone (FullTokenizer, Tokenizer, training) does not.
         from . import bert_tokenizer
-        return bert_tokenizer.BertTokenizer
+        return getattr(bert_tokenizer, name)
     if name == "AutoTokenizer":  # imports transformers when first used
         from .auto_tokenizer import AutoTokenizer
         return AutoTokenizer

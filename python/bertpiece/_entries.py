@@ -3,7 +3,8 @@ of every tokenizer hold, and what the BERT engine rebuilds its core from."""
 
 from __future__ import annotations
 
-import numpy as np
+import sys
+from array import array
 
 _SEP = "\n"
 
@@ -17,9 +18,9 @@ def pack_entries(entries) -> tuple:
     stored as little-endian int64 bytes.
     """
     tokens = [t for t, _ in entries]
-    ids = np.fromiter((i for _, i in entries), dtype="<i8", count=len(tokens))
-    dense = bool(np.array_equal(ids, np.arange(len(tokens), dtype="<i8")))
-    packed_ids = None if dense else ids.tobytes()
+    ids = [i for _, i in entries]
+    dense = ids == list(range(len(ids)))
+    packed_ids = None if dense else _int64_le(ids)
     if any(_SEP in t for t in tokens):
         return ("list", len(tokens), tuple(tokens), packed_ids)
     return ("joined", len(tokens), _SEP.join(tokens), packed_ids)
@@ -32,7 +33,25 @@ def unpack_entries(packed) -> list:
         tokens = tokens.split(_SEP) if n else []  # n tells [] from [""]
     elif kind != "list":
         raise ValueError(f"corrupt bertpiece pickle: unknown vocabulary encoding {kind!r}")
-    ids = range(len(tokens)) if packed_ids is None else np.frombuffer(packed_ids, dtype="<i8").tolist()
+    ids = range(len(tokens)) if packed_ids is None else _int64_le_values(packed_ids)
     if not len(ids) == len(tokens) == n:
         raise ValueError("corrupt bertpiece pickle: vocabulary tokens and ids differ in length")
     return list(zip(tokens, ids))
+
+
+def _int64_le(ids) -> bytes:
+    """Little-endian int64 bytes (what pickles hold on every platform); OverflowError past int64."""
+    out = array("q", ids)
+    if sys.byteorder == "big":
+        out.byteswap()
+    return out.tobytes()
+
+
+def _int64_le_values(packed: bytes) -> list:
+    if len(packed) % 8:
+        raise ValueError("corrupt bertpiece pickle: vocabulary ids are not whole int64s")
+    out = array("q")
+    out.frombytes(packed)
+    if sys.byteorder == "big":
+        out.byteswap()
+    return out.tolist()

@@ -5,8 +5,7 @@ per token."""
 from __future__ import annotations
 
 import os
-
-import numpy as np
+import sys
 
 THREADS_ENV = "BERTPIECE_NUM_THREADS"
 
@@ -78,7 +77,8 @@ def _texts(texts):
     """A list-like of str: lists, tuples, NumPy string arrays, pyarrow string arrays."""
     if hasattr(texts, "to_pylist"):  # pyarrow Array / ChunkedArray (only when not read in place)
         return texts.to_pylist()
-    if isinstance(texts, np.ndarray):
+    np = sys.modules.get("numpy")  # (not imported: texts cannot be an array)
+    if np is not None and isinstance(texts, np.ndarray):
         if texts.ndim != 1:
             raise ValueError(f"texts must be a 1-D array, got shape {texts.shape}")
         return texts if texts.dtype.kind == "U" else list(texts)
@@ -139,6 +139,7 @@ def _num_threads(num_threads):
 def encode_batch(tokenizer, texts, *, add_special_tokens=True, max_length=None, truncation=False,
                  return_offsets=False, num_threads=None):
     """See `BertTokenizer.encode_batch`."""
+    import numpy as np  # (on first use: `import bertpiece` alone does not load NumPy)
     arrow_source = texts
     texts, arrow = core_texts(texts)
     num_threads = _num_threads(num_threads)
@@ -176,6 +177,7 @@ def encode_batch(tokenizer, texts, *, add_special_tokens=True, max_length=None, 
 
 def _from_call(tokenizer, texts, add_special_tokens, max_length, return_offsets):
     """The batch computed by `__call__` (the general path), as an EncodedBatch."""
+    import numpy as np  # (on first use: `import bertpiece` alone does not load NumPy)
     empty = EncodedBatch(np.zeros(0, "<i4"), np.zeros(len(texts) + 1, "<i8"),
                          np.zeros((0, 2), "<i4") if return_offsets else None)
     return _patch_rows(tokenizer, empty, texts, range(len(texts)), add_special_tokens, max_length,
@@ -183,6 +185,7 @@ def _from_call(tokenizer, texts, add_special_tokens, max_length, return_offsets)
 
 
 def _patch_rows(tokenizer, batch, texts, rows, add_special_tokens, max_length, return_offsets):
+    import numpy as np  # (on first use: `import bertpiece` alone does not load NumPy)
     enc = tokenizer(list(texts), add_special_tokens=add_special_tokens, truncation=max_length is not None,
                     max_length=max_length, return_offsets_mapping=return_offsets)
     new_ids = dict(zip(rows, enc["input_ids"]))

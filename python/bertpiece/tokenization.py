@@ -16,7 +16,8 @@ import re
 from functools import cached_property
 from typing import Iterable, Optional
 
-import numpy as np
+import sys
+
 import unicodedata2
 
 from . import _core, _google_flag, _pickle
@@ -95,7 +96,10 @@ def _path(vocab_file):
 def _flag(name, value):
     """Google's code only tests `if do_lower_case:`, so 0/1 work there: accept bools and integers
     (NumPy's too), refuse anything else (a string like "False" would silently mean True)."""
-    if isinstance(value, (bool, numbers.Integral, np.bool_)):
+    if isinstance(value, (bool, numbers.Integral)):
+        return bool(value)
+    np = sys.modules.get("numpy")  # (not imported: value cannot be a NumPy bool)
+    if np is not None and isinstance(value, np.bool_):
         return bool(value)
     raise TypeError(f"{name} must be a bool (or 0/1), got {type(value).__name__}")
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import Any, Optional, Tuple
 
-import numpy as np
-
 from .._core import pipeline_encode_flat
 from ..batch import EncodedBatch, _num_threads, core_texts, surrogate_error
 
@@ -50,6 +48,8 @@ def encode_counting_cuts(tokenizer: Any, texts: Any, *, add_special_tokens: bool
         if error is None:
             raise
         raise error from None
+    import numpy as np  # (on first use: `import bertpiece` alone does not load NumPy)
+
     # The core's arrays become NumPy arrays without a copy.
     batch = EncodedBatch(np.asarray(ids), np.asarray(splits), np.asarray(offsets) if offsets is not None else None)
     return batch, cut
