@@ -294,14 +294,15 @@ fn splits(lens: &[u64]) -> Result<Vec<u64>> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::normalizer::Reference;
     use crate::padding::Padding;
     use crate::tokenizer::FullOptions;
     use crate::vocab::Vocab;
 
-    fn tok() -> FullTokenizer {
+    /// A small tokenizer for the batch tests (batch_pairs.rs's too).
+    pub(crate) fn tok() -> FullTokenizer {
         let vocab = Vocab::parse("[PAD]\n[UNK]\n[CLS]\n[SEP]\nhello\nworld\n##s\n,\n", Reference::Google);
         FullTokenizer::new(vocab, FullOptions::default()).unwrap()
     }

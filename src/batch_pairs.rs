@@ -82,15 +82,8 @@ pub(crate) fn encode_pair(tok: &FullTokenizer, a: &[u8], b: &[u8], opts: &BatchO
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::batch::tests::tok;
     use crate::batch::{encode_batch, encode_pairs};
-    use crate::normalizer::Reference;
-    use crate::tokenizer::FullOptions;
-    use crate::vocab::Vocab;
-
-    fn tok() -> FullTokenizer {
-        let vocab = Vocab::parse("[PAD]\n[UNK]\n[CLS]\n[SEP]\nhello\nworld\n##s\n,\n", Reference::Google);
-        FullTokenizer::new(vocab, FullOptions::default()).unwrap()
-    }
 
     #[test]
     fn pairs_are_both_rows_framed_and_cut_as_the_strategy_says() {

@@ -17,6 +17,15 @@
 //! the hit rate by 2 to 12 points over one direct-mapped table of short words.)
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use table::{Found, Table};
+
+pub use key::Key;
+
+// The parts: a word packed as a key, and one two-way table of entries.
+#[path = "word_cache_key.rs"]
+mod key;
+#[path = "word_cache_table.rs"]
+mod table;
 
 /// Bumped by [`forget_all`]: a memo from an older generation starts empty.
 static GENERATION: AtomicU64 = AtomicU64::new(0);
@@ -37,199 +46,6 @@ const SHORT_SETS: usize = 16384;
 /// Most ids a short entry holds.
 const SHORT_IDS: usize = 3;
 const LONG_SETS: usize = 8192;
-
-/// One memoized word: its bytes in `W` little-endian words (zero padded),
-/// its length (0 = empty) and up to `I` ids.
-#[derive(Clone, Copy)]
-#[repr(C)]
-struct Entry<const W: usize, const I: usize> {
-    key: [u64; W],
-    len: u8,
-    n: u8,
-    ids: [u32; I],
-}
-
-/// Two entries, aligned so that a set is one (or two adjacent) cache lines.
-#[derive(Clone, Copy)]
-#[repr(C, align(64))]
-struct Set<E>([E; 2]);
-
-/// A word packed for a table: comparing keys compares words.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub struct Key<const W: usize> {
-    words: [u64; W],
-    len: u8,
-}
-
-impl<const W: usize> Key<W> {
-    /// `word` must be 1..=8·W bytes. Whole 16-byte pieces, then the rest
-    /// loaded as overlapping pieces rather than a byte loop.
-    #[inline]
-    pub fn new(word: &[u8]) -> Self {
-        debug_assert!((1..=8 * W).contains(&word.len()));
-        let mut words = [0u64; W];
-        let (mut rest, mut k) = (word, 0);
-        while rest.len() > 16 && k + 2 < W {
-            words[k] = le8(rest, 0);
-            words[k + 1] = le8(rest, 8);
-            (rest, k) = (&rest[16..], k + 2);
-        }
-        let [a, b] = pack16(rest);
-        words[k] = a;
-        if k + 1 < W {
-            words[k + 1] = b;
-        }
-        Key { words, len: word.len() as u8 }
-    }
-
-    /// The set of this key in a table of `sets` sets (a power of two): the
-    /// top bits of a sum of products, one odd multiplier per word (the top
-    /// bits of a product depend on all bits of the word).
-    #[inline(always)]
-    fn set(&self, sets: usize) -> usize {
-        const MUL: [u64; 4] = [0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0x27D4_EB2F_1656_67C5];
-        let mut h = (self.len as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        for (k, w) in self.words.iter().enumerate() {
-            h = h.wrapping_add(w.wrapping_mul(MUL[k % 4]));
-        }
-        (h >> (64 - sets.trailing_zeros())) as usize
-    }
-}
-
-#[inline]
-fn le8(b: &[u8], at: usize) -> u64 {
-    u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or([0; 8]))
-}
-
-/// 1..=16 bytes as two words, byte `i` at position `i`, zero padded.
-#[inline]
-fn pack16(word: &[u8]) -> [u64; 2] {
-    let n = word.len();
-    let le4 = |at: usize| u32::from_le_bytes(word[at..at + 4].try_into().unwrap_or([0; 4])) as u64;
-    if n > 8 {
-        // Bytes n-8..n, moved down to positions 8..n of the second word.
-        [le8(word, 0), le8(word, n - 8) >> (8 * (16 - n))]
-    } else if n == 8 {
-        [le8(word, 0), 0]
-    } else if n >= 4 {
-        [le4(0) | le4(n - 4) << (8 * (n - 4)), 0]
-    } else if n > 0 {
-        let (a, b, c) = (word[0] as u64, word[n / 2] as u64, word[n - 1] as u64);
-        [a | b << (8 * (n / 2)) | c << (8 * (n - 1)), 0]
-    } else {
-        [0, 0]
-    }
-}
-
-/// What a table lookup found.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Found {
-    /// The word's ids (appended to the output).
-    Ids,
-    /// Nothing.
-    No,
-    /// A mark: the word is kept in the long table.
-    Elsewhere,
-}
-
-/// `n` of an entry marking a word kept in the long table.
-const ELSEWHERE: u8 = u8::MAX;
-
-/// One two-way table of words of up to 8·W bytes with up to I ids.
-#[derive(Default)]
-struct Table<const W: usize, const I: usize> {
-    sets: Vec<Set<Entry<W, I>>>,
-}
-
-impl<const W: usize, const I: usize> Entry<W, I> {
-    /// Whether this entry is `key`'s word (one branch: the differences OR-ed).
-    #[inline(always)]
-    fn holds(&self, key: &Key<W>) -> bool {
-        self.key.iter().zip(&key.words).fold((self.len ^ key.len) as u64, |d, (a, b)| d | (a ^ b)) == 0
-    }
-}
-
-impl<const W: usize, const I: usize> Table<W, I> {
-    const EMPTY: Entry<W, I> = Entry { key: [0; W], len: 0, n: 0, ids: [0; I] };
-
-    fn enable(&mut self, sets: usize) {
-        if self.sets.is_empty() {
-            self.sets = vec![Set([Self::EMPTY; 2]); sets];
-        }
-    }
-
-    fn clear(&mut self) {
-        self.sets.iter_mut().for_each(|s| s.0.iter_mut().for_each(|e| e.len = 0));
-    }
-
-    /// Memoizes `ids` for `key`'s word (ignored when there are too many).
-    #[inline]
-    fn put(&mut self, key: &Key<W>, ids: &[u32]) {
-        if ids.len() > I {
-            return;
-        }
-        if let Some(e) = self.newest(key) {
-            e.n = ids.len() as u8;
-            e.ids[..ids.len()].copy_from_slice(ids);
-        }
-    }
-
-    /// Marks `key`'s word as kept in the other (long) table: a later miss
-    /// here then costs no probe there.
-    #[inline]
-    fn put_elsewhere(&mut self, key: &Key<W>) {
-        if let Some(e) = self.newest(key) {
-            e.n = ELSEWHERE;
-        }
-    }
-
-    /// The newer way of `key`'s set, holding `key` (what it held moves to
-    /// the older way, pushing that out), for the caller to fill in.
-    #[inline(always)]
-    fn newest(&mut self, key: &Key<W>) -> Option<&mut Entry<W, I>> {
-        let n = self.sets.len();
-        let set = self.sets.get_mut(key.set(n))?;
-        set.0[1] = set.0[0];
-        let e = &mut set.0[0];
-        e.key = key.words;
-        e.len = key.len;
-        Some(e)
-    }
-
-    /// Appends the ids of `key`'s word to `out` if memoized (a hit in the
-    /// older way becomes the newer).
-    #[inline(always)]
-    fn get(&mut self, key: &Key<W>, out: &mut Vec<u32>) -> Found {
-        let sets = self.sets.len();
-        if let Some(Set(set)) = self.sets.get_mut(key.set(sets)) {
-            let hit = if set[0].holds(key) {
-                true
-            } else if set[1].holds(key) {
-                set.swap(0, 1);
-                true
-            } else {
-                false
-            };
-            if hit {
-                // All I slots written, n of them kept: no loop over the ids.
-                let e = &set[0];
-                if e.n as usize > I {
-                    return Found::Elsewhere;
-                }
-                out.reserve(I);
-                let len = out.len();
-                for (slot, &id) in out.spare_capacity_mut().iter_mut().zip(&e.ids) {
-                    slot.write(id);
-                }
-                // SAFETY: the capacity holds at least I more ids (reserved), the
-                // first I were just written, and `e.n <= I`.
-                unsafe { out.set_len(len + e.n as usize) };
-                return Found::Ids;
-            }
-        }
-        Found::No
-    }
-}
 
 /// The memo. Empty (and allocating nothing) until [`enable`](Self::enable)d,
 /// so a short single text does not pay for memory it would never reuse.
@@ -406,29 +222,6 @@ mod tests {
         c.belong_to(3);
         lookup(&mut c, b"word", &[3], &mut computed);
         assert_eq!(computed, PARKED + 4);
-    }
-
-    #[test]
-    fn keys_are_the_words() {
-        // Every length, and words differing in one byte at every position, pack differently.
-        let mut seen = std::collections::HashSet::new();
-        for n in 1..=MAX_BYTES {
-            let base: Vec<u8> = (0..n as u8).map(|i| b'a' + i).collect();
-            let key = |w: &[u8]| Key::<4>::new(w).words;
-            assert!(seen.insert((key(&base), n)));
-            for at in 0..n {
-                let mut w = base.clone();
-                w[at] = b'Z';
-                assert!(seen.insert((key(&w), n)), "{:?}", String::from_utf8_lossy(&w));
-                // The byte lands at its own position.
-                assert_eq!((key(&w)[at / 8] >> (8 * (at % 8))) as u8, b'Z');
-                if n <= 16 {
-                    assert_eq!(Key::<2>::new(&w).words, key(&w)[..2]);
-                }
-            }
-        }
-        // Zero padding does not confuse "a" with "a\0": lengths differ.
-        assert!(Key::<2>::new(b"a") != Key::<2>::new(b"a\0"));
     }
 
     /// Memo lookups through `ids`, recording which words were computed.

@@ -1,0 +1,168 @@
+//! The one-pass encoder against the general path (`FullTokenizer::tokenize`)
+//! for every option set, and the code point classes against what the
+//! per-code-point path does.
+
+use crate::encoder::Scratch;
+use crate::normalizer::Reference;
+use crate::tokenizer::{BasicOptions, FullOptions, FullTokenizer};
+use crate::unicode::encode_into;
+use crate::vocab::Vocab;
+
+/// Code points that exercise every shortcut and every reason to fall back.
+const TRICKY: &[u32] = &[
+    0x61, 0x42, 0x20, 0x09, 0x0B, 0x1C, 0x00, 0x21, 0x23, 0x7F, 0x85, 0x3A3, 0x3C2, 0x130, 0xE9, 0x65, 0x301,
+    0x323, 0x345, 0x3000, 0x2028, 0x200B, 0xFFFD, 0x4E2D, 0xF900, 0x2B820, 0xFF0C, 0x958, 0x1100, 0x1161,
+    0x11A8, 0xAC00, 0x212B, 0x1E9E, 0x1C5, 0xFB00, 0xF73, 0x1D165, 0x1D16D, 0xCD5, 0x2160, 0xD800, 0xE000, 0x10FFFF,
+];
+
+fn rng(seed: &mut u64) -> u64 {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    *seed
+}
+
+fn vocab(seed: &mut u64) -> Vocab {
+    let mut lines = vec!["[UNK]".to_string()];
+    let letters = ["a", "b", "e", "é", "i", "σ", "ς", "中", "豈", "가", "ß", "!", "，", "#", "ab", "ae", "ss", "\u{1D165}", "\u{1D16D}"];
+    for l in letters {
+        lines.push(l.into());
+        if rng(seed) % 3 != 0 {
+            lines.push(format!("##{l}"));
+        }
+    }
+    Vocab::parse(&(lines.join("\n") + "\n"), Reference::Google)
+}
+
+/// Every combination of the basic options (the tests of the other lanes use it too).
+pub(crate) fn options() -> Vec<BasicOptions> {
+    let mut all = Vec::new();
+    for reference in [Reference::Google, Reference::Transformers, Reference::Tokenizers] {
+        for do_lower_case in [true, false] {
+            for strip_accents in [None, Some(true), Some(false)] {
+                for tokenize_chinese_chars in [true, false] {
+                    for do_split_on_punc in [true, false] {
+                        if reference == Reference::Tokenizers && !do_split_on_punc {
+                            continue;
+                        }
+                        all.push(BasicOptions { do_lower_case, strip_accents, tokenize_chinese_chars, do_split_on_punc, reference, never_split: vec![] });
+                    }
+                }
+            }
+        }
+    }
+    all
+}
+
+#[test]
+fn one_pass_equals_the_general_path() {
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    for basic in options() {
+        let tok = FullTokenizer::new(vocab(&mut seed), FullOptions { basic: basic.clone(), max_input_chars_per_word: Some(6), ..Default::default() }).unwrap();
+        assert!(tok.is_one_pass());
+        // Without and with the word memo (one scratch space for all texts, so the memo hits).
+        let (mut scratch, mut memo) = (Scratch::default(), Scratch::with_cache());
+        for _ in 0..3000 {
+            let len = rng(&mut seed) % 10;
+            let text: Vec<u32> = (0..len).map(|_| TRICKY[(rng(&mut seed) % TRICKY.len() as u64) as usize]).collect();
+            let mut bytes = Vec::new();
+            encode_into(&text, &mut bytes);
+            let mut want = Vec::new();
+            let mut raw = Vec::new();
+            tok.tokenize(&text, |t| want.push(tok.piece_id(t.piece, &mut raw).unwrap()));
+            let mut got = Vec::new();
+            tok.encode_into(&bytes, &mut got, &mut scratch).unwrap();
+            assert_eq!(got, want, "{basic:?} text {text:X?}");
+            got.clear();
+            tok.encode_into(&bytes, &mut got, &mut memo).unwrap();
+            assert_eq!(got, want, "memo, {basic:?} text {text:X?}");
+        }
+    }
+}
+
+/// Long ASCII-heavy texts, so that the eight-bytes-at-a-time scans run
+/// (runs longer than eight bytes, every ASCII byte, lead bytes) and
+/// chunks pass between the ASCII lane and the per-byte path, with and
+/// without lowercasing and punctuation splitting.
+#[test]
+fn word_runs_eight_bytes_at_a_time_equal_the_general_path() {
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut lines = vec!["[UNK]".to_string()];
+    for w in ["ab", "abc", "abcdefgh", "abcdefghij", "a1", "z9z", "the", "a-b", "x", "y"] {
+        lines.push(w.into());
+        lines.push(format!("##{w}"));
+    }
+    let vocab = Vocab::parse(&(lines.join("\n") + "\n"), Reference::Google);
+    let alphabet: Vec<u32> = (0..128).chain([0xE9, 0xC9, 0x3A3, 0x4E2D, 0x2028]).collect();
+    for (do_lower_case, do_split_on_punc) in [(true, true), (false, true), (true, false)] {
+        let basic = BasicOptions { do_lower_case, do_split_on_punc, ..Default::default() };
+        let tok = FullTokenizer::new(vocab.clone(), FullOptions { basic, ..Default::default() }).unwrap();
+        let mut memo = Scratch::with_cache();
+        for _ in 0..2000 {
+            let len = rng(&mut seed) % 60;
+            let text: Vec<u32> = (0..len)
+                .map(|_| match rng(&mut seed) % 6 {
+                    0 => alphabet[(rng(&mut seed) % alphabet.len() as u64) as usize],
+                    1 => b"ABCDEFGHIJabcdefghij"[(rng(&mut seed) % 20) as usize] as u32,
+                    // Spaces and non-ASCII often enough that chunks go from the lane to the per-byte path and back.
+                    2 if rng(&mut seed) % 2 == 0 => [0x20, 0xE9, 0x4E2D][(rng(&mut seed) % 3) as usize],
+                    _ => b"abcdefghij0123456789XYZ"[(rng(&mut seed) % 23) as usize] as u32,
+                })
+                .collect();
+            let mut bytes = Vec::new();
+            encode_into(&text, &mut bytes);
+            let (mut want, mut raw) = (Vec::new(), Vec::new());
+            tok.tokenize(&text, |t| want.push(tok.piece_id(t.piece, &mut raw).unwrap()));
+            let mut got = Vec::new();
+            tok.encode_into(&bytes, &mut got, &mut memo).unwrap();
+            assert_eq!(got, want, "lower {do_lower_case} punc {do_split_on_punc} text {text:X?}");
+        }
+    }
+}
+
+#[test]
+fn one_scratch_space_serves_several_tokenizers() {
+    // The word memo belongs to one tokenizer: another one's ids are never served from it.
+    let a = FullTokenizer::new(Vocab::parse("[UNK]\nword\nother\n", Reference::Google), FullOptions::default()).unwrap();
+    let b = FullTokenizer::new(Vocab::parse("[UNK]\nother\nword\n", Reference::Google), FullOptions::default()).unwrap();
+    let mut memo = Scratch::with_cache();
+    for _ in 0..3 {
+        for (tok, want) in [(&a, [1, 2]), (&b, [2, 1])] {
+            let mut got = Vec::new();
+            tok.encode_into(b"word other", &mut got, &mut memo).unwrap();
+            assert_eq!(got, want);
+        }
+    }
+}
+
+#[test]
+fn code_point_classes_record_what_the_per_code_point_path_does() {
+    use crate::code_point_classes::Effect::{self, *};
+    use crate::normalizer::WordCase;
+    let check = |r, lower, cases: &[(u32, Effect)]| {
+        let enc = crate::encoder::Encoder::new(r, WordCase::new(lower, None), true, true);
+        for (cp, want) in cases {
+            assert_eq!(&enc.classify(*cp), want, "U+{cp:04X} {r:?} lower {lower}");
+        }
+    };
+    let mapped = |s: &str| Mapped(s.as_bytes().to_vec(), s.chars().count());
+    check(Reference::Google, true, &[
+        (0xE9, mapped("e")),      // é: lowercase, NFD, drop the accent
+        (0x416, mapped("ж")),     // Ж
+        (0x130, mapped("i")),     // İ: str.lower() gives i + U+0307, which is stripped
+        (0x3A3, Slow),            // Σ: final sigma depends on the next letters
+        (0x4E2D, Own),            // 中: spaced as a CJK ideograph
+        (0xFF0C, Own),            // fullwidth comma: punctuation
+        (0x3000, Space),          // ideographic space (Zs)
+        (0x200B, Drop),           // zero width space (Cf)
+        (0x301, Drop),            // a combining accent on its own is stripped
+    ]);
+    check(Reference::Google, false, &[(0x416, Word), (0xE9, Word), (0x301, Word), (0x3A3, Word)]);
+}
+
+#[test]
+fn malformed_utf8_is_an_error() {
+    let tok = FullTokenizer::new(Vocab::parse("[UNK]\n", Reference::Google), FullOptions::default()).unwrap();
+    let mut out = Vec::new();
+    assert!(tok.encode_into(b"ok \xFF", &mut out, &mut Scratch::default()).is_err());
+}
