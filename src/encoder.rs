@@ -57,6 +57,29 @@ pub struct Encoder {
     classes_key: usize,
 }
 
+/// Where the encoder's words go. Any `FnMut(word, code points, out)` is
+/// one; a sink may also take a short ASCII word as one integer
+/// ([`ascii8`](Words::ascii8)), which the word memo uses as its key as it is.
+pub(crate) trait Words {
+    /// A normalized word (UTF-8) of `chars` code points.
+    fn word(&mut self, word: &[u8], chars: usize, out: &mut Vec<u32>);
+
+    /// An ASCII word of `len` (1..=8) bytes, lowercased where asked: byte k
+    /// in bits 8k..8k+8, zero above the word.
+    #[inline(always)]
+    fn ascii8(&mut self, packed: u64, len: usize, out: &mut Vec<u32>) {
+        let bytes = packed.to_le_bytes();
+        self.word(&bytes[..len], len, out);
+    }
+}
+
+impl<F: FnMut(&[u8], usize, &mut Vec<u32>)> Words for F {
+    #[inline(always)]
+    fn word(&mut self, word: &[u8], chars: usize, out: &mut Vec<u32>) {
+        self(word, chars, out)
+    }
+}
+
 /// Reusable working space (one per thread), so encoding allocates nothing
 /// per word: the encoder's buffers and the word memo.
 #[derive(Default)]

@@ -3,7 +3,8 @@
 //! the lane cannot and hands back to it.
 
 use super::code_point::flush;
-use super::{Buffers, Encoder, DROP, PUNCT, SPACE, WORD};
+use super::swar::ascii_upper;
+use super::{Buffers, Encoder, Words, DROP, PUNCT, SPACE, WORD};
 use crate::code_point_classes::{self as cpc, CodePointClasses};
 use crate::unicode;
 use crate::{Error, Result};
@@ -33,11 +34,11 @@ impl Encoder {
         text: &[u8],
         s: &mut Buffers,
         out: &mut Vec<u32>,
-        mut word: impl FnMut(&[u8], usize, &mut Vec<u32>),
+        mut word: impl Words,
         general: impl Fn(&[u8], &mut Vec<u32>) -> Result<()>,
     ) -> Result<()> {
         if !self.alnum_words {
-            return self.encode_chunks(text, false, s, out, word, general).map(|_| ());
+            return self.encode_chunks(text, false, s, out, |w: &[u8], c, o: &mut Vec<u32>| word.word(w, c, o), general).map(|_| ());
         }
         let n = text.len();
         let (mut i, mut chunk_start, mut mark) = (0, 0, out.len());
@@ -65,10 +66,25 @@ impl Encoder {
                 // with the chunks after it until one starts like ASCII text
                 // again (a Cyrillic or Hangul line stays there).
                 out.truncate(mark);
-                i = chunk_start + self.encode_chunks(&text[chunk_start..], true, s, out, &mut word, &general)?;
+                let words = |w: &[u8], c, o: &mut Vec<u32>| word.word(w, c, o);
+                i = chunk_start + self.encode_chunks(&text[chunk_start..], true, s, out, words, &general)?;
                 (chunk_start, mark) = (i, out.len());
                 continue;
             };
+            // A word of up to eight bytes (most of them) as the eight bytes
+            // from its start, masked to it and lowercased eight at a time.
+            if end - i <= 8 {
+                if let Some(bytes) = text.get(i..i + 8) {
+                    let len = end - i;
+                    let mut packed = u64::from_le_bytes(bytes.try_into().unwrap_or([0; 8])) & (u64::MAX >> (8 * (8 - len)));
+                    if lower {
+                        packed |= ascii_upper(packed) >> 2; // 'A'..='Z' | 0x20
+                    }
+                    word.ascii8(packed, len, out);
+                    i = end;
+                    continue;
+                }
+            }
             let w = if lower {
                 for (d, c) in lowered.iter_mut().zip(&text[i..end]) {
                     *d = c.to_ascii_lowercase();
@@ -77,7 +93,7 @@ impl Encoder {
             } else {
                 &text[i..end]
             };
-            word(w, end - i, out);
+            word.word(w, end - i, out);
             i = end;
         }
         Ok(())

@@ -120,6 +120,49 @@ fn word_runs_eight_bytes_at_a_time_equal_the_general_path() {
     }
 }
 
+/// Short ASCII words go to the memo packed into one integer, lowercased
+/// eight bytes at a time: words of 1 to 10 bytes (across that bound), in
+/// every case, mid-text and at the very end (fewer than eight bytes left),
+/// under a lowercasing and a cased tokenizer taking turns on one scratch
+/// space, each word seen many times (memo hits), equal the general path.
+#[test]
+fn short_ascii_words_through_the_memo_equal_the_general_path() {
+    let words = ["a", "ab", "abc", "abcd", "abcde", "abcdef", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghij", "z9", "q"];
+    let mut lines = vec!["[UNK]".to_string()];
+    for w in &words[..8] {
+        lines.push(w.to_string());
+        lines.push(format!("##{w}"));
+        lines.push(w.to_uppercase());
+    }
+    let vocab = Vocab::parse(&(lines.join("\n") + "\n"), Reference::Google);
+    let toks: Vec<FullTokenizer> = [true, false]
+        .map(|do_lower_case| {
+            let basic = BasicOptions { do_lower_case, ..Default::default() };
+            FullTokenizer::new(vocab.clone(), FullOptions { basic, ..Default::default() }).unwrap()
+        })
+        .into();
+    let mut memo = Scratch::with_cache();
+    let mut seed = 0x5DEE_CE66_D1CE_4E5Du64;
+    for _ in 0..600 {
+        let mut text = String::new();
+        for _ in 0..(rng(&mut seed) % 6) {
+            let w = words[(rng(&mut seed) % words.len() as u64) as usize];
+            let w: String = w.chars().map(|c| if rng(&mut seed) % 3 == 0 { c.to_ascii_uppercase() } else { c }).collect();
+            text.push_str(&w);
+            text.push_str([" ", "!", ", ", " ", "-"][(rng(&mut seed) % 5) as usize]);
+        }
+        text.truncate(text.trim_end_matches([' ', ',', '!', '-']).len()); // often a word at the very end
+        let cps: Vec<u32> = text.chars().map(|c| c as u32).collect();
+        for tok in &toks {
+            let (mut want, mut raw) = (Vec::new(), Vec::new());
+            tok.tokenize(&cps, |t| want.push(tok.piece_id(t.piece, &mut raw).unwrap()));
+            let mut got = Vec::new();
+            tok.encode_into(text.as_bytes(), &mut got, &mut memo).unwrap();
+            assert_eq!(got, want, "lower {} text {text:?}", tok.basic().options().do_lower_case);
+        }
+    }
+}
+
 #[test]
 fn one_scratch_space_serves_several_tokenizers() {
     // The word memo belongs to one tokenizer: another one's ids are never served from it.

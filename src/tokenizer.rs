@@ -3,7 +3,7 @@
 //! The basic tokenizer is in `tokenizer_basic.rs`.
 
 use crate::aligned::{Aligned, Span};
-use crate::encoder::{Encoder, Scratch};
+use crate::encoder::{Encoder, Scratch, Words};
 use crate::piece_chars::PieceChars;
 use crate::word_cache::WordCache;
 use crate::normalizer::Reference;
@@ -58,6 +58,30 @@ pub struct FullTokenizer {
     pub(crate) identity: u64,
     /// Piece lengths by id, for the offsets path (`None`: it takes the general path).
     pub(crate) piece_chars: Option<PieceChars>,
+}
+
+/// The one-pass path's words, through the memo: a short ASCII word is
+/// looked up by its packed bytes as they come from the encoder.
+struct MemoWords<'a> {
+    tok: &'a FullTokenizer,
+    cache: &'a mut WordCache,
+}
+
+impl Words for MemoWords<'_> {
+    #[inline(always)]
+    fn word(&mut self, word: &[u8], chars: usize, out: &mut Vec<u32>) {
+        self.tok.push_word_memo(word, chars, out, self.cache);
+    }
+
+    #[inline(always)]
+    fn ascii8(&mut self, packed: u64, len: usize, out: &mut Vec<u32>) {
+        if len == 1 {
+            out.push(self.tok.ascii_ids[(packed & 0x7F) as usize]);
+            return;
+        }
+        let tok = self.tok;
+        self.cache.ids_packed8(packed, len, out, |word, out| tok.push_unseen_word(word, len, out));
+    }
 }
 
 /// Hands out tokenizer identities.
@@ -192,12 +216,21 @@ impl FullTokenizer {
             match &self.encoder {
                 None => self.encode_general(text, out)?,
                 Some(enc) if !cache.is_enabled() => {
-                    enc.encode(text, buffers, out, |w, n, out| self.push_word(w, n, out), |t, out| self.encode_general(t, out))?
+                    enc.encode(text, buffers, out, |w: &[u8], n, out: &mut Vec<u32>| self.push_word(w, n, out), |t, out| self.encode_general(t, out))?
                 }
-                Some(enc) => enc.encode(text, buffers, out, |w, n, out| self.push_word_memo(w, n, out, cache), |t, out| self.encode_general(t, out))?,
+                Some(enc) => enc.encode(text, buffers, out, MemoWords { tok: self, cache }, |t, out| self.encode_general(t, out))?,
             }
         }
         Ok(())
+    }
+
+    /// The ids of a word the memo has not seen (its whole-word probe skipped:
+    /// see [`WordPiece::encode_unseen_word`]), or the unknown id.
+    #[inline]
+    fn push_unseen_word(&self, word: &[u8], chars: usize, out: &mut Vec<u32>) {
+        let mark = out.len();
+        let known = self.wordpiece.encode_unseen_word(word, chars, |id| out.push(id));
+        self.unknown_unless(known, out, mark);
     }
 
     /// [`push_word`](Self::push_word) through the memo of recent words (a
@@ -209,11 +242,7 @@ impl FullTokenizer {
             out.push(self.ascii_ids[b as usize]);
             return;
         }
-        cache.ids(word, out, |out| {
-            let mark = out.len();
-            let known = self.wordpiece.encode_unseen_word(word, chars, |id| out.push(id));
-            self.unknown_unless(known, out, mark);
-        });
+        cache.ids(word, out, |out| self.push_unseen_word(word, chars, out));
     }
 
     /// WordPiece ids of one normalized word, or the unknown id.

@@ -141,6 +141,20 @@ impl WordCache {
         }
     }
 
+    /// [`ids`](Self::ids) of a word of `len` (2..=8) bytes given packed (see
+    /// [`Key::packed8`]): the key without packing the bytes again.
+    #[inline(always)]
+    pub fn ids_packed8(&mut self, packed: u64, len: usize, out: &mut Vec<u32>, compute: impl FnOnce(&[u8], &mut Vec<u32>)) {
+        let key = Key::<2>::packed8(packed, len);
+        let bytes = packed.to_le_bytes();
+        let word = &bytes[..len];
+        match self.short.get(&key, out) {
+            Found::Ids => {}
+            Found::No => self.short_miss(key, word, out, |out| compute(word, out)),
+            Found::Elsewhere => self.long_lookup(Key::new(word), out, |out| compute(word, out)),
+        }
+    }
+
     /// A short word the short table has neither ids nor a mark for:
     /// computed and memoized, its ids in the short table if they fit, else
     /// in the long one with a mark in the short one (so that a new short

@@ -28,6 +28,17 @@ impl<const W: usize> Key<W> {
         Key { words, len: word.len() as u8 }
     }
 
+    /// The key of a word of `len` (1..=8) bytes given as `packed` (byte k
+    /// in bits 8k..8k+8, zero above the word): what [`new`](Self::new) makes
+    /// of those bytes.
+    #[inline(always)]
+    pub fn packed8(packed: u64, len: usize) -> Self {
+        debug_assert!((1..=8).contains(&len) && (len == 8 || packed >> (8 * len) == 0));
+        let mut words = [0u64; W];
+        words[0] = packed;
+        Key { words, len: len as u8 }
+    }
+
     /// The set of this key in a table of `sets` sets (a power of two): the
     /// top bits of a sum of products, one odd multiplier per word (the top
     /// bits of a product depend on all bits of the word).
@@ -70,6 +81,20 @@ fn pack16(word: &[u8]) -> [u64; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn packed_words_of_up_to_eight_bytes_are_their_keys() {
+        for len in 1..=8 {
+            for seed in 0..50u64 {
+                let word: Vec<u8> = (0..len as u64).map(|k| (seed * 31 + k * 7) as u8 | 1).collect();
+                let mut packed = [0u8; 8];
+                packed[..len].copy_from_slice(&word);
+                let packed = u64::from_le_bytes(packed);
+                assert!(Key::<2>::packed8(packed, len) == Key::<2>::new(&word), "{word:?}");
+                assert_eq!(Key::<2>::packed8(packed, len).set(16384), Key::<2>::new(&word).set(16384));
+            }
+        }
+    }
 
     #[test]
     fn keys_are_the_words() {

@@ -151,6 +151,35 @@ def general_path(tok, text, monkeypatch, **opts):
         return tok(text, **opts)
 
 
+def test_one_text_gives_the_general_paths_object(pair, monkeypatch):
+    """`tok(text)` (its dict made by the core, its rows made on first use) is the general
+    path's BatchEncoding in every way a caller can see (its changes of the tokenizer: the test below)."""
+    import pickle
+
+    ours, theirs = pair
+    for text in ["Hello, world!", "", "ΟΔΟΣ İstanbul 中文", "x " * 300]:
+        for special in (True, False):
+            got, want = ours(text, add_special_tokens=special), general_path(ours, text, monkeypatch,
+                                                                              add_special_tokens=special)
+            assert type(got) is type(want) and got.is_fast and got.n_sequences == want.n_sequences == 1
+            assert_same(got, want)
+            assert_same(got, theirs(text, add_special_tokens=special))
+            assert got.tokens() == want.tokens() and got.word_ids() == want.word_ids()
+            assert [(e.ids, e.tokens, e.offsets, e.word_ids) for e in got.encodings] == \
+                [(e.ids, e.tokens, e.offsets, e.word_ids) for e in want.encodings]
+            assert got[0].tokens == want[0].tokens and len(got.encodings) == 1
+            for other in (pickle.loads(pickle.dumps(got)), copy.deepcopy(got)):
+                assert_same(other, want)
+                assert other.tokens() == want.tokens() and other.word_ids() == want.word_ids()
+            assert_same(ours(text, add_special_tokens=special).to("cpu"), want)
+            for tensors in ("np", "pt"):
+                assert_same(ours(text, add_special_tokens=special).convert_to_tensors(tensors),
+                            general_path(ours, text, monkeypatch, add_special_tokens=special).convert_to_tensors(tensors))
+    seen = served(monkeypatch)
+    got = ours("Hello, world!")
+    assert seen and seen[-1] is not None, "the serving path declined"
+
+
 def test_changes_to_the_tokenizer_are_followed(tmp_path, monkeypatch):
     ours, theirs = make_pair(tmp_path)
     texts = ["hello there world", "a longer text with several words in it", "[MASK] hi"]

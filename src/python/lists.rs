@@ -115,7 +115,7 @@ impl<'py> RowLists<'py> {
 }
 
 /// `one * n` for a one-element list `one` (`[0] * n`: a fill in C).
-fn repeated<'py>(one: &Bound<'py, PyList>, n: usize) -> PyResult<Bound<'py, PyList>> {
+pub(super) fn repeated<'py>(one: &Bound<'py, PyList>, n: usize) -> PyResult<Bound<'py, PyList>> {
     Ok(untracked(one.as_sequence().repeat(n)?.cast_into::<PyList>()?))
 }
 

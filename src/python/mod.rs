@@ -88,6 +88,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<sentencepiece::PySentencePieceModel>()?;
     m.add_function(wrap_pyfunction!(serde_literal::serde_exact_literal, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_list, m)?)?;
+    m.add_function(wrap_pyfunction!(serving::encode_to_dict, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_lists, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_offsets, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_windows, m)?)?;

@@ -6,14 +6,16 @@
 //! `IntCache` makes the ints of the vocabulary's ids once per tokenizer.
 
 use super::args::*;
-use super::lists::{int_list, untracked, RowLists};
+use super::lists::{int_list, repeated, untracked, RowLists};
 use super::full_tokenizer::PyFullTokenizer;
 use crate::batch::{encode_batch, BatchOptions};
 use crate::encoder::with_thread_scratch;
 use crate::padding::Padding;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString};
+use pyo3::intern;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyList, PyString};
 
 /// The added tokens a batch's rows are searched for, converted once per
 /// change of the tokenizer rather than on every call (`_core.Needles(list)`).
@@ -129,6 +131,37 @@ pub(super) fn encode_to_list<'py>(
     };
     int_list(py, t.ints.ints(py, t.inner.vocab()), &ids).map(Some)
 }
+
+/// `tok(text)`'s data: the dict of `input_ids` (as [`encode_to_list`]),
+/// `token_type_ids` (0s) and `attention_mask` (1s), the three lists made
+/// here rather than by three Python steps; None where `encode_to_list` is None.
+#[pyfunction]
+#[pyo3(signature = (tok, text, cls=None, sep=None, added=None))]
+pub(super) fn encode_to_dict<'py>(
+    py: Python<'py>,
+    tok: &Bound<'py, PyFullTokenizer>,
+    text: &Bound<'py, PyString>,
+    cls: Option<u32>,
+    sep: Option<u32>,
+    added: Option<&Bound<'py, Needles>>,
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let t = tok.get();
+    let Some(ids) = text_ids(py, t, text, cls, sep, added)? else {
+        return Ok(None);
+    };
+    let (zero, one) = ZERO_AND_ONE.get_or_try_init(py, || -> PyResult<_> {
+        let single = |v: i64| PyList::new(py, [v]).map(Bound::unbind);
+        Ok((single(0)?, single(1)?))
+    })?;
+    let data = PyDict::new(py);
+    data.set_item(intern!(py, "input_ids"), int_list(py, t.ints.ints(py, t.inner.vocab()), &ids)?)?;
+    data.set_item(intern!(py, "token_type_ids"), repeated(zero.bind(py), ids.len())?)?;
+    data.set_item(intern!(py, "attention_mask"), repeated(one.bind(py), ids.len())?)?;
+    Ok(Some(data))
+}
+
+/// `[0]` and `[1]`, which [`encode_to_dict`]'s lists repeat (never handed out).
+static ZERO_AND_ONE: PyOnceLock<(Py<PyList>, Py<PyList>)> = PyOnceLock::new();
 
 /// The ids (a list, between `cls` and `sep`) and `(start, end)` code point
 /// offsets (a list of tuples, `(0, 0)` for `cls` and `sep`) of one text, by

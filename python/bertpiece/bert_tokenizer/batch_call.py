@@ -302,3 +302,32 @@ class _LazyRows:
 
     def __reduce__(self):  # a pickled BatchEncoding carries plain rows, not the tokenizer
         return list, (list(self),)
+
+
+class _OneTextRows:
+    """The `_LazyRows` of one text (`tok(text)`), made with three stores per call:
+    `made` is the tokenizer's epoch and the rows' options, one tuple per change of
+    the tokenizer (`ServingState.one_made`); the `_LazyRows` is made on first use."""
+
+    __slots__ = ("_tok", "_made", "_text", "_rows")
+
+    def _all(self):
+        try:
+            return self._rows
+        except AttributeError:
+            rows = self._rows = _new(_LazyRows)
+            rows._tok, (rows._epoch, rows._opts) = self._tok, self._made
+            rows._texts, rows._pairs, rows._cache, rows._width = [self._text], None, None, None
+            return rows
+
+    def __len__(self):
+        return 1
+
+    def __getitem__(self, i):
+        return self._all()[i]
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __reduce__(self):  # a pickled BatchEncoding carries plain rows, not the tokenizer
+        return list, (list(self._all()),)
