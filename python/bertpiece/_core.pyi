@@ -37,6 +37,7 @@ __all__ = [
     "_forget_words",
     "_normalize",
     "encode_padded_block",
+    "encode_to_dict",
     "encode_to_list",
     "encode_to_lists",
     "encode_to_offsets",
@@ -372,6 +373,8 @@ def encode_to_list(
     sep: Optional[int] = None,
     added: Optional[Needles] = None,
 ) -> Optional[list[int]]: ...
+def encode_to_dict(tok: FullTokenizer, text: str, cls: Optional[int] = None, sep: Optional[int] = None,
+                   added: Optional[Needles] = None) -> Optional[dict[str, list[int]]]: ...
 def encode_to_lists(
     tok: FullTokenizer,
     texts: Iterable[str],
