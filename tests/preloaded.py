@@ -8,7 +8,8 @@ the lazily imported parts the tests use), then, per request, forks a child that 
 the whole environment (os.environ and the C environ), sys.argv and sys.orig_argv, sys.path[0] as Python
 sets it for `-c` (""), `-m` (the cwd) or a script (its directory, symlinks resolved), a fresh `__main__`
 module (`__name__ == "__main__"`, `__file__` and its loader for a script), empty import caches, stdin,
-stdout and stderr on pipes like subprocess's. The code runs as written (compiled without the runner's
+stdout and stderr on pipes like subprocess's (start_python: on the caller's file descriptors, a terminal's
+for tests/terminal.py, with sys.stdin/stdout/stderr made for them as Python's start-up makes them). The code runs as written (compiled without the runner's
 `__future__` flags); a SystemExit ends it through Python's own exit (atexit callbacks, non-daemon threads
 joined, streams flushed: its status is the child's), an uncaught exception is printed by sys.excepthook
 without the runner's frame, then status 1 (KeyboardInterrupt: killed by SIGINT, as Python does). What a
@@ -39,11 +40,12 @@ keep `subprocess.run([sys.executable, ...])` (with a one-line reason):
 - its own hash seed: every child of one server shares the server's (a different one from the test
   process's unless PYTHONHASHSEED is set, and PYTHONHASHSEED gives its own server);
 - its own start-up: the CLI's startup time, argv decoding (bytes in argv), interpreter flags, resource
-  limits or signal dispositions inherited from the test process, a terminal on stdin/stdout/stderr (not
-  supported: stdin, stdout and stderr are pipes);
+  limits or signal dispositions inherited from the test process;
 - a fresh process's details: os.getppid() and /proc/self/cmdline are the server's, numpy's OpenBLAS
-  thread starts at first use, not at import, and the preloaded objects are in gc's permanent generation
-  (gc.freeze(): the children's collections do not touch, hence do not copy, the server's memory).
+  thread starts at first use, not at import, the preloaded objects are in gc's permanent generation
+  (gc.freeze(): the children's collections do not touch, hence do not copy, the server's memory), and
+  what a preloaded module kept of the server's sys.stderr (transformers' logging handler) is the
+  server's stream object, writing to the child's stderr.
 
 BERTPIECE_TEST_FRESH=1 makes every run_python a fresh interpreter (the suite then runs as before: a way to
 check that the runner hides nothing). CPU_SECONDS[0] sums the servers' CPU time (start-up and children):
@@ -81,6 +83,14 @@ class _Unusable(Exception):
     pass
 
 
+class _NoAnswer(_Unusable):
+    pass
+
+
+class _Busy(Exception):
+    """The server is running a start_python child: this request gets a fresh interpreter."""
+
+
 class _Server:
     def __init__(self, env, preload):
         ours, theirs = socket.socketpair()
@@ -98,6 +108,7 @@ class _Server:
         self.proc.stdin.close()  # a closed pipe, like most requests' stdin
         self.out_r = out_r  # kept open: what the server prints if it fails is the error's detail
         self.buffered = b""
+        self.pending = False  # a start_python child runs
         try:
             ready = self._read(time.monotonic() + READY_TIMEOUT)
         except _Unusable:
@@ -116,7 +127,7 @@ class _Server:
             try:
                 data = self.sock.recv(1 << 16)
             except TimeoutError:
-                raise _Unusable("no answer from the server") from None
+                raise _NoAnswer("no answer from the server") from None
             if not data:
                 time.sleep(0.1)
                 raise _Unusable(f"the server ended (status {self.proc.poll()}): {_drain(self.out_r)!r}")
@@ -124,46 +135,56 @@ class _Server:
         line, _, self.buffered = self.buffered.partition(b"\n")
         return json.loads(line)
 
+    def start(self, args, cwd, env, fds):
+        """Forks the child on stdin, stdout, stderr = fds (sent, not closed); its pid. _Unusable if the server
+        ran nothing."""
+        if self.pending:
+            raise _Busy()
+        request = {"args": args, "cwd": cwd, "env": env, "executable": sys.executable}
+        socket.send_fds(self.sock, [json.dumps(request).encode() + b"\n"], fds)
+        started = self._read(time.monotonic() + 60)
+        if "unsafe" in started:
+            raise _Unusable(started["unsafe"])
+        self.pending = True
+        return started["pid"]
+
+    def ended(self, deadline):
+        """The child's status (_NoAnswer if it has not ended by the deadline)."""
+        ended = self._read(deadline)
+        self.pending = False
+        CPU_SECONDS[0] += ended["cpu"]
+        return ended["rc"]
+
     def run(self, args, cwd, env, input, timeout):
         """(status, stdout bytes, stderr bytes); _Unusable if the server ran nothing."""
         stdin_r, stdin_w = os.pipe()
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
-        request = {"args": args, "cwd": cwd, "env": env, "executable": sys.executable}
         try:
-            socket.send_fds(self.sock, [json.dumps(request).encode() + b"\n"], [stdin_r, out_w, err_w])
+            pid = self.start(args, cwd, env, [stdin_r, out_w, err_w])
+        except BaseException:
+            for fd in (stdin_w, out_r, err_r):
+                os.close(fd)
+            raise
         finally:
             for fd in (stdin_r, out_w, err_w):
                 os.close(fd)
         deadline = time.monotonic() + timeout if timeout is not None else None
-        try:
-            started = self._read(time.monotonic() + 60)
-        except _Unusable:
-            for fd in (stdin_w, out_r, err_r):
-                os.close(fd)
-            raise
-        if "unsafe" in started:
-            for fd in (stdin_w, out_r, err_r):
-                os.close(fd)
-            raise _Unusable(started["unsafe"])
         out, err, timed_out = _communicate(stdin_w, out_r, err_r, input or b"", deadline)
         try:
             if not timed_out:
                 try:  # the child may outlive its closed stdout and stderr (as under subprocess.run)
-                    ended = self._read(deadline)  # (None: no time limit)
-                except _Unusable:
-                    if self.proc.poll() is not None:
-                        raise
+                    rc = self.ended(deadline)  # (None: no time limit)
+                except _NoAnswer:
                     timed_out = True
             if timed_out:
-                os.kill(started["pid"], signal.SIGKILL)
-                ended = self._read(time.monotonic() + 60)
+                os.kill(pid, signal.SIGKILL)
+                rc = self.ended(time.monotonic() + 60)
         except _Unusable as e:  # the program has (partly) run: not one to run again in a fresh interpreter
             raise RuntimeError(f"tests/preloaded.py: the server failed while running {args!r}: {e}") from None
-        CPU_SECONDS[0] += ended["cpu"]
         if timed_out:
             raise subprocess.TimeoutExpired([sys.executable, *args], timeout, out, err)
-        return ended["rc"], out, err
+        return rc, out, err
 
     def close(self):
         self.sock.close()  # the server exits when its socket closes
@@ -234,7 +255,8 @@ def _communicate(stdin_w, out_r, err_r, data, deadline):
     return b"".join(chunks[out_r]), b"".join(chunks[err_r]), timed_out
 
 
-def _run_on_server(args, cwd, env, input, timeout, preload):
+def _on_server(env, preload, call):
+    """call(server) on the server for this environment (started if need be)."""
     key = (tuple(sorted((k, v) for k, v in env.items() if k not in LAZY_ENV)), preload)
     if key in _UNUSABLE:
         raise _Unusable(_UNUSABLE[key])
@@ -242,9 +264,9 @@ def _run_on_server(args, cwd, env, input, timeout, preload):
         server = _SERVERS.get(key)
         if server is None:
             if len(_SERVERS) >= MAX_SERVERS:
-                _SERVERS.pop(next(iter(_SERVERS))).close()
+                _SERVERS.pop(next(k for k, v in _SERVERS.items() if not v.pending)).close()
             server = _SERVERS[key] = _Server(env, list(preload))
-        return server.run(args, cwd, env, input, timeout)
+        return call(server)
     except _Unusable as e:
         _UNUSABLE[key] = str(e)
         if key in _SERVERS:
@@ -264,21 +286,17 @@ def run_python(args, *, cwd=None, env=None, input=None, timeout=None, text=False
     timeout=timeout, text=text, check=check)` in a forked child of a preloaded interpreter. args:
     ["-c", code, *argv], ["-m", module, *argv] or [script, *argv]; stdin is a pipe holding `input` (or
     empty). Falls back to that very subprocess.run when no server can be used (FALLBACKS says why)."""
-    args = [os.fspath(a) for a in args]
-    env = dict(os.environ if env is None else env)
-    cwd = os.path.abspath(os.fspath(cwd)) if cwd is not None else os.getcwd()
+    args, cwd, env = _checked(args, cwd, env)
     if text and isinstance(input, str):
         input = input.encode(locale.getpreferredencoding(False))
-    if not args or (args[0] in ("-c", "-m") and len(args) < 2) or (args[0].startswith("-") and args[0] not in ("-c", "-m")):
-        raise ValueError(f"run_python: {args!r} is not [-c CODE | -m MODULE | SCRIPT] ARGS")
-    if not os.path.isdir(cwd):
-        raise FileNotFoundError(2, "No such file or directory", cwd)  # as subprocess.run's chdir would
     result = None
     if os.environ.get("BERTPIECE_TEST_FRESH") != "1":
         try:
-            result = _run_on_server(args, cwd, env, input, timeout, tuple(preload))
+            result = _on_server(env, tuple(preload), lambda server: server.run(args, cwd, env, input, timeout))
         except _Unusable as e:
             FALLBACKS.append(f"{args[:2]}: {e}")
+        except _Busy:
+            pass
     if result is None:
         proc = subprocess.run([sys.executable, *args], capture_output=True, cwd=cwd, env=env, input=input,
                               timeout=timeout)
@@ -291,3 +309,58 @@ def run_python(args, *, cwd=None, env=None, input=None, timeout=None, text=False
     if check:
         completed.check_returncode()
     return completed
+
+
+def _checked(args, cwd, env):
+    args = [os.fspath(a) for a in args]
+    env = dict(os.environ if env is None else env)
+    cwd = os.path.abspath(os.fspath(cwd)) if cwd is not None else os.getcwd()
+    if not args or (args[0] in ("-c", "-m") and len(args) < 2) or (args[0].startswith("-") and args[0] not in ("-c", "-m")):
+        raise ValueError(f"tests/preloaded.py: {args!r} is not [-c CODE | -m MODULE | SCRIPT] ARGS")
+    if not os.path.isdir(cwd):
+        raise FileNotFoundError(2, "No such file or directory", cwd)  # as subprocess's chdir would
+    return args, cwd, env
+
+
+class PreloadedProcess:
+    """A start_python child: Popen's pid, returncode, poll(), wait(timeout) and kill()."""
+
+    def __init__(self, server, pid):
+        self.server, self.pid, self.returncode = server, pid, None
+
+    def wait(self, timeout=None):
+        if self.returncode is None:
+            try:
+                self.returncode = self.server.ended(time.monotonic() + timeout if timeout is not None else None)
+            except _NoAnswer:
+                raise subprocess.TimeoutExpired(self.pid, timeout) from None
+        return self.returncode
+
+    def poll(self):
+        try:
+            return self.wait(0)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def kill(self):
+        if self.returncode is None:
+            os.kill(self.pid, signal.SIGKILL)
+
+
+def start_python(args, *, stdin, stdout, stderr, cwd=None, env=None, preload=PRELOAD):
+    """`subprocess.Popen([sys.executable, *args], stdin=stdin, stdout=stdout, stderr=stderr, cwd=cwd, env=env)`
+    for file descriptors (a terminal's, a file's...: the child's sys.stdin, sys.stdout and sys.stderr are
+    made for them as Python's start-up makes them), in a forked child of a preloaded interpreter; falls back
+    to that Popen like run_python. One at a time per server: until it ends, run_python runs fresh ones."""
+    args, cwd, env = _checked(args, cwd, env)
+    if os.environ.get("BERTPIECE_TEST_FRESH") != "1":
+        try:
+            server_pid = _on_server(env, tuple(preload),
+                                    lambda server: (server, server.start(args, cwd, env, [stdin, stdout, stderr])))
+            return PreloadedProcess(*server_pid)
+        except _Unusable as e:
+            FALLBACKS.append(f"{args[:2]}: {e}")
+        except _Busy:
+            pass
+    return subprocess.Popen([sys.executable, *args], stdin=stdin, stdout=stdout, stderr=stderr, cwd=cwd, env=env,
+                            close_fds=True)

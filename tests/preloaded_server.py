@@ -15,6 +15,7 @@ _BASE_PATH = sys.path[1:]  # after `python -c`'s "" (each request sets its own s
 
 import atexit  # noqa: E402  (the two lines above must come first)
 import importlib  # noqa: E402
+import io  # noqa: E402
 import json  # noqa: E402
 import linecache  # noqa: E402
 import logging  # noqa: E402
@@ -22,6 +23,7 @@ import os  # noqa: E402
 import resource  # noqa: E402
 import signal  # noqa: E402
 import socket  # noqa: E402
+import stat  # noqa: E402
 import tempfile  # noqa: E402
 import threading  # noqa: E402
 import types  # noqa: E402
@@ -120,6 +122,22 @@ def _print_uncaught(exc):
         sys.__excepthook__(type(exc), exc, exc.__traceback__)
 
 
+def _stdio_like_python(fd, name, server_stream):
+    """sys.stdin/stdout/stderr as Python's start-up makes them (create_stdio in pylifecycle.c): a buffered
+    binary stream (stdout and stderr: raw under -u / PYTHONUNBUFFERED, which made the server's write-through),
+    its raw stream named "<stdout>", line-buffered on a terminal (stderr: always) unless unbuffered, newline
+    "\n", the encoding and errors of the server's (the same environment)."""
+    unbuffered = sys.stdout.write_through
+    buffered = io.open(fd, "rb" if fd == 0 else "wb", 0 if unbuffered and fd != 0 else -1, closefd=False)
+    raw = buffered if isinstance(buffered, io.FileIO) else buffered.raw
+    raw.name = f"<{name}>"
+    line_buffering = not unbuffered and (raw.isatty() or fd == 2)
+    stream = io.TextIOWrapper(buffered, server_stream.encoding, server_stream.errors, "\n", line_buffering,
+                              unbuffered)
+    stream.mode = "r" if fd == 0 else "w"
+    return stream
+
+
 def _child(request, fds, sock):
     """In the forked child: become `python ARGS` in cwd with env, run, and end as that interpreter would."""
     sock.close()
@@ -128,6 +146,11 @@ def _child(request, fds, sock):
     for fd in fds:
         if fd > 2:
             os.close(fd)
+    for fd, name in enumerate(("stdin", "stdout", "stderr")):
+        if not stat.S_ISFIFO(os.fstat(fd).st_mode):  # the server's are pipes: a terminal's or a file's differ
+            stream = _stdio_like_python(fd, name, getattr(sys, name))
+            setattr(sys, name, stream)
+            setattr(sys, f"__{name}__", stream)
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])

@@ -172,3 +172,39 @@ def test_random_generators_are_not_shared():
     program = "import random, numpy; print(random.random()); print(numpy.random.random())"
     first, second = (run_python(["-c", program], text=True).stdout.split() for _ in range(2))
     assert first[0] != second[0] and first[1] != second[1]
+
+
+STREAMS = code("""
+    import os, sys
+    for s in (sys.stdin, sys.stdout, sys.stderr, sys.__stdout__):
+        raw = getattr(s.buffer, "raw", s.buffer)  # (stdout and stderr are raw under PYTHONUNBUFFERED)
+        print(s.isatty(), s.line_buffering, s.write_through, s.encoding, s.errors, s.mode, s.newlines, raw.name,
+              raw._blksize, s.buffer.seekable(), type(s.buffer).__name__, sep=",")
+    print(os.get_terminal_size(1) if sys.stdout.isatty() else "no terminal")
+    sys.stdout.write("partial line, then a redraw\\r")
+    sys.stderr.write("on stderr\\n")
+    print("typed:", input("prompt> "))
+    """)
+
+
+def test_on_a_terminal_streams_are_made_as_python_makes_them():
+    """A terminal on stdin, stdout and stderr (tests/terminal.py): the same streams, size and output."""
+    from terminal import run_python_on_terminal
+
+    for columns in (40, 120):
+        got = run_python_on_terminal(["-c", STREAMS], columns, stdin_text="hello\n", timeout=60)
+        want = run_python_on_terminal(["-c", STREAMS], columns, stdin_text="hello\n", timeout=60, fresh=True)
+        assert got == want and "typed: hello" in got[1]
+    assert preloaded.FALLBACKS == []
+
+
+def test_a_file_and_dev_null_as_stdio(tmp_path):
+    def run(start, name):
+        with open(tmp_path / f"{name}.out", "wb") as out, open(os.devnull, "rb") as null:
+            proc = start(["-c", STREAMS.replace('input("prompt> ")', "sys.stdin.read()")],
+                         stdin=null.fileno(), stdout=out.fileno(), stderr=out.fileno())
+            return proc.wait(timeout=60), (tmp_path / f"{name}.out").read_bytes()
+
+    got = run(preloaded.start_python, "preloaded")
+    want = run(lambda args, **fds: subprocess.Popen([sys.executable, *args], **fds), "fresh")
+    assert got == want and preloaded.FALLBACKS == []
