@@ -139,7 +139,7 @@ _HASH_SCRIPT = textwrap.dedent("""
 def test_datasets_hash_is_stable_across_processes_and_pickling():
     runs = []
     for seed in ("1", "2"):  # different str hash seeds: set order would differ
-        env = dict(os.environ, PYTHONHASHSEED=seed)
+        env = dict(os.environ, PYTHONHASHSEED=seed)  # (fresh interpreters: separate runs are the point)
         out = subprocess.run([sys.executable, "-c", _HASH_SCRIPT], capture_output=True, text=True, check=True,
                              env=env, timeout=120)
         runs.append(json.loads(out.stdout))
