@@ -173,7 +173,10 @@ def _child(request, fds, sock):
         if args[0] == "-c":
             sys.argv = ["-c", *args[2:]]
             sys.path[:] = [""] + _BASE_PATH
-            exec(compile(args[1], "<string>", "exec", dont_inherit=True), main.__dict__)
+            code = compile(args[1], "<string>", "exec", dont_inherit=True)
+            if hasattr(linecache, "_register_code"):  # Python >= 3.13 shows `-c` lines in tracebacks (as "<string>")
+                linecache._register_code("<string>", args[1], "<string>")
+            exec(code, main.__dict__)
         elif args[0] == "-m":
             sys.argv = ["-m", *args[2:]]
             sys.path[:] = [os.getcwd()] + _BASE_PATH
