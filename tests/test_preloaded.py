@@ -14,6 +14,12 @@ import preloaded
 from preloaded import run_python
 
 
+@pytest.fixture(autouse=True)
+def _use_the_server(monkeypatch):
+    """These test the server: BERTPIECE_TEST_FRESH=1 (every other run_python fresh) does not apply here."""
+    monkeypatch.delenv("BERTPIECE_TEST_FRESH", raising=False)
+
+
 def fresh(args, **kwargs):
     return subprocess.run([sys.executable, *args], capture_output=True, **kwargs)
 
