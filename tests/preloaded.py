@@ -3,18 +3,19 @@ for a fresh interpreter's imports each time (issue 24: each of test_docs' Python
 CPU importing numpy, transformers and bertpiece before running a few lines; here a request costs ~0.1 s).
 
 How: one fork server per pytest process (and per environment, below), started on first use as
-`python -c tests/preloaded_server.py's text`. It imports PRELOAD (bertpiece, numpy, tokenizers, transformers and
-the lazily imported parts the tests use), then, per request, forks a child that becomes `python ARGS`: cwd,
-the whole environment (os.environ and the C environ), sys.argv and sys.orig_argv, sys.path[0] as Python
-sets it for `-c` (""), `-m` (the cwd) or a script (its directory, symlinks resolved), a fresh `__main__`
-module (`__name__ == "__main__"`, `__file__` and its loader for a script), empty import caches, stdin,
-stdout and stderr on pipes like subprocess's (start_python: on the caller's file descriptors, a terminal's
-for tests/terminal.py, with sys.stdin/stdout/stderr made for them as Python's start-up makes them). The code runs as written (compiled without the runner's
-`__future__` flags); a SystemExit ends it through Python's own exit (atexit callbacks, non-daemon threads
-joined, streams flushed: its status is the child's), an uncaught exception is printed by sys.excepthook
-without the runner's frame, then status 1 (KeyboardInterrupt: killed by SIGINT, as Python does). What a
-fresh `python` prints for a script it cannot open it prints. tests/test_preloaded.py checks all of this
-against real fresh interpreters: same (status, stdout, stderr).
+`python -c TEXT` with tests/preloaded_server.py's text. It imports PRELOAD (bertpiece, numpy, tokenizers,
+transformers and the lazily imported parts the tests use), then, per request, forks a child that becomes
+`python ARGS`: cwd, the whole environment (os.environ and the C environ), sys.argv and sys.orig_argv,
+sys.path[0] as Python sets it for `-c` (""), `-m` (the cwd) or a script (its directory, symlinks
+resolved), a fresh `__main__` module (`__name__ == "__main__"`, `__file__` and its loader for a script),
+empty import caches, stdin, stdout and stderr on pipes like subprocess's (start_python: on the caller's
+file descriptors, a terminal's for tests/terminal.py, with sys.stdin/stdout/stderr made for them as
+Python's start-up makes them). The code runs as written (compiled without the runner's `__future__`
+flags); a SystemExit ends it through Python's own exit (atexit callbacks, non-daemon threads joined,
+streams flushed: its status is the child's), an uncaught exception is printed by sys.excepthook without
+the runner's frame, then status 1 (KeyboardInterrupt: killed by SIGINT, as Python does). What a fresh
+`python` prints for a script it cannot open it prints. tests/test_preloaded.py checks all of this against
+real fresh interpreters: same (status, stdout, stderr).
 
 Why forking is safe here: the server is a process of its own that only imports modules (it never tokenizes,
 so no bertpiece or tokenizers thread pool exists, and torch is not imported: transformers' AutoTokenizer,
@@ -315,7 +316,7 @@ def _checked(args, cwd, env):
     args = [os.fspath(a) for a in args]
     env = dict(os.environ if env is None else env)
     cwd = os.path.abspath(os.fspath(cwd)) if cwd is not None else os.getcwd()
-    if not args or (args[0] in ("-c", "-m") and len(args) < 2) or (args[0].startswith("-") and args[0] not in ("-c", "-m")):
+    if not args or (args[0].startswith("-") and (args[0] not in ("-c", "-m") or len(args) < 2)):
         raise ValueError(f"tests/preloaded.py: {args!r} is not [-c CODE | -m MODULE | SCRIPT] ARGS")
     if not os.path.isdir(cwd):
         raise FileNotFoundError(2, "No such file or directory", cwd)  # as subprocess's chdir would

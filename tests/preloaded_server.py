@@ -174,7 +174,7 @@ def _child(request, fds, sock):
             sys.argv = ["-c", *args[2:]]
             sys.path[:] = [""] + _BASE_PATH
             code = compile(args[1], "<string>", "exec", dont_inherit=True)
-            if hasattr(linecache, "_register_code"):  # Python >= 3.13 shows `-c` lines in tracebacks (as "<string>")
+            if hasattr(linecache, "_register_code"):  # Python >= 3.13 shows `-c` lines in tracebacks
                 linecache._register_code("<string>", args[1], "<string>")
             exec(code, main.__dict__)
         elif args[0] == "-m":

@@ -215,3 +215,10 @@ def test_a_file_and_dev_null_as_stdio(tmp_path):
     got = run(preloaded.start_python, "preloaded")
     want = run(lambda args, **fds: subprocess.Popen([sys.executable, *args], **fds), "fresh")
     assert got == want and preloaded.FALLBACKS == []
+
+
+def test_what_it_cannot_run_is_refused():
+    """Interpreter options other than -c and -m would be start-up flags: refused, not ignored."""
+    for args in (["-u", "x.py"], ["-c"], ["-m"], []):
+        with pytest.raises(ValueError, match="is not \\[-c CODE"):
+            run_python(args)
