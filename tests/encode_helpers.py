@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -12,6 +10,7 @@ import pyarrow.parquet as pq
 from bertpiece import BertTokenizer
 from bertpiece.cli import main
 from bertpiece.cli.encode import read_bin
+from preloaded import run_python
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 UNCASED, CASED = "bert-base-uncased", "bert-base-cased"
@@ -71,8 +70,9 @@ def bin_rows(path):
 
 
 def subprocess_encode(*argv, **kwargs):
-    return subprocess.run([sys.executable, "-m", "bertpiece", "encode", *map(str, argv)], capture_output=True,
-                          **kwargs)
+    """`python -m bertpiece encode ARGV` in another process (a forked child of tests/preloaded.py's server: the
+    same status and output as a fresh interpreter's)."""
+    return run_python(["-m", "bertpiece", "encode", *map(str, argv)], **kwargs)
 
 
 def leftovers(tmp_path):

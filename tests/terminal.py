@@ -15,6 +15,7 @@ import time
 
 import bertpiece
 from bertpiece.terminal.text import width
+from preloaded import start_python
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 # Where the bertpiece under test is imported from (the checkout's python/ in a development
@@ -27,13 +28,24 @@ def run_on_terminal(argv, columns, *, stdin_text=None, cwd=None, timeout=120):
     """`python -m bertpiece ARGV` with stdin, stdout and stderr on a pty of `columns`
     columns (COLUMNS unset, so the program must ask the terminal). `stdin_text` is
     typed on the terminal, then Ctrl-D, once the program has shown something (a prompt)
-    or after 10 s. Returns (exit status, everything shown)."""
+    or after 10 s. Returns (exit status, everything shown). The program runs in a forked
+    child of tests/preloaded.py's server, which makes sys.stdin/stdout/stderr for the
+    terminal as Python's start-up does."""
+    return run_python_on_terminal(["-m", "bertpiece", *map(str, argv)], columns, stdin_text=stdin_text, cwd=cwd,
+                                  timeout=timeout)
+
+
+def run_python_on_terminal(args, columns, *, stdin_text=None, cwd=None, timeout=120, fresh=False):
+    """run_on_terminal for `python ARGS`; fresh: in a fresh interpreter (subprocess.Popen)."""
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR")}
     env["PYTHONPATH"] = SRC + os.pathsep + env.get("PYTHONPATH", "")
-    proc = subprocess.Popen([sys.executable, "-m", "bertpiece", *map(str, argv)], stdin=slave, stdout=slave,
-                            stderr=slave, cwd=cwd, env=env, close_fds=True)
+    if fresh:
+        proc = subprocess.Popen([sys.executable, *args], stdin=slave, stdout=slave, stderr=slave, cwd=cwd, env=env,
+                                close_fds=True)
+    else:
+        proc = start_python(args, stdin=slave, stdout=slave, stderr=slave, cwd=cwd, env=env)
     os.close(slave)
     chunks, deadline = [], time.monotonic() + timeout
     type_by = time.monotonic() + 10

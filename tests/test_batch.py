@@ -155,5 +155,6 @@ sys.exit(os.waitstatus_to_exitcode(status))
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
 def test_fork_after_parallel_encoding_does_not_deadlock():
+    # a fresh interpreter: the thread pools' own fork handling is the point, not tests/preloaded.py's
     r = subprocess.run([sys.executable, "-c", FORK_SCRIPT], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr

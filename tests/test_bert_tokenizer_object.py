@@ -61,6 +61,7 @@ def test_is_a_pretrained_tokenizer_base_and_import_stays_light():
     code = ("import sys, bertpiece; assert 'transformers' not in sys.modules; "
             "t = bertpiece.PlainBertTokenizer.from_pretrained('bert-base-uncased'); t('hi'); "
             "assert 'transformers' not in sys.modules; print('ok')")
+    # a fresh interpreter, not tests/preloaded.py's (which has imported transformers): the import is the point
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "ok\n"
 
 
@@ -74,6 +75,7 @@ def test_without_transformers_the_class_still_works(how):
         "t = T.from_pretrained('bert-base-uncased')\n"
         "print(t(['[MASK] x', 'hello'], padding=True)['input_ids'])\n")
     env = dict(os.environ, BERTPIECE_TRANSFORMERS="0" if how == "env" else "1")
+    # a fresh interpreter: transformers blocked or switched off before bertpiece imports it
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
     assert json.loads(out) == theirs("tokenizers")(["[MASK] x", "hello"], padding=True)["input_ids"]
 

@@ -51,6 +51,7 @@ def test_no_install_hint_assumes_bertpiece_is_on_pypi():
     ("import bertpiece.arrow", "bertpiece.arrow needs pyarrow: pip install pyarrow"),
 ])
 def test_missing_pyarrow_is_one_clear_import_error(code, message):
+    # a fresh interpreter: pyarrow blocked before anything imports it (tests/preloaded.py's has bertpiece imported)
     proc = subprocess.run([sys.executable, "-c", f"import sys; sys.modules['pyarrow'] = None; {code}"],
                           capture_output=True, text=True, env={"PYTHONPATH": SRC, "PATH": ""})
     assert proc.returncode == 1
@@ -61,6 +62,7 @@ def test_missing_pyarrow_is_one_clear_import_error(code, message):
 def test_missing_ray_is_a_clear_import_error():
     code = ("import sys; sys.modules['ray'] = None; import bertpiece.ray_data as r; "
             "r.tokenize_dataset(object(), column='text')")
+    # a fresh interpreter: Ray blocked before anything imports it
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env={"PYTHONPATH": SRC, "PATH": ""})
     assert proc.stderr.rstrip().endswith(

@@ -14,12 +14,13 @@ import pytest
 from bertpiece.cli import main
 from bertpiece.cli.outputs import _AppendFile
 from encode_helpers import TEXTS, encode, write_txt
+from preloaded import run_python
 from terminal import SRC
 
 
-def _run(*argv):
-    return subprocess.run([sys.executable, "-m", "bertpiece", *map(str, argv)], capture_output=True, text=True,
-                          env={"PYTHONPATH": SRC, "PATH": ""})
+def _run(*argv, cwd=None):
+    """`python -m bertpiece ARGV` (in a forked child of tests/preloaded.py's server: the same status and output)."""
+    return run_python(["-m", "bertpiece", *map(str, argv)], text=True, cwd=cwd, env={"PYTHONPATH": SRC, "PATH": ""})
 
 
 # ------------------------------------------------- outputs over inputs
@@ -143,8 +144,7 @@ BIG = str(2**64)
 ])
 def test_integer_options_out_of_range_are_usage_errors(tmp_path, argv):
     write_txt(tmp_path / "c.txt", TEXTS)
-    proc = subprocess.run([sys.executable, "-m", "bertpiece", *argv], capture_output=True, text=True,
-                          cwd=tmp_path, env={"PYTHONPATH": SRC, "PATH": ""})
+    proc = _run(*argv, cwd=tmp_path)
     option = next(a for a in argv if a.startswith("--") and argv[argv.index(a) + 1] in (BIG, "-1", "0", "\u00b2"))
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
@@ -166,6 +166,7 @@ def test_commands_leave_no_temporary_files(tmp_path):
                  ["train", "c.txt", "-o", "v.txt", "--vocab-size", "600"],
                  ["parity", "c.txt", "--reference", "oracle"], ["tokenize", "hello"]):
         stdin = (work / "c.txt").read_bytes() if "-" in argv else None
+        # a fresh interpreter: what its start-up (imports included) writes to TMPDIR is part of the point
         proc = subprocess.run([sys.executable, "-m", "bertpiece", *argv], input=stdin, capture_output=True,
                               cwd=work, env=env)
         assert proc.returncode == 0, proc.stderr

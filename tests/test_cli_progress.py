@@ -6,13 +6,12 @@ figures are the last frame's, wrapped between figures at narrow widths."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 import pytest
 
 from bertpiece.terminal import progress
 from bertpiece.terminal.text import width
+from preloaded import run_python
 from terminal import REPO, SRC, run_on_terminal, screen_rows, widest
 
 DATA = __import__("encode_helpers").DATA
@@ -98,8 +97,8 @@ def test_parity_last_frame_and_report_agree_and_counts_have_separators(corpus):
 @pytest.mark.parametrize("command", ["encode", "train", "parity"])
 def test_not_a_terminal_no_live_line(corpus, tmp_path, command):
     """Piped or logged: no carriage returns, no escape codes; a quick run prints just its summary."""
-    argv = [sys.executable, "-m", "bertpiece", *map(str, _commands(corpus, tmp_path)[command])]
-    proc = subprocess.run(argv, capture_output=True, text=True, env={"PYTHONPATH": SRC, "PATH": ""})
+    argv = ["-m", "bertpiece", *map(str, _commands(corpus, tmp_path)[command])]
+    proc = run_python(argv, text=True, env={"PYTHONPATH": SRC, "PATH": ""})  # tests/preloaded.py
     assert proc.returncode == 0, proc.stderr
     assert "\r" not in proc.stderr and "\x1b" not in proc.stderr
     assert len(proc.stderr.splitlines()) <= 2, proc.stderr  # summary (+ the unknown-token hint)
@@ -151,9 +150,8 @@ def test_frame_measures_wide_characters():
 def _encode(tmp_path, model, lines):
     src = tmp_path / "in.txt"
     src.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "bertpiece", "encode", str(src), "-o", str(tmp_path / "o.npy"),
-                           "--overwrite", "--model", model], capture_output=True, text=True,
-                          env={"PYTHONPATH": SRC, "PATH": ""})
+    proc = run_python(["-m", "bertpiece", "encode", str(src), "-o", str(tmp_path / "o.npy"), "--overwrite",
+                       "--model", model], text=True, env={"PYTHONPATH": SRC, "PATH": ""})
     assert proc.returncode == 0, proc.stderr
     return proc.stderr
 

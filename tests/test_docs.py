@@ -1,8 +1,10 @@
 """Every code block of README.md and docs/**/*.md runs as written (issues 17 and 24), so no example drifts.
 
 Conventions (what a block's fence says decides how it runs):
-- ```python: each block runs by itself, as a script, in a fresh interpreter (so every block is
-  self-contained: copy one, it runs). A line `x = ...  # value`, `print(expr)  # value` or
+- ```python: each block runs by itself, as a script, as in a fresh interpreter (so every block is
+  self-contained: copy one, it runs): `python block.py` in a forked child of an interpreter that has
+  imported bertpiece and transformers already (tests/preloaded.py, which gives the same status and output
+  as a fresh interpreter; BERTPIECE_TEST_FRESH=1 runs fresh ones). A line `x = ...  # value`, `print(expr)  # value` or
   `expr  # value` whose comment is a Python literal asserts that value right there.
 - ```sh: the block runs under `bash -euo pipefail`; it must exit 0.
 - ```console: `$ command` lines run in one bash script; their combined stdout and stderr must equal
@@ -31,6 +33,8 @@ import sys
 import tempfile
 
 import pytest
+
+from preloaded import run_python
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 README = os.path.join(ROOT, "README.md")
@@ -177,6 +181,8 @@ def test_block_runs_as_written(tmp_path, doc, line, lang, code, reason):
         script = cwd / f"{os.path.basename(doc)}_{line}.py"
         script.write_text("\n" * line + source, encoding="utf-8")  # tracebacks name the .md's lines
         argv = [sys.executable, str(script)]
+        # ray.init() starts a cluster of processes that outlive the block's first import: a fresh one
+        preload = "ray.init(" not in code
     elif lang == "sh":
         argv = ["bash", "-euo", "pipefail", "-c", code]
     else:
@@ -186,7 +192,11 @@ def test_block_runs_as_written(tmp_path, doc, line, lang, code, reason):
     # Whatever a block leaves in temp is removed with a temp dir of its own (short: Ray puts sockets there).
     temp = tempfile.mkdtemp(prefix="bpdoc")
     try:
-        proc = subprocess.run(argv, cwd=cwd, env=dict(_env(), TMPDIR=temp), capture_output=True, text=True, timeout=240)
+        env = dict(_env(), TMPDIR=temp)
+        if lang == "python" and preload:  # as `python block.py` in a fresh interpreter (tests/preloaded.py)
+            proc = run_python(argv[1:], cwd=cwd, env=env, text=True, timeout=240)
+        else:
+            proc = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=240)
     finally:
         shutil.rmtree(temp, ignore_errors=True)
     assert proc.returncode == 0 or lang == "console", f"{doc}:{line}\n{proc.stdout}\n{proc.stderr}"

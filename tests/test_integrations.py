@@ -139,7 +139,7 @@ _HASH_SCRIPT = textwrap.dedent("""
 def test_datasets_hash_is_stable_across_processes_and_pickling():
     runs = []
     for seed in ("1", "2"):  # different str hash seeds: set order would differ
-        env = dict(os.environ, PYTHONHASHSEED=seed)
+        env = dict(os.environ, PYTHONHASHSEED=seed)  # (fresh interpreters: separate runs are the point)
         out = subprocess.run([sys.executable, "-c", _HASH_SCRIPT], capture_output=True, text=True, check=True,
                              env=env, timeout=120)
         runs.append(json.loads(out.stdout))
@@ -174,7 +174,7 @@ _MAP_SCRIPT = textwrap.dedent("""
 def test_datasets_map_num_proc_is_cached_across_runs(tok, tmp_path):
     calls = tmp_path / "calls.txt"
     runs = []
-    for _ in range(2):
+    for _ in range(2):  # fresh interpreters: two runs, each with its own str hash seed
         out = subprocess.run([sys.executable, "-c", _MAP_SCRIPT, str(tmp_path), str(calls), json.dumps(LINES)],
                              capture_output=True, text=True, check=True, timeout=120)
         runs.append((json.loads(out.stdout), calls.read_text().count("call")))

@@ -14,6 +14,8 @@ import textwrap
 
 import pytest
 
+from preloaded import run_python
+
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS is enforced on Linux")
 
 HUGE = [10**9, 2**31, 2**40, 2**62, 2**63 - 1, 2**64]
@@ -79,7 +81,9 @@ CASES = {
 
 def sweep(kind):
     code = CHILD.replace("    CASES", textwrap.indent(textwrap.dedent(CASES[kind]), "    "))
-    r = subprocess.run([sys.executable, "-c", code, json.dumps(HUGE)], capture_output=True, text=True, timeout=300)
+    # a child process (tests/preloaded.py: forked from a preloaded interpreter) whose cap is set above
+    # what it maps, as a fresh interpreter's would be
+    r = run_python(["-c", code, json.dumps(HUGE)], text=True, timeout=300)
     assert r.returncode == 0, f"child ended with {r.returncode} (a negative code is a signal):\n{r.stderr[-3000:]}"
     return json.loads(r.stdout.strip().splitlines()[-1])
 
@@ -133,6 +137,7 @@ def test_single_text_and_stride_entry_points_raise_clean_errors_under_a_memory_l
 def test_cli_huge_sizes_end_with_a_message(tmp_path, extra):
     src = tmp_path / "in.txt"
     src.write_text("hello world\na second row\n")
+    # a fresh interpreter: the cap is absolute, and a preloaded one (tests/preloaded.py) maps more
     limit = "import resource, runpy, sys; resource.setrlimit(resource.RLIMIT_AS, (6 << 30, 6 << 30)); " \
             "sys.argv = ['bertpiece'] + sys.argv[1:]; runpy.run_module('bertpiece', run_name='__main__')"
     r = subprocess.run([sys.executable, "-c", limit, "encode", str(src), "-o", str(tmp_path / "o.npy"), *extra],
@@ -202,7 +207,7 @@ def test_a_document_too_large_for_memory_is_a_memory_error(name):
     call = DOCUMENT_CALLS[name]
     made = [line for names, line in DOCUMENT_TOKENIZERS.items() if any(re.search(rf"\b{n}\b", call) for n in names)]
     code = DOCUMENT_CHILD.replace("TOKENIZERS", "\n".join(made)).replace("CALL", call).replace("REPEATS", str(repeats))
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    r = run_python(["-c", code], text=True, timeout=300)  # capped above its own mapping: see sweep()
     assert r.returncode == 0, f"child ended with {r.returncode} (a negative code is a signal):\n{r.stderr[-3000:]}"
     assert "panicked" not in r.stderr, r.stderr[-3000:]
     assert r.stdout.startswith("MemoryError"), (r.stdout, r.stderr[-3000:])

@@ -36,6 +36,7 @@ def test_another_unicode_version_is_refused(tmp_path):
     code = ("import unicodedata2; assert unicodedata2.unidata_version == '18.0.0'\n"
             "import bertpiece.oracle")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    # a fresh interpreter: the check runs when bertpiece.oracle is first imported
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert r.returncode == 1, r.stdout + r.stderr
     last = r.stderr.strip().splitlines()[-1]

@@ -1,6 +1,6 @@
 """Pickling, copying and multiprocessing of every tokenizer class.
 
-Each round trip (`pickle` protocols 2-5, `copy.deepcopy`, a fresh interpreter,
+Each round trip (`pickle` protocols 2-5, `copy.deepcopy`, another process,
 multiprocessing fork and spawn workers) must give exactly the original
 tokenizer's output on tests/data lines, for a grid of constructor options;
 pickles must be about the vocabulary's size and byte-for-byte reproducible
@@ -12,8 +12,6 @@ import json
 import multiprocessing
 import os
 import pickle
-import subprocess
-import sys
 
 import pytest
 from hypothesis import given
@@ -23,6 +21,7 @@ import bertpiece
 from bertpiece import BertTokenizer, FullTokenizer, _pickle, oracle
 from bertpiece.tokenization import BasicTokenizer, WordpieceTokenizer
 from google_reference import sample_lines
+from preloaded import run_python
 
 UNCASED, CASED, MULTI = "bert-base-uncased", "bert-base-cased", "bert-base-multilingual-cased"
 
@@ -276,13 +275,15 @@ sys.stdout.write("\\n" + pickle.dumps(tok).hex())
     lambda: _configured("tokenizers", "added_tokens"),
     lambda: _configured("transformers", "options"),
 ], ids=["FullTokenizer", "BertTokenizer", "BertTokenizer-legacy"])
-def test_unpickle_in_fresh_process(make, tmp_path):
+def test_unpickle_in_another_process(make, tmp_path):
     tok = make()
     path = tmp_path / "tok.pkl"
     path.write_bytes(pickle.dumps(tok))
     lines = LINES[::3]
-    out = subprocess.run([sys.executable, "-c", _CHILD, str(path), json.dumps(lines)], capture_output=True,
-                         text=True, check=True, timeout=120).stdout
+    # Another process that never held the object: a forked child of tests/preloaded.py's server, which has
+    # only imported modules (another hash seed than this process's too). Unpickling where bertpiece is not
+    # imported yet is test_multiprocessing_pool's spawn workers'.
+    out = run_python(["-c", _CHILD, str(path), json.dumps(lines)], text=True, check=True, timeout=120).stdout
     ids, data = out.split("\n", 1)
     expected = [tok.encode(t) if isinstance(tok, FullTokenizer) else tok(t)["input_ids"] for t in lines]
     assert json.loads(ids) == expected

@@ -249,7 +249,7 @@ def test_a_bad_thread_count_in_the_environment_is_named():
             "for call in (lambda: tok(['a b'], padding=True, return_tensors='np'), lambda: tok(['a b']),"
             " lambda: tok.encode_batch(['a b'])):\n"
             "    try:\n        call()\n    except ValueError as e:\n        print(e)\n")
-    env = dict(os.environ, BERTPIECE_NUM_THREADS="many")
+    env = dict(os.environ, BERTPIECE_NUM_THREADS="many")  # read at pool creation: a fresh interpreter
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert out.stdout.splitlines() == ["BERTPIECE_NUM_THREADS='many' is not an integer"] * 3, out.stderr
 
