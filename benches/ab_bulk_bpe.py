@@ -8,13 +8,15 @@ Each build is a directory holding `bertpiece/_core.abi3.so` (for instance a copy
 of `python/` with the build's library in it); each is loaded under its own
 module name. The tokenizer is bench_pipeline.py's cached 32k GPT-2 shape (run
 that once first), the text the first --mb MB of en-large, one text per line.
-Per round and build: one warm-up call, then --reps timed calls of
-`pipeline_encode_flat(..., add_special_tokens=False, num_threads=1)`; reported
-(benches/bulk_bpe_rounds.py): CPU MB/s (median, upper quartile, max), the
-ratio to the first build, and a digest of ids (and offsets) that must be the
-same for every build.
+Per round, build and thread count: one warm-up call, then --reps timed calls
+of `pipeline_encode_flat(..., add_special_tokens=False, num_threads=N)`;
+reported (benches/bulk_bpe_rounds.py): CPU MB/s (median, upper quartile,
+max; CPU time of all the process's threads), the ratio to the first call,
+wall-clock MB/s, and a digest of ids (and offsets) that must be the same for
+every build and thread count.
 
     python benches/ab_bulk_bpe.py /tmp/build-a /tmp/build-b [--rounds 5] [--reps 3] [--offsets]
+    python benches/ab_bulk_bpe.py /tmp/build-a --threads 1,2     # 1 against 2 threads, taking turns
 """
 
 import argparse
@@ -32,19 +34,25 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--offsets", action="store_true")
+    ap.add_argument("--threads", default="1", help="thread counts, comma-separated (each build runs each)")
     ap.add_argument("--tokenizer", default=None, help="default: bench_pipeline.py's cached file")
     args = ap.parse_args()
     path, tokenizer_json, lines, mb = material(args.corpus, args.mb, args.tokenizer)
+    threads = [int(t) for t in args.threads.split(",")]
     calls = {}
     for i, build in enumerate(args.builds):
         core = load_core(build, i)
         tok = core.PipelineTokenizer.from_str(tokenizer_json, True)
         settings = tok.stored_settings()
-        calls[build] = (lambda core=core, tok=tok, settings=settings: core.pipeline_encode_flat(
-            tok, settings, lines, add_special_tokens=False, return_offsets=args.offsets, num_threads=1))
-    speeds, digests = run_rounds(calls, mb, args.rounds, args.reps,
+        for th in threads:
+            name = build if threads == [1] else f"{build} threads={th}"
+            calls[name] = (lambda core=core, tok=tok, settings=settings, th=th: core.pipeline_encode_flat(
+                tok, settings, lines, add_special_tokens=False, return_offsets=args.offsets, num_threads=th))
+    wall = {}
+    speeds, digests = run_rounds(calls, mb, args.rounds, args.reps, wall=wall,
                                  as_bytes=lambda out: b"".join(np.asarray(a).tobytes() for a in out[:3] if a is not None))
-    report(f"tokenizer {path}; text {mb:.2f} MB, {len(lines)} lines; offsets {args.offsets}", speeds, digests, args.builds[0])
+    report(f"tokenizer {path}; text {mb:.2f} MB, {len(lines)} lines; offsets {args.offsets}", speeds, digests,
+           next(iter(calls)), wall)
 
 
 if __name__ == "__main__":

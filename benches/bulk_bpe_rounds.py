@@ -40,30 +40,34 @@ def material(corpus=CORPUS, mb=8.0, tokenizer=None):
     return path, tokenizer_json, text.split("\n")[:-1], len(text.encode("utf-8")) / 1e6
 
 
-def run_rounds(calls, mb, rounds, reps, as_bytes=lambda out: out):
+def run_rounds(calls, mb, rounds, reps, as_bytes=lambda out: out, wall=None):
     """Every call of `calls` (name -> callable) in turn, `rounds` times: a warm-up whose output `as_bytes` makes
-    the digest, then `reps` timed calls. Returns (name -> CPU MB/s of every timed call, name -> digest)."""
+    the digest, then `reps` timed calls. Returns (name -> CPU MB/s of every timed call, name -> digest); with
+    `wall` (a dict), wall-clock MB/s go into it as well."""
     speeds = {name: [] for name in calls}
     digests = {}
     for _ in range(rounds):
         for name, call in calls.items():
             digests[name] = hashlib.sha256(as_bytes(call())).hexdigest()[:12]
             for _ in range(reps):
-                t0 = time.process_time()
+                t0, w0 = time.process_time(), time.perf_counter()
                 call()
                 speeds[name].append(mb / (time.process_time() - t0))
+                if wall is not None:
+                    wall.setdefault(name, []).append(mb / (time.perf_counter() - w0))
     return speeds, digests
 
 
-def report(header, speeds, digests, against):
+def report(header, speeds, digests, against, wall=None):
     """One line per call: CPU MB/s median, upper quartile and max, the median's ratio to `against`'s, the
-    digest; exits with an error if the digests differ."""
+    digest (and the wall-clock MB/s median and max, when given); exits with an error if the digests differ."""
     print(f"{header}; load average {os.getloadavg()[0]:.2f}")
     ref = statistics.median(speeds[against])
     for name, v in speeds.items():
         v = sorted(v)
         med = statistics.median(v)
+        walls = f"  wall MB/s median {statistics.median(wall[name]):.1f} max {max(wall[name]):.1f}" if wall else ""
         print(f"{name}: CPU MB/s median {med:.1f} q75 {v[3 * len(v) // 4]:.1f} max {v[-1]:.1f}"
-              f"  vs {against} {med / ref:.2f}  digest {digests[name]}")
+              f"  vs {against} {med / ref:.2f}{walls}  digest {digests[name]}")
     if len(set(digests.values())) > 1:
         raise SystemExit("the outputs differ")

@@ -9,12 +9,17 @@ report are benches/bulk_bpe_rounds.py's):
     RAYON_NUM_THREADS=1 taskset -c 0 /work/venv-bench/bin/python benches/cpu_bulk_bpe_peers.py BUILD [BUILD...] [--rounds 5]
 
 fastokens' call is bench_pipeline.py's "bulk" (`encode_batch_flat`, its ids
-made an array); bertpiece's is `pipeline_encode_flat` (ids only, one thread,
-made the same array). The ids of every engine must be equal (sha256).
+made an array); bertpiece's is `pipeline_encode_flat` (ids only, made the
+same array). The ids of every engine must be equal (sha256). Two threads:
+`--threads 2` for bertpiece and RAYON_NUM_THREADS=2 for fastokens, not
+pinned (CPU time then sums both threads; wall-clock MB/s are reported too):
+
+    RAYON_NUM_THREADS=2 /work/venv-bench/bin/python benches/cpu_bulk_bpe_peers.py BUILD --threads 2
 """
 
 import argparse
 import array
+import os
 
 import numpy as np
 
@@ -28,6 +33,7 @@ def main():
     ap.add_argument("--mb", type=float, default=8)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=1, help="bertpiece's num_threads (fastokens': RAYON_NUM_THREADS)")
     args = ap.parse_args()
     path, tokenizer_json, lines, mb = material(args.corpus, args.mb)
     calls = {}
@@ -36,13 +42,15 @@ def main():
         tok = core.PipelineTokenizer.from_str(tokenizer_json, True)
         settings = tok.stored_settings()
         calls[build] = (lambda core=core, tok=tok, settings=settings: np.asarray(core.pipeline_encode_flat(
-            tok, settings, lines, add_special_tokens=False, num_threads=1)[0]).astype(np.uint32).tobytes())
+            tok, settings, lines, add_special_tokens=False, num_threads=args.threads)[0]).astype(np.uint32).tobytes())
     import fastokens
 
     fast = fastokens.Tokenizer.from_file(path)
     calls["fastokens"] = lambda: array.array("I", fast.encode_batch_flat(lines)[0]).tobytes()
-    speeds, digests = run_rounds(calls, mb, args.rounds, args.reps)
-    report(f"tokenizer {path}; text {mb:.2f} MB, {len(lines)} lines", speeds, digests, "fastokens")
+    wall = {}
+    speeds, digests = run_rounds(calls, mb, args.rounds, args.reps, wall=wall)
+    report(f"tokenizer {path}; text {mb:.2f} MB, {len(lines)} lines; bertpiece threads {args.threads}, RAYON_NUM_THREADS "
+           f"{os.environ.get('RAYON_NUM_THREADS', 'unset')}", speeds, digests, "fastokens", wall)
 
 
 if __name__ == "__main__":
