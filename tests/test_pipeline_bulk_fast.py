@@ -214,6 +214,22 @@ def test_contractions_every_case_and_whitespace_three_way():
         assert [e.word_ids for e in tok.encode_batch(texts, add_special_tokens=False)] == want
 
 
+def test_block_scanner_edges_three_way():
+    """The ids-only loop splits 64 bytes at a time where 64 are left (SSE2 class masks) and hands the rest and
+    every quote, non-0x20 whitespace, control, non-ASCII byte and added token's first byte to the scalar
+    scanner: texts of 63 to 130 bytes (the last block's edge), a word, a space run, digits or punctuation
+    across byte 64, and each kind of byte the block leaves at every place from 56 to 72 of the text."""
+    fast, general, theirs = three("gpt2")
+    texts = []
+    for n in (63, 64, 65, 66, 127, 128, 129, 130):
+        for fill in ("the cat sat ", "x  ", "ab12 ", "a, b. ", "   y", "word"):
+            texts.append((fill * 40)[:n])
+    for at in range(56, 73):
+        for odd in ("'s", "'", "\t", "\n", "  ", "é", "<|endoftext|>", "<", "\x00", "\x7f", "7", ".", "ß"):
+            texts.append(("one two three " * 6)[:at] + odd + " four five six" * 5)
+    check(fast, general, theirs, texts, threads=(1,), offsets_too=(False,))
+
+
 def cache_edge_words():
     """Words on both sides of the word cache's key sizes (1, 8, 9, 16, 17 bytes with their space) and of the
     linear merge's bound (64 bytes), of letters (the scanner's 8-byte runs), digits, mixed case and
