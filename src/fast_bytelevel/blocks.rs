@@ -38,10 +38,14 @@ fn classify(block: &[u8], stops: [u8; 4]) -> Option<Masks> {
     Some(unsafe { classify_sse2(block, stops) })
 }
 
+/// # Safety
+/// The CPU must have SSE2 (every x86-64 CPU has). An `unsafe fn` rather
+/// than a safe `#[target_feature]` one, which needs Rust 1.86 (the crate's
+/// rust-version is 1.85).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
 #[inline]
-fn classify_sse2(block: &[u8; 64], stops: [u8; 4]) -> Masks {
+unsafe fn classify_sse2(block: &[u8; 64], stops: [u8; 4]) -> Masks {
     use std::arch::x86_64::*;
     let mut m = Masks::default();
     for k in 0..4 {

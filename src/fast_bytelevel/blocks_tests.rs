@@ -59,7 +59,8 @@ fn block_starts_are_the_scalar_pieces_starts() {
         let text = format!("{}{}{}", "word  ".repeat(12), b as char, " tail of the text here".repeat(4));
         checked += check(&text, plain);
     }
-    assert!(checked > 10_000, "{checked} blocks checked");
+    // (off x86-64 there is no block scanner: nothing to check)
+    assert!(checked > 10_000 || cfg!(not(target_arch = "x86_64")), "{checked} blocks checked");
 }
 
 #[test]
