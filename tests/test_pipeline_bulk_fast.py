@@ -123,7 +123,7 @@ def test_every_ud_line_gpt2_three_way(files):
 @pytest.mark.parametrize("shape", sorted(set(SHAPES) - {"gpt2"}))
 def test_shapes_three_way(shape):
     fast, general, theirs = three(shape)
-    lines = some_lines(54)  # 54 lines of every UD file per shape (CPU time kept as before the ids-only edge checks)
+    lines = some_lines(50)  # 50 lines of every UD file per shape (the file's CPU time kept as before the edge and contraction checks)
     for add in (True, False):
         check(fast, general, theirs, lines, add_special_tokens=add)
 
@@ -193,6 +193,41 @@ def test_hypothesis_texts_three_way(texts, shape, add, max_length, direction):
     finally:
         for t in (theirs, fast, general):
             t.no_truncation()
+
+
+def test_contractions_every_case_and_whitespace_three_way():
+    """GPT-2's contractions are lowercase only ('s 't 're 've 'm 'll 'd): their uppercase and mixed-case forms
+    ('S, 'RE, 'Ll...) are a quote run then letters. Each form after a word, a space, every ASCII whitespace
+    char, a quote, a digit and nothing, and before nothing (the text's end: its key read byte by byte), a
+    letter, a word, a non-ASCII letter, another contraction and a tab: the fast path's scan against the general
+    path and tokenizers, in the bulk call (ids only and with offsets) and in `encode`'s word ids (the pieces
+    themselves: this small vocabulary has no "'S" token, so a case-blind contraction would change no id)."""
+    fast, general, theirs = three("gpt2")
+    forms = ["s", "t", "re", "ve", "m", "ll", "d"]
+    forms += [f.upper() for f in forms] + ["Re", "rE", "Ve", "lL", "Ll", "x"]
+    befores = ["it", " ", "  ", "\t", "\n", "\r", "\x0b", "\x0c", "'", "7", "", "x "]
+    afters = ["", "x", " y", "é", "'s", "\t"]
+    texts = [before + "'" + form + after for form in forms for before in befores for after in afters]
+    check(fast, general, theirs, texts, threads=(1,))
+    want = [e.word_ids for e in theirs.encode_batch(texts, add_special_tokens=False)]
+    for tok in (fast, general):
+        assert [e.word_ids for e in tok.encode_batch(texts, add_special_tokens=False)] == want
+
+
+def test_block_scanner_edges_three_way():
+    """The ids-only loop splits 64 bytes at a time where 64 are left (SSE2 class masks) and hands the rest and
+    every quote, non-0x20 whitespace, control, non-ASCII byte and added token's first byte to the scalar
+    scanner: texts of 63 to 130 bytes (the last block's edge), a word, a space run, digits or punctuation
+    across byte 64, and each kind of byte the block leaves at every place from 56 to 72 of the text."""
+    fast, general, theirs = three("gpt2")
+    texts = []
+    for n in (63, 64, 65, 66, 127, 128, 129, 130):
+        for fill in ("the cat sat ", "x  ", "ab12 ", "a, b. ", "   y", "word"):
+            texts.append((fill * 40)[:n])
+    for at in range(56, 73):
+        for odd in ("'s", "'", "\t", "\n", "  ", "é", "<|endoftext|>", "<", "\x00", "\x7f", "7", ".", "ß"):
+            texts.append(("one two three " * 6)[:at] + odd + " four five six" * 5)
+    check(fast, general, theirs, texts, threads=(1,), offsets_too=(False,))
 
 
 def cache_edge_words():

@@ -10,7 +10,9 @@
 //! the bulk call finds out in the same scan whether a text may hold an
 //! added token ([`FastByteLevel::encode_text_ids`]).
 
+mod blocks;
 mod cache;
+mod ids;
 pub mod merge;
 pub mod scan;
 
@@ -170,7 +172,7 @@ impl FastByteLevel {
         let bytes = text.as_bytes();
         ids.reserve(text.len() / 4 + 1);
         let Some(offsets) = offsets else {
-            return self.bpe.with_cache(|words| scan::split_gpt2_until(text, classes, |start, end| words.tokenize_ids(bytes, start, end, ids)));
+            return self.bpe.with_cache(|words| words.text_ids(text, classes, ids));
         };
         offsets.reserve(text.len() / 4 + 1);
         // ASCII text: chars are bytes (the common case, no counting)

@@ -26,6 +26,10 @@ pub enum CharClass {
 #[derive(Clone, Debug)]
 pub struct AsciiClasses {
     classes: [CharClass; 128],
+    /// The Stop bytes for the 64-byte block scanner (unused places 0, a
+    /// control the block scanner leaves to this one anyway); None when there
+    /// are more than four.
+    block_stops: Option<[u8; 4]>,
 }
 
 impl AsciiClasses {
@@ -41,7 +45,7 @@ impl AsciiClasses {
             }
             *slot = CharClass::Stop;
         }
-        Some(AsciiClasses { classes: a })
+        Some(AsciiClasses { classes: a, block_stops: block_stops(&a) })
     }
 
     /// GPT-2's classes, no stops.
@@ -75,8 +79,21 @@ static ASCII: LazyLock<AsciiClasses> = LazyLock::new(|| {
     for (b, slot) in a.iter_mut().enumerate() {
         *slot = lookup(b as u32);
     }
-    AsciiClasses { classes: a }
+    AsciiClasses { classes: a, block_stops: block_stops(&a) }
 });
+
+/// The Stop bytes of `classes` as [`AsciiClasses::block_stops`] keeps them.
+fn block_stops(classes: &[CharClass; 128]) -> Option<[u8; 4]> {
+    let mut stops = [0u8; 4];
+    let mut n = 0;
+    for (b, &c) in classes.iter().enumerate() {
+        if c == CharClass::Stop {
+            *stops.get_mut(n)? = b as u8;
+            n += 1;
+        }
+    }
+    Some(stops)
+}
 
 fn lookup(cp: u32) -> CharClass {
     let t = &*TABLE;
@@ -176,68 +193,88 @@ pub fn split_gpt2(text: &str, out: impl FnMut(usize, usize)) {
 /// either a piece's first byte, read through `class_at`, or inside a run of
 /// one class that is not Stop, so no Stop byte is passed over.
 pub fn split_gpt2_until(text: &str, ascii: &AsciiClasses, mut out: impl FnMut(usize, usize)) -> bool {
+    let quote_stops = ascii.quote_stops();
     let ascii = &ascii.classes;
-    // an added token starting with an apostrophe: no contraction before the table's say
-    let quote_stops = ascii[b'\'' as usize] == CharClass::Stop;
-    let bytes = text.as_bytes();
-    let n = bytes.len();
     let mut i = 0;
-    while i < n {
-        let b = bytes[i];
-        if b == b'\'' && !quote_stops {
-            let next = |k: usize| bytes.get(i + k).copied();
-            let len = match (next(1), next(2)) {
-                (Some(b's' | b't' | b'm' | b'd'), _) => 2,
-                (Some(b'r' | b'v'), Some(b'e')) | (Some(b'l'), Some(b'l')) => 3,
-                _ => 0,
-            };
-            if len > 0 {
-                out(i, i + len);
-                i += len;
-                continue;
-            }
-        }
-        if b == b' ' && i + 1 < n {
-            // ` ?\p{L}+`, ` ?\p{N}+`, ` ?[^\s\p{L}\p{N}]+`: the space joins a following non-space run.
-            let (class, _) = class_at(text, ascii, i + 1);
-            if class == CharClass::Stop {
-                return false;
-            }
-            if class != CharClass::Space {
-                let end = run_end(text, ascii, i + 1, class);
-                out(i, end);
-                i = end;
-                continue;
-            }
-        }
-        let (class, len) = class_at(text, ascii, i);
-        if class == CharClass::Stop {
-            return false;
-        }
-        if class != CharClass::Space {
-            let end = run_end(text, ascii, i + len, class);
-            out(i, end);
-            i = end;
-            continue;
-        }
-        // `\s+(?!\S)` then `\s+`: a run of two or more whitespace chars that a
-        // non-space follows leaves its last char to the next piece.
-        let (mut end, mut last_start) = (i + len, i);
-        while end < n {
-            let (c, l) = class_at(text, ascii, end);
-            if c != CharClass::Space {
-                break;
-            }
-            last_start = end;
-            end += l;
-        }
-        if end < n && last_start > i {
-            end = last_start;
-        }
+    while i < text.len() {
+        let Some(end) = piece_end(text, ascii, quote_stops, i) else { return false };
         out(i, end);
         i = end;
     }
     true
+}
+
+impl AsciiClasses {
+    /// True when an added token starts with an apostrophe: then no
+    /// contraction is taken before the table's say (the quote is a Stop).
+    #[inline]
+    pub fn quote_stops(&self) -> bool {
+        self.classes[b'\'' as usize] == CharClass::Stop
+    }
+
+    /// The Stop bytes for the block scanner (see the field).
+    #[inline]
+    pub fn block_stops(&self) -> Option<[u8; 4]> {
+        self.block_stops
+    }
+
+    /// The 128 classes, for [`piece_end`].
+    #[inline]
+    pub fn table(&self) -> &[CharClass; 128] {
+        &self.classes
+    }
+}
+
+/// The end of the GPT-2 piece starting at byte `i` (< `text.len()`, a
+/// piece's start), or None at a Stop byte.
+#[inline(always)]
+pub fn piece_end(text: &str, ascii: &[CharClass; 128], quote_stops: bool, i: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let n = bytes.len();
+    let Some(&b) = bytes.get(i) else { return Some(n) };
+    if b == b'\'' && !quote_stops {
+        let next = |k: usize| bytes.get(i + k).copied();
+        let len = match (next(1), next(2)) {
+            (Some(b's' | b't' | b'm' | b'd'), _) => 2,
+            (Some(b'r' | b'v'), Some(b'e')) | (Some(b'l'), Some(b'l')) => 3,
+            _ => 0,
+        };
+        if len > 0 {
+            return Some(i + len);
+        }
+    }
+    if b == b' ' && i + 1 < n {
+        // ` ?\p{L}+`, ` ?\p{N}+`, ` ?[^\s\p{L}\p{N}]+`: the space joins a following non-space run.
+        let (class, _) = class_at(text, ascii, i + 1);
+        if class == CharClass::Stop {
+            return None;
+        }
+        if class != CharClass::Space {
+            return Some(run_end(text, ascii, i + 1, class));
+        }
+    }
+    let (class, len) = class_at(text, ascii, i);
+    if class == CharClass::Stop {
+        return None;
+    }
+    if class != CharClass::Space {
+        return Some(run_end(text, ascii, i + len, class));
+    }
+    // `\s+(?!\S)` then `\s+`: a run of two or more whitespace chars that a
+    // non-space follows leaves its last char to the next piece.
+    let (mut end, mut last_start) = (i + len, i);
+    while end < n {
+        let (c, l) = class_at(text, ascii, end);
+        if c != CharClass::Space {
+            break;
+        }
+        last_start = end;
+        end += l;
+    }
+    if end < n && last_start > i {
+        end = last_start;
+    }
+    Some(end)
 }
 
 #[cfg(test)]

@@ -1,0 +1,111 @@
+//! GPT-2's split 64 bytes at a time for the ids-only bulk loop: the bytes'
+//! classes as bit masks (SSE2 compares, x86-64's baseline), the pieces'
+//! first bytes computed from the masks with shifts, and the pieces taken
+//! out of the mask bit by bit, so a word costs no data-dependent branch of
+//! its own in the scan. Only the plain case: a block's bytes are ASCII
+//! letters, digits, spaces (0x20) and punctuation; the first byte of any
+//! other kind (a quote, which may start a contraction; another whitespace or
+//! control; a non-ASCII byte; an added token's first byte) ends the block's
+//! trusted part, and the scalar scanner ([`super::scan::piece_end`]) takes
+//! the piece there.
+
+/// The piece starts of the 64 bytes from a piece start (bit k: byte k
+/// starts a piece), the bits at or past the trusted part's end cleared (a
+/// piece from the last start may run past it); None off x86-64 or with
+/// fewer than 64 bytes left.
+#[inline(always)]
+pub fn piece_starts(block: &[u8], stops: [u8; 4]) -> Option<u64> {
+    let masks = classify(block, stops)?;
+    Some(starts(masks))
+}
+
+/// Byte classes of a block as bit masks: letters, digits, spaces (0x20),
+/// and the bytes the block scanner leaves to the scalar one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Masks {
+    pub letter: u64,
+    pub digit: u64,
+    pub space: u64,
+    pub special: u64,
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn classify(block: &[u8], stops: [u8; 4]) -> Option<Masks> {
+    let block: &[u8; 64] = block.get(..64)?.try_into().ok()?;
+    // SAFETY: `classify_sse2` needs only SSE2, which is part of x86-64 itself (every
+    // x86-64 CPU has it, and the target enables it for all code).
+    Some(unsafe { classify_sse2(block, stops) })
+}
+
+/// # Safety
+/// The CPU must have SSE2 (every x86-64 CPU has). An `unsafe fn` rather
+/// than a safe `#[target_feature]` one, which needs Rust 1.86 (the crate's
+/// rust-version is 1.85).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+#[inline]
+unsafe fn classify_sse2(block: &[u8; 64], stops: [u8; 4]) -> Masks {
+    use std::arch::x86_64::*;
+    let mut m = Masks::default();
+    for k in 0..4 {
+        let v = _mm_set_epi64x(word(block, 16 * k + 8) as i64, word(block, 16 * k) as i64);
+        // signed compares: a non-ASCII byte is negative, below every bound here
+        let lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+        let letter = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8((b'a' - 1) as i8)), _mm_cmplt_epi8(lower, _mm_set1_epi8((b'z' + 1) as i8)));
+        let digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8((b'0' - 1) as i8)), _mm_cmplt_epi8(v, _mm_set1_epi8((b'9' + 1) as i8)));
+        let space = _mm_cmpeq_epi8(v, _mm_set1_epi8(b' ' as i8));
+        // controls and whitespace other than 0x20 (below 0x20), non-ASCII (negative), DEL, the quote, the stops
+        let mut special = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7F)));
+        special = _mm_or_si128(special, _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\'' as i8)));
+        for s in stops {
+            special = _mm_or_si128(special, _mm_cmpeq_epi8(v, _mm_set1_epi8(s as i8)));
+        }
+        let shift = 16 * k;
+        m.letter |= (_mm_movemask_epi8(letter) as u32 as u64) << shift;
+        m.digit |= (_mm_movemask_epi8(digit) as u32 as u64) << shift;
+        m.space |= (_mm_movemask_epi8(space) as u32 as u64) << shift;
+        m.special |= (_mm_movemask_epi8(special) as u32 as u64) << shift;
+    }
+    m
+}
+
+/// Bytes `at..at + 8` of the block as a little-endian u64 (`at` <= 56).
+#[inline(always)]
+fn word(block: &[u8; 64], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    if let Some(b) = block.get(at..at + 8) {
+        w.copy_from_slice(b);
+    }
+    u64::from_le_bytes(w)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn classify(_block: &[u8], _stops: [u8; 4]) -> Option<Masks> {
+    None
+}
+
+/// The piece starts of a block whose byte 0 starts a piece (see [`piece_starts`]).
+///
+/// GPT-2's split over these four classes: a letter, digit or punctuation
+/// byte starts a piece when the byte before it is of another class and not a
+/// space (` ?\p{L}+`: a space joins the run after it); a space starts one
+/// when the byte before it is not a space, or when it is the last of a run
+/// of spaces that a non-space follows (`\s+(?!\S)` leaves that one to the
+/// next piece).
+#[inline(always)]
+pub fn starts(m: Masks) -> u64 {
+    let punct = !(m.letter | m.digit | m.space | m.special);
+    let after_space = m.space << 1;
+    let run_start = |c: u64| c & !(c << 1) & !after_space;
+    let space_start = (m.space & !after_space) | (m.space & after_space & !(m.space >> 1));
+    let all = run_start(m.letter) | run_start(m.digit) | run_start(punct) | space_start | 1;
+    // trusted: below the first special byte, less one (a start there reads the byte after it)
+    let limit = m.special.trailing_zeros().min(63).saturating_sub(1);
+    all & ((1u64 << limit) - 1)
+}
+
+#[cfg(test)]
+#[path = "blocks_tests.rs"]
+mod tests;

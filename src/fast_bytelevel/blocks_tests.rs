@@ -1,0 +1,92 @@
+//! The block scanner against the scalar one: from every piece start of many
+//! texts, the starts the block reports are exactly the scalar pieces' starts
+//! up to its last one, with and without stop bytes.
+
+use super::*;
+use crate::fast_bytelevel::scan::{split_gpt2_until, AsciiClasses};
+
+/// A small deterministic generator (no dependency).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n
+    }
+}
+
+fn check(text: &str, classes: &AsciiClasses) -> usize {
+    let mut starts = Vec::new();
+    let complete = split_gpt2_until(text, classes, |a, _| starts.push(a));
+    let scanned_to = if complete { text.len() } else { starts.last().copied().unwrap_or(0) };
+    let stops = classes.block_stops().unwrap_or([0; 4]);
+    let mut checked = 0;
+    for &i in &starts {
+        let Some(block) = text.as_bytes().get(i..i + 64) else { continue };
+        let Some(got) = piece_starts(block, stops) else { continue };
+        if got == 0 {
+            continue;
+        }
+        let last = 63 - got.leading_zeros() as usize;
+        assert!(i + last <= scanned_to, "{text:?} at {i}: a start past the scalar scan's stop");
+        let want = starts.iter().filter(|&&s| s >= i && s <= i + last).fold(0u64, |m, &s| m | 1 << (s - i));
+        assert_eq!(got, want, "{text:?} from {i}: {got:064b} against {want:064b}");
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn block_starts_are_the_scalar_pieces_starts() {
+    let plain = AsciiClasses::plain();
+    let stops = AsciiClasses::with_stops([b'<', b'['].into_iter()).unwrap();
+    let pieces = [
+        "a", "Z", "the", " the", " x", "  ", "   ", " ", "7", "1999", " 42", ".", ",", "!?", " (", "--", "'", "'s", "'ll", "'S",
+        "\t", "\n", "\r\n", "\x0b", "\x00", "\x7f", "é", " é", "日", "<", "[", "|", "~", "_", "don't", "ab12cd", "x  y", "a   b",
+    ];
+    let mut rng = Lcg(25);
+    let mut checked = 0;
+    for _ in 0..3000 {
+        let text: String = (0..40 + rng.next(60)).map(|_| pieces[rng.next(pieces.len())]).collect();
+        checked += check(&text, plain);
+        checked += check(&text, &stops);
+    }
+    // runs of one kind of byte through whole blocks, and every ASCII byte after a run of spaces and letters
+    for fill in ["a", " ", ".", "7", " a", "ab ", "a  ", "  a"] {
+        checked += check(&fill.repeat(100), plain);
+    }
+    for b in 0..0x80u8 {
+        let text = format!("{}{}{}", "word  ".repeat(12), b as char, " tail of the text here".repeat(4));
+        checked += check(&text, plain);
+    }
+    // (off x86-64 there is no block scanner: nothing to check)
+    assert!(checked > 10_000 || cfg!(not(target_arch = "x86_64")), "{checked} blocks checked");
+}
+
+#[test]
+fn the_classes_agree_with_the_scanner_table() {
+    // every ASCII byte at every place of a block: the masks' classes are the table's where the block trusts them
+    let table = AsciiClasses::plain().table();
+    for b in 0..=0xFFu8 {
+        for at in [0usize, 7, 8, 15, 16, 31, 40, 63] {
+            let mut block = [b'a'; 64];
+            block[at] = b;
+            let Some(m) = classify(&block, [0; 4]) else { return };
+            let bit = 1u64 << at;
+            let kind = (m.letter & bit != 0, m.digit & bit != 0, m.space & bit != 0, m.special & bit != 0);
+            let want = match table.get(b as usize) {
+                _ if b == b'\'' || b >= 0x80 => (false, false, false, true),
+                Some(CharClass::Letter) => (true, false, false, false),
+                Some(CharClass::Number) => (false, true, false, false),
+                Some(CharClass::Space) if b == b' ' => (false, false, true, false),
+                Some(CharClass::Space) => (false, false, false, true),
+                // Other: punctuation (no mask) unless a control the block leaves to the scalar scanner
+                _ if b < 0x20 || b == 0x7F => (false, false, false, true),
+                _ => (false, false, false, false),
+            };
+            assert_eq!(kind, want, "byte {b:#04x} at {at}");
+        }
+    }
+}
+
+use crate::fast_bytelevel::scan::CharClass;

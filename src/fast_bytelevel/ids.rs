@@ -1,0 +1,42 @@
+//! The ids-only loop over one text (the bulk call's common case): where 64
+//! bytes are left, the pieces come from the block scanner ([`super::blocks`])
+//! several at a time, each looked up as it comes; the piece at a byte the
+//! block scanner leaves (and the text's last 63 bytes) from the scalar one.
+
+use super::blocks::piece_starts;
+use super::merge::Words;
+use super::scan::{piece_end, AsciiClasses};
+
+impl Words<'_> {
+    /// The ids of `text`'s GPT-2 pieces (with `classes`) appended to `ids`,
+    /// up to the first Stop byte: false if there is one (what was appended
+    /// before it is the caller's to drop).
+    pub fn text_ids(&mut self, text: &str, classes: &AsciiClasses, ids: &mut Vec<u32>) -> bool {
+        let bytes = text.as_bytes();
+        let (ascii, quote_stops, stops) = (classes.table(), classes.quote_stops(), classes.block_stops());
+        let mut i = 0;
+        while i < bytes.len() {
+            if let (Some(stops), Some(block)) = (stops, bytes.get(i..i + 64)) {
+                if let Some(starts) = piece_starts(block, stops) {
+                    // the pieces between the block's starts; the last start's piece may run past it
+                    let mut rest = starts & !1;
+                    let mut at = 0;
+                    while rest != 0 {
+                        let next = rest.trailing_zeros() as usize;
+                        self.tokenize_ids(bytes, i + at, i + next, ids);
+                        at = next;
+                        rest &= rest - 1;
+                    }
+                    if at > 0 {
+                        i += at;
+                        continue;
+                    }
+                }
+            }
+            let Some(end) = piece_end(text, ascii, quote_stops, i) else { return false };
+            self.tokenize_ids(bytes, i, end, ids);
+            i = end;
+        }
+        true
+    }
+}
