@@ -1,4 +1,4 @@
-"""What `make test` runs and what it leaves to `make test-slow` (CI runs both; README, Development).
+"""What `make test` runs and what it leaves to `make test-slow` (CI runs both; docs/testing.md).
 
 A sweep over the twelve UD files runs four of them in `make test` — English (ASCII), Chinese (CJK
 spacing), Greek (final sigma, accents) and Hindi (combining marks, virama) — and the other eight in
