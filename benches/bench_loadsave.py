@@ -17,7 +17,7 @@ Files (built once, offline, cached in benches/.cache/loadsave/):
   transformers' RobertaTokenizer.save_pretrained.
 
 Each (library, operation, file) runs in a fresh interpreter: one untimed warm-up,
-then --reps timed runs; the median is printed, and the peak RSS growth over the
+then --reps timed runs; the median wall and CPU (process_time) time is printed, and the peak RSS growth over the
 interpreter's after imports and setup (ru_maxrss; both libraries' auto operations import
 transformers.AutoTokenizer in setup, which imports torch). Operations: Tokenizer.from_file,
 to_str(), save(path), pickle.dumps+loads of a Tokenizer, AutoTokenizer.from_pretrained
@@ -131,13 +131,15 @@ def _one(lib: str, op: str, case: str, reps: int) -> dict:
     }[op]
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     run()
-    times = []
+    times, cpu = [], []
     for _ in range(reps):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         run()
         times.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return {"ms": 1000 * statistics.median(times), "peak_mb": (peak - base) / 1024}
+    return {"ms": 1000 * statistics.median(times), "cpu_ms": 1000 * statistics.median(cpu),
+            "peak_mb": (peak - base) / 1024}
 
 
 def main() -> int:
@@ -154,9 +156,10 @@ def main() -> int:
     for case in cases:
         folder = case_folder(case)
         size = os.path.getsize(os.path.join(folder, "tokenizer.json")) / 1e6
-        print(f"\n{case}: tokenizer.json {size:.1f} MB")
-        print(f"| operation | bertpiece ms | HF ms | bertpiece / HF | bertpiece peak MB | HF peak MB |")
-        print("|---|---|---|---|---|---|")
+        print(f"\n{case}: tokenizer.json {size:.1f} MB, load average {os.getloadavg()[0]:.1f}")
+        print("| operation | bertpiece ms | HF ms | bertpiece / HF | CPU ms bertpiece / HF | CPU ratio "
+              "| bertpiece peak MB | HF peak MB |")
+        print("|---|---|---|---|---|---|---|---|")
         for op in ops:
             res = {}
             for lib in LIBS:
@@ -168,6 +171,7 @@ def main() -> int:
                 res[lib] = json.loads(proc.stdout.strip().splitlines()[-1])
             b, h = res["bertpiece"], res["hf"]
             print(f"| {op} | {b['ms']:.1f} | {h['ms']:.1f} | {b['ms'] / h['ms']:.2f}x | "
+                  f"{b['cpu_ms']:.1f} / {h['cpu_ms']:.1f} | {b['cpu_ms'] / h['cpu_ms']:.2f}x | "
                   f"{b['peak_mb']:.0f} | {h['peak_mb']:.0f} |", flush=True)
     return 0
 

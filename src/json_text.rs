@@ -17,24 +17,33 @@ use crate::{Error, Result};
 /// serde_json's own nesting limit: deeper text never got past the core's parse.
 const MAX_DEPTH: usize = 128;
 
-fn malformed(what: &str, at: usize) -> Error {
+pub(crate) fn malformed(what: &str, at: usize) -> Error {
     Error::Config(format!("tokenizer.json: {what} at byte {at}"))
 }
 
 /// The f64 serde_json (without `float_roundtrip`, as the core and tokenizers
 /// build it) reads from a JSON number: not always the nearest to the text.
 fn serde_read(literal: &str) -> Option<f64> {
-    serde_json::from_str::<f64>(literal).ok()
+    crate::json_number::serde_f64(literal.as_bytes()).or_else(|| serde_json::from_str::<f64>(literal).ok())
 }
 
 /// The end of the JSON string starting at `start` (a `"`): the byte after its closing quote.
 fn string_end(b: &[u8], start: usize) -> Result<usize> {
+    string_end_and_escapes(b, start).map(|(end, _)| end)
+}
+
+/// `string_end`, and whether the string holds an escape.
+fn string_end_and_escapes(b: &[u8], start: usize) -> Result<(usize, bool)> {
     let mut i = start + 1;
+    let mut escapes = false;
     loop {
         match memchr::memchr2(b'"', b'\\', b.get(i..).unwrap_or_default()) {
             None => return Err(malformed("unterminated string", start)),
-            Some(k) if b[i + k] == b'"' => return Ok(i + k + 1),
-            Some(k) => i += k + 2, // the escaped byte is never the closing quote
+            Some(k) if b[i + k] == b'"' => return Ok((i + k + 1, escapes)),
+            Some(k) => {
+                i += k + 2; // the escaped byte is never the closing quote
+                escapes = true;
+            }
         }
     }
 }
@@ -134,8 +143,24 @@ fn write_float(out: &mut String, x: f64) {
     }
 }
 
+/// `x` (finite) as serde_json writes it, which is how tokenizers writes its
+/// floats: the shortest digits that read back as `x`, a tie to the even digit,
+/// the same notation as `write_float` (tests/test_serialize_core_pass.py holds
+/// the two equal on random f64 and on ties, and both equal to tokenizers').
+/// Its formatter is a few times faster than `write_float`'s exact formatting.
+fn write_serde_float(out: &mut String, x: f64) {
+    use serde_json::ser::Formatter;
+    let mut buf = [0u8; 40]; // the longest f64 it writes is 24 bytes
+    let mut rest = &mut buf[..];
+    let written = serde_json::ser::CompactFormatter.write_f64(&mut rest, x).map(|_| 40 - rest.len());
+    match written.map(|n| std::str::from_utf8(&buf[..n])) {
+        Ok(Ok(s)) => out.push_str(s),
+        _ => write_float(out, x),
+    }
+}
+
 /// Python's `json.dumps(..., ensure_ascii=False)` escapes of a string's content.
-fn write_escaped(out: &mut String, s: &str) {
+pub(crate) fn write_escaped(out: &mut String, s: &str) {
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -151,15 +176,22 @@ fn write_escaped(out: &mut String, s: &str) {
     }
 }
 
-struct Writer<'a> {
-    text: &'a str,
-    out: String,
-    pretty: bool,
+pub(crate) struct Writer<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) out: String,
+    pub(crate) pretty: bool,
 }
 
 impl Writer<'_> {
-    fn skip_ws(&self, mut i: usize) -> usize {
+    pub(crate) fn skip_ws(&self, mut i: usize) -> usize {
         let b = self.text.as_bytes();
+        // a pretty file's indentation, 8 spaces at a time
+        while let Some(chunk) = b.get(i..i + 8) {
+            if chunk != b"        " {
+                break;
+            }
+            i += 8;
+        }
         while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
             i += 1;
         }
@@ -167,14 +199,20 @@ impl Writer<'_> {
     }
 
     fn newline(&mut self, level: usize) {
-        self.out.push('\n');
-        self.out.extend(std::iter::repeat_n(' ', 2 * level));
+        const INDENT: &str = "\n                                                                ";
+        match INDENT.get(..1 + 2 * level) {
+            Some(indent) => self.out.push_str(indent),
+            None => {
+                self.out.push('\n');
+                self.out.extend(std::iter::repeat_n(' ', 2 * level));
+            }
+        }
     }
 
-    fn string(&mut self, i: usize) -> Result<usize> {
-        let end = string_end(self.text.as_bytes(), i)?;
+    pub(crate) fn string(&mut self, i: usize) -> Result<usize> {
+        let (end, escapes) = string_end_and_escapes(self.text.as_bytes(), i)?;
         let raw = &self.text[i..end];
-        if raw.contains('\\') {
+        if escapes {
             // Escapes are written anew as Python writes them (serde_json decodes, refusing a lone surrogate).
             let s: String = serde_json::from_str(raw).map_err(|e| malformed(&format!("invalid string ({e})"), i))?;
             self.out.push('"');
@@ -187,11 +225,20 @@ impl Writer<'_> {
     }
 
     fn number(&mut self, i: usize) -> Result<usize> {
-        let end = number_end(self.text.as_bytes(), i);
+        let b = self.text.as_bytes();
+        let (mut end, mut float) = (i, false);
+        while end < b.len() {
+            match b[end] {
+                b'0'..=b'9' | b'-' | b'+' => {}
+                b'.' | b'e' | b'E' => float = true,
+                _ => break,
+            }
+            end += 1;
+        }
         let literal = &self.text[i..end];
-        if is_float(literal) {
+        if float {
             match serde_read(literal) {
-                Some(x) if x.is_finite() => write_float(&mut self.out, x),
+                Some(x) if x.is_finite() => write_serde_float(&mut self.out, x),
                 _ => return Err(malformed("number out of range", i)),
             }
         } else if literal == "-0" {
@@ -205,7 +252,7 @@ impl Writer<'_> {
     }
 
     /// Writes the value at `i` (nesting `level`), returning the byte after it.
-    fn value(&mut self, i: usize, level: usize) -> Result<usize> {
+    pub(crate) fn value(&mut self, i: usize, level: usize) -> Result<usize> {
         if level > MAX_DEPTH {
             return Err(malformed("nesting too deep", i));
         }
@@ -233,7 +280,7 @@ impl Writer<'_> {
         self.out.push(open);
         let mut i = self.skip_ws(start + 1);
         // Python's json.loads keeps one entry per key: a repeated key is left to it (the caller's fallback).
-        let mut keys = std::collections::HashSet::new();
+        let mut keys = if is_object { Some(std::collections::HashSet::new()) } else { None };
         if b.get(i) == Some(&close) {
             self.out.push(close as char);
             return Ok(i + 1);
@@ -248,7 +295,7 @@ impl Writer<'_> {
                 }
                 let key_start = self.out.len();
                 let end = self.string(i)?;
-                if !keys.insert(self.out[key_start..].to_string()) {
+                if !keys.as_mut().is_some_and(|keys| keys.insert(self.out[key_start..].to_string())) {
                     return Err(malformed("repeated key", i));
                 }
                 i = self.skip_ws(end);

@@ -26,7 +26,9 @@ pub mod encoding;
 mod encoding_align;
 pub mod error;
 mod json_exact_float;
+mod json_number;
 pub mod json_text;
+pub mod json_document;
 pub mod fast_bytelevel;
 mod fxhash;
 #[rustfmt::skip]

@@ -15,8 +15,9 @@ from __future__ import annotations
 import os
 import secrets
 import stat
+from typing import Callable
 
-__all__ = ["write_text_atomically", "write_bytes_atomically"]
+__all__ = ["write_text_atomically", "write_bytes_atomically", "write_file_atomically"]
 
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
@@ -30,6 +31,30 @@ def write_text_atomically(path, text: str, *, prefix: str = ".tmp-") -> str:
 
 def write_bytes_atomically(path, data: bytes, *, prefix: str = ".tmp-") -> str:
     """As `write_text_atomically`, for bytes."""
+
+    def write(fd: int, tmp: str) -> None:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+
+    return _replace_atomically(path, write, prefix)
+
+
+def write_file_atomically(path, write: Callable[[str], None], *, prefix: str = ".tmp-") -> str:
+    """As `write_text_atomically`, the content written by `write(temporary_path)`,
+    which opens the temporary file (created empty, with the final mode) by its
+    name and writes it: for a writer outside Python (the core writes a
+    tokenizer.json without making it a Python object first)."""
+
+    def by_name(fd: int, tmp: str) -> None:
+        os.close(fd)
+        write(tmp)
+
+    return _replace_atomically(path, by_name, prefix)
+
+
+def _replace_atomically(path, write: Callable[[int, str], None], prefix: str) -> str:
+    """`write(fd, tmp)` fills a new temporary file next to `path` (fd open on it,
+    for `write` to close), which then replaces `path`; see `write_text_atomically`."""
     path = os.fspath(path)
     target = os.path.realpath(path)
     try:
@@ -50,8 +75,7 @@ def write_bytes_atomically(path, data: bytes, *, prefix: str = ".tmp-") -> str:
     try:
         if keep_mode is not None:
             os.chmod(tmp, keep_mode)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
+        write(fd, tmp)
         os.replace(tmp, target)
     except BaseException:
         try:

@@ -44,6 +44,8 @@ __all__ = [
     "encode_to_windows",
     "exact_float_literals",
     "int_rows",
+    "json_document",
+    "json_document_to_file",
     "json_top_level_values",
     "pipeline_encode_flat",
     "pipeline_encode_ids",
@@ -364,6 +366,8 @@ class Needles:
 def serde_exact_literal(x: float, repr: str) -> str | None: ...
 def exact_float_literals(text: str, fallback: Callable[[str], str]) -> str: ...
 def json_top_level_values(text: str, keys: list[str], pretty: bool) -> list[str | None]: ...
+def json_document(text: str, head: str, keys: list[str], pretty: bool) -> str: ...
+def json_document_to_file(text: str, head: str, keys: list[str], pretty: bool, path: str) -> None: ...
 
 # The serving entry points of BertTokenizer.__call__ (src/python/serving.rs).
 def encode_to_list(

@@ -25,7 +25,12 @@ fn vocab(o: &Obj) -> Result<HashMap<String, u32>> {
     let vocab_obj = o.obj("vocab")?;
     let mut vocab = HashMap::with_capacity(vocab_obj.map.len());
     for (token, id) in vocab_obj.map {
-        vocab.insert(token.clone(), as_u32(&vocab_obj.field(&format!("{token:?}")), id)?);
+        // the error's path is made only for an error (a format per entry was a tenth of a 50k BPE's load)
+        let id = match id.as_u64().and_then(|n| u32::try_from(n).ok()) {
+            Some(id) => id,
+            None => as_u32(&vocab_obj.field(&format!("{token:?}")), id)?,
+        };
+        vocab.insert(token.clone(), id);
     }
     Ok(vocab)
 }
@@ -44,14 +49,14 @@ fn unigram(o: &Obj) -> Result<Unigram> {
     let items = o.array("vocab")?;
     let mut pieces = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
-        let p = format!("{path}[{i}]");
+        let p = || format!("{path}[{i}]"); // the error's path, made only for an error
         match item.as_array().map(Vec::as_slice) {
             Some([piece, score]) => {
-                let piece = as_str(&format!("{p}[0]"), piece)?.to_string();
-                let score = score.as_f64().ok_or_else(|| bad(&format!("{p}[1]"), "a number (the score)", score))?;
+                let piece = piece.as_str().map_or_else(|| as_str(&format!("{}[0]", p()), piece), Ok)?.to_string();
+                let score = score.as_f64().ok_or_else(|| bad(&format!("{}[1]", p()), "a number (the score)", score))?;
                 pieces.push((piece, score));
             }
-            _ => return Err(bad(&p, "[piece, score]", item)),
+            _ => return Err(bad(&p(), "[piece, score]", item)),
         }
     }
     let unk_id = o.get("unk_id").map(|v| as_u32(&o.field("unk_id"), v)).transpose()?;
@@ -74,7 +79,7 @@ fn bpe(o: &Obj) -> Result<Bpe> {
         .array("merges")?
         .iter()
         .enumerate()
-        .map(|(i, m)| merge(&format!("{merges_path}[{i}]"), m))
+        .map(|(i, m)| merge(&|| format!("{merges_path}[{i}]"), m))
         .collect::<Result<Vec<_>>>()?;
     let opts = Bpe {
         unk_token: o.opt_str("unk_token")?,
@@ -89,17 +94,21 @@ fn bpe(o: &Obj) -> Result<Bpe> {
 }
 
 /// A merge: `["a", "b"]`, or the legacy `"a b"` (exactly one space).
-fn merge(path: &str, v: &serde_json::Value) -> Result<(String, String)> {
+/// (`path` makes the error's path, only for an error.)
+fn merge(path: &dyn Fn() -> String, v: &serde_json::Value) -> Result<(String, String)> {
     if let Some(s) = v.as_str() {
         let mut parts = s.split(' ');
         return match (parts.next(), parts.next(), parts.next()) {
             (Some(a), Some(b), None) => Ok((a.to_string(), b.to_string())),
-            _ => Err(Error::Config(format!("{path}: expected \"left right\" with one space, got {v}"))),
+            _ => Err(Error::Config(format!("{}: expected \"left right\" with one space, got {v}", path()))),
         };
     }
     match v.as_array().map(Vec::as_slice) {
-        Some([a, b]) => Ok((as_str(&format!("{path}[0]"), a)?.to_string(), as_str(&format!("{path}[1]"), b)?.to_string())),
-        _ => Err(bad(path, "[left, right] or \"left right\"", v)),
+        Some([a, b]) => match (a.as_str(), b.as_str()) {
+            (Some(a), Some(b)) => Ok((a.to_string(), b.to_string())),
+            _ => Ok((as_str(&format!("{}[0]", path()), a)?.to_string(), as_str(&format!("{}[1]", path()), b)?.to_string())),
+        },
+        _ => Err(bad(&path(), "[left, right] or \"left right\"", v)),
     }
 }
 
@@ -123,6 +132,12 @@ mod tests {
         assert!(err(&format!(r#"{{{m},"pre_tokenizer":{{"type":"ByteLevel","trim_offsets":true}}}}"#)).contains("pre_tokenizer.add_prefix_space"));
         assert!(err(r#"{"model":{"type":"Unigram","vocab":[]}}"#).contains("model.vocab: empty"));
         assert!(err(r#"{"model":{"type":"Unigram","vocab":[["a","x"]]}}"#).contains("model.vocab[0][1]"));
+        // the paths made only on error (not per entry) name the same fields
+        assert!(err(r#"{"model":{"type":"Unigram","vocab":[["a",0.0],[1,0.0]]}}"#).contains("model.vocab[1][0]: expected a string"));
+        assert!(err(r#"{"model":{"type":"Unigram","vocab":[["a",0.0],["b"]]}}"#).contains("model.vocab[1]: expected [piece, score]"));
+        assert!(err(r#"{"model":{"vocab":{"a":0,"b":1},"merges":[["a","b"],["a",2]]}}"#).contains("model.merges[1][1]: expected a string"));
+        assert!(err(r#"{"model":{"vocab":{"a":0,"b":1},"merges":["a b","a  b"]}}"#).contains("model.merges[1]: expected \"left right\""));
+        assert!(err(r#"{"model":{"vocab":{"a":0,"b\"c":1.5},"merges":[]}}"#).contains("model.vocab.\"b\\\"c\": expected an integer"));
         assert!(err(r##"{"model":{"type":"WordPiece","vocab":{},"unk_token":"u","continuing_subword_prefix":"#"}}"##).contains("model.max_input_chars_per_word"));
         assert!(err(r#"{"model":{"type":"Tiktoken"}}"#).contains("model.type"));
         assert!(err("[1]").contains("tokenizer.json"));

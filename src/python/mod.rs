@@ -99,6 +99,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pipeline_serving::pipeline_encode_padded, m)?)?;
     m.add_function(wrap_pyfunction!(json_text::exact_float_literals, m)?)?;
     m.add_function(wrap_pyfunction!(json_text::json_top_level_values, m)?)?;
+    m.add_function(wrap_pyfunction!(json_text::json_document, m)?)?;
+    m.add_function(wrap_pyfunction!(json_text::json_document_to_file, m)?)?;
     m.add_function(wrap_pyfunction!(google::load_vocab, m)?)?;
     m.add_function(wrap_pyfunction!(google::whitespace_tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(google::_normalize, m)?)?;

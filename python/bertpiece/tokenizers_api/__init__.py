@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 
-from .._atomic_write import write_text_atomically
 from .._core import PipelineTokenizer as _Core
 from ..batch import SurrogateError
 from .added_token import AddedToken
@@ -23,7 +22,7 @@ from .bulk import encode_batch_arrays as _encode_batch_arrays
 from .components import Model, stage_tokenizer_json
 from .encoding import Encoding
 from .pretrained import pretrained_path
-from .serialization import tokenizer_json
+from .serialization import save_tokenizer_json, tokenizer_json
 from .slots import ComponentSlots
 
 __all__ = ["Tokenizer", "Encoding", "AddedToken", "NotImplementedAttribute"]
@@ -232,7 +231,7 @@ class Tokenizer(ComponentSlots):
 
     def save(self, path: Union[str, "os.PathLike[str]"], pretty: bool = True) -> None:
         """Writes ``to_str(pretty)`` to ``path``, whole or not at all."""
-        write_text_atomically(path, self.to_str(pretty))
+        save_tokenizer_json(path, self._json, self._core, self._settings, bool(pretty))
 
     def add_tokens(self, tokens: list) -> int:
         """Adds tokens (str: normalized, not special; or AddedToken); returns how many were new or changed."""

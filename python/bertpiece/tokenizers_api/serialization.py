@@ -22,8 +22,9 @@ from fractions import Fraction
 from typing import Any, Optional
 
 from .. import _core
+from .._atomic_write import write_file_atomically, write_text_atomically
 
-__all__ = ["tokenizer_json", "core_json_text", "exact_float_json", "serde_float", "serde_exact_literal"]
+__all__ = ["tokenizer_json", "save_tokenizer_json", "core_json_text", "exact_float_json", "serde_float", "serde_exact_literal"]
 
 _U64_MAX = 2**64 - 1
 _I32_MAX = 2**31 - 1
@@ -216,22 +217,35 @@ def tokenizer_json(base_json: str, core: Any, settings: Any, pretty: bool) -> st
     """The tokenizer.json: `base_json`'s components with `core`'s added tokens
     and `settings`' truncation and padding.
 
-    The components' text is rewritten by the core (`json_top_level_values`: as
-    `json.loads(parse_float=serde_float)` then `json.dumps` and `_serde_exponent`
-    below would write it, without building Python objects of a 250k vocabulary);
-    text it does not follow (a repeated key, ...) takes that Python path."""
+    The whole text is written by the core in one pass over `base_json`
+    (`json_document`: the components as `json.loads(parse_float=serde_float)`
+    then `json.dumps` and `_serde_exponent` below would write them, without
+    building Python objects of a 250k vocabulary); text it does not follow (a
+    repeated key inside a component, ...) takes that Python path."""
     try:
-        parts = _core.json_top_level_values(base_json, list(_PARTS), bool(pretty))
+        return _core.json_document(base_json, _head_text(core, settings, pretty), list(_PARTS), bool(pretty))
     except ValueError:
         return _tokenizer_json_python(base_json, core, settings, pretty)
+
+
+def save_tokenizer_json(path: Any, base_json: str, core: Any, settings: Any, pretty: bool) -> None:
+    """`tokenizer_json`'s text written to `path`, whole or not at all: the core
+    writes the file itself (a 16 MB text is never made a Python str and
+    encoded back, as tokenizers' own `save` writes from Rust)."""
+    head, pretty = _head_text(core, settings, pretty), bool(pretty)
+    try:
+        write_file_atomically(path, lambda tmp: _core.json_document_to_file(base_json, head, list(_PARTS), pretty, tmp))
+    except ValueError:
+        write_text_atomically(path, _tokenizer_json_python(base_json, core, settings, pretty))
+
+
+def _head_text(core: Any, settings: Any, pretty: bool) -> str:
+    """The top-level object's opening and its members before the components."""
     head = _head(core, settings)
     if pretty:
-        items = [(k, json.dumps(v, ensure_ascii=False, indent=2).replace("\n", "\n  ")) for k, v in head.items()]
-        items += [(k, "null" if v is None else v) for k, v in zip(_PARTS, parts)]
-        return "{\n" + ",\n".join(f'  "{k}": {v}' for k, v in items) + "\n}"
-    items = [(k, json.dumps(v, ensure_ascii=False, separators=(",", ":"))) for k, v in head.items()]
-    items += [(k, "null" if v is None else v) for k, v in zip(_PARTS, parts)]
-    return "{" + ",".join(f'"{k}":{v}' for k, v in items) + "}"
+        return "{\n" + ",\n".join(
+            f'  "{k}": ' + json.dumps(v, ensure_ascii=False, indent=2).replace("\n", "\n  ") for k, v in head.items())
+    return "{" + ",".join(f'"{k}":' + json.dumps(v, ensure_ascii=False, separators=(",", ":")) for k, v in head.items())
 
 
 def _head(core: Any, settings: Any) -> dict:
