@@ -122,7 +122,7 @@ def test_a_request_sees_nothing_of_the_one_before(tmp_path):
         """)
     look = code("""
         import ctypes, os, sys, warnings
-        import bertpiece  # numpy's warnings filters: in the server from the start (see preloaded.py), here too
+        import numpy  # numpy's warnings filters: in the server from the start (see preloaded.py), here too
         import json
         print(os.getcwd(), os.environ.get("PRELOADED_LEAK"), "HOME" in os.environ, json.dumps([1]))
         print(ctypes.CDLL(None).getenv(b"PRELOADED_LEAK"), sys.path, warnings.filters, "leaked_name" in vars())
