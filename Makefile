@@ -77,13 +77,19 @@ pytest:
 test: install-test cargo-test pytest  ## everything CI runs but the slow tier (the pinned versions of constraints/test.txt)
 
 # In the environment `make install-test` sets up (CI runs it just before `make test`): the tests marked slow,
-# those that start a Ray cluster (marked cluster too) last and one at a time (each cluster wants both cores),
-# collected from the files that hold them (collecting the whole suite again costs ~15 s).
-CLUSTER_TESTS = tests/test_ray_cluster.py tests/test_integrations.py tests/test_docs.py
+# on two workers; meanwhile, in a second pytest, the two Ray-cluster tests that start their own clusters
+# (marked cluster too; ~60 % of their time is Ray starting and stopping services, not CPU: measured 47 CPU-s
+# over 60 s of the two-node test on 2 cores), their output shown when both are done; last, alone, the
+# README's Ray block, whose `ray.init()` would join a cluster `ray start` left running on this machine.
+# Each pytest collects only the files that hold its tests where it can (collecting the suite costs ~15 s).
+CLUSTER_TESTS = tests/test_ray_cluster.py tests/test_integrations.py
 test-slow:  ## the slow tier (CI runs it): the rest of the sweeps, transformers' own suites, real Ray clusters
-	$(PYTEST) $(PYTEST_ARGS) --basetemp=$(PYTEST_TMP) -m "slow and not cluster"
-	rm -rf $(PYTEST_TMP)
-	$(PYTEST) -m cluster $(CLUSTER_TESTS)
+	@mkdir -p .cache; $(PYTEST) -m cluster --basetemp=$(PYTEST_TMP)-cluster $(CLUSTER_TESTS) \
+		> .cache/cluster-tests.log 2>&1 & clusters=$$!; \
+	$(PYTEST) $(PYTEST_ARGS) --basetemp=$(PYTEST_TMP) -m "slow and not cluster"; slow=$$?; \
+	wait $$clusters; cluster=$$?; cat .cache/cluster-tests.log; test $$slow -eq 0 -a $$cluster -eq 0
+	rm -rf $(PYTEST_TMP) $(PYTEST_TMP)-cluster .cache/cluster-tests.log
+	$(PYTEST) -m cluster tests/test_docs.py
 
 # Each in a venv of its own under .cache/, so the pinned environment is left as it is.
 test-latest:  ## the same suite against the newest releases of everything it tests against (no pins)
