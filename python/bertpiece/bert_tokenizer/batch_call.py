@@ -304,7 +304,23 @@ class _LazyRows:
         return list, (list(self),)
 
 
-class _OneTextRows:
+class _RowsMadeOnFirstUse:
+    """Row metadata that a subclass's `_all()` makes on first use (the rows,
+    indexable); pickled as the plain rows, not the tokenizer."""
+
+    __slots__ = ()
+
+    def __getitem__(self, i):
+        return self._all()[i]
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __reduce__(self):  # a pickled BatchEncoding carries plain rows, not the tokenizer
+        return list, (list(self._all()),)
+
+
+class _OneTextRows(_RowsMadeOnFirstUse):
     """The `_LazyRows` of one text (`tok(text)`), made with three stores per call:
     `made` is the tokenizer's epoch and the rows' options, one tuple per change of
     the tokenizer (`ServingState.one_made`); the `_LazyRows` is made on first use."""
@@ -322,12 +338,3 @@ class _OneTextRows:
 
     def __len__(self):
         return 1
-
-    def __getitem__(self, i):
-        return self._all()[i]
-
-    def __iter__(self):
-        return iter(self._all())
-
-    def __reduce__(self):  # a pickled BatchEncoding carries plain rows, not the tokenizer
-        return list, (list(self._all()),)

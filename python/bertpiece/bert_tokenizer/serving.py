@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _core
-from .batch_call import _OneTextRows, _general, _row_lists, _served_rows
+from .batch_call import _OneTextRows, _RowsMadeOnFirstUse, _general, _row_lists, _served_rows
 from .encoding import BatchEncoding
 from .epochs import frozen
 from .general import _MAX_PADDED_CELLS
@@ -309,7 +309,7 @@ def windows(tok, text, add_special_tokens, truncation, max_length, stride, verbo
     return BatchEncoding._of(data, _RowsOfOneCall(tok, st.epoch, [(text, None)], call, len(rows)))
 
 
-class _RowsOfOneCall:
+class _RowsOfOneCall(_RowsMadeOnFirstUse):
     """`BatchEncoding`'s row metadata, computed for all rows at once by the
     general path on first use (overflow windows of one text)."""
 
@@ -325,12 +325,3 @@ class _RowsOfOneCall:
 
     def __len__(self):
         return self._n
-
-    def __getitem__(self, i):
-        return self._all()[i]
-
-    def __iter__(self):
-        return iter(self._all())
-
-    def __reduce__(self):  # a pickled BatchEncoding carries plain rows, not the tokenizer
-        return list, (list(self._all()),)
