@@ -23,16 +23,12 @@ import argparse
 
 import numpy as np
 
-from bulk_bpe_rounds import CORPUS, load_core, material, report, run_rounds  # benches/ is the script's directory
+from bulk_bpe_rounds import add_common_arguments, load_core, material, report, run_rounds  # benches/ is the script's directory
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("builds", nargs="+")
-    ap.add_argument("--corpus", default=CORPUS)
-    ap.add_argument("--mb", type=float, default=8)
-    ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--reps", type=int, default=3)
+    add_common_arguments(ap)
     ap.add_argument("--offsets", action="store_true")
     ap.add_argument("--threads", default="1", help="thread counts, comma-separated (each build runs each)")
     ap.add_argument("--tokenizer", default=None, help="default: bench_pipeline.py's cached file")

@@ -18,6 +18,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = "/work/shared/data/corpus/en-large.txt"
 
 
+def add_common_arguments(ap):
+    """The options both bulk BPE scripts take: the builds to compare and the material's size and rounds."""
+    ap.add_argument("builds", nargs="+")
+    ap.add_argument("--corpus", default=CORPUS)
+    ap.add_argument("--mb", type=float, default=8)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--reps", type=int, default=3)
+
+
 def load_core(build, tag):
     """The `_core` extension of `build` (a directory holding `bertpiece/_core.abi3.so`) as a module of its own
     (its init function is `PyInit__core`)."""

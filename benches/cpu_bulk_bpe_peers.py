@@ -23,16 +23,12 @@ import os
 
 import numpy as np
 
-from bulk_bpe_rounds import CORPUS, load_core, material, report, run_rounds  # benches/ is the script's directory
+from bulk_bpe_rounds import add_common_arguments, load_core, material, report, run_rounds  # benches/ is the script's directory
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("builds", nargs="+")
-    ap.add_argument("--corpus", default=CORPUS)
-    ap.add_argument("--mb", type=float, default=8)
-    ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--reps", type=int, default=3)
+    add_common_arguments(ap)
     ap.add_argument("--threads", type=int, default=1, help="bertpiece's num_threads (fastokens': RAYON_NUM_THREADS)")
     args = ap.parse_args()
     path, tokenizer_json, lines, mb = material(args.corpus, args.mb)
