@@ -74,7 +74,16 @@ pytest:
 	$(PYTEST) $(PYTEST_ARGS) --basetemp=$(PYTEST_TMP) -m "not slow"
 	rm -rf $(PYTEST_TMP)
 
-test: install-test cargo-test pytest  ## everything CI runs but the slow tier (the pinned versions of constraints/test.txt)
+# `cargo test` (the Rust core alone: compile and run) goes on beside install-test, which builds the package:
+# rustc's front end and the link run on one core, so the checkout build leaves the other idle for part of
+# its ~100 s. Its output is shown when both are done, before pytest's. (In CI, .ci/run has compiled its
+# binaries already.)
+test:  ## everything CI runs but the slow tier (the pinned versions of constraints/test.txt)
+	@mkdir -p .cache; cargo test --locked > .cache/cargo-test.log 2>&1 & rust=$$!; \
+	$(MAKE) --no-print-directory install-test; installed=$$?; \
+	wait $$rust; rust=$$?; cat .cache/cargo-test.log; rm -f .cache/cargo-test.log; \
+	test $$installed -eq 0 -a $$rust -eq 0
+	$(MAKE) --no-print-directory pytest
 
 # In the environment `make install-test` sets up (CI runs it just before `make test`): the tests marked slow,
 # on two workers; meanwhile, in a second pytest, the two Ray-cluster tests that start their own clusters
