@@ -83,11 +83,13 @@ def pytest_collection_modifyitems(items):
 
 
 # BERTPIECE_TEST_CPU_LOG=path: each test's CPU time (its process's and its children's, user + system)
-# appended to path.<worker>, one "seconds nodeid" line per test. Unlike the durations, CPU time barely
-# moves when other jobs share the cores, so a change to the suite's cost can be measured on a busy
-# machine (scripts/test_cpu_report.py sums it per module).
+# and wall time appended to path.<worker>, one "cpu_seconds wall_seconds nodeid" line per test. Unlike the
+# durations, CPU time barely moves when other jobs share the cores, so a change to the suite's cost can be
+# measured on a busy machine (scripts/test_cpu_report.py sums it per module); on a quiet one, wall minus CPU
+# is the time a test waited (sleeps, locks, a child's start) with its core idle.
 if os.environ.get("BERTPIECE_TEST_CPU_LOG"):
     import resource
+    import time
 
     def _cpu_seconds():
         own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -99,8 +101,8 @@ if os.environ.get("BERTPIECE_TEST_CPU_LOG"):
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(item, nextitem):
-        start = _cpu_seconds()
+        start, wall = _cpu_seconds(), time.perf_counter()
         yield
         path = os.environ["BERTPIECE_TEST_CPU_LOG"] + "." + os.environ.get("PYTEST_XDIST_WORKER", "main")
         with open(path, "a", encoding="utf-8") as f:
-            f.write(f"{_cpu_seconds() - start:.3f} {item.nodeid}\n")
+            f.write(f"{_cpu_seconds() - start:.3f} {time.perf_counter() - wall:.3f} {item.nodeid}\n")
