@@ -2,12 +2,15 @@
 //! (`encode_batch`: flat ids and row splits, special tokens added), in CPU
 //! time of all threads, every word memo emptied before each pass:
 //!
-//!     cargo run --release --example bert_bulk -- VOCAB CORPUS... [--cased] [--mb N] [--passes N] [--threads N]
+//!     cargo run --release --example bert_bulk -- VOCAB CORPUS... [--cased] [--mb N] [--passes N] [--threads N] [--deal] [--batch N --warm]
 //!
 //! `--deal` instead runs, on this thread, the work two threads' memos do:
 //! the batch's 32 blocks (as `batch.rs` cuts them for two threads) dealt in
 //! turn (even blocks to one memo, odd to the other) against dealt as two
 //! runs of neighbours, each memo emptied before its blocks; taking turns.
+//!
+//! `--batch N --warm` times serving-sized calls instead: the lines in
+//! batches of N, the memos kept from pass to pass (warm after the first).
 //!
 //! Several CORPUS files are joined (the multilingual set is the UD files but
 //! English and Chinese). Prints each pass's MB/s of CPU time, their median,
@@ -16,28 +19,37 @@
 use bertpiece::batch::{encode_batch, BatchOptions};
 use bertpiece::{BasicOptions, FullOptions, FullTokenizer, Reference};
 
-/// This thread's CPU time in seconds (/proc/thread-self/schedstat's first
-/// field, ns): wall time is meaningless on the shared machine.
-/// The process's CPU time in seconds: the first field (ns) of every thread's
-/// /proc/self/task/*/schedstat, summed (wall time is meaningless on the
-/// shared machine; the pool's threads count too).
+/// The process's CPU time in seconds (all its threads: the pool's count
+/// too), from `clock_gettime(CLOCK_PROCESS_CPUTIME_ID)`: exact, where
+/// /proc's schedstat of a running thread lags by up to a scheduler tick.
+/// (Wall time is meaningless on the shared machine.)
 fn cpu() -> f64 {
-    let tasks = std::fs::read_dir("/proc/self/task").into_iter().flatten().flatten();
-    let ns = |p: std::path::PathBuf| {
-        let s = std::fs::read_to_string(p.join("schedstat")).unwrap_or_default();
-        s.split_whitespace().next().and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0)
-    };
-    tasks.map(|t| ns(t.path())).sum::<f64>() / 1e9
+    #[repr(C)]
+    struct Timespec {
+        sec: i64,
+        nsec: i64,
+    }
+    extern "C" {
+        fn clock_gettime(clock: i32, t: *mut Timespec) -> i32;
+    }
+    const CLOCK_PROCESS_CPUTIME_ID: i32 = 2;
+    let mut t = Timespec { sec: 0, nsec: 0 };
+    // SAFETY: `t` is a valid, writable timespec for the call's duration.
+    unsafe { clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &mut t) };
+    t.sec as f64 + t.nsec as f64 / 1e9
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let vocab = args.next().ok_or("usage: bert_bulk VOCAB CORPUS... [--cased] [--mb N] [--passes N]")?;
     let (mut files, mut cased, mut mb, mut passes, mut threads, mut deal) = (Vec::new(), false, f64::INFINITY, 9usize, 1usize, false);
+    let (mut batch_rows, mut warm) = (usize::MAX, false);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--cased" => cased = true,
             "--deal" => deal = true,
+            "--warm" => warm = true,
+            "--batch" => batch_rows = args.next().ok_or("--batch N")?.parse()?,
             "--mb" => mb = args.next().ok_or("--mb N")?.parse()?,
             "--passes" => passes = args.next().ok_or("--passes N")?.parse()?,
             "--threads" => threads = args.next().ok_or("--threads N")?.parse()?,
@@ -95,12 +107,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut walls = Vec::new();
     let mut sum = 0u64;
     for _ in 0..passes {
-        bertpiece::word_cache::forget_all();
+        if !warm {
+            bertpiece::word_cache::forget_all();
+        }
         let (t, wall) = (cpu(), std::time::Instant::now());
-        let batch = encode_batch(&tok, &lines, opts.clone(), &[], Some(threads))?;
+        sum = 0;
+        for rows in lines.chunks(batch_rows) {
+            let batch = encode_batch(&tok, rows, opts.clone(), &[], Some(threads))?;
+            sum = batch.ids.iter().fold(sum ^ batch.ids.len() as u64, |h, &i| h.wrapping_mul(0x100_0000_01B3).wrapping_add(i as u64));
+        }
         rates.push(bytes as f64 / (cpu() - t) / 1e6);
         walls.push(bytes as f64 / wall.elapsed().as_secs_f64() / 1e6);
-        sum = batch.ids.iter().fold(batch.ids.len() as u64, |h, &i| h.wrapping_mul(0x100_0000_01B3).wrapping_add(i as u64));
     }
     let rounded: Vec<String> = rates.iter().map(|r| format!("{r:.1}")).collect();
     rates.sort_by(f64::total_cmp);
