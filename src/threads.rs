@@ -137,7 +137,7 @@ struct Runs {
 impl Runs {
     /// `jobs` (at most `u32::MAX`) in `workers` runs of equal length (± 1).
     fn new(jobs: usize, workers: usize) -> Self {
-        let bound = |w: usize| (jobs * w / workers) as u64;
+        let bound = |w: usize| jobs as u64 * w as u64 / workers as u64; // no overflow where usize is 32 bits
         Runs { left: (0..workers).map(|w| AtomicU64::new(bound(w) << 32 | bound(w + 1))).collect() }
     }
 
