@@ -8,7 +8,7 @@ use crate::encoder::{with_thread_scratch, Scratch};
 use crate::tokenizer::FullTokenizer;
 use crate::room::{make_room, out_of_memory, zeroed, Zeroable};
 use crate::{Error, Result};
-use crate::threads::{for_each_slice, run_jobs, thread_count};
+use crate::threads::{for_each_slice, run_jobs_in_runs, thread_count};
 use crate::batch_needles::Needles;
 use crate::batch_pairs::encode_pair;
 pub use crate::batch_pairs::PairTruncation;
@@ -198,13 +198,14 @@ fn encode(
     // padded batch of 32 or 256 sentences (issue 28; it used to wait for 64 kB).
     let memo = true;
     let workers = workers_for(threads, bytes, texts.len());
-    // Contiguous blocks, several per thread for balance.
+    // Contiguous blocks, several per thread for balance, dealt as one run of
+    // neighbours per thread (`run_jobs_in_runs`: each memo learns its rows' words).
     let block = texts.len().div_ceil(workers * 16).max(1);
     let blocks = if workers == 1 { 1 } else { texts.len().div_ceil(block) };
     let block = if workers == 1 { texts.len().max(1) } else { block };
     let mut batch = Batch::default();
     if opts.offsets {
-        let rows: Vec<Vec<Row>> = run_jobs(workers, blocks, |k| {
+        let rows: Vec<Vec<Row>> = run_jobs_in_runs(workers, blocks, |k| {
             let rows = &texts[(k * block).min(texts.len())..((k + 1) * block).min(texts.len())];
             with_thread_scratch(|scratch| {
                 if memo {
@@ -238,7 +239,7 @@ fn encode(
         return Ok(batch);
     }
     // Each block into its own buffer; then the buffers are copied into place in parallel.
-    let parts: Vec<Part> = run_jobs(workers, blocks, |k| {
+    let parts: Vec<Part> = run_jobs_in_runs(workers, blocks, |k| {
         let rows = &texts[k * block..((k + 1) * block).min(texts.len())];
         let mut part = Part { lens: Vec::with_capacity(rows.len()), ..Part::default() };
         let seconds = seconds.map(|s| &s[k * block..k * block + rows.len()]);

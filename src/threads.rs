@@ -7,7 +7,7 @@
 //! little work, runs on the calling thread: no hand-off at all.
 
 use crate::{Error, Result};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The CPUs this process may use, looked up once per process (the lookup
@@ -96,6 +96,74 @@ pub fn run_jobs<T: Send>(threads: usize, jobs: usize, job: impl Fn(usize) -> T +
     Ok(done.into_iter().map(|(_, t)| t).collect())
 }
 
+/// [`run_jobs`] with the jobs dealt as contiguous runs, one per worker:
+/// each worker takes its own run front to back, then the others' last jobs
+/// from the back (so uneven jobs still balance). The jobs a worker runs are
+/// mostly neighbours: rows near each other share words (a document, a
+/// language), and each worker's word memo then learns them once instead of
+/// every worker learning every word, as with jobs taken in turn.
+pub fn run_jobs_in_runs<T: Send>(threads: usize, jobs: usize, job: impl Fn(usize) -> T + Sync) -> Result<Vec<T>> {
+    let workers = threads.min(jobs);
+    if workers <= 1 || jobs > u32::MAX as usize {
+        return run_jobs(threads, jobs, job);
+    }
+    let pool = pool()?;
+    let (runs, done, job) = (&Runs::new(jobs, workers), &Mutex::new(Vec::with_capacity(jobs)), &job);
+    let work = move |w: usize| {
+        let mut mine = Vec::new();
+        while let Some(k) = runs.take(w) {
+            mine.push((k, job(k)));
+        }
+        done.lock().unwrap_or_else(|p| p.into_inner()).extend(mine);
+    };
+    pool.in_place_scope(|s| {
+        for w in 1..workers {
+            s.spawn(move |_| work(w));
+        }
+        work(0);
+    });
+    let mut done = std::mem::take(&mut *done.lock().unwrap_or_else(|p| p.into_inner()));
+    done.sort_unstable_by_key(|(k, _)| *k);
+    Ok(done.into_iter().map(|(_, t)| t).collect())
+}
+
+/// The jobs not yet taken of each worker's run: `front << 32 | back` (the
+/// jobs `front..back`), changed by compare-and-swap, so each job is taken
+/// exactly once.
+struct Runs {
+    left: Vec<AtomicU64>,
+}
+
+impl Runs {
+    /// `jobs` (at most `u32::MAX`) in `workers` runs of equal length (± 1).
+    fn new(jobs: usize, workers: usize) -> Self {
+        let bound = |w: usize| jobs as u64 * w as u64 / workers as u64; // no overflow where usize is 32 bits
+        Runs { left: (0..workers).map(|w| AtomicU64::new(bound(w) << 32 | bound(w + 1))).collect() }
+    }
+
+    /// The next job of worker `w`: the front of its own run, else the back
+    /// of the next run that has jobs left.
+    fn take(&self, w: usize) -> Option<usize> {
+        let n = self.left.len();
+        (0..n).find_map(|d| self.pop(&self.left[(w + d) % n], d == 0))
+    }
+
+    fn pop(&self, run: &AtomicU64, front: bool) -> Option<usize> {
+        let mut now = run.load(Ordering::Relaxed);
+        loop {
+            let (lo, hi) = (now >> 32, now & u64::from(u32::MAX));
+            if lo >= hi {
+                return None;
+            }
+            let (k, next) = if front { (lo, (lo + 1) << 32 | hi) } else { (hi - 1, lo << 32 | (hi - 1)) };
+            match run.compare_exchange_weak(now, next, Ordering::Relaxed, Ordering::Relaxed) {
+                Ok(_) => return Some(k as usize),
+                Err(seen) => now = seen,
+            }
+        }
+    }
+}
+
 /// Runs `f(k, slices[k])` for every slice on at most `threads` threads (as
 /// [`run_jobs`]): for filling disjoint parts of one buffer in parallel.
 pub fn for_each_slice<T: Send>(threads: usize, slices: Vec<&mut [T]>, f: impl Fn(usize, &mut [T]) + Sync) -> Result<()> {
@@ -132,6 +200,31 @@ mod tests {
         })
         .unwrap();
         assert!(most.load(Ordering::SeqCst) <= 2);
+    }
+
+    #[test]
+    fn jobs_in_runs_come_back_in_order_each_run_once() {
+        for threads in [1, 2, 3, 64] {
+            for jobs in [0, 1, 2, 5, 100] {
+                let runs = AtomicUsize::new(0);
+                let out = run_jobs_in_runs(threads, jobs, |k| {
+                    runs.fetch_add(1, Ordering::SeqCst);
+                    k * k
+                })
+                .unwrap();
+                assert_eq!(out, (0..jobs).map(|k| k * k).collect::<Vec<_>>());
+                assert_eq!(runs.load(Ordering::SeqCst), jobs);
+            }
+        }
+    }
+
+    #[test]
+    fn a_worker_takes_its_own_run_then_the_others_from_the_back() {
+        let runs = Runs::new(10, 3); // runs 0..3, 3..6, 6..10
+        let order: Vec<usize> = std::iter::from_fn(|| runs.take(1)).collect();
+        assert_eq!(order, [3, 4, 5, 9, 8, 7, 6, 2, 1, 0]);
+        let runs = Runs::new(10, 3);
+        assert_eq!((runs.take(0), runs.take(2), runs.take(2)), (Some(0), Some(6), Some(7)));
     }
 
     #[test]
