@@ -173,6 +173,11 @@ impl PySentencePieceModel {
         }
     }
 
+    /// Words in the model's shared word table (0 before one thread's cache has been shared): for tests.
+    fn _shared_words(&self) -> usize {
+        crate::sentencepiece::words::shared_len(&self.inner)
+    }
+
     fn __len__(&self) -> usize {
         self.inner.len()
     }
