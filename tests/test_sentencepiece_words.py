@@ -237,3 +237,18 @@ def test_words_shared_by_every_thread_equal_sentencepiece(name):
     assert ours._model._shared_words() == shared  # set once
     text = " ".join(words) + " " + long_text(600_000) + " " + " ".join(words)
     assert ours.encode(text) == whole_text_twin(name).encode(text)
+
+
+def test_lists_from_several_python_threads_equal_sentencepiece():
+    # A list's Python lists are made slice by slice, the GIL taken back
+    # between slices while other Python threads encode their own lists.
+    from concurrent.futures import ThreadPoolExecutor
+
+    ref, ours = pair("unigram")
+    lines = list(every_ud_line())
+    lists = [lines[k::4] for k in range(4)]
+    with ThreadPoolExecutor(4) as pool:
+        ids = list(pool.map(lambda texts: ours.encode(texts, num_threads=2), lists * 2))
+        pieces = list(pool.map(lambda texts: ours.encode(texts, num_threads=2, out_type=str), lists))
+    assert ids == [ref.encode(texts) for texts in lists] * 2
+    assert pieces == [ref.encode(texts, out_type=str) for texts in lists]
