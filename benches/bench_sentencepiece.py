@@ -6,7 +6,9 @@ in --work; both libraries encode the text's lines as one list, `num_threads`
 table gives median MB/s by wall time (with 2 threads wall time is what a user
 waits) and by process CPU time (what a shared, loaded machine still measures
 fairly: the ratio on 1 thread), bertpiece / sentencepiece ratios of both and
-each library's model load time; the ids are checked equal. The machine is
+each library's model load time, then each library's speed-up from the
+extra threads (wall) and what they cost (CPU time per call, many threads
+over one); the ids are checked equal. The machine is
 shared: the load average is printed at the start and the end.
 
     python benches/bench_sentencepiece.py [--corpus en-large.txt] [--mb 8] [--rounds 5] [--work .cache/bench_spm26]
@@ -71,7 +73,7 @@ def main():
     threads = [int(t) for t in args.threads.split(",")]
     print(f"{len(lines):,} lines, {size / 1e6:.1f} MB")
     print(f"load average at start: {os.getloadavg()}", flush=True)
-    table = []
+    table, scaling = [], []
     for model_type in ["unigram", "bpe"]:
         path = make_model(args.work, lines, model_type)
         engines, load_ms = {}, {}
@@ -85,6 +87,8 @@ def main():
             order = list(engines) if r % 2 == 0 else list(engines)[::-1]
             for t in threads:
                 for name in order:
+                    # The previous call's lists are freed here, not inside the next call's time.
+                    rows = None
                     start, cpu = time.perf_counter(), time.process_time()
                     rows = engines[name].encode(lines, num_threads=t)
                     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
@@ -93,6 +97,13 @@ def main():
                     digests.setdefault(name, set()).add(digest(rows))
                     print(f"{model_type} round {r} {t}t {name}: {size / seconds / 1e6:.1f} MB/s", file=sys.stderr, flush=True)
         exact = digests["bertpiece"] == digests["sentencepiece"] and len(digests["bertpiece"]) == 1
+        rows = None
+        for name in engines:
+            if len(threads) > 1:
+                one, most = threads[0], threads[-1]
+                wall = statistics.median(speeds[(name, most)]) / statistics.median(speeds[(name, one)])
+                cost = statistics.median(cpu_speeds[(name, one)]) / statistics.median(cpu_speeds[(name, most)])
+                scaling.append(f"| {model_type} | {name} | {most} / {one} | {wall:.2f}× | {cost:.2f}× |")
         for t in threads:
             a, b = statistics.median(speeds[("sentencepiece", t)]), statistics.median(speeds[("bertpiece", t)])
             ca, cb = statistics.median(cpu_speeds[("sentencepiece", t)]), statistics.median(cpu_speeds[("bertpiece", t)])
@@ -104,6 +115,11 @@ def main():
           "| ids equal | sentencepiece load ms | bertpiece load ms |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(table))
+    if scaling:
+        # Speed-up by wall time (meaningful only on idle cores) and the CPU time the extra threads cost.
+        print("\n| model | library | threads | wall speed-up | CPU time per call, ratio |")
+        print("|---|---|---|---|---|")
+        print("\n".join(scaling))
 
 if __name__ == "__main__":
     main()

@@ -210,3 +210,45 @@ def test_lists_cut_into_slices_equal_sentencepiece_and_single_texts(name):
     pieces = ours.encode(texts[3], out_type=str)
     if name != "unigram_bytes":
         assert [p for p, i in zip(pieces, ours.encode(texts[3])) if p != ours.id_to_piece(i)], pieces
+
+
+@pytest.mark.parametrize("name", ["unigram", "bpe"])
+def test_words_shared_by_every_thread_equal_sentencepiece(name):
+    # Once the calling thread's cache holds 16,384 compact words (after a list),
+    # they become the model's shared table, read first by every thread: the
+    # tie-prone words after long texts (a large score before them, from that
+    # table) and lists on 2 threads still equal sentencepiece and the whole-text Viterbi.
+    import bertpiece
+
+    ref, _ = pair(name)
+    ours = bertpiece.SentencePieceProcessor(model_proto=model(name))  # a new model: nothing shared yet
+    # Made-up words first (most of them compact), then the UD lines (most of theirs are not: other scripts).
+    made_up = [f"{a}{b}{c}{d}{e}" for a in "bdfgklmnprstvz" for b in "aeiou" for c in "lnrst" for d in "aeiouy"
+               for e in ["", "n", "s", "r", "l"]]
+    first = [" ".join(made_up[k:k + 40]) for k in range(0, len(made_up), 40)] + list(every_ud_line())
+    words = made_up[::50] + TIE_PRONE
+    assert ours._model._shared_words() == 0
+    assert ours.encode(first, num_threads=1) == ref.encode(first, num_threads=1)
+    assert ours._model._shared_words() >= 16_384
+    shared = ours._model._shared_words()
+    texts = [long_text(3_000) + " " + " ".join(words), *first[::3]]
+    for threads in (1, 2):
+        assert ours.encode(texts, num_threads=threads) == ref.encode(texts, num_threads=threads), threads
+    assert ours._model._shared_words() == shared  # set once
+    text = " ".join(words) + " " + long_text(600_000) + " " + " ".join(words)
+    assert ours.encode(text) == whole_text_twin(name).encode(text)
+
+
+def test_lists_from_several_python_threads_equal_sentencepiece():
+    # A list's Python lists are made slice by slice, the GIL taken back
+    # between slices while other Python threads encode their own lists.
+    from concurrent.futures import ThreadPoolExecutor
+
+    ref, ours = pair("unigram")
+    lines = list(every_ud_line())
+    lists = [lines[k::4] for k in range(4)]
+    with ThreadPoolExecutor(4) as pool:
+        ids = list(pool.map(lambda texts: ours.encode(texts, num_threads=2), lists * 2))
+        pieces = list(pool.map(lambda texts: ours.encode(texts, num_threads=2, out_type=str), lists))
+    assert ids == [ref.encode(texts) for texts in lists] * 2
+    assert pieces == [ref.encode(texts, out_type=str) for texts in lists]

@@ -1,8 +1,9 @@
 //! `bertpiece._core.SentencePieceModel`: the Rust sentencepiece processor
 //! (src/sentencepiece/) behind `bertpiece.SentencePieceProcessor`. Encoding
-//! and decoding release the GIL; lists are encoded on the shared pool, and
-//! their Python lists are made after, from flat buffers, with the ints and
-//! strs of the model's ids made once per model.
+//! and decoding release the GIL; lists are encoded on the shared pool in
+//! slices, and the calling thread makes each slice's Python lists (taking the
+//! GIL for it) as soon as the slice is done, from its flat buffers, with the
+//! ints and strs of the model's ids made once per model.
 
 use super::lists::{int_list, int_table, new_list, untracked};
 use crate::sentencepiece::batch::Rows;
@@ -32,29 +33,38 @@ fn py_str<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyUnicode_FromStringAndSize(text.as_ptr().cast(), len)) }
 }
 
-/// The rows of every slice, one list per text, as one list.
-fn row_lists<'py>(py: Python<'py>, slices: &[Rows], row: impl Fn(&Rows, usize, usize) -> PyResult<Bound<'py, PyList>>) -> PyResult<Bound<'py, PyList>> {
-    let texts = slices.iter().map(|r| r.ends.len()).sum();
-    let rows = slices.iter().flat_map(|r| (0..r.ends.len()).map(move |k| (r, if k == 0 { 0 } else { r.ends[k - 1] }, r.ends[k])));
-    new_list(py, ExactLen(rows, texts).map(|(r, start, end)| row(r, start, end).map(|l| l.into_any())))
-}
-
-/// An iterator whose length is known (`flat_map` cannot say it).
-struct ExactLen<I>(I, usize);
-
-impl<I: Iterator> Iterator for ExactLen<I> {
-    type Item = I::Item;
-    fn next(&mut self) -> Option<I::Item> {
-        let item = self.0.next()?;
-        self.1 = self.1.saturating_sub(1);
-        Some(item)
+/// One list per text (made by `row` from a slice's rows and a text's range
+/// in them), as one list. The lists of each slice are made, with the GIL, as
+/// soon as it is encoded, while the other threads still encode later slices:
+/// only the last slice's lists are left after the join.
+fn encode_to_lists<'py, R>(py: Python<'py>, model: &Processor, texts: &[PyBackedStr], threads: usize, pieces: bool, row: R) -> PyResult<Bound<'py, PyList>>
+where
+    R: for<'a> Fn(Python<'a>, &Rows, usize, usize) -> PyResult<Bound<'a, PyList>> + Sync,
+{
+    let mut lists: Vec<Py<PyAny>> = Vec::with_capacity(texts.len());
+    let mut error: Option<PyErr> = None;
+    py.detach(|| {
+        model.encode_batch(texts, threads, pieces, |rows| {
+            Python::attach(|py| {
+                let mut start = 0;
+                for &end in &rows.ends {
+                    if error.is_some() {
+                        return;
+                    }
+                    match row(py, &rows, start, end) {
+                        Ok(list) => lists.push(list.into_any().unbind()),
+                        Err(e) => error = Some(e),
+                    }
+                    start = end;
+                }
+            })
+        })
+    })?;
+    if let Some(e) = error {
+        return Err(e);
     }
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.1, Some(self.1))
-    }
+    new_list(py, lists.into_iter().map(|l| Ok(l.into_bound(py))))
 }
-
-impl<I: Iterator> ExactSizeIterator for ExactLen<I> {}
 
 fn out_of_range(id: i64, size: usize) -> PyErr {
     PyIndexError::new_err(format!("piece id is out of range: {id} (the model has {size} pieces)"))
@@ -91,20 +101,15 @@ impl PySentencePieceModel {
 
     fn encode_ids_batch<'py>(&self, py: Python<'py>, texts: Vec<PyBackedStr>, num_threads: i64) -> PyResult<Bound<'py, PyList>> {
         let threads = workers(num_threads)?;
-        let inner = &self.inner;
-        let slices = py.detach(|| inner.encode_batch(&texts, threads, false))?;
-        drop(texts);
-        let ints = self.ints.get_or_init(py, || int_table(py, inner.len()));
-        row_lists(py, &slices, |r, start, end| int_list(py, ints, &r.ids[start..end]))
+        let ints = self.ints.get_or_init(py, || int_table(py, self.inner.len()));
+        encode_to_lists(py, &self.inner, &texts, threads, false, |py, r, start, end| int_list(py, ints, &r.ids[start..end]))
     }
 
     fn encode_pieces_batch<'py>(&self, py: Python<'py>, texts: Vec<PyBackedStr>, num_threads: i64) -> PyResult<Bound<'py, PyList>> {
         let threads = workers(num_threads)?;
         let inner = &self.inner;
-        let slices = py.detach(|| inner.encode_batch(&texts, threads, true))?;
-        drop(texts);
         let strs = self.strs.get_or_try_init(py, || inner.proto.pieces.iter().map(|p| py_str(py, &p.piece).map(Bound::unbind)).collect::<PyResult<Vec<_>>>())?;
-        row_lists(py, &slices, |r, start, end| {
+        encode_to_lists(py, inner, &texts, threads, true, |py, r, start, end| {
             // The surfaces are in id order: the first at or after `start` is the next to use.
             let mut surface = r.surfaces.partition_point(|(at, _)| *at < start);
             let list = new_list(py, (start..end).map(|at| match r.surfaces.get(surface) {
@@ -171,6 +176,11 @@ impl PySentencePieceModel {
             ModelType::Unigram => "unigram",
             ModelType::Bpe => "bpe",
         }
+    }
+
+    /// Words in the model's shared word table (0 before one thread's cache has been shared): for tests.
+    fn _shared_words(&self) -> usize {
+        crate::sentencepiece::words::shared_len(&self.inner)
     }
 
     fn __len__(&self) -> usize {

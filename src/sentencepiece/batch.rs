@@ -2,7 +2,8 @@
 //! cut into contiguous slices of about equal text; each job encodes one slice
 //! into one flat buffer of ids (no vector per text), reusing one set of
 //! buffers and, through the thread's word cache, the words every earlier
-//! slice on that thread met. Jobs are taken in turn by the threads, so a
+//! slice on that thread met (and, once shared, the words the calling thread
+//! met first: see [`super::words::share`]). Jobs are taken in turn by the threads, so a
 //! thread slowed by other work takes fewer.
 
 use super::{EncodeBuffers, Processor};
@@ -49,10 +50,15 @@ pub fn slices<S: AsRef<str>>(texts: &[S], threads: usize) -> Vec<Range<usize>> {
 
 impl Processor {
     /// The ids of every text (and, with `pieces`, the pieces that are not
-    /// their id's own), as one [`Rows`] per slice, slices in order.
-    pub fn encode_batch<S: AsRef<str> + Sync>(&self, texts: &[S], threads: usize, pieces: bool) -> crate::Result<Vec<Rows>> {
+    /// their id's own), as one [`Rows`] per slice, handed to `ready` slice
+    /// after slice, in order, on the calling thread as soon as each is done
+    /// (while other threads still encode later slices).
+    pub fn encode_batch<S: AsRef<str> + Sync>(&self, texts: &[S], threads: usize, pieces: bool, mut ready: impl FnMut(Rows)) -> crate::Result<()> {
         let slices = slices(texts, threads);
-        threads::run_jobs(threads, slices.len(), |k| self.encode_slice(&texts[slices[k].clone()], pieces))
+        threads::run_jobs_in_order(threads, slices.len(), |k| self.encode_slice(&texts[slices[k].clone()], pieces), |_, rows| ready(rows))?;
+        // The calling thread's words, if enough, become the ones every thread reads first.
+        super::words::share(self);
+        Ok(())
     }
 
     fn encode_slice<S: AsRef<str>>(&self, texts: &[S], pieces: bool) -> Rows {

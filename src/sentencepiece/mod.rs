@@ -18,7 +18,9 @@ use crate::models::unigram::trie::Trie;
 use crate::{Error, Result};
 use model_proto::{ModelProto, PieceType};
 use normalizer::Normalizer;
+use small_words::SmallTable;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 use words::WordCut;
 
 /// Numbers each loaded model for the per-thread word caches (never reused).
@@ -57,6 +59,9 @@ pub struct Processor {
     words: Option<WordCut>,
     max_abs_score: f64,
     cache_id: u64,
+    /// The compact word entries of the first thread whose cache grew large
+    /// enough, moved here once and read by every thread (see [`words::share`]).
+    shared_words: OnceLock<SmallTable>,
 }
 
 /// The normalized text and the model's spans of one text, kept between the
@@ -190,6 +195,7 @@ impl Processor {
             words,
             max_abs_score,
             cache_id: NEXT_CACHE_ID.fetch_add(1, Ordering::Relaxed),
+            shared_words: OnceLock::new(),
             proto,
         })
     }

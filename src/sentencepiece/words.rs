@@ -21,6 +21,12 @@
 //! twice that bound (room for its own f64 arithmetic). The score after the word
 //! is then the f32 sum of P and the word's piece scores, in order, exactly as
 //! the Viterbi adds them.
+//!
+//! Each thread fills its own cache, and once one thread's compact entries
+//! number [`SHARE_AT`] (after a batch, on the thread that called it) they move
+//! into the model's shared table, set once and then only read: every thread
+//! looks there first, so a second thread of a batch starts warm and the
+//! threads' lookups touch one table instead of one each.
 
 use super::small_words::{SmallEntry, SmallKey, SmallTable};
 use super::unigram::{self, Node};
@@ -41,6 +47,10 @@ const INLINE_PIECES: usize = 4;
 const MAX_WORDS: usize = 114_688;
 /// Models whose caches a thread keeps at once (the oldest is dropped).
 const MAX_MODELS: usize = 4;
+/// Compact entries a thread's cache holds before they become the model's
+/// shared table (the frequent words of a text come within its first few
+/// thousand distinct ones; 8 MB of English has 77,766).
+const SHARE_AT: usize = 16_384;
 const U32_EPS: f64 = 1.0 / (1u64 << 24) as f64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -159,6 +169,7 @@ pub fn encode(p: &Processor, cut: WordCut, normalized: &str, out: &mut Vec<(usiz
             }
         };
         let cache = &mut models[k].1;
+        let shared = p.shared_words.get();
         let mut score = 0.0f32;
         let mut cuts = memchr::memmem::find_iter(text, SPACE).map(|i| if cut == WordCut::BeforeSpace { i } else { i + SPACE.len() });
         // The words as (start, end), one ahead: the next word's slot is requested before this one is used.
@@ -184,18 +195,48 @@ pub fn encode(p: &Processor, cut: WordCut, normalized: &str, out: &mut Vec<(usiz
         while let Some((start, end, key)) = next {
             next = words.next();
             if let Some((_, hash)) = next.and_then(|n| n.2) {
-                cache.small.prefetch(hash);
+                shared.unwrap_or(&cache.small).prefetch(hash);
             }
-            score = encode_word(p, cache, nodes, spans, &normalized[start..end], start, key, score, out);
+            let caches = Caches { shared, own: &mut *cache };
+            score = encode_word(p, caches, nodes, spans, &normalized[start..end], start, key, score, out);
         }
     });
+}
+
+/// Moves the calling thread's compact entries for `p` into its shared table
+/// if that is not set yet and they number at least [`SHARE_AT`].
+pub fn share(p: &Processor) {
+    if p.words.is_none() || p.shared_words.get().is_some() {
+        return;
+    }
+    SCRATCH.with(|s| {
+        let Ok(mut s) = s.try_borrow_mut() else { return };
+        let Some((_, cache)) = s.models.iter_mut().find(|(id, _)| *id == p.cache_id) else { return };
+        if cache.small.len() >= SHARE_AT {
+            // Another thread may have shared its own meanwhile: then this one keeps its table.
+            if let Err(mine) = p.shared_words.set(std::mem::take(&mut cache.small)) {
+                cache.small = mine;
+            }
+        }
+    });
+}
+
+/// The compact words of the shared table (0 before it is set): for tests.
+pub fn shared_len(p: &Processor) -> usize {
+    p.shared_words.get().map_or(0, SmallTable::len)
+}
+
+/// The model's shared table (if set) and the thread's own cache.
+struct Caches<'a> {
+    shared: Option<&'a SmallTable>,
+    own: &'a mut Cache,
 }
 
 /// Pushes the spans of one word starting at byte `at`, entered with `score`; returns the score after it.
 #[allow(clippy::too_many_arguments)]
 fn encode_word(
     p: &Processor,
-    cache: &mut Cache,
+    caches: Caches<'_>,
     nodes: &mut Vec<Node>,
     spans: &mut Vec<(usize, usize, u32)>,
     word: &str,
@@ -215,7 +256,8 @@ fn encode_word(
             }
         };
     }
-    if let Some(c) = small.and_then(|(k, hash)| cache.small.get(&k, hash)) {
+    let Caches { shared, own: cache } = caches;
+    if let Some(c) = small.and_then(|(k, hash)| shared.and_then(|t| t.get(&k, hash)).or_else(|| cache.small.get(&k, hash))) {
         return use_or_rerun(p, c.slack(), c.pieces(), bytes, at, score, out, nodes);
     }
     let key = WordKey::new(bytes);
