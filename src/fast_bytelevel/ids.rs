@@ -60,3 +60,7 @@ impl Words<'_> {
         true
     }
 }
+
+#[cfg(test)]
+#[path = "ids_tests.rs"]
+mod tests;
