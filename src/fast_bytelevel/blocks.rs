@@ -1,5 +1,6 @@
 //! GPT-2's split 64 bytes at a time for the ids-only bulk loop: the bytes'
-//! classes as bit masks (SSE2 compares, x86-64's baseline), the pieces'
+//! classes as bit masks (AVX2 compares where the CPU has them, found at run
+//! time; else SSE2, x86-64's baseline), the pieces'
 //! first bytes computed from the masks with shifts, and the pieces taken
 //! out of the mask bit by bit, so a word costs no data-dependent branch of
 //! its own in the scan. Only the plain case: a block's bytes are ASCII
@@ -9,14 +10,40 @@
 //! trusted part, and the scalar scanner ([`super::scan::piece_end`]) takes
 //! the piece there.
 
-/// The piece starts of the 64 bytes from a piece start (bit k: byte k
-/// starts a piece), the bits at or past the trusted part's end cleared (a
-/// piece from the last start may run past it); None off x86-64 or with
-/// fewer than 64 bytes left.
-#[inline(always)]
-pub fn piece_starts(block: &[u8], stops: [u8; 4]) -> Option<u64> {
-    let masks = classify(block, stops)?;
-    Some(starts(masks))
+/// How a block's bytes are classified: SSE2 (x86-64's baseline, 16 bytes a
+/// compare) or AVX2 (32), which the CPU must be found to have at run time.
+pub trait Classify: Copy {
+    /// The block's classes, None off x86-64 or with fewer than 64 bytes.
+    fn classify(self, block: &[u8], stops: [u8; 4]) -> Option<Masks>;
+
+    /// The piece starts of the 64 bytes from a piece start (bit k: byte k
+    /// starts a piece), the bits at or past the trusted part's end cleared (a
+    /// piece from the last start may run past it); None off x86-64 or with
+    /// fewer than 64 bytes left.
+    #[inline(always)]
+    fn piece_starts(self, block: &[u8], stops: [u8; 4]) -> Option<u64> {
+        Some(starts(self.classify(block, stops)?))
+    }
+}
+
+/// SSE2 compares (every x86-64 CPU).
+#[derive(Clone, Copy, Debug)]
+pub struct Sse2;
+
+/// AVX2 compares: made only by [`Avx2::detect`], so holding one proves the CPU has AVX2.
+#[derive(Clone, Copy, Debug)]
+pub struct Avx2(());
+
+impl Avx2 {
+    /// Some on a CPU with AVX2 (checked at run time, cached by std).
+    #[inline]
+    pub fn detect() -> Option<Avx2> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return Some(Avx2(()));
+        }
+        None
+    }
 }
 
 /// Byte classes of a block as bit masks: letters, digits, spaces (0x20),
@@ -30,12 +57,40 @@ pub struct Masks {
 }
 
 #[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn classify(block: &[u8], stops: [u8; 4]) -> Option<Masks> {
-    let block: &[u8; 64] = block.get(..64)?.try_into().ok()?;
-    // SAFETY: `classify_sse2` needs only SSE2, which is part of x86-64 itself (every
-    // x86-64 CPU has it, and the target enables it for all code).
-    Some(unsafe { classify_sse2(block, stops) })
+impl Classify for Sse2 {
+    #[inline(always)]
+    fn classify(self, block: &[u8], stops: [u8; 4]) -> Option<Masks> {
+        let block: &[u8; 64] = block.get(..64)?.try_into().ok()?;
+        // SAFETY: `classify_sse2` needs only SSE2, which is part of x86-64 itself (every
+        // x86-64 CPU has it, and the target enables it for all code).
+        Some(unsafe { classify_sse2(block, stops) })
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Classify for Avx2 {
+    #[inline(always)]
+    fn classify(self, block: &[u8], stops: [u8; 4]) -> Option<Masks> {
+        let block: &[u8; 64] = block.get(..64)?.try_into().ok()?;
+        // SAFETY: an `Avx2` exists only where `Avx2::detect` found the CPU to have AVX2.
+        Some(unsafe { classify_avx2(block, stops) })
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+impl Classify for Sse2 {
+    #[inline(always)]
+    fn classify(self, _block: &[u8], _stops: [u8; 4]) -> Option<Masks> {
+        None
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+impl Classify for Avx2 {
+    #[inline(always)]
+    fn classify(self, _block: &[u8], _stops: [u8; 4]) -> Option<Masks> {
+        None
+    }
 }
 
 /// # Safety
@@ -70,6 +125,44 @@ unsafe fn classify_sse2(block: &[u8; 64], stops: [u8; 4]) -> Masks {
     m
 }
 
+/// [`classify_sse2`] 32 bytes a compare.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn classify_avx2(block: &[u8; 64], stops: [u8; 4]) -> Masks {
+    use std::arch::x86_64::*;
+    let mut m = Masks::default();
+    for k in 0..2 {
+        let at = 32 * k;
+        let v = _mm256_set_epi64x(word(block, at + 24) as i64, word(block, at + 16) as i64, word(block, at + 8) as i64, word(block, at) as i64);
+        // signed compares: a non-ASCII byte is negative, below every bound here (`a < b` as `b > a`)
+        let lower = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
+        let letter = _mm256_and_si256(
+            _mm256_cmpgt_epi8(lower, _mm256_set1_epi8((b'a' - 1) as i8)),
+            _mm256_cmpgt_epi8(_mm256_set1_epi8((b'z' + 1) as i8), lower),
+        );
+        let digit = _mm256_and_si256(
+            _mm256_cmpgt_epi8(v, _mm256_set1_epi8((b'0' - 1) as i8)),
+            _mm256_cmpgt_epi8(_mm256_set1_epi8((b'9' + 1) as i8), v),
+        );
+        let space = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b' ' as i8));
+        let mut special = _mm256_or_si256(_mm256_cmpgt_epi8(_mm256_set1_epi8(0x20), v), _mm256_cmpeq_epi8(v, _mm256_set1_epi8(0x7F)));
+        special = _mm256_or_si256(special, _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\'' as i8)));
+        for s in stops {
+            special = _mm256_or_si256(special, _mm256_cmpeq_epi8(v, _mm256_set1_epi8(s as i8)));
+        }
+        let shift = at;
+        m.letter |= (_mm256_movemask_epi8(letter) as u32 as u64) << shift;
+        m.digit |= (_mm256_movemask_epi8(digit) as u32 as u64) << shift;
+        m.space |= (_mm256_movemask_epi8(space) as u32 as u64) << shift;
+        m.special |= (_mm256_movemask_epi8(special) as u32 as u64) << shift;
+    }
+    m
+}
+
 /// Bytes `at..at + 8` of the block as a little-endian u64 (`at` <= 56).
 #[inline(always)]
 fn word(block: &[u8; 64], at: usize) -> u64 {
@@ -80,13 +173,7 @@ fn word(block: &[u8; 64], at: usize) -> u64 {
     u64::from_le_bytes(w)
 }
 
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn classify(_block: &[u8], _stops: [u8; 4]) -> Option<Masks> {
-    None
-}
-
-/// The piece starts of a block whose byte 0 starts a piece (see [`piece_starts`]).
+/// The piece starts of a block whose byte 0 starts a piece (see [`Classify::piece_starts`]).
 ///
 /// GPT-2's split over these four classes: a letter, digit or punctuation
 /// byte starts a piece when the byte before it is of another class and not a

@@ -23,7 +23,11 @@ fn check(text: &str, classes: &AsciiClasses) -> usize {
     let mut checked = 0;
     for &i in &starts {
         let Some(block) = text.as_bytes().get(i..i + 64) else { continue };
-        let Some(got) = piece_starts(block, stops) else { continue };
+        let Some(got) = Sse2.piece_starts(block, stops) else { continue };
+        // the AVX2 classifier where the CPU has it: the same starts
+        if let Some(avx2) = Avx2::detect() {
+            assert_eq!(avx2.piece_starts(block, stops), Some(got), "{text:?} from {i}: AVX2 against SSE2");
+        }
         if got == 0 {
             continue;
         }
@@ -71,7 +75,10 @@ fn the_classes_agree_with_the_scanner_table() {
         for at in [0usize, 7, 8, 15, 16, 31, 40, 63] {
             let mut block = [b'a'; 64];
             block[at] = b;
-            let Some(m) = classify(&block, [0; 4]) else { return };
+            let Some(m) = Sse2.classify(&block, [0; 4]) else { return };
+            if let Some(avx2) = Avx2::detect() {
+                assert_eq!(avx2.classify(&block, [0; 4]), Some(m), "byte {b:#04x} at {at}: AVX2 against SSE2");
+            }
             let bit = 1u64 << at;
             let kind = (m.letter & bit != 0, m.digit & bit != 0, m.space & bit != 0, m.special & bit != 0);
             let want = match table.get(b as usize) {
@@ -90,3 +97,19 @@ fn the_classes_agree_with_the_scanner_table() {
 }
 
 use crate::fast_bytelevel::scan::CharClass;
+
+#[test]
+fn avx2_masks_are_sse2_masks() {
+    // random blocks of every byte value (runs of one kind too), with and without stops
+    let Some(avx2) = Avx2::detect() else { return };
+    let mut rng = Lcg(2);
+    let kinds: [&[u8]; 4] = [b"aZ ", b" 7'<", b"\x00\t\x7f\x80\xff[", b"abc def, 123"];
+    for round in 0..20_000 {
+        let mut block = [0u8; 64];
+        for b in block.iter_mut() {
+            *b = if round % 2 == 0 { rng.next(256) as u8 } else { let k = kinds[rng.next(4)]; k[rng.next(k.len())] };
+        }
+        let stops = [[0; 4], [b'<', b'[', 0, 0], [b'<', b'[', b'|', b'~']][round % 3];
+        assert_eq!(avx2.classify(&block, stops), Sse2.classify(&block, stops), "{block:?} {stops:?}");
+    }
+}

@@ -3,7 +3,7 @@
 //! several at a time, each looked up as it comes; the piece at a byte the
 //! block scanner leaves (and the text's last 63 bytes) from the scalar one.
 
-use super::blocks::piece_starts;
+use super::blocks::{Avx2, Classify, Sse2};
 use super::merge::Words;
 use super::scan::{piece_end, AsciiClasses};
 
@@ -12,12 +12,32 @@ impl Words<'_> {
     /// up to the first Stop byte: false if there is one (what was appended
     /// before it is the caller's to drop).
     pub fn text_ids(&mut self, text: &str, classes: &AsciiClasses, ids: &mut Vec<u32>) -> bool {
+        match Avx2::detect() {
+            // SAFETY: `avx2` proves the CPU has AVX2
+            Some(avx2) => unsafe { self.text_ids_avx2(avx2, text, classes, ids) },
+            None => self.text_ids_with(Sse2, text, classes, ids),
+        }
+    }
+
+    /// [`Words::text_ids`] compiled for AVX2 (the whole loop, so that the
+    /// classifier inlines into it).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 (as holding an [`Avx2`] proves).
+    #[cfg_attr(target_arch = "x86_64", target_feature(enable = "avx2"))]
+    unsafe fn text_ids_avx2(&mut self, avx2: Avx2, text: &str, classes: &AsciiClasses, ids: &mut Vec<u32>) -> bool {
+        self.text_ids_with(avx2, text, classes, ids)
+    }
+
+    /// [`Words::text_ids`] with the block classifier `classifier`.
+    #[inline(always)]
+    fn text_ids_with(&mut self, classifier: impl Classify, text: &str, classes: &AsciiClasses, ids: &mut Vec<u32>) -> bool {
         let bytes = text.as_bytes();
         let (ascii, quote_stops, stops) = (classes.table(), classes.quote_stops(), classes.block_stops());
         let mut i = 0;
         while i < bytes.len() {
             if let (Some(stops), Some(block)) = (stops, bytes.get(i..i + 64)) {
-                if let Some(starts) = piece_starts(block, stops) {
+                if let Some(starts) = classifier.piece_starts(block, stops) {
                     // the pieces between the block's starts; the last start's piece may run past it
                     let mut rest = starts & !1;
                     let mut at = 0;
@@ -40,3 +60,7 @@ impl Words<'_> {
         true
     }
 }
+
+#[cfg(test)]
+#[path = "ids_tests.rs"]
+mod tests;

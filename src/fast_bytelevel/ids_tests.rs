@@ -1,0 +1,56 @@
+//! The ids-only loop compiled with each block classifier (SSE2, the
+//! fallback, and AVX2 where this CPU has it) against the scalar split and
+//! the cached tokenizer on the same texts: texts across 64-byte blocks, with
+//! quotes, non-ASCII, digits and space runs at and around the blocks' edges.
+
+use super::*;
+use crate::fast_bytelevel::blocks::Avx2;
+use crate::fast_bytelevel::merge::ByteBpe;
+use crate::fast_bytelevel::scan::split_gpt2;
+use crate::models::bpe::Bpe;
+use crate::pre_tokenizers::byte_level::BYTES_CHAR;
+use std::collections::HashMap;
+
+fn model() -> ByteBpe {
+    let merges = [("Ġ", "t"), ("h", "e"), ("Ġt", "he"), ("a", "b"), ("Ġ", "a"), ("Ġa", "b"), ("1", "2"), ("'", "s"), ("Ġ", "Ġ")];
+    let mut vocab: HashMap<String, u32> = BYTES_CHAR.iter().enumerate().map(|(i, c)| (c.to_string(), i as u32)).collect();
+    for (a, b) in merges {
+        let n = vocab.len() as u32;
+        vocab.entry(format!("{a}{b}")).or_insert(n);
+    }
+    let merges: Vec<(String, String)> = merges.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+    ByteBpe::new(&Bpe::new(vocab, &merges, Bpe::default()).unwrap()).unwrap()
+}
+
+#[test]
+fn each_classifier_gives_the_scalar_splits_ids() {
+    let bpe = model();
+    let plain = AsciiClasses::plain();
+    let pieces = ["the", " the", "ab", " ab", " ", "  ", "12", " 12", ".", ",", "'s", "'", "é", " é", "\t", "\n", "x  y", "ab12", "日"];
+    let mut state = 64u64;
+    let mut next = |n: usize| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((state >> 33) as usize) % n
+    };
+    let avx2 = Avx2::detect();
+    for _ in 0..4000 {
+        let text: String = (0..next(90)).map(|_| pieces[next(pieces.len())]).collect();
+        let mut want = Vec::new();
+        split_gpt2(&text, |a, b| {
+            let mut out = Vec::new();
+            bpe.tokenize(&text.as_bytes()[a..b], &mut out);
+            want.extend(out.iter().map(|p| p.0));
+        });
+        bpe.with_cache(|words| {
+            let mut got = Vec::new();
+            assert!(words.text_ids_with(Sse2, &text, plain, &mut got));
+            assert_eq!(got, want, "SSE2: {text:?}");
+            if let Some(avx2) = avx2 {
+                got.clear();
+                // SAFETY: `avx2` proves the CPU has AVX2
+                assert!(unsafe { words.text_ids_avx2(avx2, &text, plain, &mut got) });
+                assert_eq!(got, want, "AVX2: {text:?}");
+            }
+        });
+    }
+}
