@@ -178,6 +178,24 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
     st = tok._engine.serving
     if st is None or st.owner != id(tok):
         st = state(tok)
+    if (padding is True and truncation is True and add_special_tokens is True and type(max_length) is int
+            and pad_to_multiple_of is None and type(return_tensors) is str and return_tensors == "np" and texts):
+        # The model server's call, its plans made by an earlier call (the code below, which is the same
+        # steps with every case's checks): the core's arrays, the data dict and the rows, nothing else.
+        served = st.padded_plans.get(max_length)
+        if served:
+            try:
+                width, (ids, types, mask), redo, _ = _encode_padded_planes(st.core, texts, served[1])
+            except UnicodeEncodeError:
+                return None
+            if redo:
+                return None  # added tokens in some row: the general path
+            out = _new(BatchEncoding)
+            out.data = {"input_ids": ids, "token_type_ids": types, "attention_mask": mask}
+            out._rows = rows = _new(_LazyRows)
+            rows._tok, rows._epoch, rows._texts, rows._pairs, rows._cache = tok, st.epoch, texts, None, None
+            rows._width, rows._opts = width, served[2]
+            return out
     if not texts or not st.usable or st.truncation_side != "right":
         return None
     if return_tensors is not None and (type(return_tensors) is not str or return_tensors not in ("np", "pt")):
@@ -256,7 +274,8 @@ def _served_plan(tok, st, max_length):
     (its plan, the core's `PaddedPlan`, its rows' options as `_served_rows` makes them), or False
     where the call takes the general path."""
     found = plan(tok, st, True, True, max_length, 0, None, 0)
-    if found is None or st.cls is None or st.sep is None or st.pad is None:
+    if (found is None or st.cls is None or st.sep is None or st.pad is None or not st.usable
+            or st.truncation_side != "right"):
         return False
     padding_strategy, truncation_strategy, max_length, _ = found  # ("longest": pad_to is None)
     limit = max_length if truncation_strategy != "do_not_truncate" else None
