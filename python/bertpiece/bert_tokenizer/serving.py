@@ -12,7 +12,6 @@ change of the tokenizer (`ServingState`, dropped by `tokens.py` on any change).
 
 from __future__ import annotations
 
-
 from .. import _core
 from .batch_call import _LazyRows, _OneTextRows, _RowsMadeOnFirstUse, _general, _row_lists, _served_rows
 from .encoding import BatchEncoding
