@@ -6,8 +6,9 @@ each part, on the last 2,000 UD English-EWT sentences (as benches/bert_peers.py)
 Parts of a padded batch of 1 (`tok([text], padding=True, truncation=True,
 max_length=128, return_tensors="np")`): the whole call, `serving.batch`, the
 core's `encode_padded_block` (default threads and 1), `np.asarray` of its
-block, the three views and their dict, the lazy rows, the options plan, and
-the core's one-text `encode_to_list`; one text: `tok(text)`, `tok.encode(text)`.
+block, the three views and their dict (what the call ran before serve28), the
+core's `encode_padded_planes` (what it runs since: the three arrays made by the
+core), the lazy rows, the options plan, and the core's one-text `encode_to_list`; one text: `tok(text)`, `tok.encode(text)`.
 For each `--batch` size: the whole padded call, the core's block (default
 threads and 1), and the core on the same sentences joined into one text (the
 per-byte speed without per-row work).
@@ -74,6 +75,10 @@ def main():
         "options plan": lambda: serving.plan(tok, st, True, True, 128, 0, None, 1),
         "one text: core encode_to_list": lambda: _core.encode_to_list(core, x[0], st.cls, st.sep),
     }
+    if hasattr(_core, "encode_padded_planes"):  # (serve28 on: what the call runs instead of the block, asarray, views)
+        plan = _core.PaddedPlan((st.cls, st.sep), 128, None, None, st.pad, False, 0, st.added)
+        parts["core encode_padded_planes (the arrays made by the core)"] = lambda: _core.encode_padded_planes(core, x,
+                                                                                                              plan)
     out = {name: per_call(fn, 20000, args.rounds) for name, fn in parts.items()}
     for name, fn in (("one text: tok(text)", tok), ("tok.encode(text)", tok.encode)):
         out[name] = per_call(lambda f=fn: [f(t) for t in lines], 1, args.rounds) / len(lines)

@@ -143,6 +143,25 @@ def test_common_calls_take_the_serving_path(pair, monkeypatch, opts, batched):
     assert_same(got, theirs(text, **opts))
 
 
+def test_a_repeated_model_server_call_equals_transformers(pair, monkeypatch):
+    """A padded NumPy call after one with the same max_length takes the model server's block of
+    `serving.batch` (its plans made by the first call): equal to transformers and to the general
+    path, its rows' metadata included; a row holding an added token is declined to the general path."""
+    ours, theirs = pair
+    opts = dict(padding=True, truncation=True, max_length=24, return_tensors="np")
+    ours(LINES[:2], **opts)  # makes the plans
+    seen = served(monkeypatch)
+    for texts in [LINES[:1], LINES[1:9], LINES[9:12], LINES[-5:], ["[SEP] in a row", "plain"], LINES[2]]:
+        got = ours(texts, **opts)
+        assert (seen[-1] is None) == ("[SEP] in a row" in texts)
+        assert_same(got, theirs(texts, **opts))
+        want = general_path(ours, texts, monkeypatch, **opts)
+        assert_same(got, want)
+        rows = len(got["input_ids"])
+        assert [got.tokens(k) for k in range(rows)] == [want.tokens(k) for k in range(rows)]
+        assert [got.word_ids(k) for k in range(rows)] == [want.word_ids(k) for k in range(rows)]
+
+
 def general_path(tok, text, monkeypatch, **opts):
     """`tok(text, **opts)` with the serving paths declining."""
     with monkeypatch.context() as m:

@@ -185,6 +185,11 @@ impl Array {
         }
         Ok(Array { address: data.as_mut_ptr() as usize, _data: Box::new(data), typestr: T::TYPESTR, shape })
     }
+
+    /// Where the data starts.
+    pub(super) fn address(&self) -> usize {
+        self.address
+    }
 }
 
 #[pymethods]

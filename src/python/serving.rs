@@ -4,13 +4,13 @@
 //! is one crossing from Python, reads a plain `BERTPIECE_NUM_THREADS` itself, and
 //! makes no Python int per token: the lists come from `lists.rs`, whose
 //! `IntCache` makes the ints of the vocabulary's ids once per tokenizer.
+//! The padded batch: `serving_padded.rs`.
 
 use super::args::*;
 use super::lists::{int_list, repeated, untracked, RowLists};
 use super::full_tokenizer::PyFullTokenizer;
-use crate::batch::{encode_batch, BatchOptions};
+use crate::batch::BatchOptions;
 use crate::encoder::with_thread_scratch;
-use crate::padding::Padding;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::intern;
@@ -38,7 +38,7 @@ impl Needles {
 }
 
 impl Needles {
-    fn slices<'a>(needles: Option<&'a Bound<'_, Needles>>) -> Vec<&'a [u8]> {
+    pub(super) fn slices<'a>(needles: Option<&'a Bound<'_, Needles>>) -> Vec<&'a [u8]> {
         needles.map_or_else(Vec::new, |n| n.get().strings.iter().map(Vec::as_slice).collect())
     }
 
@@ -59,7 +59,7 @@ impl Needles {
 /// integer is read here (Python's `os.environ` costs most of a small call);
 /// anything else goes to `bertpiece.batch._num_threads`, the one definition
 /// of what the variable may hold and of its error.
-fn threads_or_env(py: Python<'_>, num_threads: Option<i64>) -> PyResult<Option<i64>> {
+pub(super) fn threads_or_env(py: Python<'_>, num_threads: Option<i64>) -> PyResult<Option<i64>> {
     if num_threads.is_some() {
         return Ok(num_threads);
     }
@@ -110,7 +110,7 @@ fn text_ids(
 /// Texts shorter than this (bytes) are encoded holding the GIL: a sentence
 /// takes about a microsecond, so letting go of the GIL and taking it back is
 /// a share of the call worth saving; other threads wait a few µs at most.
-const HOLD_GIL_BELOW: usize = 2048;
+pub(super) const HOLD_GIL_BELOW: usize = 2048;
 
 /// The ids of one text as a list, between `cls` and `sep` when given; None
 /// when the text is not valid Unicode or holds one of `added` (the search
@@ -256,63 +256,4 @@ pub(super) fn encode_to_lists<'py>(
     }
     let (ids, types, mask) = out.into_lists();
     Ok((ids, types, mask, batch.flagged))
-}
-
-/// Text (bytes) below which a padded batch stays on the calling thread
-/// unless `num_threads` or `BERTPIECE_NUM_THREADS` asks for more. Measured
-/// on this 2-core machine at the load its benchmarks run at (6 to 8), a
-/// second thread took 5 to 13 % more CPU and no less wall-clock time at 256
-/// EWT sentences (19 kB) and at 1,024 (77 kB); `batch::workers_for` would
-/// give it a second thread from 16 kB.
-const ONE_THREAD_BELOW: usize = 128 << 10;
-
-/// A batch of single texts padded (transformers' `padding`) into one int64
-/// block of `3 x rows x width`: ids, token type ids, attention mask. Returns
-/// `(width, block, rows holding an added string, longest row)`.
-#[pyfunction]
-#[pyo3(signature = (tok, texts, special=None, max_length=None, pad_to=None, pad_to_multiple_of=None, pad_id=0,
-    padding_left=false, pad_type_id=0, added=None, num_threads=None))]
-#[allow(clippy::too_many_arguments)]
-pub(super) fn encode_padded_block<'py>(
-    py: Python<'py>,
-    tok: &Bound<'py, PyFullTokenizer>,
-    texts: &Bound<'py, PyAny>,
-    special: Option<(u32, u32)>,
-    max_length: Option<Bound<'py, PyAny>>,
-    pad_to: Option<Bound<'py, PyAny>>,
-    pad_to_multiple_of: Option<Bound<'py, PyAny>>,
-    pad_id: u32,
-    padding_left: bool,
-    pad_type_id: u32,
-    added: Option<&Bound<'py, Needles>>,
-    num_threads: Option<i64>,
-) -> PyResult<(usize, Array, Vec<u64>, usize)> {
-    let t = tok.get();
-    let max_length = size_arg(max_length.as_ref(), "max_length")?;
-    let (pad_to, pad_to_multiple_of) = (size_arg(pad_to.as_ref(), "max_length")?, size_arg(pad_to_multiple_of.as_ref(), "pad_to_multiple_of")?);
-    let opts = BatchOptions { special, max_length, ..Default::default() };
-    let padding = Padding { to: pad_to, multiple_of: pad_to_multiple_of, pad_id, pad_type_id, left: padding_left };
-    let read = BatchTexts::read(texts, t.inner.basic().options().reference, "texts")?;
-    let (bytes, needles, inner) = (read.slices(), Needles::slices(added), &t.inner);
-    let size = bytes.iter().map(|b| b.len()).sum::<usize>();
-    let threads = match threads_or_env(py, num_threads)? {
-        None if size < ONE_THREAD_BELOW => Some(1),
-        asked => thread_count(py, asked)?,
-    };
-    // Encoded and padded in one go; a small batch holding the GIL (as one short text does).
-    let work = || -> PyResult<_> {
-        let batch = encode_batch(inner, &bytes, opts, &needles, threads)?;
-        // The thread count (a system call to look up) only for ids enough to
-        // share their scatter into the block (which writes one cell per id).
-        let pad_threads = match threads {
-            None if batch.ids.len() < 1 << 14 => 1,
-            n => crate::threads::thread_count(n)?,
-        };
-        let (width, block) = batch.pad_stacked(&padding, pad_threads)?;
-        Ok((batch, width, block))
-    };
-    let (batch, width, block) = if size < HOLD_GIL_BELOW { work()? } else { py.detach(work)? };
-    let rows = batch.row_splits.len().saturating_sub(1);
-    let longest = batch.row_splits.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0);
-    Ok((width, Array::new(block, vec![3, rows, width])?, batch.flagged, longest))
 }

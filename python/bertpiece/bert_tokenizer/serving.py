@@ -12,18 +12,17 @@ change of the tokenizer (`ServingState`, dropped by `tokens.py` on any change).
 
 from __future__ import annotations
 
-import numpy as np
-
 from .. import _core
-from .batch_call import _OneTextRows, _RowsMadeOnFirstUse, _general, _row_lists, _served_rows
+from .batch_call import _LazyRows, _OneTextRows, _RowsMadeOnFirstUse, _general, _row_lists, _served_rows
 from .encoding import BatchEncoding
 from .epochs import frozen
 from .general import _MAX_PADDED_CELLS
 from .truncation import _hf_truncate
 
-_encode_to_list, _encode_to_dict, _encode_to_lists, _encode_to_offsets, _encode_to_windows, _encode_padded_block = (
+_encode_to_list, _encode_to_dict, _encode_to_lists, _encode_to_offsets, _encode_to_windows, _encode_padded_planes = (
     _core.encode_to_list, _core.encode_to_dict, _core.encode_to_lists, _core.encode_to_offsets, _core.encode_to_windows,
-    _core.encode_padded_block)
+    _core.encode_padded_planes)
+_PaddedPlan = _core.PaddedPlan
 _new = object.__new__
 _MAX_PLANS = 64  # distinct option sets remembered per tokenizer
 
@@ -178,20 +177,41 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
     st = tok._engine.serving
     if st is None or st.owner != id(tok):
         st = state(tok)
+    if (padding is True and truncation is True and add_special_tokens is True and type(max_length) is int
+            and pad_to_multiple_of is None and type(return_tensors) is str and return_tensors == "np" and texts):
+        # The model server's call, its plans made by an earlier call (the code below, which is the same
+        # steps with every case's checks): the core's arrays, the data dict and the rows, nothing else.
+        served = st.padded_plans.get(max_length)
+        if served:
+            try:
+                width, (ids, types, mask), redo, _ = _encode_padded_planes(st.core, texts, served[1])
+            except UnicodeEncodeError:
+                return None
+            if redo:
+                return None  # added tokens in some row: the general path
+            out = _new(BatchEncoding)
+            out.data = {"input_ids": ids, "token_type_ids": types, "attention_mask": mask}
+            out._rows = rows = _new(_LazyRows)
+            rows._tok, rows._epoch, rows._texts, rows._pairs, rows._cache = tok, st.epoch, texts, None, None
+            rows._width, rows._opts = width, served[2]
+            return out
     if not texts or not st.usable or st.truncation_side != "right":
         return None
     if return_tensors is not None and (type(return_tensors) is not str or return_tensors not in ("np", "pt")):
         return None  # (a TensorType, "tf", "mlx"...: the general path)
     tensors = return_tensors
-    if padding is True and truncation is True and type(max_length) is int and pad_to_multiple_of is None:
-        # a model server's call: its plan by max_length alone (padding to the longest row is never too large)
-        found = st.padded_plans.get(max_length)
-        if found is None:
+    core_plan = rows_opts = pad_to = None
+    if (padding is True and truncation is True and type(max_length) is int and pad_to_multiple_of is None
+            and add_special_tokens is True):
+        # a model server's call: its plans by max_length alone (padding to the longest row is never too large)
+        served = st.padded_plans.get(max_length)
+        if served is None:
             if len(st.padded_plans) >= _MAX_PLANS:
                 st.padded_plans.clear()
-            found = st.padded_plans[max_length] = plan(tok, st, True, True, max_length, 0, None, 0) or False
-        if found is False:
+            served = st.padded_plans[max_length] = _served_plan(tok, st, max_length)
+        if served is False:
             return None
+        found, core_plan, rows_opts = served
     else:
         found = plan(tok, st, padding, truncation, max_length, 0, pad_to_multiple_of, len(texts))
         if found is None:
@@ -217,30 +237,50 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
         if not batched:
             data = {k: v[0] for k, v in data.items()}
     else:
-        if st.pad is None:
-            return None  # the general path's error
-        pad_to = max_length if padding_strategy == "max_length" else None
+        if core_plan is None:
+            if st.pad is None:
+                return None  # the general path's error
+            pad_to = max_length if padding_strategy == "max_length" else None
+            core_plan = _PaddedPlan(special, limit, pad_to, pad_to_multiple_of, st.pad, st.padding_side == "left",
+                                    st.pad_type_id, st.added)
         try:
-            width, block, redo, longest = _encode_padded_block(
-                st.core, texts, special, limit, pad_to, pad_to_multiple_of, st.pad, st.padding_side == "left",
-                st.pad_type_id, st.added)
+            width, (ids, types, mask), redo, longest = _encode_padded_planes(st.core, texts, core_plan)
         except UnicodeEncodeError:
             return None
         if redo or (pad_to is not None and longest > pad_to):
             return None  # added tokens in some row, or a row longer than max_length: the general path
-        block = np.asarray(block)
-        data = {"input_ids": block[0], "token_type_ids": block[1], "attention_mask": block[2]}
+        data = {"input_ids": ids, "token_type_ids": types, "attention_mask": mask}  # (NumPy arrays made by the core)
         if tensors is None:
             data = {k: (_row_lists(v) if batched else v[0].tolist()) for k, v in data.items()}
     out = _new(BatchEncoding)  # (without __init__: `data` is a new dict)
     out.data = data
-    out._rows = _served_rows(tok, st.epoch, texts, add_special_tokens, truncation_strategy, max_length,
-                             st.padding_side, width)
+    if rows_opts is None:
+        out._rows = _served_rows(tok, st.epoch, texts, add_special_tokens, truncation_strategy, max_length,
+                                 st.padding_side, width)
+    else:  # (`_served_rows` inline, its options tuple made with the plan)
+        out._rows = rows = _new(_LazyRows)
+        rows._tok, rows._epoch, rows._texts, rows._pairs, rows._cache = tok, st.epoch, texts, None, None
+        rows._width, rows._opts = width, rows_opts
     if tensors == "pt":
         out.convert_to_tensors("pt")
     if max_length is None and verbose:
         tok._warn_if_too_long(out["input_ids"], batched)
     return out
+
+
+def _served_plan(tok, st, max_length):
+    """A model server's padded call, `tok(texts, padding=True, truncation=True, max_length=max_length)`:
+    (its plan, the core's `PaddedPlan`, its rows' options as `_served_rows` makes them), or False
+    where the call takes the general path."""
+    found = plan(tok, st, True, True, max_length, 0, None, 0)
+    if (found is None or st.cls is None or st.sep is None or st.pad is None or not st.usable
+            or st.truncation_side != "right"):
+        return False
+    padding_strategy, truncation_strategy, max_length, _ = found  # ("longest": pad_to is None)
+    limit = max_length if truncation_strategy != "do_not_truncate" else None
+    core_plan = _PaddedPlan((st.cls, st.sep), limit, None, None, st.pad, st.padding_side == "left", st.pad_type_id,
+                            st.added)
+    return found, core_plan, (True, truncation_strategy, max_length, st.padding_side, False)
 
 
 def _redo_lists(tok, texts, redo, ids, types, mask, add_special_tokens, truncation_strategy, max_length):
