@@ -23,6 +23,7 @@ __all__ = [
     "FullTokenizer",
     "MetaspaceCounter",
     "Needles",
+    "PaddedPlan",
     "PipelineEncoding",
     "PipelineSettings",
     "PipelineTokenizer",
@@ -37,6 +38,7 @@ __all__ = [
     "_forget_words",
     "_normalize",
     "encode_padded_block",
+    "encode_padded_planes",
     "encode_to_dict",
     "encode_to_list",
     "encode_to_lists",
@@ -362,6 +364,21 @@ class Needles:
     """Added tokens the serving entry points search rows for (converted once)."""
     def __new__(cls, added: list[str]) -> Needles: ...
 
+@final
+class PaddedPlan:
+    """A padded call's fixed options, converted once (src/python/serving_padded.rs)."""
+    def __new__(
+        cls,
+        special: Optional[tuple[int, int]] = None,
+        max_length: Optional[int] = None,
+        pad_to: Optional[int] = None,
+        pad_to_multiple_of: Optional[int] = None,
+        pad_id: int = 0,
+        padding_left: bool = False,
+        pad_type_id: int = 0,
+        added: Optional[Needles] = None,
+    ) -> PaddedPlan: ...
+
 # tokenizer.json text as serde_json reads it (src/python/serde_literal.rs, src/python/json_text.rs).
 def serde_exact_literal(x: float, repr: str) -> str | None: ...
 def exact_float_literals(text: str, fallback: Callable[[str], str]) -> str: ...
@@ -410,6 +427,10 @@ def encode_padded_block(
     added: Optional[Needles] = None,
     num_threads: Optional[int] = None,
 ) -> tuple[int, Array, list[int], int]: ...
+# (width, (input ids, token type ids, attention mask) as int64 NumPy arrays, rows holding an added string, longest row)
+def encode_padded_planes(
+    tok: FullTokenizer, texts: Iterable[str], plan: PaddedPlan, num_threads: Optional[int] = None
+) -> tuple[int, tuple[Any, Any, Any], list[int], int]: ...
 def int_rows(data: bytes, bounds: Sequence[int], pairs: bool = False) -> list[list[Any]]: ...
 # (ids int32, row_splits int64, offsets int32 (n, 2) or None, rows truncation cut)
 def pipeline_encode_flat(
