@@ -21,7 +21,9 @@ def main() -> None:
     parser.add_argument("--by", choices=("cpu", "waited"), default="cpu", help="the column to sort by")
     args = parser.parse_args()
     cpu, waited, counts = collections.Counter(), collections.Counter(), collections.Counter()
-    for name in sorted(glob.glob(glob.escape(args.path) + ".*")):
+    # (the files of tests/conftest.py's workers: PATH.gw0, PATH.gw1... or PATH.main without xdist)
+    names = glob.glob(glob.escape(args.path) + ".gw*") + glob.glob(glob.escape(args.path) + ".main")
+    for name in sorted(names):
         with open(name, encoding="utf-8") as f:
             for line in f:
                 fields = line.rstrip("\n").split(" ", 2)
