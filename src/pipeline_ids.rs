@@ -16,6 +16,7 @@ use crate::Result;
 enum SequencePath<'a> {
     ByteLevel(&'a crate::fast_bytelevel::FastByteLevel),
     Unigram(crate::models::unigram::FusedUnigram<'a>),
+    Bert(&'a crate::tokenizer::FullTokenizer),
 }
 
 /// What [`Tokenizer::encode_ids_into`] did.
@@ -134,6 +135,11 @@ impl Tokenizer {
             // added tokens: only a text that can hold none (as written, and no normalized ones the
             // normalizer could make appear), the rest through `encode`
             (None, Some(u)) if !self.added_first.may_occur_in(text) && self.normalized_matcher.is_empty() => SequencePath::Unigram(u),
+            // normalized added tokens would be matched on the normalized text: the general path
+            (None, None) => match &self.bert {
+                Some(b) if self.normalized_matcher.is_empty() => SequencePath::Bert(b),
+                _ => return Ok(IdsOnly::Declined),
+            },
             _ => return Ok(IdsOnly::Declined),
         };
         // offsets must fit the u32 (and the int32 array): a longer text takes the general path's error
@@ -141,7 +147,7 @@ impl Tokenizer {
             return Ok(IdsOnly::Declined);
         }
         let Some(plan) = PostPlan::new(self.config.post_processor.as_ref()) else { return Ok(IdsOnly::Declined) };
-        if plan.n_trims > 0 && matches!(path, SequencePath::Unigram(_)) {
+        if plan.n_trims > 0 && matches!(path, SequencePath::Unigram(_) | SequencePath::Bert(_)) {
             return Ok(IdsOnly::Declined); // the trims read byte-level tokens' spaces
         }
         let (ids_from, offsets_from) = (ids.len(), offsets.as_ref().map_or(0, |o| o.len()));
@@ -158,6 +164,7 @@ impl Tokenizer {
             SequencePath::ByteLevel(fast) if fast.encode_text_ids(text, &self.added_first, ids, offsets.as_deref_mut()) => {}
             SequencePath::ByteLevel(fast) => self.encode_added_ids(fast, text, ids, &mut offsets, &mut added_spaces, seq_from),
             SequencePath::Unigram(u) => u.encode_ids(text, ids, offsets.as_deref_mut())?,
+            SequencePath::Bert(b) => self.encode_bert_ids(b, text, ids, &mut offsets)?,
         }
         // truncation, as `encode` does it for a single sequence
         let mut truncated = false;

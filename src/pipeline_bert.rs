@@ -1,0 +1,135 @@
+//! The BERT fast path of the general pipeline: a BERT-shaped tokenizer.json
+//! (what transformers and HF tokenizers save for BERT) runs on the fused
+//! one-pass encoder that `bertpiece.BertTokenizer` uses (`FullTokenizer` in
+//! its HF tokenizers mode: src/encoder.rs, src/offsets.rs), for the ids-only
+//! entry (`Tokenizer::encode_ids_into`, src/pipeline_ids.rs). The shape is
+//! checked once at load ([`for_shape`]); every other file, and every option
+//! below that the fused encoder does not reproduce, stays on the general path.
+
+use super::Tokenizer;
+use crate::added_tokens::Split;
+use crate::config::TokenizerConfig;
+use crate::encoder::with_thread_scratch;
+use crate::models::Model;
+use crate::normalizer::Reference;
+use crate::normalizers::Normalizer;
+use crate::pre_tokenizers::PreTokenizer;
+use crate::room::make_room;
+use crate::tokenizer::{BasicOptions, FullOptions, FullTokenizer};
+use crate::vocab::Vocab;
+use crate::Result;
+
+/// The fused encoder for `config`, when its shape is one the encoder
+/// reproduces exactly in its HF tokenizers mode:
+/// - normalizer `BertNormalizer` with `clean_text` (the encoder always
+///   cleans); any `handle_chinese_chars`, `strip_accents`, `lowercase`;
+/// - pre-tokenizer `BertPreTokenizer`;
+/// - model `WordPiece` with the prefix `##` (the encoder's trie walks it)
+///   and its unknown token in the vocabulary; any `max_input_chars_per_word`.
+///
+/// The post-processor and added tokens are checked per call
+/// (`encode_ids_into` declines what it cannot apply on ids).
+pub(super) fn for_shape(config: &TokenizerConfig) -> Option<FullTokenizer> {
+    let Some(Normalizer::Bert(n)) = &config.normalizer else { return None };
+    let (Some(PreTokenizer::Bert), Model::WordPiece(wp)) = (&config.pre_tokenizer, &config.model) else { return None };
+    if !n.clean_text || wp.continuing_subword_prefix != "##" || !wp.vocab.contains_key(&wp.unk_token) {
+        return None;
+    }
+    let max = i64::try_from(wp.max_input_chars_per_word).ok()?;
+    let basic = BasicOptions {
+        do_lower_case: n.lowercase,
+        strip_accents: n.strip_accents,
+        tokenize_chinese_chars: n.handle_chinese_chars,
+        do_split_on_punc: true,
+        reference: Reference::Tokenizers,
+        never_split: Vec::new(),
+    };
+    let opts = FullOptions { basic, unk_token: wp.unk_token.clone(), max_input_chars_per_word: Some(max), preserve_unused_tokens: false };
+    let vocab = Vocab::from_pairs(wp.vocab.iter().map(|(t, &id)| (t.as_bytes().to_vec(), id)));
+    FullTokenizer::new(vocab, opts).ok().filter(FullTokenizer::is_one_pass)
+}
+
+impl Tokenizer {
+    /// The sequence's ids (and offsets, in chars of `text`) on the fused
+    /// encoder. Added tokens (matched on the raw text: the caller declines
+    /// files with normalized ones) are split out as `encode_text` does, the
+    /// text between them encoded piece by piece: BertNormalizer and
+    /// BertPreTokenizer act char by char, so each piece alone gives what it
+    /// gives inside the general path's split.
+    pub(super) fn encode_bert_ids(&self, bert: &FullTokenizer, text: &str, ids: &mut Vec<u32>, offsets: &mut Option<&mut Vec<[u32; 2]>>) -> Result<()> {
+        with_thread_scratch(|scratch| {
+            scratch.enable_cache(); // many calls on the same threads: a warm word memo
+            // `encode_offsets_into` keeps its ids and spans side by side (it rolls both back to one
+            // length): its own vectors, appended to the caller's after
+            let (mut piece_ids, mut spans) = (Vec::new(), Vec::new());
+            let mut piece = |t: &str, origin: usize, ids: &mut Vec<u32>, offsets: &mut Option<&mut Vec<[u32; 2]>>| -> Result<()> {
+                match offsets.as_deref_mut() {
+                    None => bert.encode_into(t.as_bytes(), ids, scratch),
+                    Some(o) => {
+                        (piece_ids.clear(), spans.clear());
+                        bert.encode_offsets_into(t.as_bytes(), &mut piece_ids, &mut spans, None, scratch)?;
+                        make_room(ids, piece_ids.len(), "token ids")?;
+                        make_room(o, spans.len(), "token offsets")?;
+                        ids.extend_from_slice(&piece_ids);
+                        let at = origin as u32; // the caller keeps texts under i32::MAX bytes
+                        o.extend(spans.iter().map(|&(s, e)| [s + at, e + at]));
+                        Ok(())
+                    }
+                }
+            };
+            if !self.added_first.may_occur_in(text) {
+                return piece(text, 0, ids, offsets);
+            }
+            for split in self.added_splits_unnormalized(text) {
+                match split {
+                    Split::Token(p, id) => {
+                        ids.push(id);
+                        if let Some(o) = offsets.as_deref_mut() {
+                            let span = p.original_span(0..p.len()).unwrap_or((p.origin, p.origin));
+                            o.push([span.0 as u32, span.1 as u32]);
+                        }
+                    }
+                    Split::Text(p) => piece(&p.text(), p.origin, ids, offsets)?,
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::pipeline::{IdsOnly, Input, Settings, Tokenizer};
+
+    const JSON: &str = r###"{
+      "added_tokens": [
+        {"id": 0, "content": "[UNK]", "single_word": false, "lstrip": false, "rstrip": false, "normalized": false, "special": true},
+        {"id": 1, "content": "[CLS]", "single_word": false, "lstrip": false, "rstrip": false, "normalized": false, "special": true},
+        {"id": 2, "content": "[SEP]", "single_word": false, "lstrip": false, "rstrip": false, "normalized": false, "special": true}],
+      "normalizer": {"type": "BertNormalizer", "clean_text": true, "handle_chinese_chars": true, "strip_accents": null, "lowercase": true},
+      "pre_tokenizer": {"type": "BertPreTokenizer"},
+      "post_processor": {"type": "BertProcessing", "sep": ["[SEP]", 2], "cls": ["[CLS]", 1]},
+      "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##", "max_input_chars_per_word": 100,
+                "vocab": {"[UNK]": 0, "[CLS]": 1, "[SEP]": 2, "un": 3, "##aff": 4, "##able": 5, "!": 6, "?": 7, "e": 8, "中": 9}}
+    }"###;
+
+    #[test]
+    fn ids_and_offsets_equal_the_general_path() {
+        let fast = Tokenizer::from_json(JSON).unwrap();
+        assert_eq!(fast.fast_path(), Some("bert_wordpiece"));
+        let general = Tokenizer::from_json(JSON).unwrap().without_fast_paths();
+        // ASCII punctuation then a non-ASCII char (the encoder's offsets lane takes the chunk back),
+        // an added token in the text, accents, CJK
+        for text in ["!?\u{2026}", "UNAFFABLE!? [SEP]é中x", "", "\u{0}", "un[CLS]aff"] {
+            for add in [true, false] {
+                let want = general.encode(&Input::Raw(text), None, add, &Settings::default()).unwrap();
+                let (mut ids, mut offsets) = (vec![7], vec![[9, 9]]); // the rows before this one stay
+                let done = fast.encode_ids_into(text, add, None, &mut ids, Some(&mut offsets)).unwrap();
+                assert_eq!(done, IdsOnly::Done { truncated: false });
+                assert_eq!(ids[1..], want.ids[..], "{text:?}");
+                let spans: Vec<[u32; 2]> = want.offsets.iter().map(|&(s, e)| [s as u32, e as u32]).collect();
+                assert_eq!(offsets[1..], spans[..], "{text:?}");
+            }
+        }
+    }
+}
