@@ -41,7 +41,7 @@ pub struct Tokenizer {
     fused_unigram: Option<MetaspaceUnigram>,
     /// The byte-level BPE fast path, when the file's shape allows it.
     fast: Option<crate::fast_bytelevel::FastByteLevel>,
-    /// BERT-shaped files: the fused one-pass encoder (src/pipeline_bert.rs), for the ids-only entry.
+    /// BERT-shaped files: the fused one-pass encoder (src/pipeline_bert.rs).
     bert: Option<std::sync::Arc<crate::tokenizer::FullTokenizer>>,
     /// HF's `encode_special_tokens`: special added tokens are not split out of
     /// the text (it is a run-time flag: not in the file, as in HF).
@@ -126,6 +126,9 @@ impl Tokenizer {
         if let Some(fast) = &self.fast {
             self.encode_text_fast(fast, text, type_id, word, out);
             return Ok(());
+        }
+        if let (Some(bert), true) = (&self.bert, self.normalized_matcher.is_empty()) {
+            return self.encode_text_bert(bert, text, type_id, word, out);
         }
         let mut model_tokens = Vec::new();
         let mut next_word = 0u32;

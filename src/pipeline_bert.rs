@@ -9,6 +9,7 @@
 use super::Tokenizer;
 use crate::added_tokens::Split;
 use crate::config::TokenizerConfig;
+use crate::encoding::Encoding;
 use crate::encoder::with_thread_scratch;
 use crate::models::Model;
 use crate::normalizer::Reference;
@@ -97,6 +98,47 @@ impl Tokenizer {
     }
 }
 
+impl Tokenizer {
+    /// [`Tokenizer::encode_text`] on the fused encoder (files whose added tokens are all matched on
+    /// the raw text): added tokens split out as above, each piece's ids, spans (chars) and word
+    /// indices from `encode_offsets_into`, tokens from the vocabulary (ids are unique in it: the
+    /// config refuses a repeated id), word indices counted on across pieces as the general path
+    /// counts its splits (`word` overrides them: pre-tokenized input).
+    pub(super) fn encode_text_bert(&self, bert: &FullTokenizer, text: &str, type_id: u32, word: Option<u32>, out: &mut Encoding) -> Result<()> {
+        with_thread_scratch(|scratch| {
+            scratch.enable_cache();
+            let (mut ids, mut spans, mut words) = (Vec::new(), Vec::new(), Vec::new());
+            let mut next_word = 0u32;
+            let mut piece = |t: &str, origin: usize, next_word: &mut u32, out: &mut Encoding| -> Result<()> {
+                (ids.clear(), spans.clear(), words.clear());
+                bert.encode_offsets_into(t.as_bytes(), &mut ids, &mut spans, Some(&mut words), scratch)?;
+                for ((&id, &(s, e)), &w) in ids.iter().zip(&spans).zip(&words) {
+                    let token = self.config.model.id_to_token(id).unwrap_or_default().to_string();
+                    out.push(id, token, (s as usize + origin, e as usize + origin), Some(word.unwrap_or(*next_word + w)), type_id);
+                }
+                if let Some(&last) = words.last() {
+                    *next_word += last + 1;
+                }
+                Ok(())
+            };
+            if !self.added_first.may_occur_in(text) {
+                return piece(text, 0, &mut next_word, out);
+            }
+            for split in self.added_splits_unnormalized(text) {
+                match split {
+                    Split::Token(p, id) => {
+                        let span = p.original_span(0..p.len()).unwrap_or((p.origin, p.origin));
+                        out.push(id, p.text(), span, Some(word.unwrap_or(next_word)), type_id);
+                        next_word += 1;
+                    }
+                    Split::Text(p) => piece(&p.text(), p.origin, &mut next_word, out)?,
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::pipeline::{IdsOnly, Input, Settings, Tokenizer};
@@ -129,6 +171,21 @@ mod tests {
                 assert_eq!(ids[1..], want.ids[..], "{text:?}");
                 let spans: Vec<[u32; 2]> = want.offsets.iter().map(|&(s, e)| [s as u32, e as u32]).collect();
                 assert_eq!(offsets[1..], spans[..], "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn encodings_equal_the_general_path() {
+        let fast = Tokenizer::from_json(JSON).unwrap();
+        let general = Tokenizer::from_json(JSON).unwrap().without_fast_paths();
+        let texts = ["!?\u{2026}", "UNAFFABLE!? [SEP]é中x", "", "un[CLS]aff un", "\u{0}e\u{301}"];
+        for (a, b) in texts.iter().zip(texts.iter().rev()) {
+            let words = Input::PreTokenized(vec![a, b]);
+            for (first, pair) in [(Input::Raw(a), None), (Input::Raw(a), Some(Input::Raw(b))), (words, None)] {
+                let one = |t: &Tokenizer| t.encode(&first, pair.as_ref(), true, &Settings::default()).unwrap();
+                let (x, y) = (one(&fast), one(&general));
+                assert_eq!((&x.ids, &x.tokens, &x.offsets, &x.words, &x.type_ids), (&y.ids, &y.tokens, &y.offsets, &y.words, &y.type_ids), "{a:?} {b:?}");
             }
         }
     }

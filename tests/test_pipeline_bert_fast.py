@@ -22,7 +22,7 @@ from tokenizers import AddedToken, Tokenizer as HFTokenizer, processors
 
 import bertpiece
 from bertpiece._core import PipelineTokenizer
-from bpe_shapes import UD_FILES, ud_lines
+from bpe_shapes import UD_FILES, assert_same, ud_lines
 from tiers import ud_params
 
 VOCABS = "/work/shared/data/vocab"
@@ -192,12 +192,55 @@ def test_tokens_added_at_run_time():
         assert got == [e.ids for e in want] and offs == [e.offsets for e in want], added
 
 
-def test_encode_is_unchanged_on_bert_files():
-    """`encode` (the Encoding) stays on the general path: it equals tokenizers' whole Encoding."""
-    fast, _, theirs = three("uncased")
-    for text in EDGE_TEXTS + ADDED_TEXTS:
-        a, b = fast.encode(text), theirs.encode(text)
-        assert (a.ids, a.tokens, a.offsets, a.word_ids) == (b.ids, b.tokens, b.offsets, b.word_ids), text
+def same_encodings(ours, general, theirs, context):
+    for a, b, c in zip(ours, general, theirs, strict=True):
+        assert_same(a, b, ("fast vs general", context))
+        assert_same(a, c, ("fast vs tokenizers", context))
+        assert [o.ids for o in a.overflowing] == [o.ids for o in c.overflowing], context
+        assert [o.offsets for o in a.overflowing] == [o.offsets for o in c.overflowing], context
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_encode_and_encode_batch(shape):
+    """`encode` / `encode_batch` (the whole Encoding) on the fused encoder: singles, pairs, pre-tokenized."""
+    fast, general, theirs = three(shape)
+    texts = EDGE_TEXTS + ADDED_TEXTS + ud_lines(UD_FILES[0], 40)
+    for add in (True, False):
+        same_encodings([fast.encode(t, add_special_tokens=add) for t in texts],
+                       [general.encode(t, add_special_tokens=add) for t in texts],
+                       [theirs.encode(t, add_special_tokens=add) for t in texts], (shape, add))
+        pairs = list(zip(texts, texts[::-1]))
+        same_encodings(fast.encode_batch(pairs, add_special_tokens=add), general.encode_batch(pairs, add_special_tokens=add),
+                       theirs.encode_batch(pairs, add_special_tokens=add), (shape, "pairs", add))
+    words = [t.split(" ") for t in texts]
+    same_encodings(fast.encode_batch(words, is_pretokenized=True), general.encode_batch(words, is_pretokenized=True),
+                   theirs.encode_batch(words, is_pretokenized=True), (shape, "pre-tokenized"))
+
+
+@pytest.mark.parametrize("path", ud_params(UD_FILES))
+def test_encode_on_ud_lines(path):
+    fast, general, theirs = three("multilingual-cased")
+    texts = ud_lines(path)[::3]
+    same_encodings(fast.encode_batch(texts), general.encode_batch(texts), theirs.encode_batch(texts), path)
+
+
+def test_encode_with_truncation_overflow_and_padding():
+    fast, general, theirs = three("uncased")
+    texts = EDGE_TEXTS + ud_lines(UD_FILES[0], 40)
+    pairs = list(zip(texts, texts[1:]))
+    for kwargs in (dict(max_length=9, stride=2), dict(max_length=16, stride=0, direction="left"),
+                   dict(max_length=12, stride=3, strategy="only_first")):
+        for t in (fast, general, theirs):
+            t.enable_truncation(**kwargs)
+            t.enable_padding(pad_id=0, pad_to_multiple_of=8)
+        try:
+            same_encodings(fast.encode_batch(texts), general.encode_batch(texts), theirs.encode_batch(texts), kwargs)
+            if kwargs.get("strategy") != "only_first":
+                same_encodings(fast.encode_batch(pairs), general.encode_batch(pairs), theirs.encode_batch(pairs), kwargs)
+        finally:
+            for t in (fast, general, theirs):
+                t.no_truncation()
+                t.no_padding()
 
 
 @functools.lru_cache(maxsize=None)
