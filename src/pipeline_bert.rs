@@ -10,7 +10,7 @@ use super::Tokenizer;
 use crate::added_tokens::Split;
 use crate::config::TokenizerConfig;
 use crate::encoding::Encoding;
-use crate::encoder::with_thread_scratch;
+use crate::encoder::{with_thread_scratch, Scratch};
 use crate::models::Model;
 use crate::normalizer::Reference;
 use crate::normalizers::Normalizer;
@@ -57,9 +57,26 @@ impl Tokenizer {
     /// text between them encoded piece by piece: BertNormalizer and
     /// BertPreTokenizer act char by char, so each piece alone gives what it
     /// gives inside the general path's split.
-    pub(super) fn encode_bert_ids(&self, bert: &FullTokenizer, text: &str, ids: &mut Vec<u32>, offsets: &mut Option<&mut Vec<[u32; 2]>>) -> Result<()> {
+    ///
+    /// `limit`: the caller keeps only the first `limit` ids (right truncation); a text
+    /// holding no added token, without offsets, is then encoded a part at a time, each
+    /// part cut at an ASCII whitespace byte, until it has given that many. No step of
+    /// BertNormalizer, BertPreTokenizer or WordPiece looks across ASCII whitespace (NFD
+    /// reorders combining marks only, never across a space), so the parts' ids are the
+    /// first ids of the whole text.
+    pub(super) fn encode_bert_ids(
+        &self,
+        bert: &FullTokenizer,
+        text: &str,
+        limit: Option<usize>,
+        ids: &mut Vec<u32>,
+        offsets: &mut Option<&mut Vec<[u32; 2]>>,
+    ) -> Result<()> {
         with_thread_scratch(|scratch| {
             scratch.enable_cache(); // many calls on the same threads: a warm word memo
+            if let (Some(limit), None, false) = (limit, offsets.as_deref(), self.added_first.may_occur_in(text)) {
+                return encode_prefix(bert, text.as_bytes(), limit, ids, scratch);
+            }
             // `encode_offsets_into` keeps its ids and spans side by side (it rolls both back to one
             // length): its own vectors, appended to the caller's after
             let (mut piece_ids, mut spans) = (Vec::new(), Vec::new());
@@ -96,6 +113,23 @@ impl Tokenizer {
             Ok(())
         })
     }
+}
+
+/// Bytes of text per id wanted in a part of [`encode_prefix`] (English runs near 4.5 bytes an id).
+const BYTES_PER_ID: usize = 6;
+
+/// The ids of `text` until at least `limit` of them are appended (or the text ends).
+fn encode_prefix(bert: &FullTokenizer, text: &[u8], limit: usize, ids: &mut Vec<u32>, scratch: &mut Scratch) -> Result<()> {
+    let (from, mut at) = (ids.len(), 0);
+    while at < text.len() && ids.len() - from < limit {
+        let want = (limit - (ids.len() - from)).saturating_mul(BYTES_PER_ID).max(64);
+        let mut end = at.saturating_add(want).min(text.len());
+        // on to the next ASCII whitespace byte (a char boundary), or the end
+        end += text.get(end..).unwrap_or_default().iter().position(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')).unwrap_or(text.len() - end);
+        bert.encode_into(text.get(at..end).unwrap_or_default(), ids, scratch)?;
+        at = end;
+    }
+    Ok(())
 }
 
 impl Tokenizer {
@@ -186,6 +220,25 @@ mod tests {
                 let one = |t: &Tokenizer| t.encode(&first, pair.as_ref(), true, &Settings::default()).unwrap();
                 let (x, y) = (one(&fast), one(&general));
                 assert_eq!((&x.ids, &x.tokens, &x.offsets, &x.words, &x.type_ids), (&y.ids, &y.tokens, &y.offsets, &y.words, &y.type_ids), "{a:?} {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn right_truncation_reads_only_the_start_and_equals_the_general_path() {
+        use crate::processors::truncation::{Direction, Strategy, TruncationParams};
+        let fast = Tokenizer::from_json(JSON).unwrap();
+        let general = Tokenizer::from_json(JSON).unwrap().without_fast_paths();
+        let long = format!("{}{}", "unaffable e\u{301} \u{301}!中 ".repeat(40), "x".repeat(300));
+        for text in [long.as_str(), "un un", "", "  \t\n  "] {
+            for max_length in [0, 1, 2, 3, 5, 64, 100, 1000] {
+                let t = TruncationParams { max_length, stride: 0, strategy: Strategy::LongestFirst, direction: Direction::Right };
+                let settings = Settings { truncation: Some(t), padding: None };
+                let want = general.encode(&Input::Raw(text), None, true, &settings).unwrap();
+                let mut ids = Vec::new();
+                let done = fast.encode_ids_into(text, true, Some(&t), &mut ids, None).unwrap();
+                assert_eq!(done, IdsOnly::Done { truncated: !want.overflowing.is_empty() }, "{max_length}");
+                assert_eq!(ids, want.ids, "{max_length}");
             }
         }
     }

@@ -164,13 +164,16 @@ impl Tokenizer {
             SequencePath::ByteLevel(fast) if fast.encode_text_ids(text, &self.added_first, ids, offsets.as_deref_mut()) => {}
             SequencePath::ByteLevel(fast) => self.encode_added_ids(fast, text, ids, &mut offsets, &mut added_spaces, seq_from),
             SequencePath::Unigram(u) => u.encode_ids(text, ids, offsets.as_deref_mut())?,
-            SequencePath::Bert(b) => self.encode_bert_ids(b, text, ids, &mut offsets)?,
+            SequencePath::Bert(b) => {
+                // right truncation needs the first `max + 1` ids only (one more tells it cut)
+                let limit = truncation.filter(|t| t.direction == Direction::Right).map(|t| self.max_ids(t, add_special_tokens).saturating_add(1));
+                self.encode_bert_ids(b, text, limit, ids, &mut offsets)?
+            }
         }
         // truncation, as `encode` does it for a single sequence
         let mut truncated = false;
         if let Some(t) = truncation {
-            let added = self.num_special_tokens_to_add(false);
-            let max = if add_special_tokens && added > 0 { t.max_length.wrapping_sub(added) } else { t.max_length };
+            let max = self.max_ids(t, add_special_tokens);
             let len = ids.len() - seq_from;
             if len > max {
                 if max > 0 && (t.strategy == Strategy::OnlySecond || t.stride >= max) {
@@ -217,6 +220,13 @@ impl Tokenizer {
             plan.push_specials(false, ids, &mut offsets);
         }
         Ok(IdsOnly::Done { truncated })
+    }
+
+    /// The sequence's own ids `truncation` keeps: its `max_length` less the post-processor's
+    /// specials (subtracted with wrap-around, as `encode` does).
+    fn max_ids(&self, t: &TruncationParams, add_special_tokens: bool) -> usize {
+        let added = self.num_special_tokens_to_add(false);
+        if add_special_tokens && added > 0 { t.max_length.wrapping_sub(added) } else { t.max_length }
     }
 
     /// A text that may hold added tokens: split out as `encode_text_fast`

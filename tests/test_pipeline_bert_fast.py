@@ -160,9 +160,12 @@ def test_ud_lines(shape, path):
 
 @pytest.mark.parametrize("direction", ["right", "left"])
 def test_truncation_on_ids(direction):
-    fast, general, theirs = three("uncased")
-    texts = EDGE_TEXTS + ud_lines(UD_FILES[0], 60)
-    for max_length in (0, 1, 2, 3, 9, 64):
+    """Right truncation encodes only the start of a long text (a part at a time, cut at ASCII
+    whitespace): the lines of every UD file, and long texts of spaced combining marks and CJK."""
+    fast, general, theirs = three("multilingual-cased")
+    long = ["e\u0301 \u0301\u0323x " * 300, "中文 " * 400 + "end", "word " * 50 + "x" * 500, " \t\n" * 200 + "a b"]
+    texts = EDGE_TEXTS + long + [line for path in UD_FILES for line in ud_lines(path, 30)]
+    for max_length in (0, 1, 2, 3, 9, 64, 128, 1000):
         theirs.enable_truncation(max_length, direction=direction)
         try:
             want = [e.ids for e in theirs.encode_batch(texts)]
@@ -280,3 +283,16 @@ FUZZ_TEXT = st.lists(st.sampled_from(list("aZ9 .,'#[]<>\t\n\x00\x7f\u00a0\u3000�
 @given(st.lists(FUZZ_TEXT, min_size=1, max_size=4), st.sampled_from(["uncased", "strip-accents-true-cased", "added"]))
 def test_fuzzed_texts(texts, shape):
     check(shape, texts)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(FUZZ_TEXT.map(lambda t: t * 8), min_size=1, max_size=4), st.integers(0, 40))
+def test_fuzzed_texts_truncated(texts, max_length):
+    fast, general, theirs = three("uncased")
+    theirs.enable_truncation(max_length)
+    try:
+        want = [e.ids for e in theirs.encode_batch(texts)]
+    finally:
+        theirs.no_truncation()
+    for tok in (fast, general):
+        assert rows(tok.encode_batch_arrays(texts, truncation=True, max_length=max_length))[0] == want
