@@ -296,3 +296,16 @@ def test_fuzzed_texts_truncated(texts, max_length):
         theirs.no_truncation()
     for tok in (fast, general):
         assert rows(tok.encode_batch_arrays(texts, truncation=True, max_length=max_length))[0] == want
+
+
+def test_encode_special_tokens_keeps_specials_in_the_text():
+    """`encode_special_tokens = True`: the specials written in the text are encoded as text, on both entries."""
+    text = UNCASED()
+    ours, theirs = bertpiece.Tokenizer.from_str(text), HFTokenizer.from_str(text)
+    assert ours._core.fast_path() == "bert_wordpiece"
+    texts = ["[CLS] a [SEP]b [MASK]", "x[PAD]y", "no specials"]
+    for flag in (True, False):
+        ours.encode_special_tokens = theirs.encode_special_tokens = flag
+        want = theirs.encode_batch(texts)
+        assert rows(ours.encode_batch_arrays(texts))[0] == [e.ids for e in want], flag
+        assert [(e.ids, e.tokens, e.offsets) for e in ours.encode_batch(texts)] == [(e.ids, e.tokens, e.offsets) for e in want]
