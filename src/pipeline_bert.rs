@@ -2,9 +2,10 @@
 //! (what transformers and HF tokenizers save for BERT) runs on the fused
 //! one-pass encoder that `bertpiece.BertTokenizer` uses (`FullTokenizer` in
 //! its HF tokenizers mode: src/encoder.rs, src/offsets.rs), for the ids-only
-//! entry (`Tokenizer::encode_ids_into`, src/pipeline_ids.rs). The shape is
-//! checked once at load ([`for_shape`]); every other file, and every option
-//! below that the fused encoder does not reproduce, stays on the general path.
+//! entry (`Tokenizer::encode_ids_into`, src/pipeline_ids.rs) and each
+//! sequence's `Encoding` (`Tokenizer::encode_text`). The shape is checked once
+//! at load ([`for_shape`]); every other file, and every option below that the
+//! fused encoder does not reproduce, stays on the general path.
 
 use super::Tokenizer;
 use crate::added_tokens::Split;
