@@ -147,8 +147,11 @@ impl Tokenizer {
             return Ok(IdsOnly::Declined);
         }
         let Some(plan) = PostPlan::new(self.config.post_processor.as_ref()) else { return Ok(IdsOnly::Declined) };
-        if plan.n_trims > 0 && matches!(path, SequencePath::Unigram(_) | SequencePath::Bert(_)) {
-            return Ok(IdsOnly::Declined); // the trims read byte-level tokens' spaces
+        // the trims read byte-level tokens' spaces; without offsets they change nothing (MPNet's
+        // RobertaProcessing on a BERT-shaped file)
+        let trims_apply = plan.n_trims > 0 && (offsets.is_some() || !matches!(path, SequencePath::Bert(_)));
+        if trims_apply && !matches!(path, SequencePath::ByteLevel(_)) {
+            return Ok(IdsOnly::Declined);
         }
         let (ids_from, offsets_from) = (ids.len(), offsets.as_ref().map_or(0, |o| o.len()));
         let specials = add_special_tokens && plan.specials.is_some();

@@ -83,6 +83,9 @@ SHAPES = {
     "strip-accents-true": lambda: edited(UNCASED(), strip_accents=True),
     "no-chinese-chars": lambda: edited(UNCASED(), handle_chinese_chars=False),
     "bert-processing": lambda: hf_edit(UNCASED(), lambda t: setattr(t, "post_processor", processors.BertProcessing(("[SEP]", 102), ("[CLS]", 101)))),
+    # MPNet's shape: RobertaProcessing (trim_offsets) after a BERT normalizer and pre-tokenizer
+    "mpnet-like": lambda: hf_edit(UNCASED(), lambda t: setattr(t, "post_processor", processors.RobertaProcessing(
+        ("[SEP]", 102), ("[CLS]", 101), trim_offsets=True, add_prefix_space=False))),
     "no-post-processor": lambda: hf_edit(UNCASED(), lambda t: setattr(t, "post_processor", None)),
     "short-words": lambda: json.dumps({**json.loads(UNCASED()), "model": {**json.loads(UNCASED())["model"], "max_input_chars_per_word": 5}}),
     "added": lambda: hf_edit(UNCASED(), lambda t: t.add_tokens(ADDED)),
