@@ -17,6 +17,8 @@ use std::collections::{HashMap, HashSet};
 
 #[path = "pipeline_added.rs"]
 mod added;
+#[path = "pipeline_bert.rs"]
+mod bert;
 #[path = "pipeline_ids.rs"]
 mod ids;
 pub use ids::IdsOnly;
@@ -39,6 +41,8 @@ pub struct Tokenizer {
     fused_unigram: Option<MetaspaceUnigram>,
     /// The byte-level BPE fast path, when the file's shape allows it.
     fast: Option<crate::fast_bytelevel::FastByteLevel>,
+    /// BERT-shaped files: the fused one-pass encoder (src/pipeline_bert.rs).
+    bert: Option<std::sync::Arc<crate::tokenizer::FullTokenizer>>,
     /// HF's `encode_special_tokens`: special added tokens are not split out of
     /// the text (it is a run-time flag: not in the file, as in HF).
     pub encode_special_tokens: bool,
@@ -70,6 +74,7 @@ impl Tokenizer {
         let mut t = Tokenizer {
             fused_unigram,
             fast: crate::fast_bytelevel::FastByteLevel::new(&config),
+            bert: bert::for_shape(&config).map(std::sync::Arc::new),
             raw_matcher: Matcher::default(),
             normalized_matcher: Matcher::default(),
             added_first: FirstBytes::default(),
@@ -121,6 +126,9 @@ impl Tokenizer {
         if let Some(fast) = &self.fast {
             self.encode_text_fast(fast, text, type_id, word, out);
             return Ok(());
+        }
+        if let (Some(bert), true) = (&self.bert, self.normalized_matcher.is_empty()) {
+            return self.encode_text_bert(bert, text, type_id, word, out);
         }
         let mut model_tokens = Vec::new();
         let mut next_word = 0u32;
@@ -246,6 +254,7 @@ impl Tokenizer {
     pub fn without_fast_paths(mut self) -> Tokenizer {
         self.fused_unigram = None;
         self.fast = None;
+        self.bert = None;
         self
     }
 
@@ -257,10 +266,11 @@ impl Tokenizer {
 
     /// The name of the fast path this file's shape runs on, if any.
     pub fn fast_path(&self) -> Option<&'static str> {
-        match (&self.fast, &self.fused_unigram) {
-            (Some(_), _) => Some("byte_level_bpe"),
-            (None, Some(_)) => Some("metaspace_unigram"),
-            (None, None) => None,
+        match (&self.fast, &self.fused_unigram, &self.bert) {
+            (Some(_), ..) => Some("byte_level_bpe"),
+            (None, Some(_), _) => Some("metaspace_unigram"),
+            (None, None, Some(_)) => Some("bert_wordpiece"),
+            (None, None, None) => None,
         }
     }
 

@@ -16,6 +16,7 @@ use crate::Result;
 enum SequencePath<'a> {
     ByteLevel(&'a crate::fast_bytelevel::FastByteLevel),
     Unigram(crate::models::unigram::FusedUnigram<'a>),
+    Bert(&'a crate::tokenizer::FullTokenizer),
 }
 
 /// What [`Tokenizer::encode_ids_into`] did.
@@ -134,6 +135,11 @@ impl Tokenizer {
             // added tokens: only a text that can hold none (as written, and no normalized ones the
             // normalizer could make appear), the rest through `encode`
             (None, Some(u)) if !self.added_first.may_occur_in(text) && self.normalized_matcher.is_empty() => SequencePath::Unigram(u),
+            // normalized added tokens would be matched on the normalized text: the general path
+            (None, None) => match &self.bert {
+                Some(b) if self.normalized_matcher.is_empty() => SequencePath::Bert(b),
+                _ => return Ok(IdsOnly::Declined),
+            },
             _ => return Ok(IdsOnly::Declined),
         };
         // offsets must fit the u32 (and the int32 array): a longer text takes the general path's error
@@ -141,8 +147,11 @@ impl Tokenizer {
             return Ok(IdsOnly::Declined);
         }
         let Some(plan) = PostPlan::new(self.config.post_processor.as_ref()) else { return Ok(IdsOnly::Declined) };
-        if plan.n_trims > 0 && matches!(path, SequencePath::Unigram(_)) {
-            return Ok(IdsOnly::Declined); // the trims read byte-level tokens' spaces
+        // the trims read byte-level tokens' spaces; without offsets they change nothing (MPNet's
+        // RobertaProcessing on a BERT-shaped file)
+        let trims_apply = plan.n_trims > 0 && (offsets.is_some() || !matches!(path, SequencePath::Bert(_)));
+        if trims_apply && !matches!(path, SequencePath::ByteLevel(_)) {
+            return Ok(IdsOnly::Declined);
         }
         let (ids_from, offsets_from) = (ids.len(), offsets.as_ref().map_or(0, |o| o.len()));
         let specials = add_special_tokens && plan.specials.is_some();
@@ -158,12 +167,16 @@ impl Tokenizer {
             SequencePath::ByteLevel(fast) if fast.encode_text_ids(text, &self.added_first, ids, offsets.as_deref_mut()) => {}
             SequencePath::ByteLevel(fast) => self.encode_added_ids(fast, text, ids, &mut offsets, &mut added_spaces, seq_from),
             SequencePath::Unigram(u) => u.encode_ids(text, ids, offsets.as_deref_mut())?,
+            SequencePath::Bert(b) => {
+                // right truncation needs the first `max + 1` ids only (one more tells it cut)
+                let limit = truncation.filter(|t| t.direction == Direction::Right).map(|t| self.max_ids(t, add_special_tokens).saturating_add(1));
+                self.encode_bert_ids(b, text, limit, ids, &mut offsets)?
+            }
         }
         // truncation, as `encode` does it for a single sequence
         let mut truncated = false;
         if let Some(t) = truncation {
-            let added = self.num_special_tokens_to_add(false);
-            let max = if add_special_tokens && added > 0 { t.max_length.wrapping_sub(added) } else { t.max_length };
+            let max = self.max_ids(t, add_special_tokens);
             let len = ids.len() - seq_from;
             if len > max {
                 if max > 0 && (t.strategy == Strategy::OnlySecond || t.stride >= max) {
@@ -210,6 +223,13 @@ impl Tokenizer {
             plan.push_specials(false, ids, &mut offsets);
         }
         Ok(IdsOnly::Done { truncated })
+    }
+
+    /// The sequence's own ids `truncation` keeps: its `max_length` less the post-processor's
+    /// specials (subtracted with wrap-around, as `encode` does).
+    fn max_ids(&self, t: &TruncationParams, add_special_tokens: bool) -> usize {
+        let added = self.num_special_tokens_to_add(false);
+        if add_special_tokens && added > 0 { t.max_length.wrapping_sub(added) } else { t.max_length }
     }
 
     /// A text that may hold added tokens: split out as `encode_text_fast`

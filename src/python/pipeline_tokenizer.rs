@@ -116,7 +116,7 @@ impl PyPipelineTokenizer {
         self.inner.get_vocab(with_added_tokens)
     }
 
-    /// The fast path the file's shape runs on ("byte_level_bpe", "metaspace_unigram"), or None (the general path).
+    /// The fast path the file's shape runs on ("byte_level_bpe", "metaspace_unigram", "bert_wordpiece"), or None (the general path).
     fn fast_path(&self) -> Option<&'static str> {
         self.inner.fast_path()
     }
