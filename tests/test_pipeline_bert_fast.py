@@ -249,20 +249,13 @@ def test_encode_with_truncation_overflow_and_padding():
                 t.no_padding()
 
 
-@functools.lru_cache(maxsize=None)
-def bert_folder():
-    d = tempfile.mkdtemp(prefix="bert-folder-")
+def test_auto_tokenizer_on_a_bert_folder_takes_it(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        transformers.BertTokenizer(vocab=vocab_path("bert-base-uncased.txt")).save_pretrained(d)
-    return d
-
-
-def test_auto_tokenizer_on_a_bert_folder_takes_it():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        ours = bertpiece.AutoTokenizer.from_pretrained(bert_folder())
-        hf = transformers.AutoTokenizer.from_pretrained(bert_folder())
+        # (under pytest's temporary directory: `make test` leaves nothing in /tmp)
+        transformers.BertTokenizer(vocab=vocab_path("bert-base-uncased.txt")).save_pretrained(tmp_path)
+        ours = bertpiece.AutoTokenizer.from_pretrained(tmp_path)
+        hf = transformers.AutoTokenizer.from_pretrained(tmp_path)
     assert ours._tokenizer._core.fast_path() == "bert_wordpiece"
     lines = ud_lines(UD_FILES[0], 300) + EDGE_TEXTS
     for b in (1, 8, 32, 256):
