@@ -70,8 +70,11 @@ PYTEST_TMP = $(CURDIR)/.cache/pytest-tmp
 # all ~120 test modules again (~5 s of CPU each). Empty = unset, for the test runs only.
 PYTEST = PYTHONDONTWRITEBYTECODE= $(PYTHON) -m pytest
 
+# scripts/tmp_left_behind.py: the run fails if it left anything in /tmp (BERTPIECE_TMP_CHECK=warn: reported only,
+# for a machine where other programs make temporary files meanwhile).
 pytest:
-	$(PYTEST) $(PYTEST_ARGS) --basetemp=$(PYTEST_TMP) -m "not slow"
+	PYTHONDONTWRITEBYTECODE= $(PYTHON) scripts/tmp_left_behind.py -- \
+		$(PYTHON) -m pytest $(PYTEST_ARGS) --basetemp=$(PYTEST_TMP) -m "not slow"
 	rm -rf $(PYTEST_TMP)
 
 # `cargo test` (the Rust core alone: compile and run) goes on beside install-test, which builds the package:
