@@ -10,6 +10,11 @@ from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+# Importing transformers' Trainer (torch's inductor) makes /tmp/torchinductor_<user>: the suite's runs, and the
+# processes they start, keep it under .cache/ instead, so that `make test` leaves nothing in /tmp.
+os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                                              ".cache", "torchinductor"))
+
 from shared_cache import SHARED_CACHE_ENV  # noqa: E402  (tests/ on sys.path first)
 
 settings.register_profile(
