@@ -101,6 +101,25 @@ impl Batch {
         let at = Cells::new(rows, width, cells, threads, &place);
         let (ids, rest) = block.split_at_mut(cells);
         let (types, mask) = rest.split_at_mut(cells);
+        if at.threads == 1 {
+            // One pass over the rows writing the three planes' cells of each
+            // (not a pass per plane): the row's ids are read once.
+            let planes = ids.chunks_exact_mut(width).zip(types.chunks_exact_mut(width)).zip(mask.chunks_exact_mut(width));
+            for (i, ((ids, types), mask)) in planes.enumerate() {
+                let (from, to) = self.place(p, width, i);
+                let src = &self.ids[from.clone()];
+                for ((cell, m), &id) in ids[to.clone()].iter_mut().zip(&mut mask[to.clone()]).zip(src) {
+                    *cell = id as i64;
+                    *m = 1;
+                }
+                match &self.type_ids {
+                    Some(t) => types[to].iter_mut().zip(&t[from]).for_each(|(cell, &t)| *cell = t as i64),
+                    None if !zeros => types[to].fill(0),
+                    None => {} // (all 0 already)
+                }
+            }
+            return Ok((width, block));
+        }
         at.scatter(ids, &self.ids, |&id| id as i64)?;
         match &self.type_ids {
             Some(t) => at.scatter(types, t, |&t| t as i64)?,
@@ -237,6 +256,28 @@ mod tests {
                     None => padded.attention_mask.iter().map(|&m| if m == 1 { 0 } else { pad_type_id as i64 }).collect(),
                 };
                 assert_eq!(block[cells..2 * cells], types[..]);
+            }
+        }
+    }
+
+    #[test]
+    fn the_one_pass_block_equals_the_shared_scatter() {
+        // Enough cells (>= PAR_MIN_CELLS) for 2 threads to take the scatter: the
+        // one-thread pass over rows must give the same block.
+        let rows: Vec<Vec<u32>> = (0..700u32).map(|i| (0..(i * 7919) % 97).map(|k| 1000 + i + k).collect()).collect();
+        let rows: Vec<&[u32]> = rows.iter().map(|r| &r[..]).collect();
+        for pairs in [false, true] {
+            let b = batch(&rows, pairs);
+            for (to, left, pad_id, pad_type_id) in [(Some(128), false, 0, 0), (Some(100), true, 0, 0), (None, false, 77, 3), (Some(120), true, 5, 0)] {
+                let p = Padding { to, multiple_of: None, pad_id, pad_type_id, left };
+                let (width, one) = b.pad_stacked(&p, 1).unwrap();
+                assert!(rows.len() * width >= PAR_MIN_CELLS);
+                let (width2, shared) = b.pad_stacked(&p, 2).unwrap();
+                assert_eq!((width, &one), (width2, &shared));
+                let padded = b.pad(&p, 1).unwrap();
+                let cells = padded.ids.len();
+                assert_eq!(one[..cells], padded.ids[..]);
+                assert_eq!(one[2 * cells..], padded.attention_mask[..]);
             }
         }
     }
