@@ -124,8 +124,7 @@ impl Tokenizer {
     /// Tokens of one text; `word` overrides the word index (pre-tokenized input).
     fn encode_text(&self, text: &str, type_id: u32, word: Option<u32>, out: &mut Encoding) -> Result<()> {
         if let Some(fast) = &self.fast {
-            self.encode_text_fast(fast, text, type_id, word, out);
-            return Ok(());
+            return self.encode_text_fast(fast, text, type_id, word, out);
         }
         if let (Some(bert), true) = (&self.bert, self.normalized_matcher.is_empty()) {
             return self.encode_text_bert(bert, text, type_id, word, out);
@@ -168,24 +167,41 @@ impl Tokenizer {
         Ok(())
     }
 
-    /// [`Tokenizer::encode_text`] through the byte-level fast path: added
-    /// tokens split out as in [`Tokenizer::splits`] (skipped when no added
-    /// token can start in `text`), the text between them to the fast path.
-    fn encode_text_fast(&self, fast: &crate::fast_bytelevel::FastByteLevel, text: &str, type_id: u32, word: Option<u32>, out: &mut Encoding) {
+    /// [`Tokenizer::encode_text`] through the byte-level fast path (see [`Tokenizer::encode_text_pieces`]).
+    fn encode_text_fast(&self, fast: &crate::fast_bytelevel::FastByteLevel, text: &str, type_id: u32, word: Option<u32>, out: &mut Encoding) -> Result<()> {
+        self.encode_text_pieces(text, type_id, word, out, |piece, origin, next_word, out| {
+            fast.encode_piece(piece, origin, next_word, word, type_id, out);
+            Ok(())
+        })
+    }
+
+    /// [`Tokenizer::encode_text`] for the fast paths (files whose added tokens are all matched on
+    /// the raw text): added tokens split out as in [`Tokenizer::splits`] (skipped when no added
+    /// token can start in `text`), each pushed with its span and a word of its own; the text
+    /// between them to `piece(text, origin, next_word, out)`, which counts its words on.
+    pub(super) fn encode_text_pieces(
+        &self,
+        text: &str,
+        type_id: u32,
+        word: Option<u32>,
+        out: &mut Encoding,
+        mut piece: impl FnMut(&str, usize, &mut u32, &mut Encoding) -> Result<()>,
+    ) -> Result<()> {
         let mut next_word = 0u32;
         if !self.added_first.may_occur_in(text) {
-            return fast.encode_piece(text, 0, &mut next_word, word, type_id, out);
+            return piece(text, 0, &mut next_word, out);
         }
         for split in self.added_splits_unnormalized(text) {
             match split {
-                Split::Token(piece, id) => {
-                    let span = piece.original_span(0..piece.len()).unwrap_or((piece.origin, piece.origin));
-                    out.push(id, piece.text(), span, Some(word.unwrap_or(next_word)), type_id);
+                Split::Token(p, id) => {
+                    let span = p.original_span(0..p.len()).unwrap_or((p.origin, p.origin));
+                    out.push(id, p.text(), span, Some(word.unwrap_or(next_word)), type_id);
                     next_word += 1;
                 }
-                Split::Text(piece) => fast.encode_piece(&piece.text(), piece.origin, &mut next_word, word, type_id, out),
+                Split::Text(p) => piece(&p.text(), p.origin, &mut next_word, out)?,
             }
         }
+        Ok(())
     }
 
     /// The added-token splits of `text` for a file without normalizer (the

@@ -135,16 +135,15 @@ fn encode_prefix(bert: &FullTokenizer, text: &[u8], limit: usize, ids: &mut Vec<
 
 impl Tokenizer {
     /// [`Tokenizer::encode_text`] on the fused encoder (files whose added tokens are all matched on
-    /// the raw text): added tokens split out as above, each piece's ids, spans (chars) and word
-    /// indices from `encode_offsets_into`, tokens from the vocabulary (ids are unique in it: the
-    /// config refuses a repeated id), word indices counted on across pieces as the general path
-    /// counts its splits (`word` overrides them: pre-tokenized input).
+    /// the raw text; [`Tokenizer::encode_text_pieces`] splits them out): each piece's ids, spans
+    /// (chars) and word indices from `encode_offsets_into`, tokens from the vocabulary (ids are
+    /// unique in it: the config refuses a repeated id), word indices counted on across pieces as
+    /// the general path counts its splits (`word` overrides them: pre-tokenized input).
     pub(super) fn encode_text_bert(&self, bert: &FullTokenizer, text: &str, type_id: u32, word: Option<u32>, out: &mut Encoding) -> Result<()> {
         with_thread_scratch(|scratch| {
             scratch.enable_cache();
             let (mut ids, mut spans, mut words) = (Vec::new(), Vec::new(), Vec::new());
-            let mut next_word = 0u32;
-            let mut piece = |t: &str, origin: usize, next_word: &mut u32, out: &mut Encoding| -> Result<()> {
+            self.encode_text_pieces(text, type_id, word, out, |t, origin, next_word, out| {
                 (ids.clear(), spans.clear(), words.clear());
                 bert.encode_offsets_into(t.as_bytes(), &mut ids, &mut spans, Some(&mut words), scratch)?;
                 for ((&id, &(s, e)), &w) in ids.iter().zip(&spans).zip(&words) {
@@ -155,21 +154,7 @@ impl Tokenizer {
                     *next_word += last + 1;
                 }
                 Ok(())
-            };
-            if !self.added_first.may_occur_in(text) {
-                return piece(text, 0, &mut next_word, out);
-            }
-            for split in self.added_splits_unnormalized(text) {
-                match split {
-                    Split::Token(p, id) => {
-                        let span = p.original_span(0..p.len()).unwrap_or((p.origin, p.origin));
-                        out.push(id, p.text(), span, Some(word.unwrap_or(next_word)), type_id);
-                        next_word += 1;
-                    }
-                    Split::Text(p) => piece(&p.text(), p.origin, &mut next_word, out)?,
-                }
-            }
-            Ok(())
+            })
         })
     }
 }
