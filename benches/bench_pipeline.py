@@ -23,12 +23,13 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peer_venvs  # noqa: E402
 import peers  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MAIN_PY = "/work/venv/bin/python"
-BENCH_PY = "/work/venv-bench/bin/python"
-TOK1_PY = "/work/venv-tok1/bin/python"
+MAIN_PY = sys.executable  # bertpiece and tokenizers 0.23.3: the project's venv
+BENCH_PY = peer_venvs.peer_python("all")
+TOK1_PY = peer_venvs.peer_python("tok1")
 
 ENGINES = {
     "bertpiece": lambda tok, text, th, **kw: peers.bertpiece(MAIN_PY, tok, text, th, pythonpath=os.path.join(ROOT, "python"), **kw),

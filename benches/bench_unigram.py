@@ -25,9 +25,12 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-VENV = os.environ.get("BENCH_VENV", "/work/venv/bin/python")
-VENV_TOK1 = os.environ.get("BENCH_VENV_TOK1", "/work/venv-tok1/bin/python")
-VENV_PEERS = os.environ.get("BENCH_VENV_PEERS", "/work/venv-bench/bin/python")
+sys.path.insert(0, HERE)
+from peer_venvs import peer_python  # noqa: E402
+
+VENV = os.environ.get("BENCH_VENV", sys.executable)  # bertpiece and tokenizers 0.23.3: the project's venv
+VENV_TOK1 = os.environ.get("BENCH_VENV_TOK1") or peer_python("tok1")
+VENV_PEERS = os.environ.get("BENCH_VENV_PEERS") or peer_python("all")
 # (name shown, engine, python)
 ENGINES = [
     ("bertpiece", "bertpiece", VENV),

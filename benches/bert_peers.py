@@ -48,33 +48,20 @@ import statistics
 import subprocess
 import sys
 import time
-import venv
 from pathlib import Path
+
+from peer_venvs import peer_python  # benches/ is the script's directory
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = next((p for p in (ROOT.parent / "shared" / "data", ROOT.parent.parent / "shared" / "data") if p.is_dir()),
             ROOT.parent / "shared" / "data")
 CACHE = ROOT / ".cache" / "bert-peers"
-PEER_PINS = ["nanotoken==0.1.0", "tokie==0.1.4", "numpy==2.4.6", "unicodedata2==17.0.1"]
-TOK1_PINS = ["tokenizers==1.0.0rc3"]
 BATCHES = [1, 8, 32, 256]
 EWT_LINES = 3852
 MULTI = ["ar", "de", "el", "es", "fr", "hi", "ja", "ko", "ru", "vi"]
 
 
 # ------------------------------------------------------------------ setup (project venv)
-def peer_venv(name, pins):
-    """The python of .cache/bert-peers/<name>, made with `pins` (remade when they change)."""
-    path = CACHE / name
-    python, stamp = path / "bin" / "python", path / "pins.txt"
-    if not python.exists() or not stamp.exists() or stamp.read_text() != "\n".join(pins):
-        print(f"making {path} ({', '.join(pins)})", file=sys.stderr)
-        venv.EnvBuilder(clear=True, with_pip=True).create(path)
-        subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *pins], check=True)
-        stamp.write_text("\n".join(pins))
-    return str(python)
-
-
 def tokenizer_json(model):
     """tokenizer.json saved by transformers from the bundled vocabulary of `model`."""
     path = CACHE / f"{model}.json"
@@ -318,8 +305,8 @@ def main(argv=None):
         out = serving_worker(spec) if spec["mode"] == "serving" else bulk_worker(spec)
         print("RESULT " + json.dumps(out))
         return
-    peers_py = peer_venv("venv-peers", PEER_PINS)
-    tok1_py = peer_venv("venv-tok1", TOK1_PINS) if args.tok1 else None
+    peers_py = peer_python("bert")
+    tok1_py = peer_python("tok1") if args.tok1 else None
     print(f"load before: {uptime()}")
     if not args.skip_serving:
         serving_tables(peers_py, tok1_py, args)

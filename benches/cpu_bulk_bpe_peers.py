@@ -6,7 +6,7 @@ CPU with fastokens' pool at one thread (its venv holds fastokens; the
 builds' `_core` are loaded as ab_bulk_bpe.py does, the rounds and the
 report are benches/bulk_bpe_rounds.py's):
 
-    RAYON_NUM_THREADS=1 taskset -c 0 /work/venv-bench/bin/python benches/cpu_bulk_bpe_peers.py BUILD [BUILD...] [--rounds 5]
+    RAYON_NUM_THREADS=1 taskset -c 0 python benches/cpu_bulk_bpe_peers.py BUILD [BUILD...] [--rounds 5]
 
 fastokens' call is bench_pipeline.py's "bulk" (`encode_batch_flat`, its ids
 made an array); bertpiece's is `pipeline_encode_flat` (ids only, made the
@@ -14,14 +14,26 @@ same array). The ids of every engine must be equal (sha256). Two threads:
 `--threads 2` for bertpiece and RAYON_NUM_THREADS=2 for fastokens, not
 pinned (CPU time then sums both threads; wall-clock MB/s are reported too):
 
-    RAYON_NUM_THREADS=2 /work/venv-bench/bin/python benches/cpu_bulk_bpe_peers.py BUILD --threads 2
+    RAYON_NUM_THREADS=2 python benches/cpu_bulk_bpe_peers.py BUILD --threads 2
+
+fastokens runs in this process, so the script runs itself again with the
+python of the pinned peers' venv (benches/peer_venvs.py, made on first use)
+when the interpreter starting it has no fastokens.
 """
 
 import argparse
 import array
+import importlib.util
 import os
+import sys
 
-import numpy as np
+if importlib.util.find_spec("fastokens") is None:  # not the peers' venv: run again in it
+    from peer_venvs import peer_python  # benches/ is the script's directory
+
+    python = peer_python("all")
+    os.execv(python, [python, *sys.argv])
+
+import numpy as np  # noqa: E402
 
 from bulk_bpe_rounds import add_common_arguments, load_core, material, report, run_rounds  # benches/ is the script's directory
 

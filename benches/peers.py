@@ -92,7 +92,7 @@ def batch(tok, lines): return [e.ids for e in tok.encode_batch(lines, add_specia
 
 
 def hf_tokenizers(python, tokenizer, text, threads, **kw):
-    """HF tokenizers (0.23.3 in the main venv, 1.0.0rc3 in /work/venv-tok1)."""
+    """HF tokenizers (0.23.3 in the main venv, 1.0.0rc3 in its own: peer_venvs.peer_python("tok1"))."""
     return run_worker("tokenizers", python, HF_CODE, tokenizer, text, threads, **kw)
 
 
