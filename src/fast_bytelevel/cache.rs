@@ -9,8 +9,10 @@
 //! word's length) where 8 bytes past the word's start are in the text.
 //! Bounded: at `CACHE_WORDS` words it starts over.
 
-use super::merge::Piece;
 use crate::fxhash::FxHashMap;
+
+/// (id, bytes covered) of one token of a word.
+pub type Piece = (u32, u32);
 
 /// Cached words per thread before the cache starts over.
 const CACHE_WORDS: usize = 1 << 16;

@@ -4,6 +4,7 @@
 //! cache. Same tokens as `models::bpe::Bpe::tokenize` on the byte-level
 //! string (see [`ByteBpe::tokenize`] for why the linear merge is HF's order).
 
+use super::cache::Piece;
 use super::cache::WordCache;
 use crate::fxhash::FxHashMap;
 use crate::models::bpe::{Bpe, Word};
@@ -14,9 +15,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Words up to this many bytes merge by linear scans (and are cached);
 /// longer ones through the heap of [`Word`].
 const LINEAR_MAX: usize = 64;
-
-/// (id, bytes covered) of one token of a word.
-pub type Piece = (u32, u32);
 
 pub struct ByteBpe {
     byte_ids: [u32; 256],

@@ -21,7 +21,8 @@ use crate::config::TokenizerConfig;
 use crate::encoding::Encoding;
 use crate::models::Model;
 use crate::pre_tokenizers::PreTokenizer;
-use merge::{ByteBpe, Piece};
+use cache::Piece;
+use merge::ByteBpe;
 use std::borrow::Cow;
 use std::sync::Arc;
 
