@@ -92,7 +92,7 @@ pub(crate) const MEMO_MIN_TEXT: usize = 1 << 16;
 
 /// Bytes of text per id still wanted in a part of
 /// [`FullTokenizer::encode_prefix_into`] (English runs near 4.5 bytes an id).
-const PREFIX_BYTES_PER_ID: usize = 6;
+const PREFIX_BYTES_PER_ID: usize = 5;
 
 /// `FullTokenizer` settings beyond the basic options.
 #[derive(Clone, Debug)]
