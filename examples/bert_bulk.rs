@@ -2,7 +2,7 @@
 //! (`encode_batch`: flat ids and row splits, special tokens added), in CPU
 //! time of all threads, every word memo emptied before each pass:
 //!
-//!     cargo run --release --example bert_bulk -- VOCAB CORPUS... [--cased] [--mb N] [--passes N] [--threads N] [--deal] [--batch N --warm]
+//!     cargo run --release --example bert_bulk -- VOCAB CORPUS... [--cased] [--mb N] [--passes N] [--threads N] [--deal] [--batch N --warm] [--max-length N]
 //!
 //! `--deal` instead runs, on this thread, the work two threads' memos do:
 //! the batch's 32 blocks (as `batch.rs` cuts them for two threads) dealt in
@@ -11,6 +11,8 @@
 //!
 //! `--batch N --warm` times serving-sized calls instead: the lines in
 //! batches of N, the memos kept from pass to pass (warm after the first).
+//! `--max-length N`: rows cut to N ids, [CLS] and [SEP] included (right
+//! truncation, as a padded serving call with `truncation=True` asks).
 //!
 //! Several CORPUS files are joined (the multilingual set is the UD files but
 //! English and Chinese). Prints each pass's MB/s of CPU time, their median,
@@ -43,12 +45,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let vocab = args.next().ok_or("usage: bert_bulk VOCAB CORPUS... [--cased] [--mb N] [--passes N]")?;
     let (mut files, mut cased, mut mb, mut passes, mut threads, mut deal) = (Vec::new(), false, f64::INFINITY, 9usize, 1usize, false);
-    let (mut batch_rows, mut warm) = (usize::MAX, false);
+    let (mut batch_rows, mut warm, mut max_length) = (usize::MAX, false, None);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--cased" => cased = true,
             "--deal" => deal = true,
             "--warm" => warm = true,
+            "--max-length" => max_length = Some(args.next().ok_or("--max-length N")?.parse()?),
             "--batch" => batch_rows = args.next().ok_or("--batch N")?.parse()?,
             "--mb" => mb = args.next().ok_or("--mb N")?.parse()?,
             "--passes" => passes = args.next().ok_or("--passes N")?.parse()?,
@@ -72,7 +75,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let basic = BasicOptions { do_lower_case: !cased, reference: Reference::Tokenizers, ..BasicOptions::default() };
     let tok = FullTokenizer::from_file(vocab.as_ref(), FullOptions { basic, ..FullOptions::default() })?;
     let id = |t: &str| tok.vocab().id(t.as_bytes()).ok_or("no [CLS]/[SEP]");
-    let opts = BatchOptions { special: Some((id("[CLS]")?, id("[SEP]")?)), ..BatchOptions::default() };
+    let opts = BatchOptions { special: Some((id("[CLS]")?, id("[SEP]")?)), max_length, ..BatchOptions::default() };
     if deal {
         let block = lines.len().div_ceil(2 * 16).max(1);
         let blocks: Vec<&[&[u8]]> = lines.chunks(block).collect();

@@ -70,6 +70,12 @@ fn close_row<T>(opts: &BatchOptions, row: &mut Vec<T>, start: usize, sep: impl F
     }
 }
 
+/// How many of a text's own ids [`close_row`] keeps (`None`: all).
+fn content_limit(opts: &BatchOptions) -> Option<usize> {
+    let n_special = if opts.special.is_some() { 2 } else { 0 };
+    opts.max_length.map(|max| max.saturating_sub(n_special))
+}
+
 /// With offsets (`offsets.rs`, which makes the row's room): one row at a time.
 fn encode_row_offsets(tok: &FullTokenizer, text: &[u8], opts: &BatchOptions, scratch: &mut Scratch) -> Result<Row> {
     let mut row = Row::default();
@@ -114,7 +120,11 @@ fn encode_rows(
             match second {
                 None => {
                     open_row(opts, &mut out.ids, |id| id);
-                    tok.encode_into(text, &mut out.ids, scratch)?;
+                    // Right truncation: only the text's first ids are kept, so only they are made.
+                    match content_limit(opts) {
+                        Some(limit) => tok.encode_prefix_into(text, limit, &mut out.ids, scratch)?,
+                        None => tok.encode_into(text, &mut out.ids, scratch)?,
+                    }
                     close_row(opts, &mut out.ids, start, |id| id);
                 }
                 Some(b) => {
@@ -295,104 +305,5 @@ fn splits(lens: &[u64]) -> Result<Vec<u64>> {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-    use crate::normalizer::Reference;
-    use crate::padding::Padding;
-    use crate::tokenizer::FullOptions;
-    use crate::vocab::Vocab;
-
-    /// A small tokenizer for the batch tests (batch_pairs.rs's too).
-    pub(crate) fn tok() -> FullTokenizer {
-        let vocab = Vocab::parse("[PAD]\n[UNK]\n[CLS]\n[SEP]\nhello\nworld\n##s\n,\n", Reference::Google);
-        FullTokenizer::new(vocab, FullOptions::default()).unwrap()
-    }
-
-    #[test]
-    fn rows_are_concatenated_with_splits() {
-        let texts: [&[u8]; 3] = [b"hello worlds", b"", b"Hello, xyz"];
-        let opts = BatchOptions { special: Some((2, 3)), max_length: None, offsets: true, ..Default::default() };
-        let b = encode_batch(&tok(), &texts, opts, &[], Some(2)).unwrap();
-        assert_eq!(b.ids, [2, 4, 5, 6, 3, 2, 3, 2, 4, 7, 1, 3]);
-        assert_eq!(b.row_splits, [0, 5, 7, 12]);
-        assert_eq!(b.offsets[..5], [(0, 0), (0, 5), (6, 11), (11, 12), (0, 0)]);
-    }
-
-    #[test]
-    fn truncation_keeps_room_for_special_tokens() {
-        let texts: [&[u8]; 1] = [b"hello world hello world"];
-        let opts = BatchOptions { special: Some((2, 3)), max_length: Some(4), offsets: false, ..Default::default() };
-        assert_eq!(encode_batch(&tok(), &texts, opts, &[], None).unwrap().ids, [2, 4, 5, 3]);
-    }
-
-    #[test]
-    fn padding_right_left_and_to_a_multiple() {
-        let texts: [&[u8]; 2] = [b"hello worlds", b"hello"];
-        let opts = BatchOptions { special: Some((2, 3)), max_length: None, offsets: false, ..Default::default() };
-        let b = encode_batch(&tok(), &texts, opts, &[], Some(1)).unwrap();
-        let right = b.pad(&Padding { to: None, multiple_of: Some(3), pad_id: 0, pad_type_id: 0, left: false }, 1).unwrap();
-        assert_eq!(right.width, 6);
-        assert_eq!(right.ids, [2, 4, 5, 6, 3, 0, 2, 4, 3, 0, 0, 0]);
-        assert_eq!(right.attention_mask, [1, 1, 1, 1, 1, 0, 1, 1, 1, 0, 0, 0]);
-        let left = b.pad(&Padding { to: Some(4), multiple_of: None, pad_id: 0, pad_type_id: 0, left: true }, 2).unwrap();
-        assert_eq!(left.width, 5); // never narrower than the longest row
-        assert_eq!(left.ids[5..], [0, 0, 2, 4, 3]);
-    }
-
-    #[test]
-    fn rows_with_added_tokens_are_found() {
-        let texts: [&[u8]; 4] = [b"a [MASK] b", b"no", "\u{e9}[\u{e9}]".as_bytes(), b"[MAS"];
-        let needles: [&[u8]; 3] = [b"[MASK]", "\u{e9}]".as_bytes(), b""];
-        for offsets in [false, true] {
-            for threads in [1, 2] {
-                let opts = BatchOptions { special: None, max_length: None, offsets, ..Default::default() };
-                assert_eq!(encode_batch(&tok(), &texts, opts, &needles, Some(threads)).unwrap().flagged, [0, 2]);
-                assert!(encode_batch(&tok(), &texts, opts, &[], Some(threads)).unwrap().flagged.is_empty());
-            }
-        }
-    }
-
-    #[test]
-    fn a_batch_large_enough_to_share_gives_what_one_thread_gives() {
-        let tok = tok();
-        let pieces = ["hello worlds, hello", "", "[MASK] world", "Hello, xyz hello"];
-        let texts: Vec<&[u8]> = (0..6000).map(|k| pieces[k % 4].as_bytes()).collect();
-        assert!(workers_for(2, texts.iter().map(|t| t.len()).sum(), texts.len()) == 2);
-        let padding = Padding { to: Some(30), multiple_of: None, pad_id: 0, pad_type_id: 0, left: true };
-        for offsets in [false, true] {
-            let opts = BatchOptions { special: Some((2, 3)), max_length: Some(5), offsets, ..Default::default() };
-            let one = encode_batch(&tok, &texts, opts, &[b"[MASK]"], Some(1)).unwrap();
-            let two = encode_batch(&tok, &texts, opts, &[b"[MASK]"], Some(2)).unwrap();
-            assert_eq!(one, two);
-            assert_eq!(one.flagged.len(), 1500);
-            assert_eq!(one.pad(&padding, 1).unwrap(), two.pad(&padding, 2).unwrap());
-        }
-        let pairs = encode_pairs(&tok, &texts, &texts[1..].iter().chain(&texts[..1]).copied().collect::<Vec<_>>(),
-            BatchOptions::default(), &[], Some(2)).unwrap();
-        let pairs_one = encode_pairs(&tok, &texts, &texts[1..].iter().chain(&texts[..1]).copied().collect::<Vec<_>>(),
-            BatchOptions::default(), &[], Some(1)).unwrap();
-        assert_eq!(pairs, pairs_one);
-    }
-
-    #[test]
-    fn padding_that_cannot_be_allocated_is_an_error_naming_the_argument() {
-        let texts: [&[u8]; 2] = [b"hello", b"world"];
-        let b = encode_batch(&tok(), &texts, BatchOptions::default(), &[], Some(1)).unwrap();
-        let pad = |to, multiple_of| b.pad(&Padding { to, multiple_of, pad_id: 0, pad_type_id: 0, left: false }, 1);
-        for (to, multiple_of, arg) in [(Some(1 << 62), None, "max_length"), (Some(usize::MAX), Some(7), "max_length"),
-            (None, Some(usize::MAX), "pad_to_multiple_of"), (Some(3), Some(1 << 61), "pad_to_multiple_of")] {
-            match pad(to, multiple_of) {
-                Err(Error::OutputTooLarge { arg: a, .. }) => assert_eq!(a, arg),
-                other => panic!("{to:?} {multiple_of:?}: {other:?}"),
-            }
-        }
-        let opts = BatchOptions { special: Some((2, 3)), max_length: Some(usize::MAX), ..Default::default() };
-        assert_eq!(encode_batch(&tok(), &texts, opts, &[], Some(1)).unwrap().ids, [2, 4, 3, 2, 5, 3]);
-    }
-
-    #[test]
-    fn zero_threads_is_an_error() {
-        let opts = BatchOptions { special: None, max_length: None, offsets: false, ..Default::default() };
-        assert!(matches!(encode_batch(&tok(), &[], opts, &[], Some(0)), Err(Error::BadThreadCount(0))));
-    }
-}
+#[path = "batch_tests.rs"]
+pub(crate) mod tests;

@@ -90,6 +90,10 @@ static IDENTITIES: AtomicU64 = AtomicU64::new(1);
 /// A single text at least this long turns the word memo on.
 pub(crate) const MEMO_MIN_TEXT: usize = 1 << 16;
 
+/// Bytes of text per id still wanted in a part of
+/// [`FullTokenizer::encode_prefix_into`] (English runs near 4.5 bytes an id).
+const PREFIX_BYTES_PER_ID: usize = 5;
+
 /// `FullTokenizer` settings beyond the basic options.
 #[derive(Clone, Debug)]
 pub struct FullOptions {
@@ -224,6 +228,32 @@ impl FullTokenizer {
         Ok(())
     }
 
+    /// [`encode_into`](Self::encode_into) for a caller that keeps only the
+    /// first `limit` ids of `text` (right truncation): the text a part at a
+    /// time, each part cut before an ASCII space or newline (no reference
+    /// looks across one: see `room::segments`), until `limit` ids were
+    /// appended or the text ends. The ids appended are the first ids of the
+    /// whole text; the rest of a text cut short is still checked, so
+    /// malformed text is the same error as with `encode_into`.
+    pub fn encode_prefix_into(&self, text: &[u8], limit: usize, out: &mut Vec<u32>, scratch: &mut Scratch) -> Result<()> {
+        if max_tokens(text) <= limit {
+            return self.encode_into(text, out, scratch); // (most serving rows)
+        }
+        let (from, mut at) = (out.len(), 0);
+        while at < text.len() && out.len() - from < limit {
+            let want = (limit - (out.len() - from)).saturating_mul(PREFIX_BYTES_PER_ID).max(64);
+            let end = at.saturating_add(want).min(text.len());
+            let end = text.get(end..).and_then(|t| memchr::memchr2(b' ', b'\n', t)).map_or(text.len(), |k| end + k);
+            self.encode_into(text.get(at..end).unwrap_or_default(), out, scratch)?;
+            at = end;
+        }
+        let rest = text.get(at..).unwrap_or_default();
+        if std::str::from_utf8(rest).is_err() && !crate::unicode::is_generalized_utf8(rest) {
+            return Err(Error::InvalidText);
+        }
+        Ok(())
+    }
+
     /// The ids of a word the memo has not seen (its whole-word probe skipped:
     /// see [`WordPiece::encode_unseen_word`]), or the unknown id.
     #[inline]
@@ -321,6 +351,33 @@ mod tests {
         let want = [("un", (0, 2), 0), ("##aff", (2, 5), 0), ("##able", (5, 9), 0), (",", (9, 10), 1),
                     ("[UNK]", (11, 14), 2), ("[unused1]", (15, 24), 3)];
         assert_eq!(out, want.map(|(t, s, w)| (t.to_string(), s, w)));
+    }
+
+    #[test]
+    fn a_prefix_is_the_start_of_the_whole_texts_ids() {
+        let vocab = Vocab::parse("[UNK]\nun\n##aff\n##able\n,\nhello\n##s\n\u{4e2d}\n", Reference::Tokenizers);
+        let opts = FullOptions { basic: BasicOptions { reference: Reference::Tokenizers, ..Default::default() }, ..Default::default() };
+        let tok = FullTokenizer::new(vocab, opts).unwrap();
+        let long = format!("{}{}", "UNAFFABLE, hello\thellos\n\u{e9}\u{301} \u{4e2d}x  \u{3a3}A ".repeat(60), "x".repeat(300));
+        let mut scratch = Scratch::with_cache();
+        for text in [long.as_str(), "un un", "", " \t\n "] {
+            let mut all = vec![7];
+            tok.encode_into(text.as_bytes(), &mut all, &mut scratch).unwrap();
+            for limit in [0, 1, 2, 3, 5, 64, 100, 127, 1000, 100_000] {
+                let mut ids = vec![7]; // what was there stays
+                tok.encode_prefix_into(text.as_bytes(), limit, &mut ids, &mut scratch).unwrap();
+                assert!(ids.len() >= all.len().min(1 + limit) && all.starts_with(&ids), "{limit}");
+            }
+        }
+        // Malformed text after the part encoded is the error encode_into gives; surrogates are not.
+        let mut bad = long.clone().into_bytes();
+        bad.extend_from_slice(b" \xff");
+        assert!(matches!(tok.encode_into(&bad, &mut Vec::new(), &mut scratch), Err(Error::InvalidText)));
+        for limit in [0, 5] {
+            assert!(matches!(tok.encode_prefix_into(&bad, limit, &mut Vec::new(), &mut scratch), Err(Error::InvalidText)));
+        }
+        let surrogate = [long.as_bytes(), b" \xed\xa0\x80"].concat();
+        assert!(tok.encode_prefix_into(&surrogate, 5, &mut Vec::new(), &mut scratch).is_ok());
     }
 
     #[test]

@@ -14,6 +14,18 @@ pub fn decode(bytes: &[u8]) -> Option<Vec<u32>> {
     Some(out)
 }
 
+/// Whether `bytes` is generalized UTF-8 (what [`decode`] accepts), without decoding it.
+pub fn is_generalized_utf8(bytes: &[u8]) -> bool {
+    let mut i = 0;
+    while i < bytes.len() {
+        match decode_one(&bytes[i..]) {
+            Some((_, n)) => i += n,
+            None => return false,
+        }
+    }
+    true
+}
+
 /// The first code point of non-empty generalized UTF-8 and its length in bytes.
 #[inline]
 pub fn decode_one(bytes: &[u8]) -> Option<(u32, usize)> {
