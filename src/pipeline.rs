@@ -98,8 +98,9 @@ impl Tokenizer {
                 out.push(Split::Text(piece))
             });
         } else if !whole.is_empty() {
-            // no added token's first byte in the text: what the matcher would give, without its walk
-            first.push(Split::Text(whole.slice(0..whole.len())));
+            // no added token's first byte in the text: what the matcher would give (the whole
+            // text as one piece, equal to `whole.slice(0..len)`), without its walk or a copy
+            first.push(Split::Text(whole));
         }
         let mut out = Vec::with_capacity(first.len());
         for split in first {
@@ -110,18 +111,23 @@ impl Tokenizer {
             if let Some(n) = &self.config.normalizer {
                 n.normalize(&mut piece);
             }
-            split_pieces(&piece, &self.normalized_matcher, &self.added_r, self.encode_special_tokens, &mut out, |p, out| {
-                match &self.config.pre_tokenizer {
-                    // The fused path cuts the words itself (encode_text).
-                    Some(_) if self.fused_unigram.is_some() => out.push(Split::Text(p)),
-                    Some(pt) => {
-                        let mut words = Vec::new();
-                        pt.pre_tokenize(p, &mut words);
-                        out.extend(words.into_iter().filter(|w| !w.is_empty()).map(Split::Text));
-                    }
-                    None => out.push(Split::Text(p)),
+            let pre_tokenize = |p: NormalizedString, out: &mut Vec<Split>| match &self.config.pre_tokenizer {
+                // The fused path cuts the words itself (encode_text).
+                Some(_) if self.fused_unigram.is_some() => out.push(Split::Text(p)),
+                Some(pt) => {
+                    let mut words = Vec::new();
+                    pt.pre_tokenize(p, &mut words);
+                    out.extend(words.into_iter().filter(|w| !w.is_empty()).map(Split::Text));
                 }
-            });
+                None => out.push(Split::Text(p)),
+            };
+            if !self.normalized_matcher.is_empty() {
+                split_pieces(&piece, &self.normalized_matcher, &self.added_r, self.encode_special_tokens, &mut out, pre_tokenize);
+            } else if !piece.is_empty() {
+                // no normalized added token: the matcher's one piece, `piece.slice(0..len)`, without the copy
+                piece.origin = piece.original_span(0..piece.len()).map_or(piece.origin, |s| s.0);
+                pre_tokenize(piece, &mut out);
+            }
         }
         out
     }
@@ -134,7 +140,7 @@ impl Tokenizer {
         if let (Some(bert), true) = (&self.bert, self.normalized_matcher.is_empty()) {
             return self.encode_text_bert(bert, text, type_id, word, out);
         }
-        let mut model_tokens = Vec::new();
+        let (mut model_tokens, mut char_of) = (Vec::new(), Vec::new());
         let mut next_word = 0u32;
         for split in self.splits(text) {
             let w = Some(word.unwrap_or(next_word));
@@ -154,7 +160,7 @@ impl Tokenizer {
                     model_tokens.clear();
                     self.config.model.tokenize(&word_text, &mut model_tokens)?;
                     // byte offset in the word -> char index
-                    let mut char_of = Vec::with_capacity(word_text.len() + 1);
+                    char_of.clear();
                     for (ci, c) in word_text.chars().enumerate() {
                         char_of.extend(std::iter::repeat_n(ci, c.len_utf8()));
                     }
