@@ -140,7 +140,7 @@ impl Tokenizer {
         if let (Some(bert), true) = (&self.bert, self.normalized_matcher.is_empty()) {
             return self.encode_text_bert(bert, text, type_id, word, out);
         }
-        let (mut model_tokens, mut char_of) = (Vec::new(), Vec::new());
+        let (mut model_tokens, mut char_of, mut word_text) = (Vec::new(), Vec::new(), String::new());
         let mut next_word = 0u32;
         for split in self.splits(text) {
             let w = Some(word.unwrap_or(next_word));
@@ -156,7 +156,8 @@ impl Tokenizer {
                     out.push(id, self.own(id, &piece.text()), span, w, type_id);
                 }
                 Split::Text(piece) => {
-                    let word_text = piece.text();
+                    word_text.clear();
+                    word_text.extend(piece.chars.iter());
                     model_tokens.clear();
                     self.config.model.tokenize(&word_text, &mut model_tokens)?;
                     // byte offset in the word -> char index
