@@ -53,12 +53,16 @@ impl SequenceRanges {
     }
 }
 
+type Entry = (usize, Range<usize>);
+type Slot = (usize, Option<Range<usize>>);
+type InlineIter = std::iter::FilterMap<std::iter::Zip<Range<usize>, std::array::IntoIter<Option<Range<usize>>, 2>>, fn(Slot) -> Option<Entry>>;
+
 impl IntoIterator for SequenceRanges {
-    type Item = (usize, Range<usize>);
-    type IntoIter = std::iter::Chain<std::iter::FilterMap<std::iter::Zip<std::ops::Range<usize>, std::array::IntoIter<Option<Range<usize>>, 2>>, fn((usize, Option<Range<usize>>)) -> Option<(usize, Range<usize>)>>, std::collections::btree_map::IntoIter<usize, Range<usize>>>;
+    type Item = Entry;
+    type IntoIter = std::iter::Chain<InlineIter, std::collections::btree_map::IntoIter<usize, Range<usize>>>;
 
     fn into_iter(self) -> Self::IntoIter {
-        let some: fn((usize, Option<Range<usize>>)) -> Option<(usize, Range<usize>)> = |(k, r)| Some((k, r?));
+        let some: fn(Slot) -> Option<Entry> = |(k, r)| Some((k, r?));
         (0..2).zip(self.inline).filter_map(some).chain(self.rest)
     }
 }

@@ -62,7 +62,8 @@ mod tests {
     fn ascii_skips_the_forms_unchanged() {
         let text: String = (0u8..128).map(char::from).chain("ab Cd\t\n~".chars()).collect();
         type Edits = fn(&str) -> Vec<(char, isize)>;
-        let forms: [(fn(&mut NormalizedString), Edits); 4] = [
+        type Form = fn(&mut NormalizedString);
+        let forms: [(Form, Edits); 4] = [
             (nfc, |t| t.nfc().collect()),
             (nfd, |t| t.nfd().collect()),
             (nfkc, |t| t.nfkc().collect()),
