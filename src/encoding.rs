@@ -1,20 +1,55 @@
 //! The result of encoding one input, shaped as HF tokenizers' `Encoding`
 //! (offsets in chars of the original text, as the Python API reports them).
+//! Tokens are kept as ids: a token whose text is the model vocabulary's text of
+//! its id stores no string (looked up when read); only the others (added tokens,
+//! a Unigram unknown piece, special and padding tokens) keep theirs. Copying each
+//! token's string into the encoding was the per-text call's largest cost.
 
-use std::collections::BTreeMap;
-use std::ops::Range;
+pub use crate::encoding_ranges::SequenceRanges;
+
+/// A token's text: None when it is the model vocabulary's text of its id
+/// ([`TokenVocab::text`]), else the text itself. Producers store None only for
+/// that case, so two encodings of the same tokens compare equal.
+pub type TokenText = Option<Box<str>>;
+
+/// The vocabulary the [`TokenText`] None entries refer to (the model's `id_to_token`).
+pub trait TokenVocab {
+    fn text(&self, id: u32) -> Option<&str>;
+
+    /// `text` as stored for `id`: None when it is the vocabulary's own text.
+    fn own(&self, id: u32, text: &str) -> TokenText {
+        (self.text(id) != Some(text)).then(|| text.into())
+    }
+
+    /// The leading and trailing spaces of `id`'s text, as byte-level offset trimming counts them.
+    fn spaces(&self, id: u32) -> (usize, usize) {
+        crate::processors::space_counts(self.text(id).unwrap_or_default())
+    }
+
+    /// [`TokenVocab::spaces`] of every id as a table (index: id), where there is one.
+    fn spaces_table(&self) -> Option<&[(u32, u32)]> {
+        None
+    }
+}
+
+impl TokenVocab for crate::models::Model {
+    fn text(&self, id: u32) -> Option<&str> {
+        self.id_to_token(id)
+    }
+}
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Encoding {
     pub ids: Vec<u32>,
     pub type_ids: Vec<u32>,
-    pub tokens: Vec<String>,
+    /// Each token's text unless it is the vocabulary's text of its id ([`TokenText`]).
+    pub tokens: Vec<TokenText>,
     pub words: Vec<Option<u32>>,
     pub offsets: Vec<(usize, usize)>,
     pub special_tokens_mask: Vec<u32>,
     pub attention_mask: Vec<u32>,
     /// Which tokens belong to which input sequence (HF's `sequence_ranges`).
-    pub sequence_ranges: BTreeMap<usize, Range<usize>>,
+    pub sequence_ranges: SequenceRanges,
     /// What truncation cut off (HF's `overflowing`), each piece shaped as this.
     pub overflowing: Vec<Encoding>,
 }
@@ -39,7 +74,22 @@ impl Encoding {
         self.attention_mask.reserve(n);
     }
 
-    pub fn push(&mut self, id: u32, token: String, offsets: (usize, usize), word: Option<u32>, type_id: u32) {
+    /// Token `i`'s text (`vocab`: the model these tokens came from).
+    pub fn token<'a>(&'a self, i: usize, vocab: &'a (impl TokenVocab + ?Sized)) -> &'a str {
+        match self.tokens.get(i) {
+            Some(Some(t)) => t,
+            Some(None) => self.ids.get(i).and_then(|&id| vocab.text(id)).unwrap_or_default(),
+            None => "",
+        }
+    }
+
+    /// Every token's text, as strings.
+    pub fn token_strings(&self, vocab: &(impl TokenVocab + ?Sized)) -> Vec<String> {
+        (0..self.len()).map(|i| self.token(i, vocab).to_string()).collect()
+    }
+
+    #[inline]
+    pub fn push(&mut self, id: u32, token: TokenText, offsets: (usize, usize), word: Option<u32>, type_id: u32) {
         self.ids.push(id);
         self.tokens.push(token);
         self.offsets.push(offsets);
@@ -50,7 +100,7 @@ impl Encoding {
     }
 
     /// Special tokens: offsets (0, 0), no word, mask 1, no sequence.
-    pub fn special(ids: &[u32], tokens: &[String], type_id: u32) -> Encoding {
+    pub fn special(ids: &[u32], tokens: &[TokenText], type_id: u32) -> Encoding {
         let n = ids.len();
         Encoding {
             ids: ids.to_vec(),
@@ -60,7 +110,7 @@ impl Encoding {
             offsets: vec![(0, 0); n],
             special_tokens_mask: vec![1; n],
             attention_mask: vec![1; n],
-            sequence_ranges: BTreeMap::new(),
+            sequence_ranges: SequenceRanges::default(),
             overflowing: Vec::new(),
         }
     }
@@ -70,7 +120,8 @@ impl Encoding {
     }
 
     pub fn set_type_ids(&mut self, type_id: u32) {
-        self.type_ids = vec![type_id; self.len()];
+        self.type_ids.clear();
+        self.type_ids.resize(self.ids.len(), type_id);
     }
 
     /// Appends `other` (HF's `merge_with` without growing offsets). As HF,
@@ -134,12 +185,12 @@ mod tests {
     #[test]
     fn merged_ranges_shift() {
         let mut a = Encoding::default();
-        a.push(1, "a".into(), (0, 1), Some(0), 0);
+        a.push(1, Some("a".into()), (0, 1), Some(0), 0);
         a.set_sequence_id(0);
         let mut b = Encoding::default();
-        b.push(2, "b".into(), (0, 1), Some(0), 1);
+        b.push(2, Some("b".into()), (0, 1), Some(0), 1);
         b.set_sequence_id(1);
-        let m = Encoding::merge(vec![Encoding::special(&[0], &["<s>".into()], 0), a, b]);
+        let m = Encoding::merge(vec![Encoding::special(&[0], &[Some("<s>".into())], 0), a, b]);
         assert_eq!(m.sequence_ids(), vec![None, Some(0), Some(1)]);
         assert_eq!(m.special_tokens_mask, vec![1, 0, 0]);
     }
@@ -148,7 +199,7 @@ mod tests {
     fn a_missing_sequence_id_covers_everything_as_in_hf() {
         // truncation empties the pair side; merged, only sequence 1's empty range is recorded
         let mut a = Encoding::default();
-        a.push(1, "a".into(), (0, 1), Some(0), 0);
+        a.push(1, Some("a".into()), (0, 1), Some(0), 0);
         let mut b = Encoding::default();
         b.set_sequence_id(1);
         a.merge_with(b);

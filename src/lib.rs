@@ -24,6 +24,7 @@ pub mod decoders;
 pub mod encoder;
 pub mod encoding;
 mod encoding_align;
+mod encoding_ranges;
 pub mod error;
 mod json_exact_float;
 mod json_number;

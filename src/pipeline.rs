@@ -6,7 +6,7 @@
 
 use crate::added_tokens::{split_pieces, AddedToken, FirstBytes, Matcher, Split};
 use crate::config::{self, TokenizerConfig};
-use crate::encoding::Encoding;
+use crate::encoding::{Encoding, TokenVocab};
 use crate::models::unigram::{MetaspaceUnigram, Sink};
 use crate::models::Model;
 use crate::normalized_string::NormalizedString;
@@ -93,9 +93,15 @@ impl Tokenizer {
     fn splits(&self, text: &str) -> Vec<Split> {
         let whole = NormalizedString::new(text, 0);
         let mut first = Vec::new();
-        split_pieces(&whole, &self.raw_matcher, &self.added_r, self.encode_special_tokens, &mut first, |piece, out| {
-            out.push(Split::Text(piece))
-        });
+        if self.added_first.may_occur_in(text) {
+            split_pieces(&whole, &self.raw_matcher, &self.added_r, self.encode_special_tokens, &mut first, |piece, out| {
+                out.push(Split::Text(piece))
+            });
+        } else if !whole.is_empty() {
+            // no added token's first byte in the text: what the matcher would give (the whole
+            // text as one piece, equal to `whole.slice(0..len)`), without its walk or a copy
+            first.push(Split::Text(whole));
+        }
         let mut out = Vec::with_capacity(first.len());
         for split in first {
             let Split::Text(mut piece) = split else {
@@ -105,18 +111,23 @@ impl Tokenizer {
             if let Some(n) = &self.config.normalizer {
                 n.normalize(&mut piece);
             }
-            split_pieces(&piece, &self.normalized_matcher, &self.added_r, self.encode_special_tokens, &mut out, |p, out| {
-                match &self.config.pre_tokenizer {
-                    // The fused path cuts the words itself (encode_text).
-                    Some(_) if self.fused_unigram.is_some() => out.push(Split::Text(p)),
-                    Some(pt) => {
-                        let mut words = Vec::new();
-                        pt.pre_tokenize(p, &mut words);
-                        out.extend(words.into_iter().filter(|w| !w.is_empty()).map(Split::Text));
-                    }
-                    None => out.push(Split::Text(p)),
+            let pre_tokenize = |p: NormalizedString, out: &mut Vec<Split>| match &self.config.pre_tokenizer {
+                // The fused path cuts the words itself (encode_text).
+                Some(_) if self.fused_unigram.is_some() => out.push(Split::Text(p)),
+                Some(pt) => {
+                    let mut words = Vec::new();
+                    pt.pre_tokenize(p, &mut words);
+                    out.extend(words.into_iter().filter(|w| !w.is_empty()).map(Split::Text));
                 }
-            });
+                None => out.push(Split::Text(p)),
+            };
+            if !self.normalized_matcher.is_empty() {
+                split_pieces(&piece, &self.normalized_matcher, &self.added_r, self.encode_special_tokens, &mut out, pre_tokenize);
+            } else if !piece.is_empty() {
+                // no normalized added token: the matcher's one piece, `piece.slice(0..len)`, without the copy
+                piece.origin = piece.original_span(0..piece.len()).map_or(piece.origin, |s| s.0);
+                pre_tokenize(piece, &mut out);
+            }
         }
         out
     }
@@ -129,7 +140,7 @@ impl Tokenizer {
         if let (Some(bert), true) = (&self.bert, self.normalized_matcher.is_empty()) {
             return self.encode_text_bert(bert, text, type_id, word, out);
         }
-        let mut model_tokens = Vec::new();
+        let (mut model_tokens, mut char_of, mut word_text) = (Vec::new(), Vec::new(), String::new());
         let mut next_word = 0u32;
         for split in self.splits(text) {
             let w = Some(word.unwrap_or(next_word));
@@ -142,14 +153,15 @@ impl Tokenizer {
                 (split, ..) => match split {
                 Split::Token(piece, id) => {
                     let span = piece.original_span(0..piece.len()).unwrap_or((piece.origin, piece.origin));
-                    out.push(id, piece.text(), span, w, type_id);
+                    out.push(id, self.own(id, &piece.text()), span, w, type_id);
                 }
                 Split::Text(piece) => {
-                    let word_text = piece.text();
+                    word_text.clear();
+                    word_text.extend(piece.chars.iter());
                     model_tokens.clear();
                     self.config.model.tokenize(&word_text, &mut model_tokens)?;
                     // byte offset in the word -> char index
-                    let mut char_of = Vec::with_capacity(word_text.len() + 1);
+                    char_of.clear();
                     for (ci, c) in word_text.chars().enumerate() {
                         char_of.extend(std::iter::repeat_n(ci, c.len_utf8()));
                     }
@@ -157,7 +169,7 @@ impl Tokenizer {
                         let r = char_of.get(bs).copied().unwrap_or(piece.len())..char_of.get(be.wrapping_sub(1)).map_or(piece.len(), |c| c + 1);
                         let span = piece.original_span(r).unwrap_or((piece.origin, piece.origin));
                         let token = self.config.model.token_text(&word_text, &(id, bs, be));
-                        out.push(id, token, span, w, type_id);
+                        out.push(id, self.own(id, &token), span, w, type_id);
                     }
                 }
                 },
@@ -195,7 +207,7 @@ impl Tokenizer {
             match split {
                 Split::Token(p, id) => {
                     let span = p.original_span(0..p.len()).unwrap_or((p.origin, p.origin));
-                    out.push(id, p.text(), span, Some(word.unwrap_or(next_word)), type_id);
+                    out.push(id, self.own(id, &p.text()), span, Some(word.unwrap_or(next_word)), type_id);
                     next_word += 1;
                 }
                 Split::Text(p) => piece(&p.text(), p.origin, &mut next_word, out)?,
@@ -220,10 +232,17 @@ impl Tokenizer {
         out
     }
 
-    fn encode_sequence(&self, input: &Input, type_id: u32) -> Result<Encoding> {
+    /// One sequence's encoding; `room`: columns reserved for this many more tokens
+    /// (the post-processor's specials, laid out in place after).
+    fn encode_sequence(&self, input: &Input, type_id: u32, room: usize) -> Result<Encoding> {
         let mut e = Encoding::default();
         match input {
-            Input::Raw(text) => self.encode_text(text, type_id, None, &mut e)?,
+            Input::Raw(text) => {
+                // One allocation per column for most texts: short English sentences run near 3 bytes
+                // a token, long texts near 4.5 (their rare growth costs less than the room unused).
+                e.reserve(text.len() / if text.len() <= 4096 { 2 } else { 4 } + 1 + room);
+                self.encode_text(text, type_id, None, &mut e)?
+            }
             Input::PreTokenized(words) => {
                 for (i, w) in words.iter().enumerate() {
                     self.encode_text(w, type_id, Some(i as u32), &mut e)?;
@@ -236,8 +255,9 @@ impl Tokenizer {
     /// HF's `encode` then `post_process`: truncation (its `max_length` less
     /// the specials the post-processor adds), the post-processor, padding.
     pub fn encode(&self, input: &Input, pair: Option<&Input>, add_special_tokens: bool, settings: &Settings) -> Result<Encoding> {
-        let mut first = self.encode_sequence(input, 0)?;
-        let mut second = pair.map(|p| self.encode_sequence(p, 1)).transpose()?;
+        let room = if add_special_tokens { self.num_special_tokens_to_add(pair.is_some()) } else { 0 };
+        let mut first = self.encode_sequence(input, 0, room)?;
+        let mut second = pair.map(|p| self.encode_sequence(p, 1, 0)).transpose()?;
         if let Some(t) = &settings.truncation {
             let added = self.num_special_tokens_to_add(second.is_some());
             let mut t = *t;
@@ -248,22 +268,24 @@ impl Tokenizer {
             }
             truncate_encodings(&mut first, second.as_mut(), &t)?;
         }
-        let mut parts = vec![first];
-        parts.extend(second);
-        let mut out = match &self.config.post_processor {
-            Some(p) => p.process(parts, add_special_tokens),
-            None if parts.len() == 1 => parts.remove(0),
-            None => {
-                for (i, e) in parts.iter_mut().enumerate() {
-                    e.set_sequence_id(i);
-                }
-                Encoding::merge(parts)
+        let mut out = match (&self.config.post_processor, second) {
+            (Some(p), second) => p.process(first, second, add_special_tokens, self),
+            (None, None) => first,
+            (None, Some(mut second)) => {
+                first.set_sequence_id(0);
+                second.set_sequence_id(1);
+                Encoding::merge(vec![first, second])
             }
         };
         if let Some(p) = &settings.padding {
             pad_encodings(std::slice::from_mut(&mut out), p)?;
         }
         Ok(out)
+    }
+
+    /// `text` as an encoding stores it for `id` ([`TokenVocab::own`]).
+    fn own(&self, id: u32, text: &str) -> crate::encoding::TokenText {
+        TokenVocab::own(self, id, text)
     }
 
     /// The same tokenizer on the general path only (tests compare the two).
@@ -326,6 +348,17 @@ impl Tokenizer {
     }
 }
 
+/// An encoding's tokens stored as ids are the model's texts (byte-level files count their spaces from a table).
+impl TokenVocab for Tokenizer {
+    fn text(&self, id: u32) -> Option<&str> {
+        self.config.model.id_to_token(id)
+    }
+
+    fn spaces_table(&self) -> Option<&[(u32, u32)]> {
+        self.fast.as_ref().map(|f| f.spaces_table())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -343,7 +376,7 @@ mod tests {
     fn encodes_with_added_tokens_and_trimmed_offsets() {
         let t = Tokenizer::from_json(JSON).unwrap();
         let e = t.encode(&Input::Raw("ab<s> ab"), None, true, &Settings::default()).unwrap();
-        assert_eq!(e.tokens, vec!["ab", "<s>", "Ġab"]);
+        assert_eq!(e.token_strings(&t), vec!["ab", "<s>", "Ġab"]);
         assert_eq!(e.ids, vec![2, 5, 4]);
         assert_eq!(e.offsets, vec![(0, 2), (2, 5), (6, 8)]);
         assert_eq!(e.words, vec![Some(0), Some(1), Some(2)]);

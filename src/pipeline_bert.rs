@@ -147,8 +147,8 @@ impl Tokenizer {
                 (ids.clear(), spans.clear(), words.clear());
                 bert.encode_offsets_into(t.as_bytes(), &mut ids, &mut spans, Some(&mut words), scratch)?;
                 for ((&id, &(s, e)), &w) in ids.iter().zip(&spans).zip(&words) {
-                    let token = self.config.model.id_to_token(id).unwrap_or_default().to_string();
-                    out.push(id, token, (s as usize + origin, e as usize + origin), Some(word.unwrap_or(*next_word + w)), type_id);
+                    // the vocabulary's text of the id: stored as the id
+                    out.push(id, None, (s as usize + origin, e as usize + origin), Some(word.unwrap_or(*next_word + w)), type_id);
                 }
                 if let Some(&last) = words.last() {
                     *next_word += last + 1;

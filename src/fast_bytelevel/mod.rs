@@ -31,8 +31,6 @@ use std::sync::Arc;
 pub struct FastByteLevel {
     bpe: Arc<ByteBpe>,
     add_prefix_space: bool,
-    /// id -> token text (dense; ids the model lacks are empty).
-    tokens: Arc<Vec<String>>,
     /// id -> the token's leading and trailing spaces (`processors::space_counts`), for trimming offsets on ids.
     spaces: Arc<Vec<(u32, u32)>>,
     /// The scanner's ASCII classes with the added tokens' first bytes as
@@ -64,7 +62,7 @@ impl FastByteLevel {
         });
         let spaces = Arc::new(spaces.collect());
         let stops = scan::AsciiClasses::with_stops(std::iter::empty()).map(Arc::new);
-        Some(FastByteLevel { bpe: Arc::new(bpe), add_prefix_space: pre.add_prefix_space, tokens: Arc::new(tokens), spaces, stops })
+        Some(FastByteLevel { bpe: Arc::new(bpe), add_prefix_space: pre.add_prefix_space, spaces, stops })
     }
 
     /// Takes the added tokens' first bytes (whenever the added tokens change).
@@ -118,8 +116,6 @@ impl FastByteLevel {
         let (text, prefix) = self.prefixed(text);
         let text = &*text;
         let bytes = text.as_bytes();
-        // English runs near 4.5 bytes a token: one allocation per column, mostly
-        out.reserve(text.len() / 4 + 1);
         let mut pieces: Vec<Piece> = Vec::new();
         // chars of `text` before the current word
         let mut chars_before = 0usize;
@@ -139,12 +135,17 @@ impl FastByteLevel {
                 let last = char_at.saturating_sub(1); // char holding the token's last byte
                 // in prefixed text, char k is original char k - 1; the space is char 0's
                 let span = (origin + first.saturating_sub(prefix), origin + last.saturating_sub(prefix) + 1);
-                let token = self.tokens.get(id as usize).cloned().unwrap_or_default();
-                out.push(id, token, span, Some(w), type_id);
+                // the token's text is the vocabulary's (stored as its id, no string)
+                out.push(id, None, span, Some(w), type_id);
                 at = end_byte;
             }
             chars_before = char_at;
         }));
+    }
+
+    /// Every model token's leading and trailing spaces (index: id; ids the model lacks: (0, 0)).
+    pub fn spaces_table(&self) -> &[(u32, u32)] {
+        &self.spaces
     }
 
     /// The leading and trailing spaces of model token `id` (0, 0 if unknown).

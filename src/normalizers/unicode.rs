@@ -7,23 +7,41 @@ use crate::normalized_string::NormalizedString;
 use unicode_normalization_alignments::UnicodeNormalization;
 
 pub fn nfc(s: &mut NormalizedString) {
+    if is_ascii(s) {
+        return;
+    }
     let edits: Vec<(char, isize)> = s.text().nfc().collect();
     s.transform(edits);
 }
 
 pub fn nfd(s: &mut NormalizedString) {
+    if is_ascii(s) {
+        return;
+    }
     let edits: Vec<(char, isize)> = s.text().nfd().collect();
     s.transform(edits);
 }
 
 pub fn nfkc(s: &mut NormalizedString) {
+    if is_ascii(s) {
+        return;
+    }
     let edits: Vec<(char, isize)> = s.text().nfkc().collect();
     s.transform(edits);
 }
 
 pub fn nfkd(s: &mut NormalizedString) {
+    if is_ascii(s) {
+        return;
+    }
     let edits: Vec<(char, isize)> = s.text().nfkd().collect();
     s.transform(edits);
+}
+
+/// ASCII text is in all four normal forms (no ASCII char decomposes or composes
+/// with another): the forms leave it and its spans as they are, so it skips them.
+fn is_ascii(s: &NormalizedString) -> bool {
+    s.chars.iter().all(char::is_ascii)
 }
 
 /// HF's `Nmt`: ASCII/C1 controls removed, then the other "spaces" mapped to " ".
@@ -39,6 +57,26 @@ pub fn nmt(s: &mut NormalizedString) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_skips_the_forms_unchanged() {
+        let text: String = (0u8..128).map(char::from).chain("ab Cd\t\n~".chars()).collect();
+        type Edits = fn(&str) -> Vec<(char, isize)>;
+        type Form = fn(&mut NormalizedString);
+        let forms: [(Form, Edits); 4] = [
+            (nfc, |t| t.nfc().collect()),
+            (nfd, |t| t.nfd().collect()),
+            (nfkc, |t| t.nfkc().collect()),
+            (nfkd, |t| t.nfkd().collect()),
+        ];
+        for (f, edits) in forms {
+            let mut fast = NormalizedString::new(&text, 3);
+            f(&mut fast);
+            let mut general = NormalizedString::new(&text, 3);
+            general.transform(edits(&text));
+            assert_eq!((fast.chars, fast.spans), (general.chars, general.spans));
+        }
+    }
 
     #[test]
     fn nfc_composes_to_the_first_span() {

@@ -1,9 +1,11 @@
 //! Post-processors (HF tokenizers' `processors`): they trim byte-level
 //! offsets, add special tokens and set type ids, then the encodings of a pair
-//! are merged into one. Each follows HF's `process_encodings`.
+//! are merged into one. Each follows HF's `process_encodings`; the common
+//! case (no overflowing pieces) is laid out in place by `in_place.rs`.
 
-use crate::encoding::Encoding;
+use crate::encoding::{Encoding, TokenVocab};
 
+mod in_place;
 pub mod padding;
 pub mod truncation;
 
@@ -38,9 +40,14 @@ pub enum PostProcessor {
 /// HF's `byte_level::process_offsets`: a token's leading and trailing spaces
 /// ('Ġ' or whitespace) leave its offsets, except the one space that
 /// `add_prefix_space` put before the first token.
-pub fn trim_offsets(e: &mut Encoding, add_prefix_space: bool) {
-    for (i, (token, offsets)) in e.tokens.iter().zip(e.offsets.iter_mut()).enumerate() {
-        let (leading, trailing) = space_counts(token);
+pub fn trim_offsets(e: &mut Encoding, add_prefix_space: bool, vocab: &(impl TokenVocab + ?Sized)) {
+    let table = vocab.spaces_table();
+    for (i, ((token, offsets), &id)) in e.tokens.iter().zip(e.offsets.iter_mut()).zip(&e.ids).enumerate() {
+        let (leading, trailing) = match (token, table) {
+            (Some(t), _) => space_counts(t),
+            (None, Some(table)) => table.get(id as usize).map_or((0, 0), |&(a, b)| (a as usize, b as usize)),
+            (None, None) => vocab.spaces(id),
+        };
         *offsets = trim_span(*offsets, leading, trailing, i == 0, add_prefix_space);
     }
 }
@@ -67,9 +74,9 @@ pub fn trim_span(mut offsets: (usize, usize), mut leading: usize, trailing: usiz
     offsets
 }
 
-fn trim_with_overflowing(e: &mut Encoding, add_prefix_space: bool) {
-    trim_offsets(e, add_prefix_space);
-    e.overflowing.iter_mut().for_each(|o| trim_offsets(o, add_prefix_space));
+fn trim_with_overflowing(e: &mut Encoding, add_prefix_space: bool, vocab: &(impl TokenVocab + ?Sized)) {
+    trim_offsets(e, add_prefix_space, vocab);
+    e.overflowing.iter_mut().for_each(|o| trim_offsets(o, add_prefix_space, vocab));
 }
 
 impl PostProcessor {
@@ -93,22 +100,31 @@ impl PostProcessor {
     }
 
     /// HF's `PostProcessor::process`: sequence ids and type ids, then this
-    /// processor, then one merged encoding.
-    pub fn process(&self, mut encodings: Vec<Encoding>, add_special_tokens: bool) -> Encoding {
+    /// processor, then one merged encoding. Without overflowing pieces, laid
+    /// out in place ([`PostProcessor::process_in_place`], the fast path).
+    pub fn process(&self, first: Encoding, second: Option<Encoding>, add_special_tokens: bool, vocab: &(impl TokenVocab + ?Sized)) -> Encoding {
+        match self.process_in_place(first, second, add_special_tokens, vocab) {
+            Ok(e) => e,
+            Err(encodings) => self.process_merged(encodings, add_special_tokens, vocab),
+        }
+    }
+
+    /// [`PostProcessor::process`] by HF's steps: each part an encoding, then merged (the general path).
+    pub fn process_merged(&self, mut encodings: Vec<Encoding>, add_special_tokens: bool, vocab: &(impl TokenVocab + ?Sized)) -> Encoding {
         for (i, e) in encodings.iter_mut().enumerate() {
             e.set_sequence_id(i);
             e.overflowing.iter_mut().for_each(|o| o.set_sequence_id(i));
             e.set_type_ids(i as u32);
         }
-        Encoding::merge(self.process_encodings(encodings, add_special_tokens))
+        Encoding::merge(self.process_encodings(encodings, add_special_tokens, vocab))
     }
 
-    fn process_encodings(&self, mut encodings: Vec<Encoding>, add_special_tokens: bool) -> Vec<Encoding> {
+    fn process_encodings(&self, mut encodings: Vec<Encoding>, add_special_tokens: bool, vocab: &(impl TokenVocab + ?Sized)) -> Vec<Encoding> {
         match self {
             PostProcessor::ByteLevel { add_prefix_space, trim_offsets: trim } => {
                 for (i, e) in encodings.iter_mut().enumerate() {
                     if *trim {
-                        trim_with_overflowing(e, *add_prefix_space);
+                        trim_with_overflowing(e, *add_prefix_space, vocab);
                     }
                     e.set_sequence_id(i);
                 }
@@ -117,7 +133,7 @@ impl PostProcessor {
             PostProcessor::Roberta { sep, cls, trim_offsets: trim, add_prefix_space } => {
                 for e in encodings.iter_mut() {
                     if *trim {
-                        trim_with_overflowing(e, *add_prefix_space);
+                        trim_with_overflowing(e, *add_prefix_space, vocab);
                     }
                     e.set_type_ids(0);
                 }
@@ -126,7 +142,7 @@ impl PostProcessor {
                 }
                 // HF gives the overflowing pieces type id 0 only when it adds the specials.
                 encodings.iter_mut().flat_map(|e| e.overflowing.iter_mut()).for_each(|o| o.set_type_ids(0));
-                let special = |(t, id): &(String, u32)| Encoding::special(&[*id], std::slice::from_ref(t), 0);
+                let special = |(t, id): &(String, u32)| Encoding::special(&[*id], &[vocab.own(*id, t)], 0);
                 let mut out = Vec::with_capacity(6);
                 for (i, mut e) in encodings.into_iter().enumerate() {
                     e.sequence_ranges.clear();
@@ -141,7 +157,7 @@ impl PostProcessor {
                 if !add_special_tokens {
                     return encodings;
                 }
-                let special = |(t, id): &(String, u32), type_id| Encoding::special(&[*id], std::slice::from_ref(t), type_id);
+                let special = |(t, id): &(String, u32), type_id| Encoding::special(&[*id], &[vocab.own(*id, t)], type_id);
                 let mut out = Vec::with_capacity(5);
                 for (i, mut e) in encodings.into_iter().enumerate() {
                     // HF's sequence ranges leave the special tokens out.
@@ -172,7 +188,8 @@ impl PostProcessor {
                         }
                         Piece::SpecialToken { id, type_id } => {
                             if let (true, Some(t)) = (add_special_tokens, special_tokens.get(id)) {
-                                out.push(Encoding::special(&t.ids, &t.tokens, *type_id));
+                                let texts: Vec<_> = t.ids.iter().zip(&t.tokens).map(|(&id, s)| vocab.own(id, s)).collect();
+                                out.push(Encoding::special(&t.ids, &texts, *type_id));
                             }
                         }
                     }
@@ -180,7 +197,7 @@ impl PostProcessor {
                 out
             }
             PostProcessor::Sequence(ps) => {
-                ps.iter().fold(encodings, |encs, p| p.process_encodings(encs, add_special_tokens))
+                ps.iter().fold(encodings, |encs, p| p.process_encodings(encs, add_special_tokens, vocab))
             }
         }
     }
@@ -190,12 +207,21 @@ impl PostProcessor {
 mod tests {
     use super::*;
 
+    /// A vocabulary of the given texts (id k: the k-th).
+    pub(crate) struct Texts<'a>(pub &'a [&'a str]);
+
+    impl TokenVocab for Texts<'_> {
+        fn text(&self, id: u32) -> Option<&str> {
+            self.0.get(id as usize).copied()
+        }
+    }
+
     #[test]
     fn trims_spaces_but_keeps_the_added_prefix() {
         let mut e = Encoding::default();
-        e.push(0, "Ġa".into(), (0, 1), Some(0), 0);
-        e.push(1, "Ġb".into(), (1, 3), Some(1), 0);
-        trim_offsets(&mut e, true);
+        e.push(0, Some("Ġa".into()), (0, 1), Some(0), 0);
+        e.push(1, None, (1, 3), Some(1), 0);
+        trim_offsets(&mut e, true, &Texts(&["", "Ġb"]));
         assert_eq!(e.offsets, vec![(0, 1), (2, 3)]);
     }
 
@@ -203,9 +229,9 @@ mod tests {
     fn roberta_pair_layout() {
         let p = PostProcessor::Roberta { sep: ("</s>".into(), 2), cls: ("<s>".into(), 0), trim_offsets: false, add_prefix_space: true };
         let mut a = Encoding::default();
-        a.push(5, "a".into(), (0, 1), Some(0), 0);
+        a.push(5, Some("a".into()), (0, 1), Some(0), 0);
         let b = a.clone();
-        let e = p.process(vec![a, b], true);
+        let e = p.process(a, Some(b), true, &Texts(&[]));
         assert_eq!(e.ids, vec![0, 5, 2, 2, 5, 2]);
         assert_eq!(e.sequence_ids(), vec![None, Some(0), None, None, Some(1), None]);
         assert_eq!(e.type_ids, vec![0; 6]);

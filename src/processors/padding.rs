@@ -38,7 +38,7 @@ impl Encoding {
         let left = p.direction == Direction::Left;
         grow(&mut self.ids, n, p.pad_id, left)?;
         grow(&mut self.type_ids, n, p.pad_type_id, left)?;
-        grow(&mut self.tokens, n, p.pad_token.clone(), left)?;
+        grow(&mut self.tokens, n, Some(p.pad_token.as_str().into()), left)?;
         grow(&mut self.words, n, None, left)?;
         grow(&mut self.attention_mask, n, 0, left)?;
         grow(&mut self.special_tokens_mask, n, 1, left)?;
@@ -73,7 +73,7 @@ mod tests {
     #[test]
     fn pads_left_and_shifts_ranges() {
         let mut e = Encoding::default();
-        e.push(7, "a".into(), (0, 1), Some(0), 0);
+        e.push(7, Some("a".into()), (0, 1), Some(0), 0);
         e.set_sequence_id(0);
         let p = PaddingParams { length: None, direction: Direction::Left, pad_to_multiple_of: Some(4), pad_id: 1, pad_type_id: 2, pad_token: "<pad>".into() };
         pad_encodings(std::slice::from_mut(&mut e), &p).unwrap();

@@ -191,7 +191,7 @@ mod tests {
     fn enc(n: u32) -> Encoding {
         let mut e = Encoding::default();
         for i in 0..n {
-            e.push(i, format!("t{i}"), (i as usize, i as usize + 1), Some(i), 0);
+            e.push(i, Some(format!("t{i}").into()), (i as usize, i as usize + 1), Some(i), 0);
         }
         e
     }

@@ -3,22 +3,36 @@
 //! when read, as `tokenizers.Encoding` does. Building every column's Python
 //! objects eagerly (a str and a tuple per token) cost more than tokenizing.
 
-use crate::encoding::Encoding;
+use crate::encoding::{Encoding, TokenVocab};
+use crate::pipeline::Tokenizer;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple, PyType};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
+
+/// The texts of an encoding's tokens stored as ids: its tokenizer's vocabulary
+/// (the tokenizer is immutable: it outlives the call that made the encoding).
+/// An unpickled encoding has all its texts, so it needs none.
+#[derive(Clone)]
+pub(super) struct Vocab(pub(super) Option<Arc<Tokenizer>>);
+
+impl TokenVocab for Vocab {
+    fn text(&self, id: u32) -> Option<&str> {
+        self.0.as_ref()?.text(id)
+    }
+}
 
 #[pyclass(frozen, module = "bertpiece._core", name = "PipelineEncoding")]
 pub(super) struct PyPipelineEncoding {
     e: Encoding,
+    vocab: Vocab,
     /// Each column's list, made on first read and returned again after (as the
     /// eager lists were): reading `enc.word_ids[k]` in a loop stays linear.
     lists: [OnceLock<Py<PyList>>; 9],
 }
 
 impl PyPipelineEncoding {
-    pub(super) fn new(e: Encoding) -> Self {
-        PyPipelineEncoding { e, lists: Default::default() }
+    pub(super) fn new(e: Encoding, vocab: Vocab) -> Self {
+        PyPipelineEncoding { e, vocab, lists: Default::default() }
     }
 
     fn cached<'py>(&self, py: Python<'py>, k: usize, make: impl FnOnce() -> PyResult<Bound<'py, PyList>>) -> PyResult<Bound<'py, PyList>> {
@@ -55,7 +69,7 @@ impl PyPipelineEncoding {
 
     #[getter]
     fn tokens<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        self.cached(py, 2, || PyList::new(py, &self.e.tokens))
+        self.cached(py, 2, || PyList::new(py, (0..self.e.len()).map(|i| self.e.token(i, &self.vocab))))
     }
 
     #[getter]
@@ -92,7 +106,7 @@ impl PyPipelineEncoding {
     /// What truncation cut off, each piece an encoding of its own (nested for pairs, as in HF).
     #[getter]
     fn overflowing(&self) -> Vec<PyPipelineEncoding> {
-        self.e.overflowing.iter().map(|o| PyPipelineEncoding::new(o.clone())).collect()
+        self.e.overflowing.iter().map(|o| PyPipelineEncoding::new(o.clone(), self.vocab.clone())).collect()
     }
 
     /// Alignment, as `tokenizers.Encoding`'s (src/encoding_align.rs).
@@ -150,7 +164,7 @@ impl PyPipelineEncoding {
         let cols: Columns = (
             e.ids.clone(),
             e.type_ids.clone(),
-            e.tokens.clone(),
+            e.token_strings(&self.vocab),
             e.words.clone(),
             e.offsets.clone(),
             e.special_tokens_mask.clone(),
@@ -178,13 +192,22 @@ impl PyPipelineEncoding {
         Ok(PyPipelineEncoding::new(Encoding {
             ids,
             type_ids,
-            tokens,
+            tokens: tokens.into_iter().map(|t| Some(t.into_boxed_str())).collect(),
             words,
             offsets,
             special_tokens_mask,
             attention_mask,
             sequence_ranges: ranges.into_iter().map(|(k, s, e)| (k, s..e)).collect(),
-            overflowing: overflowing.iter().map(|o| o.e.clone()).collect(),
-        }))
+            overflowing: overflowing.iter().map(|o| with_texts(&o.e, &o.vocab)).collect(),
+        }, Vocab(None)))
+    }
+}
+
+/// `e` with every token's text stored (it then needs no vocabulary).
+fn with_texts(e: &Encoding, vocab: &Vocab) -> Encoding {
+    Encoding {
+        tokens: e.token_strings(vocab).into_iter().map(|t| Some(t.into_boxed_str())).collect(),
+        overflowing: e.overflowing.iter().map(|o| with_texts(o, vocab)).collect(),
+        ..e.clone()
     }
 }

@@ -8,15 +8,20 @@ use crate::pipeline::{Input, Settings, Tokenizer};
 use crate::processors::padding::pad_encodings;
 use crate::threads;
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedStr;
 use crate::added_tokens::AddedToken;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::pipeline_encoding::PyPipelineEncoding;
+use super::pipeline_encoding::{PyPipelineEncoding, Vocab};
 use super::pipeline_settings::{PadTuple, PySettings, TruncTuple};
 
 /// An added token: (content, single_word, lstrip, rstrip, normalized, special).
 type TokenTuple = (String, bool, bool, bool, bool, bool);
+
+/// Texts shorter than this are encoded without releasing the GIL: their work takes about as
+/// long as releasing and taking it back again (measured: docs/pipeline-speed.md).
+const DETACH_BYTES: usize = 1024;
 
 /// One input: its words (one text unless pre-tokenized) and its pair's.
 type Item = (Vec<String>, Option<Vec<String>>);
@@ -65,7 +70,40 @@ impl PyPipelineTokenizer {
         settings: &Bound<'_, PySettings>,
     ) -> PyResult<PyPipelineEncoding> {
         let (t, s) = (&self.inner, &settings.get().inner);
-        Ok(py.detach(|| encode_one(t, &item, is_pretokenized, add_special_tokens, s).map(PyPipelineEncoding::new))?)
+        let e = py.detach(|| encode_one(t, &item, is_pretokenized, add_special_tokens, s))?;
+        Ok(PyPipelineEncoding::new(e, Vocab(Some(t.clone()))))
+    }
+
+    /// `encode` of one text (no pair, not pre-tokenized): the per-text call's own entry, the
+    /// text borrowed from the Python str (no copy, no list or tuple around it).
+    #[pyo3(signature = (text, add_special_tokens, settings))]
+    fn encode_text(&self, py: Python<'_>, text: &str, add_special_tokens: &Bound<'_, PyAny>, settings: &Bound<'_, PySettings>) -> PyResult<PyPipelineEncoding> {
+        let (t, s, add) = (&self.inner, &settings.get().inner, add_special_tokens.is_truthy()?);
+        let e = if text.len() < DETACH_BYTES { t.encode(&Input::Raw(text), None, add, s)? } else { py.detach(|| t.encode(&Input::Raw(text), None, add, s))? };
+        Ok(PyPipelineEncoding::new(e, Vocab(Some(t.clone()))))
+    }
+
+    /// `encode_batch` of texts (no pairs, not pre-tokenized), borrowed from the Python strs.
+    #[pyo3(signature = (texts, add_special_tokens, settings, num_threads=None))]
+    fn encode_batch_texts(
+        &self,
+        py: Python<'_>,
+        texts: Vec<PyBackedStr>,
+        add_special_tokens: &Bound<'_, PyAny>,
+        settings: &Bound<'_, PySettings>,
+        num_threads: Option<i64>,
+    ) -> PyResult<Vec<PyPipelineEncoding>> {
+        let threads = threads::thread_count(thread_count(py, num_threads)?)?;
+        let (t, s, add) = (&self.inner, &settings.get().inner, add_special_tokens.is_truthy()?);
+        let out = py.detach(|| -> crate::Result<Vec<Encoding>> {
+            let out = threads::run_jobs(threads, texts.len(), |k| t.encode(&Input::Raw(&texts[k]), None, add, s))?;
+            let mut out = out.into_iter().collect::<crate::Result<Vec<_>>>()?;
+            if let Some(p) = &s.padding {
+                pad_encodings(&mut out, p)?;
+            }
+            Ok(out)
+        })?;
+        Ok(out.into_iter().map(|e| PyPipelineEncoding::new(e, Vocab(Some(t.clone())))).collect())
     }
 
     /// Encodes all `items` on up to `num_threads` threads (all cores by default), GIL released.
@@ -90,7 +128,7 @@ impl PyPipelineTokenizer {
             }
             Ok(out)
         })?;
-        Ok(out.into_iter().map(PyPipelineEncoding::new).collect())
+        Ok(out.into_iter().map(|e| PyPipelineEncoding::new(e, Vocab(Some(t.clone())))).collect())
     }
 
     fn decode(&self, py: Python<'_>, ids: Vec<u32>, skip_special_tokens: bool) -> String {

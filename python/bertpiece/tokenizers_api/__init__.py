@@ -112,6 +112,12 @@ class Tokenizer(ComponentSlots):
         is_pretokenized: bool = False,
         add_special_tokens: bool = True,
     ) -> Encoding:
+        if pair is None and not is_pretokenized and type(sequence) is str:
+            # the common call: one text, straight to the core (no list, tuple or copy)
+            try:
+                return self._core.encode_text(sequence, add_special_tokens, self._settings)
+            except UnicodeEncodeError as e:
+                raise _surrogate(e) from None
         item = (
             _words(sequence, is_pretokenized, "sequence"),
             None if pair is None else _words(pair, is_pretokenized, "pair"),
@@ -127,6 +133,14 @@ class Tokenizer(ComponentSlots):
         """Encodes every input on all cores (the GIL released)."""
         if isinstance(input, str):
             raise TypeError("input must be a list of inputs, got a str")
+        if not is_pretokenized and type(input) is list:
+            # a list of texts only (no pairs): the texts go to the core as they are
+            try:
+                return self._core.encode_batch_texts(input, add_special_tokens, self._settings)
+            except UnicodeEncodeError as e:
+                raise _surrogate(e) from None
+            except TypeError:
+                pass  # not all str: checked item by item below
         items = [_batch_item(x, is_pretokenized, k) for k, x in enumerate(input)]
         try:
             return self._core.encode_batch(items, bool(is_pretokenized), bool(add_special_tokens), self._settings)

@@ -5,6 +5,8 @@
 It is the Rust object itself (``bertpiece._core.PipelineEncoding``): as in
 tokenizers, each attribute becomes a Python list when first read (kept and
 returned again after), so a caller reading only ``ids`` does not pay for the tokens' strings and offsets.
+Tokens whose text is the vocabulary's are kept as ids and looked up in the tokenizer that made the
+encoding (which it keeps) when ``tokens`` is first read.
 It pickles and copies.
 """
 

@@ -255,8 +255,8 @@ fn encode_word(
             *sink.next_word += 1;
             for (id, bs, be) in pieces.iter() {
                 let unknown = if Some(id) == model.unk_id { model.unknown_text(text, &(id, bs, be)) } else { None };
-                let token = unknown.or_else(|| model.id_to_token(id)).unwrap_or_default().to_string();
-                sink.out.push(id, token, span(char_of, bs, be), w, sink.type_id);
+                // only an unknown piece keeps its text (never a vocabulary piece's: see `unknown_text`)
+                sink.out.push(id, unknown.map(Into::into), span(char_of, bs, be), w, sink.type_id);
             }
             Ok(())
         }
