@@ -8,12 +8,17 @@
 //!
 //! A few slots, each an atomic pointer: taking and giving back are one swap
 //! or compare-and-swap each, no lock. Only blocks between [`MIN_BYTES`] and
-//! [`MAX_BYTES`] are kept, so the process holds at most `SLOTS x MAX_BYTES`
-//! of them; a block is taken only by a need of at least half its size.
+//! [`MAX_BYTES`] are kept, [`MAX_KEPT`] bytes of them at most; a block is
+//! taken only by a need of at least half its size. A block is kept only when
+//! freed, so the blocks kept and in use were all in use at once before: the
+//! pool keeps the process's memory at a level it has reached, never past it.
 
-use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
-const SLOTS: usize = 4;
+/// Eight: a server holding the results of a few batches of 256 rows (786 kB each).
+const SLOTS: usize = 8;
+/// Bytes kept at most (blocks' capacities).
+const MAX_KEPT: usize = 8 << 20;
 /// Below this, glibc serves blocks from its heap without page faults worth saving.
 const MIN_BYTES: usize = 128 << 10;
 /// Above this, a block is freed (the pool's memory stays bounded).
@@ -22,6 +27,8 @@ const MAX_BYTES: usize = 2 << 20;
 /// Kept blocks (empty `Vec`s with their capacity), one per non-null slot.
 pub struct Pool {
     slots: [AtomicPtr<Vec<i64>>; SLOTS],
+    /// Bytes of the blocks in the slots (reserved before a block goes in).
+    kept: AtomicUsize,
 }
 
 /// The process's pool of padded blocks (`Batch::pad_stacked`'s, given back by the arrays' owner).
@@ -29,7 +36,7 @@ pub static BLOCKS: Pool = Pool::new();
 
 impl Pool {
     pub const fn new() -> Pool {
-        Pool { slots: [const { AtomicPtr::new(std::ptr::null_mut()) }; SLOTS] }
+        Pool { slots: [const { AtomicPtr::new(std::ptr::null_mut()) }; SLOTS], kept: AtomicUsize::new(0) }
     }
 
     /// A kept block with room for `n` values and at most twice that (empty), if one is kept.
@@ -49,6 +56,7 @@ impl Pool {
             // SAFETY: a non-null slot holds a pointer from `Box::into_raw` in `give_back`,
             // and the swap made this thread its only holder.
             let block = unsafe { Box::from_raw(p) };
+            self.kept.fetch_sub(block.capacity() * 8, Ordering::Relaxed);
             if (n..=n.saturating_mul(2)).contains(&block.capacity()) {
                 return Some(*block);
             }
@@ -67,12 +75,18 @@ impl Pool {
     }
 
     fn keep(&self, block: Box<Vec<i64>>) {
+        let bytes = block.capacity() * 8;
+        if self.kept.fetch_add(bytes, Ordering::Relaxed) + bytes > MAX_KEPT {
+            self.kept.fetch_sub(bytes, Ordering::Relaxed);
+            return; // (freed)
+        }
         let p = Box::into_raw(block);
         for slot in &self.slots {
             if slot.compare_exchange(std::ptr::null_mut(), p, Ordering::Release, Ordering::Relaxed).is_ok() {
                 return;
             }
         }
+        self.kept.fetch_sub(bytes, Ordering::Relaxed);
         // SAFETY: `p` came from `Box::into_raw` above and no slot took it.
         drop(unsafe { Box::from_raw(p) });
     }
@@ -122,6 +136,14 @@ mod tests {
         }
         let taken: Vec<_> = std::iter::from_fn(|| pool.take(cells)).collect();
         assert_eq!(taken.len(), SLOTS);
+        // at most MAX_KEPT bytes
+        let big = MAX_BYTES / 8;
+        for _ in 0..SLOTS {
+            pool.give_back(Vec::with_capacity(big));
+        }
+        let taken: Vec<_> = std::iter::from_fn(|| pool.take(big)).collect();
+        assert_eq!(taken.len(), MAX_KEPT / MAX_BYTES);
+        assert_eq!(pool.kept.load(Ordering::Relaxed), 0);
         // a need of less than half a kept block's size does not take it
         pool.give_back(Vec::with_capacity(cells * 4));
         assert!(pool.take(cells).is_none());

@@ -54,7 +54,7 @@ class _Cache:
     """A tokenizer's plans for one state of it. Never copied or pickled (a copy starts empty).
     ``quick``: the same Plan objects for the two calls a server repeats, found without the
     options' key: ``()`` for a call with no option, ``n`` for ``padding=True, truncation=True,
-    max_length=n, return_tensors="np"`` and nothing else (``_quick``)."""
+    max_length=n, return_tensors="np"`` and nothing else (``serve``'s first test)."""
 
     __slots__ = ("owner", "state", "plans", "quick")
 
@@ -82,7 +82,15 @@ def serve(tok: Any, text: Any, options: dict) -> Optional[Any]:
     """``tok(text, **options)`` for `text` one str or a non-empty list or tuple (a batch, of str
     unless the core refuses it), no pair; or None (transformers' path)."""
     d = tok.__dict__
-    quick = _quick(options)
+    # the key of `_Cache.quick`, or None
+    if not options:
+        quick = ()
+    elif (len(options) == 4 and options.get("padding") is True and options.get("truncation") is True
+            and type(n := options.get("max_length")) is int and type(t := options.get("return_tensors")) is str
+            and t == "np"):
+        quick = n
+    else:
+        quick = None
     if quick is not None:
         # A server's repeated call (`tok(text)`, or a padded batch to NumPy): its plan found without
         # the options' key, for the same state (read as every call reads it).
@@ -122,25 +130,13 @@ def serve(tok: Any, text: Any, options: dict) -> Optional[Any]:
     return run(tok, plan, state[0], state[1], text)
 
 
-def _quick(options: dict) -> Any:
-    """The key of ``_Cache.quick`` for these options, or None: ``()`` for none, `n` for a model
-    server's call (``padding=True, truncation=True, max_length=n, return_tensors="np"``)."""
-    if not options:
-        return ()
-    if (len(options) == 4 and options.get("padding") is True and options.get("truncation") is True
-            and type(n := options.get("max_length")) is int and type(t := options.get("return_tensors")) is str
-            and t == "np"):
-        return n
-    return None
-
-
 def _pads_to_longest_np(plan: Plan) -> bool:
     """Whether `plan` pads to the longest row into NumPy arrays with no too-long warning (`_served`'s case)."""
     return plan.pad and plan.pad_to is None and plan.tensors == "np" and not plan.warn
 
 
 def _served(tok: Any, plan: Plan, backend: Any, core: Any, texts: list) -> Optional[Any]:
-    """``run`` for a model server's call (`_quick`, `_pads_to_longest_np`): padded to the longest
+    """``run`` for a model server's call (`serve`, `_pads_to_longest_np`): padded to the longest
     row, so no row is longer than the padding; a max_length given, so no too-long warning."""
     settings = plan.settings
     if backend._settings is not settings:
