@@ -83,9 +83,18 @@ impl Batch {
         // A block given back by an earlier call's arrays (block_pool.rs): zeroed here, no page faults.
         let kept = crate::block_pool::BLOCKS.take(cells * 3);
         let mut block = if let Some(mut block) = kept {
-            block.resize(cells, p.pad_id as i64);
-            block.resize(cells * 2, p.pad_type_id as i64);
-            block.resize(cells * 3, 0);
+            if zeros {
+                // SAFETY: the kept block has room for `cells * 3` values (`take`); all-zero
+                // bytes are the int64 0 (one `memset`, as `calloc` does to a reused heap block).
+                unsafe {
+                    std::ptr::write_bytes(block.as_mut_ptr(), 0, cells * 3);
+                    block.set_len(cells * 3);
+                }
+            } else {
+                block.resize(cells, p.pad_id as i64);
+                block.resize(cells * 2, p.pad_type_id as i64);
+                block.resize(cells * 3, 0);
+            }
             block
         } else if zeros {
             // BERT's case: the allocator's zeroed memory (a large block comes
