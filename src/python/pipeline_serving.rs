@@ -10,8 +10,6 @@
 //! as `bertpiece.BertTokenizer`'s padded call has them (serving_padded.rs).
 
 use super::args::{size_arg, thread_count, Array, BatchTexts};
-use super::serving::threads_or_env;
-use super::serving_padded::ONE_THREAD_BELOW;
 use super::text_rows::utf8_rows;
 use super::pipeline_settings::PySettings;
 use super::pipeline_tokenizer::PyPipelineTokenizer;
@@ -128,8 +126,9 @@ impl PipelinePaddedPlan {
 
 /// [`pipeline_encode_padded`] with the options of a [`PipelinePaddedPlan`] and the block's three
 /// planes as three NumPy arrays (`numpy_planes.rs`): `(width, (ids, token type ids, attention
-/// mask), longest row, shortest row)`. On the calling thread below `ONE_THREAD_BELOW` bytes of
-/// text unless `num_threads` or `BERTPIECE_NUM_THREADS` asks for more (as BERT's padded call).
+/// mask), longest row, shortest row)`. Threads as [`pipeline_encode_padded`] takes them (the
+/// general pipeline costs up to ten times BERT's fused encoder a byte, so BERT's one-thread
+/// threshold is not this path's).
 #[pyfunction]
 #[pyo3(signature = (tokenizer, texts, plan, num_threads=None))]
 #[allow(clippy::type_complexity)]
@@ -148,10 +147,7 @@ pub(super) fn pipeline_encode_padded_planes<'py>(
         None => utf8_rows(&bytes)?,
     };
     let size: usize = bytes.iter().map(|b| b.len()).sum();
-    let threads = match threads_or_env(py, num_threads)? {
-        None if size < ONE_THREAD_BELOW => 1,
-        asked => threads::thread_count(thread_count(py, asked)?)?,
-    };
+    let threads = threads::thread_count(thread_count(py, num_threads)?)?;
     let work = || encode_padded(inner, &strs, plan.add_special_tokens, plan.truncation, &plan.padding, threads);
     let PaddedBlock { width, block, longest, shortest } = if size < HOLD_GIL_BELOW { work()? } else { py.detach(work)? };
     Ok((width, super::numpy_planes::planes(py, block, strs.len(), width)?, longest, shortest))

@@ -18,7 +18,7 @@ use pyo3::prelude::*;
 /// second thread took 5 to 13 % more CPU and no less wall-clock time at 256
 /// EWT sentences (19 kB) and at 1,024 (77 kB); `batch::workers_for` would
 /// give it a second thread from 16 kB.
-pub(super) const ONE_THREAD_BELOW: usize = 128 << 10;
+const ONE_THREAD_BELOW: usize = 128 << 10;
 
 /// A batch of single texts padded (transformers' `padding`) into one int64
 /// block of `3 x rows x width`: ids, token type ids, attention mask. Returns
