@@ -40,6 +40,7 @@ pub mod normalizer;
 pub mod normalizers;
 pub mod offsets;
 pub mod padding;
+pub mod block_pool;
 mod piece_chars;
 mod prefetch;
 pub mod pipeline;

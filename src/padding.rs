@@ -80,7 +80,23 @@ impl Batch {
         let (rows, longest, width, cells) = self.rectangle(p)?;
         // cells * 16 bytes fits isize (rectangle), so three i64 per cell do too
         let zeros = p.pad_id == 0 && p.pad_type_id == 0;
-        let mut block = if zeros {
+        // A block given back by an earlier call's arrays (block_pool.rs): zeroed here, no page faults.
+        let kept = crate::block_pool::BLOCKS.take(cells * 3);
+        let mut block = if let Some(mut block) = kept {
+            if zeros {
+                // SAFETY: the kept block has room for `cells * 3` values (`take`); all-zero
+                // bytes are the int64 0 (one `memset`, as `calloc` does to a reused heap block).
+                unsafe {
+                    std::ptr::write_bytes(block.as_mut_ptr(), 0, cells * 3);
+                    block.set_len(cells * 3);
+                }
+            } else {
+                block.resize(cells, p.pad_id as i64);
+                block.resize(cells * 2, p.pad_type_id as i64);
+                block.resize(cells * 3, 0);
+            }
+            block
+        } else if zeros {
             // BERT's case: the allocator's zeroed memory (a large block comes
             // as fresh pages, unwritten), so only the cells holding ids are
             // written (filling the 786 kB block of 256 sentences padded to 128
@@ -279,6 +295,23 @@ mod tests {
                 assert_eq!(one[..cells], padded.ids[..]);
                 assert_eq!(one[2 * cells..], padded.attention_mask[..]);
             }
+        }
+    }
+
+    #[test]
+    fn a_block_from_the_pool_holds_what_a_fresh_one_does() {
+        // 256 rows of up to 60 ids padded to 100: a 600 kB block, of a size the pool keeps
+        let rows: Vec<Vec<u32>> = (0..256u32).map(|i| (0..(i * 31) % 60).map(|k| 7 + i + k).collect()).collect();
+        let rows: Vec<&[u32]> = rows.iter().map(|r| &r[..]).collect();
+        let b = batch(&rows, false);
+        for (pad_id, pad_type_id) in [(0, 0), (9, 4)] {
+            let p = Padding { to: Some(100), multiple_of: None, pad_id, pad_type_id, left: pad_id > 0 };
+            let (_, want) = b.pad_stacked(&p, 1).unwrap();
+            let mut used = want.clone();
+            used.fill(-5); // a caller's writes
+            crate::block_pool::BLOCKS.give_back(used);
+            let (_, got) = b.pad_stacked(&p, 1).unwrap(); // (the pool's block, unless another test took it)
+            assert_eq!(got, want);
         }
     }
 

@@ -92,13 +92,13 @@ impl<'a> PostPlan<'a> {
         };
         match self.specials {
             Some(PostProcessor::Roberta { sep, cls, .. } | PostProcessor::Bert { sep, cls }) => push(if before { cls.1 } else { sep.1 }),
-            Some(PostProcessor::Template { single, special_tokens, .. }) => {
+            Some(PostProcessor::Template { single, .. }) => {
                 let at = single.iter().position(|x| matches!(x, Piece::Sequence { pair: false, .. })).unwrap_or(0);
                 let side = if before { single.get(..at) } else { single.get(at + 1..) };
                 let side = side.unwrap_or_default();
                 for piece in side {
-                    if let Piece::SpecialToken { id, .. } = piece {
-                        special_tokens.get(id).into_iter().flat_map(|t| &t.ids).for_each(|&i| push(i));
+                    if let Piece::SpecialToken { ids, .. } = piece {
+                        ids.iter().for_each(|&i| push(i));
                     }
                 }
             }

@@ -84,3 +84,24 @@ def test_a_plan_refuses_bad_sizes_as_the_block_call_does():
                           (dict(pad_to_multiple_of=2**70), OverflowError)]:
         with pytest.raises(error):
             _core.PaddedPlan((101, 102), **kwargs)
+
+
+def test_blocks_given_back_and_reused_never_change_arrays_still_held(tok):
+    """Padded blocks go back to the core's pool (block_pool.rs) when their arrays are gone, and a
+    later call takes them: arrays still held keep their values, whatever calls come after, and a
+    reused block holds exactly what a fresh one does (its old values zeroed, its padding 0)."""
+    batches = [(TEXTS * 8)[k:k + 256] for k in range(0, 200, 40)]  # 256 rows: blocks of 128 kB and more
+    fresh = [[a.copy() for a in _core.encode_padded_planes(tok._core, b, PLAN)[1]] for b in batches]
+    assert all(3 * a[0].nbytes >= 128 << 10 for a in fresh)
+    held = []
+    for turn in range(4):
+        got = [_core.encode_padded_planes(tok._core, b, PLAN)[1] for b in batches[::-1]][::-1]
+        for planes, want in zip(got, fresh):
+            assert all(np.array_equal(g, w) for g, w in zip(planes, want))
+            planes[0][:] = -turn - 1  # written by the caller: a reused block must be zeroed again
+        held.append(got[turn % len(got)])
+        del got
+        gc.collect()
+    for turn, planes in enumerate(held):
+        assert (planes[0] == -turn - 1).all()  # untouched by the later calls
+        assert all(np.array_equal(g, w) for g, w in zip(planes[1:], fresh[turn % len(fresh)][1:]))

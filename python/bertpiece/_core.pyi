@@ -25,6 +25,7 @@ __all__ = [
     "Needles",
     "PaddedPlan",
     "PipelineEncoding",
+    "PipelinePaddedPlan",
     "PipelineSettings",
     "PipelineTokenizer",
     "PreTokenCounter",
@@ -52,6 +53,7 @@ __all__ = [
     "pipeline_encode_flat",
     "pipeline_encode_ids",
     "pipeline_encode_padded",
+    "pipeline_encode_padded_planes",
     "load_vocab",
     "serde_exact_literal",
     "whitespace_tokenize",
@@ -383,6 +385,20 @@ class PaddedPlan:
         added: Optional[Needles] = None,
     ) -> PaddedPlan: ...
 
+@final
+class PipelinePaddedPlan:
+    """A general-pipeline padded call's fixed options, converted once (src/python/pipeline_serving.rs)."""
+    def __new__(
+        cls,
+        settings: PipelineSettings,
+        add_special_tokens: bool = True,
+        pad_to: Optional[int] = None,
+        pad_to_multiple_of: Optional[int] = None,
+        pad_id: int = 0,
+        pad_type_id: int = 0,
+        padding_left: bool = False,
+    ) -> PipelinePaddedPlan: ...
+
 # tokenizer.json text as serde_json reads it (src/python/serde_literal.rs, src/python/json_text.rs).
 def serde_exact_literal(x: float, repr: str) -> str | None: ...
 def exact_float_literals(text: str, fallback: Callable[[str], str]) -> str: ...
@@ -466,6 +482,10 @@ def pipeline_encode_padded(
     padding_left: bool = False,
     num_threads: Optional[int] = None,
 ) -> tuple[int, Array, int, int]: ...
+# (width, (ids, token type ids, attention mask) as int64 NumPy arrays of (rows, width), longest row, shortest row)
+def pipeline_encode_padded_planes(
+    tokenizer: PipelineTokenizer, texts: Iterable[str], plan: PipelinePaddedPlan, num_threads: Optional[int] = None
+) -> tuple[int, tuple[Any, Any, Any], int, int]: ...
 def load_vocab(vocab_file: _Path, reference: str = "google") -> list[tuple[str, int]]: ...
 def whitespace_tokenize(text: _Text) -> list[str]: ...
 def _normalize(form: str, text: _Text) -> str: ...

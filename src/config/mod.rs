@@ -168,10 +168,10 @@ fn piece(path: &str, v: &Value, special: &BTreeMap<String, TemplateToken>) -> Re
         },
         "SpecialToken" => {
             let id = body.str("id")?;
-            if !special.contains_key(id) {
+            let Some(token) = special.get(id) else {
                 return Err(Error::Config(format!("{}: {id:?} is not in special_tokens", body.field("id"))));
-            }
-            Ok(Piece::SpecialToken { id: id.to_string(), type_id })
+            };
+            Ok(Piece::SpecialToken { id: id.to_string(), type_id, ids: token.ids.clone() })
         }
         other => Err(bad(path, "Sequence or SpecialToken", &Value::from(other))),
     }

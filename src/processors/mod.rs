@@ -13,7 +13,9 @@ pub mod truncation;
 pub enum Piece {
     /// Sequence A (0) or B (1) with its type id.
     Sequence { pair: bool, type_id: u32 },
-    SpecialToken { id: String, type_id: u32 },
+    /// `ids`: the token's ids in the template's `special_tokens`, resolved at load (the
+    /// ids-only paths read them per row without a lookup by name).
+    SpecialToken { id: String, type_id: u32, ids: Vec<u32> },
 }
 
 /// A special token of a template: its ids and tokens.
@@ -86,11 +88,11 @@ impl PostProcessor {
             PostProcessor::ByteLevel { .. } => 0,
             PostProcessor::Roberta { .. } => if is_pair { 4 } else { 2 },
             PostProcessor::Bert { .. } => if is_pair { 3 } else { 2 },
-            PostProcessor::Template { single, pair, special_tokens } => {
+            PostProcessor::Template { single, pair, .. } => {
                 let t = if is_pair { pair } else { single };
                 t.iter()
                     .map(|p| match p {
-                        Piece::SpecialToken { id, .. } => special_tokens.get(id).map_or(0, |s| s.ids.len()),
+                        Piece::SpecialToken { ids, .. } => ids.len(),
                         Piece::Sequence { .. } => 0,
                     })
                     .sum()
@@ -186,7 +188,7 @@ impl PostProcessor {
                                 out.push(e.clone());
                             }
                         }
-                        Piece::SpecialToken { id, type_id } => {
+                        Piece::SpecialToken { id, type_id, .. } => {
                             if let (true, Some(t)) = (add_special_tokens, special_tokens.get(id)) {
                                 let texts: Vec<_> = t.ids.iter().zip(&t.tokens).map(|(&id, s)| vocab.own(id, s)).collect();
                                 out.push(Encoding::special(&t.ids, &texts, *type_id));

@@ -148,6 +148,15 @@ pub(super) struct Array {
     shape: Vec<usize>,
 }
 
+/// A block handed to the pool of blocks when dropped ([`Array::pooled`]).
+struct Pooled(Vec<i64>);
+
+impl Drop for Pooled {
+    fn drop(&mut self) {
+        crate::block_pool::BLOCKS.give_back(std::mem::take(&mut self.0));
+    }
+}
+
 /// Element types of [`Array`]s, as NumPy type strings.
 pub(super) trait Element: Send + Sync + 'static {
     /// Scalars per element (a `[T; 2]` adds a last dimension of 2).
@@ -184,6 +193,15 @@ impl Array {
             shape.push(T::WIDTH);
         }
         Ok(Array { address: data.as_mut_ptr() as usize, _data: Box::new(data), typestr: T::TYPESTR, shape })
+    }
+
+    /// A padded block (`Batch::pad_stacked`'s) as an array of `shape`, given back to the
+    /// pool of blocks (block_pool.rs) when the array and everything viewing it are gone.
+    pub(super) fn pooled(mut block: Vec<i64>, shape: Vec<usize>) -> PyResult<Self> {
+        if shape.iter().product::<usize>() != block.len() {
+            return Err(PyRuntimeError::new_err(format!("internal error: {} elements for shape {shape:?}", block.len())));
+        }
+        Ok(Array { address: block.as_mut_ptr() as usize, _data: Box::new(Pooled(block)), typestr: i64::TYPESTR, shape })
     }
 
     /// Where the data starts.

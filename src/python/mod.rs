@@ -78,6 +78,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<args::Array>()?;
     m.add_class::<serving::Needles>()?;
     m.add_class::<serving_padded::PaddedPlan>()?;
+    m.add_class::<pipeline_serving::PipelinePaddedPlan>()?;
     m.add_class::<train::PyWordCounter>()?;
     m.add_class::<train_bpe::PyByteLevelCounter>()?;
     m.add_class::<train_bpe::PyBpeOptions>()?;
@@ -101,6 +102,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pipeline_bulk::pipeline_encode_flat, m)?)?;
     m.add_function(wrap_pyfunction!(pipeline_serving::pipeline_encode_ids, m)?)?;
     m.add_function(wrap_pyfunction!(pipeline_serving::pipeline_encode_padded, m)?)?;
+    m.add_function(wrap_pyfunction!(pipeline_serving::pipeline_encode_padded_planes, m)?)?;
     m.add_function(wrap_pyfunction!(json_text::exact_float_literals, m)?)?;
     m.add_function(wrap_pyfunction!(json_text::json_top_level_values, m)?)?;
     m.add_function(wrap_pyfunction!(json_text::json_document, m)?)?;

@@ -64,7 +64,7 @@ pub(super) fn planes<'py>(
     width: usize,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>)> {
     let api = table(py)?;
-    let owner = Bound::new(py, Array::new(block, vec![3, rows, width])?)?;
+    let owner = Bound::new(py, Array::pooled(block, vec![3, rows, width])?)?;
     let address = owner.get().address();
     let dims = [rows as ffi::Py_ssize_t, width as ffi::Py_ssize_t];
     // The strides the views of `numpy.asarray(block)` had, also where a size is 0 (NumPy's own would differ there).

@@ -4,16 +4,22 @@
 //! little between Python and the core as the BERT serving path has
 //! (src/python/serving.rs). Rows are `encode_flat`'s (src/pipeline_batch.rs),
 //! so they are the ids `encode` gives with the settings' truncation; the
-//! block is src/pipeline_padded.rs's (BERT's `Batch::pad_stacked`).
+//! block is src/pipeline_padded.rs's (BERT's `Batch::pad_stacked`). A padded
+//! call's fixed options are a [`PipelinePaddedPlan`] made once per plan, and its
+//! three planes come back as NumPy arrays made by the core (`numpy_planes.rs`),
+//! as `bertpiece.BertTokenizer`'s padded call has them (serving_padded.rs).
 
-use super::args::{thread_count, Array, BatchTexts};
+use super::args::{size_arg, thread_count, Array, BatchTexts};
 use super::text_rows::utf8_rows;
 use super::pipeline_settings::PySettings;
 use super::pipeline_tokenizer::PyPipelineTokenizer;
 use crate::normalizer::Reference;
 use crate::padding::Padding;
+use crate::pipeline::IdsOnly;
 use crate::pipeline_batch::encode_flat;
-use crate::pipeline_padded::encode_padded;
+use crate::room::make_room;
+use crate::pipeline_padded::{encode_padded, PaddedBlock};
+use crate::processors::truncation::TruncationParams;
 use crate::threads;
 use pyo3::prelude::*;
 
@@ -33,7 +39,15 @@ pub(super) fn pipeline_encode_ids(
     add_special_tokens: bool,
 ) -> PyResult<Vec<u32>> {
     let (inner, truncation) = (&tokenizer.get().inner, settings.get().inner.truncation);
-    let encode = || encode_flat(inner, &[text], add_special_tokens, truncation, false, 1).map(|b| b.ids);
+    let encode = || -> crate::Result<Vec<u32>> {
+        // the row as `encode_flat` makes it (`encode_ids_into`, else `encode`), without its batch's set-up
+        let mut ids = Vec::new();
+        make_room(&mut ids, text.len() / 4 + 4, "token ids")?;
+        match inner.encode_ids_into(text, add_special_tokens, truncation.as_ref(), &mut ids, None)? {
+            IdsOnly::Done { .. } => Ok(ids),
+            IdsOnly::Declined => encode_flat(inner, &[text], add_special_tokens, truncation, false, 1).map(|b| b.ids),
+        }
+    };
     Ok(if text.len() < HOLD_GIL_BELOW { encode()? } else { py.detach(encode)? })
 }
 
@@ -74,4 +88,67 @@ pub(super) fn pipeline_encode_padded(
     let size: usize = bytes.iter().map(|b| b.len()).sum();
     let out = if size < HOLD_GIL_BELOW { work()? } else { py.detach(work)? };
     Ok((out.width, Array::new(out.block, vec![3, strs.len(), out.width])?, out.longest, out.shortest))
+}
+
+/// The fixed options of a padded call on the general pipeline, checked once:
+/// `PipelinePaddedPlan(settings, add_special_tokens, pad_to, pad_to_multiple_of, pad_id, pad_type_id,
+/// padding_left)` as [`pipeline_encode_padded`] takes them (the settings' truncation is read here).
+#[pyclass(frozen, module = "bertpiece._core", name = "PipelinePaddedPlan")]
+pub(super) struct PipelinePaddedPlan {
+    truncation: Option<TruncationParams>,
+    add_special_tokens: bool,
+    padding: Padding,
+}
+
+#[pymethods]
+impl PipelinePaddedPlan {
+    #[new]
+    #[pyo3(signature = (settings, add_special_tokens=true, pad_to=None, pad_to_multiple_of=None, pad_id=0, pad_type_id=0,
+        padding_left=false))]
+    fn new(
+        settings: &Bound<'_, PySettings>,
+        add_special_tokens: bool,
+        pad_to: Option<Bound<'_, PyAny>>,
+        pad_to_multiple_of: Option<Bound<'_, PyAny>>,
+        pad_id: u32,
+        pad_type_id: u32,
+        padding_left: bool,
+    ) -> PyResult<Self> {
+        let to = size_arg(pad_to.as_ref(), "max_length")?;
+        let multiple_of = size_arg(pad_to_multiple_of.as_ref(), "pad_to_multiple_of")?;
+        Ok(PipelinePaddedPlan {
+            truncation: settings.get().inner.truncation,
+            add_special_tokens,
+            padding: Padding { to, multiple_of, pad_id, pad_type_id, left: padding_left },
+        })
+    }
+}
+
+/// [`pipeline_encode_padded`] with the options of a [`PipelinePaddedPlan`] and the block's three
+/// planes as three NumPy arrays (`numpy_planes.rs`): `(width, (ids, token type ids, attention
+/// mask), longest row, shortest row)`. Threads as [`pipeline_encode_padded`] takes them (the
+/// general pipeline costs up to ten times BERT's fused encoder a byte, so BERT's one-thread
+/// threshold is not this path's).
+#[pyfunction]
+#[pyo3(signature = (tokenizer, texts, plan, num_threads=None))]
+#[allow(clippy::type_complexity)]
+pub(super) fn pipeline_encode_padded_planes<'py>(
+    py: Python<'py>,
+    tokenizer: &Bound<'py, PyPipelineTokenizer>,
+    texts: &Bound<'py, PyAny>,
+    plan: &Bound<'py, PipelinePaddedPlan>,
+    num_threads: Option<i64>,
+) -> PyResult<(usize, (Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>), usize, usize)> {
+    let (inner, plan) = (&tokenizer.get().inner, plan.get());
+    let read = BatchTexts::read(texts, Reference::Tokenizers, "texts")?;
+    let bytes = read.slices();
+    let strs = match read.strs() {
+        Some(strs) => strs,
+        None => utf8_rows(&bytes)?,
+    };
+    let size: usize = bytes.iter().map(|b| b.len()).sum();
+    let threads = threads::thread_count(thread_count(py, num_threads)?)?;
+    let work = || encode_padded(inner, &strs, plan.add_special_tokens, plan.truncation, &plan.padding, threads);
+    let PaddedBlock { width, block, longest, shortest } = if size < HOLD_GIL_BELOW { work()? } else { py.detach(work)? };
+    Ok((width, super::numpy_planes::planes(py, block, strs.len(), width)?, longest, shortest))
 }

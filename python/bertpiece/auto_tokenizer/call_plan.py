@@ -6,8 +6,10 @@ set of options and per state of the tokenizer, by running transformers' own
 code, and remembered (``Plan``). A repeated call then reads a few attributes,
 puts the plan's settings on the backend (the state transformers' path leaves),
 and takes its rows from the core: one text's ids as a list
-(``pipeline_encode_ids``), or a batch padded into one int64 block
-(``pipeline_encode_padded``: ids, type ids, attention mask).
+(``pipeline_encode_ids``), or a batch padded into one int64 block whose three
+planes (ids, type ids, attention mask) the core hands back as NumPy arrays
+(``pipeline_encode_padded_planes``, with the plan's ``PipelinePaddedPlan``: the
+same arrays as ``bertpiece.BertTokenizer``'s padded call).
 
 What a plan depends on is the call's options (by value and type) and the
 state read on every call (``_state``); any change of the state drops the
@@ -24,7 +26,7 @@ from typing import Any, Optional
 import numpy as np
 from transformers.tokenization_utils_base import PaddingStrategy, TruncationStrategy
 
-from .._core import pipeline_encode_flat, pipeline_encode_ids, pipeline_encode_padded
+from .._core import PipelinePaddedPlan, pipeline_encode_flat, pipeline_encode_ids, pipeline_encode_padded_planes
 from ..tokenizers_api import Tokenizer as _Backend
 from .lazy_encodings import lazy_batch
 
@@ -45,16 +47,19 @@ class Plan:
     """One set of options resolved by transformers' code for one state of the tokenizer."""
 
     __slots__ = ("settings", "add_special_tokens", "pad", "pad_to", "pad_to_multiple_of", "pad_id", "pad_type_id",
-                 "left", "warn", "tensors", "types", "mask")
+                 "left", "warn", "tensors", "types", "mask", "padded")
 
 
 class _Cache:
-    """A tokenizer's plans for one state of it. Never copied or pickled (a copy starts empty)."""
+    """A tokenizer's plans for one state of it. Never copied or pickled (a copy starts empty).
+    ``quick``: the same Plan objects for the two calls a server repeats, found without the
+    options' key: ``()`` for a call with no option, ``n`` for ``padding=True, truncation=True,
+    max_length=n, return_tensors="np"`` and nothing else (``serve``'s first test)."""
 
-    __slots__ = ("owner", "state", "plans")
+    __slots__ = ("owner", "state", "plans", "quick")
 
     def __init__(self, owner: int = 0, state: tuple = ()) -> None:
-        self.owner, self.state, self.plans = owner, state, {}
+        self.owner, self.state, self.plans, self.quick = owner, state, {}, {}
 
     def __reduce__(self) -> tuple:
         return (_Cache, ())
@@ -77,6 +82,31 @@ def serve(tok: Any, text: Any, options: dict) -> Optional[Any]:
     """``tok(text, **options)`` for `text` one str or a non-empty list or tuple (a batch, of str
     unless the core refuses it), no pair; or None (transformers' path)."""
     d = tok.__dict__
+    # the key of `_Cache.quick`, or None
+    if not options:
+        quick = ()
+    elif (len(options) == 4 and options.get("padding") is True and options.get("truncation") is True
+            and type(n := options.get("max_length")) is int and type(t := options.get("return_tensors")) is str
+            and t == "np"):
+        quick = n
+    else:
+        quick = None
+    if quick is not None:
+        # A server's repeated call (`tok(text)`, or a padded batch to NumPy): its plan found without
+        # the options' key, for the same state (read as every call reads it).
+        cache = d.get(_CACHE)
+        plan = None if cache is None else cache.quick.get(quick)
+        if plan is not None and cache.owner == id(tok):
+            try:
+                state = _state(d)
+            except (KeyError, TypeError):
+                return None
+            if cache.state == state:
+                if type(text) is str and quick == () and not plan.pad:
+                    return _one_text(tok, plan, state[0], state[1], text)  # (no option: no tensors)
+                if type(text) is list and quick != ():
+                    return _served(tok, plan, state[0], state[1], text)
+                return run(tok, plan, state[0], state[1], text)
     try:
         state = _state(d)
         key = (tuple(options.items()), tuple(map(type, options.values())))
@@ -91,10 +121,37 @@ def serve(tok: Any, text: Any, options: dict) -> Optional[Any]:
         plan = _make_plan(tok, state, options)
         if len(cache.plans) >= _MAX_PLANS:
             cache.plans.clear()
+            cache.quick.clear()
         cache.plans[key] = plan
+        if quick is not None and plan is not False and (quick == () or _pads_to_longest_np(plan)):
+            cache.quick[quick] = plan
     if plan is False:
         return None
     return run(tok, plan, state[0], state[1], text)
+
+
+def _pads_to_longest_np(plan: Plan) -> bool:
+    """Whether `plan` pads to the longest row into NumPy arrays with no too-long warning (`_served`'s case)."""
+    return plan.pad and plan.pad_to is None and plan.tensors == "np" and not plan.warn
+
+
+def _served(tok: Any, plan: Plan, backend: Any, core: Any, texts: list) -> Optional[Any]:
+    """``run`` for a model server's call (`serve`, `_pads_to_longest_np`): padded to the longest
+    row, so no row is longer than the padding; a max_length given, so no too-long warning."""
+    settings = plan.settings
+    if backend._settings is not settings:
+        backend._settings = settings
+    try:
+        _, (ids, types, mask), _, _ = pipeline_encode_padded_planes(core, texts, plan.padded,
+                                                                    1 if len(texts) < _SMALL else None)
+    except Exception:
+        return None
+    data = {"input_ids": ids}  # (NumPy arrays made by the core)
+    if plan.types:
+        data["token_type_ids"] = types
+    if plan.mask:
+        data["attention_mask"] = mask
+    return lazy_batch(data, (core, settings, texts, plan.add_special_tokens), "np")
 
 
 def _make_plan(tok: Any, state: tuple, options: dict) -> Any:
@@ -164,6 +221,14 @@ def resolved_plan(tok: Any, backend: Any, padding_strategy: Any, max_length: Opt
         plan.pad_to = plan.pad_to_multiple_of = None
         plan.pad_id = plan.pad_type_id = 0
         plan.left = False
+    plan.padded = None
+    if plan.pad or tensors is not None:
+        try:
+            # the core's padded call's fixed options (a size the core cannot take: transformers' path)
+            plan.padded = PipelinePaddedPlan(plan.settings, plan.add_special_tokens, plan.pad_to,
+                                             plan.pad_to_multiple_of, plan.pad_id, plan.pad_type_id, plan.left)
+        except (OverflowError, TypeError, ValueError):
+            return False
     return plan
 
 
@@ -202,25 +267,13 @@ def run(tok: Any, plan: Plan, backend: Any, core: Any, text: Any) -> Optional[An
     batched = type(text) is not str  # (else a list or tuple: FastCall checked)
     texts = text if type(text) is list else list(text) if batched else [text]
     add = plan.add_special_tokens
+    if not batched and not plan.pad and plan.tensors is None:
+        return _one_text(tok, plan, backend, core, text)  # one text to lists: no arrays at all
     try:
-        if not batched and not plan.pad and plan.tensors is None:
-            # one text to lists: no arrays at all
-            ids = pipeline_encode_ids(core, settings, text, add)
-            n = len(ids)
-            if plan.warn and n > tok.model_max_length:
-                tok._eventual_warn_about_too_long_sequence(ids, None, True)
-            data = {"input_ids": ids}
-            if plan.types:
-                data["token_type_ids"] = [0] * n
-            if plan.mask:
-                data["attention_mask"] = [1] * n
-            return lazy_batch(data, (core, settings, texts, add), None)
         if not plan.pad and plan.tensors is None:
             return _ragged_lists(tok, plan, core, settings, texts)
-        width, block, longest, shortest = pipeline_encode_padded(
-            core, settings, texts, add_special_tokens=add, pad_to=plan.pad_to,
-            pad_to_multiple_of=plan.pad_to_multiple_of, pad_id=plan.pad_id, pad_type_id=plan.pad_type_id,
-            padding_left=plan.left, num_threads=1 if len(texts) < _SMALL else None)
+        width, (ids, types, mask), longest, shortest = pipeline_encode_padded_planes(
+            core, texts, plan.padded, 1 if len(texts) < _SMALL else None)
     except Exception:
         return None
     if plan.pad:
@@ -230,12 +283,11 @@ def run(tok: Any, plan: Plan, backend: Any, core: Any, text: Any) -> Optional[An
         return None  # ragged rows as tensors: transformers' error
     if plan.warn and width > tok.model_max_length:
         tok._eventual_warn_about_too_long_sequence(range(width), None, True)
-    block = np.asarray(block)
-    data = {"input_ids": block[0]}
+    data = {"input_ids": ids}  # (NumPy arrays made by the core)
     if plan.types:
-        data["token_type_ids"] = block[1]
+        data["token_type_ids"] = types
     if plan.mask:
-        data["attention_mask"] = block[2]
+        data["attention_mask"] = mask
     tensors = plan.tensors
     if tensors is None:
         data = {k: v.tolist() for k, v in data.items()}
@@ -246,6 +298,27 @@ def run(tok: Any, plan: Plan, backend: Any, core: Any, text: Any) -> Optional[An
 
         data = {k: torch.from_numpy(v) for k, v in data.items()}
     return lazy_batch(data, (core, settings, texts, add), tensors)
+
+
+def _one_text(tok: Any, plan: Plan, backend: Any, core: Any, text: str) -> Optional[Any]:
+    """``run`` for one text to lists (a plan without padding or tensors): the core's ids list."""
+    settings = plan.settings
+    if backend._settings is not settings:
+        backend._settings = settings
+    add = plan.add_special_tokens
+    try:
+        ids = pipeline_encode_ids(core, settings, text, add)
+    except Exception:
+        return None
+    n = len(ids)
+    if plan.warn and n > tok.model_max_length:
+        tok._eventual_warn_about_too_long_sequence(ids, None, True)
+    data = {"input_ids": ids}
+    if plan.types:
+        data["token_type_ids"] = [0] * n
+    if plan.mask:
+        data["attention_mask"] = [1] * n
+    return lazy_batch(data, (core, settings, [text], add), None)
 
 
 def _rounded(n: int, multiple: Optional[int]) -> int:
