@@ -89,7 +89,7 @@ impl PostProcessor {
                     match piece {
                         Piece::Sequence { pair, .. } if usize::from(*pair) < n => parts.push(Part::Seq(usize::from(*pair)))?,
                         Piece::Sequence { .. } => {}
-                        Piece::SpecialToken { id, type_id } => {
+                        Piece::SpecialToken { id, type_id, .. } => {
                             if let (true, Some(t)) = (add_special_tokens, special_tokens.get(id)) {
                                 parts.push(Part::Special { ids: &t.ids, texts: &t.tokens, type_id: *type_id })?;
                             }
