@@ -24,6 +24,11 @@ fn seq(ids: &[u32], from: usize) -> Encoding {
 }
 
 fn template(single: &str, pair: &str) -> PostProcessor {
+    let ids_of = |id: &str| match id {
+        "<s>" => vec![0],
+        "</s>" => vec![1],
+        _ => vec![9, 5],
+    };
     let pieces = |t: &str| -> Vec<Piece> {
         t.split(' ')
             .map(|p| {
@@ -31,7 +36,7 @@ fn template(single: &str, pair: &str) -> PostProcessor {
                 match name {
                     "$A" => Piece::Sequence { pair: false, type_id },
                     "$B" => Piece::Sequence { pair: true, type_id },
-                    id => Piece::SpecialToken { id: id.into(), type_id },
+                    id => Piece::SpecialToken { id: id.into(), type_id, ids: ids_of(id) },
                 }
             })
             .collect()
