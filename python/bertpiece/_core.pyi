@@ -23,6 +23,7 @@ __all__ = [
     "FullTokenizer",
     "MetaspaceCounter",
     "Needles",
+    "OneText",
     "PaddedPlan",
     "PipelineEncoding",
     "PipelineSettings",
@@ -54,6 +55,8 @@ __all__ = [
     "pipeline_encode_padded",
     "load_vocab",
     "serde_exact_literal",
+    "serving_call",
+    "serving_call_handoff",
     "whitespace_tokenize",
 ]
 
@@ -365,6 +368,20 @@ class Needles:
     def __new__(cls, added: list[str]) -> Needles: ...
 
 @final
+class OneText:
+    """What `tok(text)`'s core path reads of a tokenizer (src/python/serving_call.rs)."""
+    def __new__(
+        cls,
+        owner: int,
+        core: FullTokenizer,
+        cls_id: int,
+        sep: int,
+        added: Needles,
+        model_max_length: object,
+        made: object,
+    ) -> OneText: ...
+
+@final
 class PaddedPlan:
     """A padded call's fixed options, converted once (src/python/serving_padded.rs)."""
     def __new__(
@@ -394,6 +411,16 @@ def encode_to_list(
     sep: Optional[int] = None,
     added: Optional[Needles] = None,
 ) -> Optional[list[int]]: ...
+def serving_call(
+    general: Callable[..., Any],
+    serving: dict[str, Any],
+    encoding: type,
+    rows: type,
+    owner: type,
+    doc: str,
+    handoff: str = "auto",
+) -> Callable[..., Any]: ...
+def serving_call_handoff() -> str: ...
 def encode_to_dict(tok: FullTokenizer, text: str, cls: Optional[int] = None, sep: Optional[int] = None,
                    added: Optional[Needles] = None) -> Optional[dict[str, list[int]]]: ...
 def encode_to_lists(

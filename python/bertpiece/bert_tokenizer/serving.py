@@ -31,7 +31,7 @@ class ServingState:
     """What the serving paths read from a tokenizer, read once per change of it."""
 
     __slots__ = ("owner", "epoch", "cls", "sep", "pad", "added", "matcher", "plans", "padded_plans", "usable", "core",
-                 "search", "model_max_length", "padding_side", "truncation_side", "pad_type_id", "framed", "one_made")
+                 "search", "model_max_length", "padding_side", "truncation_side", "pad_type_id", "framed", "one_made", "one")
 
     def __init__(self, tok):
         self.owner = id(tok)  # a shallow copy of a tokenizer shares its engine, not its tokens
@@ -51,6 +51,15 @@ class ServingState:
         # the one-text lazy rows' epoch and options, by add_special_tokens (as `_served_rows` makes them)
         self.one_made = tuple((self.epoch, (special, "do_not_truncate", None, self.padding_side, False))
                               for special in (False, True))
+        # what `tok(text)`'s core path (`Calls.__call__`, src/python/serving_call.rs) reads: None where
+        # `one_text` declines on the settings (it then hands the call to the Python path)
+        self.one = None
+        if self.usable and self.framed:
+            try:
+                self.one = _core.OneText(self.owner, self.core, self.cls, self.sep, self.added, self.model_max_length,
+                                         self.one_made[True])
+            except (TypeError, OverflowError):  # (ids the core does not take: one_text says what happens)
+                pass
 
 
 def state(tok):
