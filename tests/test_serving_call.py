@@ -260,3 +260,31 @@ def test_threads_share_one_tokenizer():
     for t in threads:
         t.join()
     assert not errors and all(r == want for r in results)
+
+
+def test_new_instance_is_object_new():
+    """`_core.new_instance(cls)`, the serving paths' `object.__new__(cls)`: the same object, no
+    `__init__`, refused where `object.__new__` would not make the instance itself."""
+    import abc
+
+    out = _core.new_instance(BatchEncoding)
+    assert type(out) is BatchEncoding and vars(out) == vars(object.__new__(BatchEncoding)) == {}
+    rows = _core.new_instance(_OneTextRows)
+    with pytest.raises(AttributeError):
+        rows._tok  # noqa: B018 (no slot filled)
+
+    class Own:
+        def __new__(cls):
+            return super().__new__(cls)
+
+    class Abstract(abc.ABC):
+        @abc.abstractmethod
+        def f(self): ...
+
+    for cls in (int, dict, Own):
+        with pytest.raises(TypeError, match="__new__ of its own"):
+            _core.new_instance(cls)
+    with pytest.raises(TypeError, match="abstract"):
+        _core.new_instance(Abstract)
+    with pytest.raises(TypeError):
+        _core.new_instance("not a type")

@@ -5,11 +5,12 @@
 """Type stubs for the compiled extension (src/python/)."""
 
 from os import PathLike
-from typing import Any, Callable, Iterable, Optional, Sequence, Union, final
+from typing import Any, Callable, Iterable, Optional, Sequence, TypeVar, Union, final
 
 # (data address, data size, offsets address, offset width, first row, rows): see bertpiece.batch.
 _ArrowChunk = tuple[int, int, int, int, int, int]
 
+_T = TypeVar("_T")
 _Text = Union[str, bytes]
 _Path = Union[str, PathLike[str]]
 
@@ -54,6 +55,7 @@ __all__ = [
     "pipeline_encode_ids",
     "pipeline_encode_padded",
     "load_vocab",
+    "new_instance",
     "serde_exact_literal",
     "serving_call",
     "serving_call_handoff",
@@ -421,6 +423,7 @@ def serving_call(
     handoff: str = "auto",
 ) -> Callable[..., Any]: ...
 def serving_call_handoff() -> str: ...
+def new_instance(cls: type[_T]) -> _T: ...
 def encode_to_dict(tok: FullTokenizer, text: str, cls: Optional[int] = None, sep: Optional[int] = None,
                    added: Optional[Needles] = None) -> Optional[dict[str, list[int]]]: ...
 def encode_to_lists(

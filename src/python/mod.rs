@@ -101,6 +101,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(serving::encode_to_windows, m)?)?;
     m.add_function(wrap_pyfunction!(serving_call::serving_call, m)?)?;
     m.add_function(wrap_pyfunction!(serving_call::serving_call_handoff, m)?)?;
+    m.add_function(wrap_pyfunction!(serving_one_text::new_instance, m)?)?;
     m.add_function(wrap_pyfunction!(serving_padded::encode_padded_block, m)?)?;
     m.add_function(wrap_pyfunction!(serving_padded::encode_padded_planes, m)?)?;
     m.add_function(wrap_pyfunction!(lists::int_rows, m)?)?;

@@ -8,7 +8,8 @@ use super::serving_call::CallState;
 use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyInt, PyString, PyType};
+use pyo3::exceptions::PyTypeError;
+use pyo3::types::{PyInt, PyString, PyTuple, PyType};
 use std::ptr::null_mut;
 
 /// What `tok(text)`'s core path reads of a tokenizer: made by serving.py's
@@ -108,5 +109,22 @@ fn new_object<'py>(py: Python<'py>, state: &CallState, cls: &Py<PyType>) -> PyRe
     unsafe {
         let made = (state.object_new)(cls.as_ptr().cast(), state.empty.as_ptr(), null_mut());
         Bound::from_owned_ptr_or_err(py, made)
+    }
+}
+
+/// `object.__new__(cls)` for a class whose `__new__` is object's: the serving paths' `BatchEncoding` and
+/// rows, made without `__init__` (as `object.__new__` makes them) but without the argument tuple and
+/// checks of calling it (about 200 instructions a call). Any other class: TypeError.
+#[pyfunction]
+pub(super) fn new_instance<'py>(py: Python<'py>, cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
+    // SAFETY: slots read from live types (3.10+ reads static types' slots too); object's tp_new called as
+    // `object.__new__(cls)` calls it, with an empty tuple
+    unsafe {
+        let object_new = ffi::PyType_GetSlot(&raw mut ffi::PyBaseObject_Type, ffi::Py_tp_new);
+        if object_new.is_null() || ffi::PyType_GetSlot(cls.as_type_ptr(), ffi::Py_tp_new) != object_new {
+            return Err(PyTypeError::new_err(format!("{} has a __new__ of its own", cls.name()?)));
+        }
+        let new = std::mem::transmute::<*mut std::ffi::c_void, ffi::newfunc>(object_new);
+        Bound::from_owned_ptr_or_err(py, new(cls.as_type_ptr(), PyTuple::empty(py).as_ptr(), null_mut()))
     }
 }

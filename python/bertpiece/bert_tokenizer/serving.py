@@ -23,7 +23,7 @@ _encode_to_list, _encode_to_dict, _encode_to_lists, _encode_to_offsets, _encode_
     _core.encode_to_list, _core.encode_to_dict, _core.encode_to_lists, _core.encode_to_offsets, _core.encode_to_windows,
     _core.encode_padded_planes)
 _PaddedPlan = _core.PaddedPlan
-_new = object.__new__
+_new = _core.new_instance  # `object.__new__(cls)`, without the cost of calling it
 _MAX_PLANS = 64  # distinct option sets remembered per tokenizer
 
 
