@@ -355,7 +355,9 @@ def windows(tok, text, add_special_tokens, truncation, max_length, stride, verbo
                 return_tensors=None, return_token_type_ids=False, return_attention_mask=False,
                 return_overflowing_tokens=True, return_special_tokens_mask=False, return_offsets_mapping=False,
                 return_length=False, split_special=False)
-    return BatchEncoding._of(data, _RowsOfOneCall(tok, st.epoch, [(text, None)], call, len(rows)))
+    out = _new(BatchEncoding)  # (`BatchEncoding._of`, without its frame)
+    out.data, out._rows = data, _RowsOfOneCall(tok, st.epoch, [(text, None)], call, len(rows))
+    return out
 
 
 class _RowsOfOneCall(_RowsMadeOnFirstUse):
