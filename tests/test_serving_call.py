@@ -168,6 +168,15 @@ def test_signature_help_and_names(tok):
         bertpiece.BertTokenizer.__call__(object(), "a")  # (a descriptor of Calls objects)
 
 
+def test_a_tokenizer_not_made_by_init_is_the_python_functions():
+    """No `_engine` (an object made without `__init__`): the core hands `tok(text)` on, and the Python
+    function says what it makes of it."""
+    bare = object.__new__(bertpiece.BertTokenizer)
+    for args in (("hello",), (["hello"],)):
+        got = outcome(bare, *args)
+        assert got[0] == "error" and got == outcome(GENERAL, bare, *args)
+
+
 def test_subclass_overriding_call(tok):
     seen = []
 

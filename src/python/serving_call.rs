@@ -167,6 +167,8 @@ unsafe extern "C" fn call<const MODE: u8>(
 }
 
 /// [`one_text_or_hand_off`] for each hand-off (what PyO3's trampoline takes: a function, not a generic one).
+/// (`get_trampoline_function!` is how PyO3's own methods are wrapped; it is hidden from PyO3's docs, so a
+/// PyO3 upgrade may rename it.)
 macro_rules! one_text_with {
     ($($name:ident: $mode:expr),*) => {$(
         /// # Safety
