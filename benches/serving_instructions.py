@@ -6,7 +6,9 @@ noisy to ±20 %), for A/B comparisons of two builds of the Python-level path.
     python benches/serving_instructions.py 1 8 --calls 500  # padded batches of 1 and 8
     python benches/serving_instructions.py one --python /tmp/build-a  # another build's package
 
-Cases: `one` (`tok(text)`), `encode` (`tok.encode(text)`), and a batch size
+Cases: `one` (`tok(text)`), `encode` (`tok.encode(text)`), `offsets`
+(`tok(text, return_offsets_mapping=True)`), `stride` (`tok(text, truncation=True,
+max_length=16, stride=4, return_overflowing_tokens=True)`), and a batch size
 (`tok(texts, padding=True, truncation=True, max_length=128, return_tensors="np")`),
 over the peers benchmark's 2,000 EWT sentences (`bert_peers.sentences`). Each
 case runs in a fresh interpreter under `valgrind --tool=callgrind`: one warm
@@ -27,7 +29,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_CALLS = {"one": 2000, "encode": 2000, "1": 2000, "8": 500, "32": 200}
+DEFAULT_CALLS = {"one": 2000, "encode": 2000, "offsets": 2000, "stride": 1000, "1": 2000, "8": 500, "32": 200}
 
 WORKER = r"""
 import collections, itertools, sys
@@ -40,6 +42,10 @@ if case == "one":
     fn, items = tok, texts
 elif case == "encode":
     fn, items = tok.encode, texts
+elif case == "offsets":
+    fn, items = (lambda x: tok(x, return_offsets_mapping=True)), texts
+elif case == "stride":
+    fn, items = (lambda x: tok(x, truncation=True, max_length=16, stride=4, return_overflowing_tokens=True)), texts
 else:
     b = int(case)
     fn = lambda x: tok(x, padding=True, truncation=True, max_length=128, return_tensors="np")

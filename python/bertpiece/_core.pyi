@@ -5,11 +5,12 @@
 """Type stubs for the compiled extension (src/python/)."""
 
 from os import PathLike
-from typing import Any, Callable, Iterable, Optional, Sequence, Union, final
+from typing import Any, Callable, Iterable, Optional, Sequence, TypeVar, Union, final
 
 # (data address, data size, offsets address, offset width, first row, rows): see bertpiece.batch.
 _ArrowChunk = tuple[int, int, int, int, int, int]
 
+_T = TypeVar("_T")
 _Text = Union[str, bytes]
 _Path = Union[str, PathLike[str]]
 
@@ -23,6 +24,7 @@ __all__ = [
     "FullTokenizer",
     "MetaspaceCounter",
     "Needles",
+    "OneText",
     "PaddedPlan",
     "PipelineEncoding",
     "PipelinePaddedPlan",
@@ -55,7 +57,10 @@ __all__ = [
     "pipeline_encode_padded",
     "pipeline_encode_padded_planes",
     "load_vocab",
+    "new_instance",
     "serde_exact_literal",
+    "serving_call",
+    "serving_call_handoff",
     "whitespace_tokenize",
 ]
 
@@ -371,6 +376,20 @@ class Needles:
     def __new__(cls, added: list[str]) -> Needles: ...
 
 @final
+class OneText:
+    """What `tok(text)`'s core path reads of a tokenizer (src/python/serving_call.rs)."""
+    def __new__(
+        cls,
+        owner: int,
+        core: FullTokenizer,
+        cls_id: int,
+        sep: int,
+        added: Needles,
+        model_max_length: object,
+        made: object,
+    ) -> OneText: ...
+
+@final
 class PaddedPlan:
     """A padded call's fixed options, converted once (src/python/serving_padded.rs)."""
     def __new__(
@@ -414,6 +433,17 @@ def encode_to_list(
     sep: Optional[int] = None,
     added: Optional[Needles] = None,
 ) -> Optional[list[int]]: ...
+def serving_call(
+    general: Callable[..., Any],
+    serving: dict[str, Any],
+    encoding: type,
+    rows: type,
+    owner: type,
+    doc: str,
+    handoff: str = "auto",
+) -> Callable[..., Any]: ...
+def serving_call_handoff() -> str: ...
+def new_instance(cls: type[_T]) -> _T: ...
 def encode_to_dict(tok: FullTokenizer, text: str, cls: Optional[int] = None, sep: Optional[int] = None,
                    added: Optional[Needles] = None) -> Optional[dict[str, list[int]]]: ...
 def encode_to_lists(

@@ -7,7 +7,8 @@
 //! `full_tokenizer.rs` (the tokenizer behind `BertTokenizer` and
 //! `FullTokenizer`, batches), `google.rs` (Google's BasicTokenizer,
 //! WordpieceTokenizer and module functions), `serving.rs` (the entry points
-//! of `BertTokenizer.__call__`'s common cases), `lists.rs` (token columns as
+//! of `BertTokenizer.__call__`'s common cases; `serving_call.rs`: `__call__` itself),
+//! `lists.rs` (token columns as
 //! Python lists), `pipeline_tokenizer.rs` (the general pipeline behind
 //! `bertpiece.Tokenizer`), `sentencepiece.rs` (the model behind
 //! `bertpiece.SentencePieceProcessor`).
@@ -27,6 +28,8 @@ mod pipeline_tokenizer;
 mod sentencepiece;
 mod serde_literal;
 mod serving;
+mod serving_call;
+mod serving_one_text;
 mod serving_padded;
 mod text_rows;
 mod train;
@@ -79,6 +82,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<serving::Needles>()?;
     m.add_class::<serving_padded::PaddedPlan>()?;
     m.add_class::<pipeline_serving::PipelinePaddedPlan>()?;
+    m.add_class::<serving_one_text::OneText>()?;
     m.add_class::<train::PyWordCounter>()?;
     m.add_class::<train_bpe::PyByteLevelCounter>()?;
     m.add_class::<train_bpe::PyBpeOptions>()?;
@@ -96,6 +100,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(serving::encode_to_lists, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_offsets, m)?)?;
     m.add_function(wrap_pyfunction!(serving::encode_to_windows, m)?)?;
+    m.add_function(wrap_pyfunction!(serving_call::serving_call, m)?)?;
+    m.add_function(wrap_pyfunction!(serving_call::serving_call_handoff, m)?)?;
+    m.add_function(wrap_pyfunction!(serving_one_text::new_instance, m)?)?;
     m.add_function(wrap_pyfunction!(serving_padded::encode_padded_block, m)?)?;
     m.add_function(wrap_pyfunction!(serving_padded::encode_padded_planes, m)?)?;
     m.add_function(wrap_pyfunction!(lists::int_rows, m)?)?;

@@ -145,7 +145,18 @@ pub(super) fn encode_to_dict<'py>(
     sep: Option<u32>,
     added: Option<&Bound<'py, Needles>>,
 ) -> PyResult<Option<Bound<'py, PyDict>>> {
-    let t = tok.get();
+    Ok(one_text_dict(py, tok.get(), text, cls, sep, added)?.map(|(data, _)| data))
+}
+
+/// [`encode_to_dict`]'s work (also `tok(text)`'s in `serving_call.rs`): the dict and its number of ids.
+pub(super) fn one_text_dict<'py>(
+    py: Python<'py>,
+    t: &PyFullTokenizer,
+    text: &Bound<'py, PyString>,
+    cls: Option<u32>,
+    sep: Option<u32>,
+    added: Option<&Bound<'py, Needles>>,
+) -> PyResult<Option<(Bound<'py, PyDict>, usize)>> {
     let Some(ids) = text_ids(py, t, text, cls, sep, added)? else {
         return Ok(None);
     };
@@ -157,7 +168,7 @@ pub(super) fn encode_to_dict<'py>(
     data.set_item(intern!(py, "input_ids"), int_list(py, t.ints.ints(py, t.inner.vocab()), &ids)?)?;
     data.set_item(intern!(py, "token_type_ids"), repeated(zero.bind(py), ids.len())?)?;
     data.set_item(intern!(py, "attention_mask"), repeated(one.bind(py), ids.len())?)?;
-    Ok(Some(data))
+    Ok(Some((data, ids.len())))
 }
 
 /// `[0]` and `[1]`, which [`encode_to_dict`]'s lists repeat (never handed out).

@@ -5,10 +5,14 @@ batch path first)."""
 
 from __future__ import annotations
 
+import inspect
 import logging
 import warnings
 
+from .. import _core
 from . import chat_templates, serving
+from .batch_call import _OneTextRows
+from .encoding import BatchEncoding
 from .general import _padding_too_large
 
 
@@ -342,3 +346,20 @@ class Calls:
                     self._check_text(pair, f"text_pair[{k}]", is_split_into_words, self.legacy)
             items.append((item, pair))
         return True, items
+
+
+def _core_call(general, handoff="auto"):
+    """`Calls.__call__` made by the core (src/python/serving_call.rs): `tok(text)` (one str, nothing
+    else) as `serving.one_text` does it, without a Python frame; every other call, and every one that
+    `one_text` would decline, goes to `general` (the Python function above, the definition) with its
+    arguments as they came. Replacing `serving.one_text` (the tests' hook) sends `tok(text)` there too.
+    `handoff`: see `_core.serving_call`."""
+    signature = str(inspect.signature(general)).replace("(self", "($self", 1)
+    doc = f"__call__{signature}\n--\n\n{_CALL_DOC}"
+    return _core.serving_call(general, serving.__dict__, BatchEncoding, _OneTextRows, Calls, doc, handoff)
+
+
+_CALL_DOC = """Tokenize and prepare for the model one or several sequence(s) or pair(s) of sequences, as
+transformers' `BertTokenizer.__call__` (docs/bert_tokenizer.md)."""
+Calls._general_call = Calls.__dict__["__call__"]  # (the hand-off by name: `PyObject_VectorcallMethod`)
+Calls.__call__ = _core_call(Calls._general_call)

@@ -23,7 +23,7 @@ _encode_to_list, _encode_to_dict, _encode_to_lists, _encode_to_offsets, _encode_
     _core.encode_to_list, _core.encode_to_dict, _core.encode_to_lists, _core.encode_to_offsets, _core.encode_to_windows,
     _core.encode_padded_planes)
 _PaddedPlan = _core.PaddedPlan
-_new = object.__new__
+_new = _core.new_instance  # `object.__new__(cls)`, without the cost of calling it
 _MAX_PLANS = 64  # distinct option sets remembered per tokenizer
 
 
@@ -31,7 +31,7 @@ class ServingState:
     """What the serving paths read from a tokenizer, read once per change of it."""
 
     __slots__ = ("owner", "epoch", "cls", "sep", "pad", "added", "matcher", "plans", "padded_plans", "usable", "core",
-                 "search", "model_max_length", "padding_side", "truncation_side", "pad_type_id", "framed", "one_made")
+                 "search", "model_max_length", "padding_side", "truncation_side", "pad_type_id", "framed", "one_made", "one")
 
     def __init__(self, tok):
         self.owner = id(tok)  # a shallow copy of a tokenizer shares its engine, not its tokens
@@ -51,6 +51,15 @@ class ServingState:
         # the one-text lazy rows' epoch and options, by add_special_tokens (as `_served_rows` makes them)
         self.one_made = tuple((self.epoch, (special, "do_not_truncate", None, self.padding_side, False))
                               for special in (False, True))
+        # what `tok(text)`'s core path (`Calls.__call__`, src/python/serving_call.rs) reads: None where
+        # `one_text` declines on the settings (it then hands the call to the Python path)
+        self.one = None
+        if self.usable and self.framed:
+            try:
+                self.one = _core.OneText(self.owner, self.core, self.cls, self.sep, self.added, self.model_max_length,
+                                         self.one_made[True])
+            except (TypeError, OverflowError):  # (ids the core does not take: one_text says what happens)
+                pass
 
 
 def state(tok):
@@ -346,7 +355,9 @@ def windows(tok, text, add_special_tokens, truncation, max_length, stride, verbo
                 return_tensors=None, return_token_type_ids=False, return_attention_mask=False,
                 return_overflowing_tokens=True, return_special_tokens_mask=False, return_offsets_mapping=False,
                 return_length=False, split_special=False)
-    return BatchEncoding._of(data, _RowsOfOneCall(tok, st.epoch, [(text, None)], call, len(rows)))
+    out = _new(BatchEncoding)  # (`BatchEncoding._of`, without its frame)
+    out.data, out._rows = data, _RowsOfOneCall(tok, st.epoch, [(text, None)], call, len(rows))
+    return out
 
 
 class _RowsOfOneCall(_RowsMadeOnFirstUse):
