@@ -33,12 +33,17 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CACHE = os.path.join(ROOT, ".cache", "encode-one")
-CORPUS = "/work/shared/data/corpus"
-PY = {
-    "bertpiece": "/work/venv/bin/python",
-    "tokie": "/work/venv-bench/bin/python",
-    "tokenizers-1.0.0rc3": "/work/venv-tok1/bin/python",
-    "tokenizers-0.23.3": "/work/venv/bin/python",
+CORPUS = next((p for p in (os.path.join(ROOT, "..", "shared", "data", "corpus"),
+                            os.path.join(ROOT, "..", "..", "shared", "data", "corpus")) if os.path.isdir(p)),
+              os.path.join(ROOT, "..", "shared", "data", "corpus"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from peer_venvs import peer_python  # noqa: E402
+
+PY = {  # bertpiece and tokenizers 0.23.3: the project's venv; the peers: their pinned venvs
+    "bertpiece": sys.executable,
+    "tokie": peer_python("all"),
+    "tokenizers-1.0.0rc3": peer_python("tok1"),
+    "tokenizers-0.23.3": sys.executable,
 }
 LOAD = {
     "bertpiece": "import bertpiece; tok = bertpiece.Tokenizer.from_file(PATH)",

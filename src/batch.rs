@@ -11,19 +11,8 @@ use crate::{Error, Result};
 use crate::threads::{for_each_slice, run_jobs_in_runs, thread_count};
 use crate::batch_needles::Needles;
 use crate::batch_pairs::encode_pair;
-pub use crate::batch_pairs::PairTruncation;
-
-/// What to add around and how to cut each row.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct BatchOptions {
-    /// `(cls id, sep id)` to put around each row, if any.
-    pub special: Option<(u32, u32)>,
-    /// Keep at most this many ids per row, special tokens included (right truncation).
-    pub max_length: Option<usize>,
-    pub offsets: bool,
-    /// How a pair is cut to `max_length` (pairs only).
-    pub pair: PairTruncation,
-}
+use crate::batch_rows::{close_row, content_limit, open_row};
+pub use crate::batch_rows::{BatchOptions, PairTruncation};
 
 /// The concatenated rows.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -47,33 +36,6 @@ pub struct Batch {
 struct Row {
     ids: Vec<u32>,
     offsets: Vec<Span>,
-}
-
-/// Starts a row at `row.len()`: [CLS] (or its `(0, 0)` offset) when asked.
-pub(crate) fn open_row<T>(opts: &BatchOptions, row: &mut Vec<T>, cls: impl FnOnce(u32) -> T) -> usize {
-    let start = row.len();
-    if let Some((id, _)) = opts.special {
-        row.push(cls(id));
-    }
-    start
-}
-
-/// Ends the row begun at `start`: cut to `max_length` (special tokens
-/// included, [CLS] always kept), then [SEP] when asked.
-fn close_row<T>(opts: &BatchOptions, row: &mut Vec<T>, start: usize, sep: impl FnOnce(u32) -> T) {
-    let n_special = if opts.special.is_some() { 2 } else { 0 };
-    if let Some(max) = opts.max_length {
-        row.truncate(start.saturating_add(n_special / 2 + max.saturating_sub(n_special)));
-    }
-    if let Some((_, id)) = opts.special {
-        row.push(sep(id));
-    }
-}
-
-/// How many of a text's own ids [`close_row`] keeps (`None`: all).
-fn content_limit(opts: &BatchOptions) -> Option<usize> {
-    let n_special = if opts.special.is_some() { 2 } else { 0 };
-    opts.max_length.map(|max| max.saturating_sub(n_special))
 }
 
 /// With offsets (`offsets.rs`, which makes the row's room): one row at a time.

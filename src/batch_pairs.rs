@@ -1,47 +1,10 @@
-//! Pairs of texts in a batch: HF's truncation strategies and the row of
-//! one pair.
+//! Pairs of texts in a batch: the row of one pair, cut by HF's truncation
+//! strategies (batch_rows.rs).
 
-use crate::batch::{open_row, BatchOptions};
+use crate::batch_rows::{open_row, BatchOptions};
 use crate::encoder::Scratch;
 use crate::tokenizer::FullTokenizer;
 use crate::Result;
-
-/// HF tokenizers' truncation strategies for a pair (right side).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum PairTruncation {
-    /// Cut the longer sequence first (HF's rule for how the two end up).
-    #[default]
-    LongestFirst,
-    OnlyFirst,
-    OnlySecond,
-}
-
-impl PairTruncation {
-    /// How many ids of each sequence a pair keeps within `limit` ids, as HF
-    /// tokenizers' `truncate_encodings` decides; `None` when the strategy
-    /// cannot fit (the sequence it may cut is too short).
-    pub fn keep(self, n1: usize, n2: usize, limit: usize) -> Option<(usize, usize)> {
-        if n1 + n2 <= limit {
-            return Some((n1, n2));
-        }
-        let remove = n1 + n2 - limit;
-        match self {
-            PairTruncation::LongestFirst => {
-                let swap = n1 > n2;
-                let mut short = n1.min(n2);
-                let mut long = if short > limit { short } else { short.max(limit - short) };
-                if short + long > limit {
-                    short = limit / 2;
-                    long = short + limit % 2;
-                }
-                let (k1, k2) = if swap { (long, short) } else { (short, long) };
-                Some((n1.min(k1), n2.min(k2)))
-            }
-            PairTruncation::OnlyFirst => (n1 > remove).then(|| (n1 - remove, n2)),
-            PairTruncation::OnlySecond => (n2 > remove).then(|| (n1, n2 - remove)),
-        }
-    }
-}
 
 /// Appends the row of the pair `(a, b)` to `ids`: `[CLS] a [SEP] b [SEP]`
 /// (or `a b` without special tokens), the two cut to `max_length` as HF
@@ -84,6 +47,7 @@ mod tests {
     use super::*;
     use crate::batch::tests::tok;
     use crate::batch::{encode_batch, encode_pairs};
+    use crate::batch_rows::PairTruncation;
 
     #[test]
     fn pairs_are_both_rows_framed_and_cut_as_the_strategy_says() {

@@ -18,6 +18,7 @@ pub mod aligned;
 pub mod batch;
 mod batch_needles;
 mod batch_pairs;
+mod batch_rows;
 mod code_point_classes;
 pub mod config;
 pub mod decoders;
