@@ -23,13 +23,20 @@ pub trait TokenVocab {
 
     /// The leading and trailing spaces of `id`'s text, as byte-level offset trimming counts them.
     fn spaces(&self, id: u32) -> (usize, usize) {
-        crate::processors::space_counts(self.text(id).unwrap_or_default())
+        space_counts(self.text(id).unwrap_or_default())
     }
 
     /// [`TokenVocab::spaces`] of every id as a table (index: id), where there is one.
     fn spaces_table(&self) -> Option<&[(u32, u32)]> {
         None
     }
+}
+
+/// A token's leading and trailing spaces (`Ġ` or whitespace) as byte-level offset trimming
+/// (`processors::trim_offsets`) counts them.
+pub fn space_counts(token: &str) -> (usize, usize) {
+    let is_space = |c: &char| *c == 'Ġ' || c.is_whitespace();
+    (token.chars().take_while(is_space).count(), token.chars().rev().take_while(is_space).count())
 }
 
 impl TokenVocab for crate::models::Model {

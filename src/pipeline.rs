@@ -6,12 +6,13 @@
 
 use crate::added_tokens::{split_pieces, AddedToken, FirstBytes, Matcher, Split};
 use crate::config::{self, TokenizerConfig};
+pub use crate::config::Settings;
 use crate::encoding::{Encoding, TokenVocab};
 use crate::models::unigram::{MetaspaceUnigram, Sink};
 use crate::models::Model;
 use crate::normalized_string::NormalizedString;
-use crate::processors::padding::{pad_encodings, PaddingParams};
-use crate::processors::truncation::{truncate_encodings, TruncationParams};
+use crate::processors::padding::pad_encodings;
+use crate::processors::truncation::truncate_encodings;
 use crate::Result;
 use std::collections::{HashMap, HashSet};
 
@@ -46,13 +47,6 @@ pub struct Tokenizer {
     /// HF's `encode_special_tokens`: special added tokens are not split out of
     /// the text (it is a run-time flag: not in the file, as in HF).
     pub encode_special_tokens: bool,
-}
-
-/// Truncation and padding (a tokenizer.json's stored ones, or set at run time).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Settings {
-    pub truncation: Option<TruncationParams>,
-    pub padding: Option<PaddingParams>,
 }
 
 /// One input sequence: raw text, or words already split by the caller.

@@ -18,6 +18,7 @@ use crate::pre_tokenizers::{ByteLevel, PreTokenizer};
 use pre_tokenizers::pre_tokenizer;
 use crate::processors::{Piece, PostProcessor, TemplateToken};
 use crate::{Error, Result};
+pub use settings::Settings;
 use json::{as_str, as_u32, bad, too_deep, unsupported, Obj, MAX_DEPTH};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -35,7 +36,7 @@ pub struct TokenizerConfig {
     pub post_processor: Option<PostProcessor>,
     pub decoder: Option<Decoder>,
     /// The stored `truncation` and `padding`.
-    pub settings: crate::pipeline::Settings,
+    pub settings: Settings,
 }
 
 pub fn parse(text: &str) -> Result<TokenizerConfig> {

@@ -4,11 +4,17 @@
 //! "pad_id", "pad_type_id", "pad_token"}`).
 
 use super::json::{bad, Obj};
-use crate::pipeline::Settings;
 use crate::processors::padding::PaddingParams;
 use crate::processors::truncation::{Direction, Strategy, TruncationParams};
 use crate::Result;
 use serde_json::Value;
+
+/// Truncation and padding (a tokenizer.json's stored ones, or set at run time).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    pub truncation: Option<TruncationParams>,
+    pub padding: Option<PaddingParams>,
+}
 
 fn usize_at(o: &Obj, key: &str) -> Result<usize> {
     let v = o.require(key)?;

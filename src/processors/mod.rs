@@ -3,6 +3,7 @@
 //! are merged into one. Each follows HF's `process_encodings`; the common
 //! case (no overflowing pieces) is laid out in place by `in_place.rs`.
 
+pub use crate::encoding::space_counts;
 use crate::encoding::{Encoding, TokenVocab};
 
 mod in_place;
@@ -52,12 +53,6 @@ pub fn trim_offsets(e: &mut Encoding, add_prefix_space: bool, vocab: &(impl Toke
         };
         *offsets = trim_span(*offsets, leading, trailing, i == 0, add_prefix_space);
     }
-}
-
-/// A token's leading and trailing spaces as [`trim_offsets`] counts them.
-pub fn space_counts(token: &str) -> (usize, usize) {
-    let is_space = |c: &char| *c == 'Ġ' || c.is_whitespace();
-    (token.chars().take_while(is_space).count(), token.chars().rev().take_while(is_space).count())
 }
 
 /// One token's span trimmed by [`trim_offsets`] (`first`: it is its encoding's first token).

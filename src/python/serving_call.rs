@@ -12,7 +12,7 @@
 //! tuple and dict. Neither vectorcall is in the limited API before 3.12 (this
 //! module is abi3 from 3.10), so they are looked up in the running process.
 
-use super::serving_one_text::one_text;
+use super::serving_one_text::{one_text, OneTextObjects};
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
 use pyo3::intern;
@@ -31,14 +31,8 @@ pub(super) struct CallState {
     general: Py<PyAny>,
     /// `_general_call`, the name the `PyObject_VectorcallMethod` hand-off finds `general` by
     method_name: Py<PyString>,
-    /// serving.py's module dict and its `one_text` as it was: a replaced one (the tests' hook to watch
-    /// it or make it decline) sends `tok(text)` to the Python path, which calls it.
-    pub(super) serving: Py<PyDict>,
-    pub(super) one_text: Py<PyAny>,
-    pub(super) encoding: Py<PyType>,
-    pub(super) rows: Py<PyType>,
-    pub(super) empty: Py<PyTuple>,
-    pub(super) object_new: ffi::newfunc,
+    /// What `tok(text)`'s own path reads (serving_one_text.rs).
+    one: OneTextObjects,
     vectorcall: Option<Vectorcall>,
     vectorcall_method: Option<Vectorcall>,
 }
@@ -84,13 +78,15 @@ pub(super) fn serving_call<'py>(
     let state = CallState {
         general: general.unbind(),
         method_name: intern!(py, "_general_call").clone().unbind(),
-        serving: serving.unbind(),
-        one_text: one_text.unbind(),
-        encoding: encoding.unbind(),
-        rows: rows.unbind(),
-        empty: PyTuple::empty(py).unbind(),
-        // SAFETY: a tp_new slot holds a newfunc
-        object_new: unsafe { std::mem::transmute::<*mut c_void, ffi::newfunc>(object_new) },
+        one: OneTextObjects {
+            serving: serving.unbind(),
+            one_text: one_text.unbind(),
+            encoding: encoding.unbind(),
+            rows: rows.unbind(),
+            empty: PyTuple::empty(py).unbind(),
+            // SAFETY: a tp_new slot holds a newfunc
+            object_new: unsafe { std::mem::transmute::<*mut c_void, ffi::newfunc>(object_new) },
+        },
         vectorcall,
         vectorcall_method,
     };
@@ -205,7 +201,7 @@ unsafe fn one_text_or_hand_off<const MODE: u8>(
             return Err(PyValueError::new_err("BertTokenizer.__call__ is not set up"));
         };
         let text = Borrowed::from_ptr(py, *args).cast_unchecked::<PyString>();
-        if let Some(out) = one_text(py, state, Borrowed::from_ptr(py, slf), text)? {
+        if let Some(out) = one_text(py, &state.one, Borrowed::from_ptr(py, slf), text)? {
             return Ok(out.into_ptr());
         }
         Ok(hand_off::<MODE>(slf, args, nargs, kwnames)) // (null: its exception is set, and passed on)

@@ -4,12 +4,11 @@
 
 use super::full_tokenizer::PyFullTokenizer;
 use super::serving::{one_text_dict, Needles};
-use super::serving_call::CallState;
 use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::exceptions::PyTypeError;
-use pyo3::types::{PyInt, PyString, PyTuple, PyType};
+use pyo3::types::{PyDict, PyInt, PyString, PyTuple, PyType};
 use std::ptr::null_mut;
 
 /// What `tok(text)`'s core path reads of a tokenizer: made by serving.py's
@@ -49,11 +48,24 @@ impl OneText {
     }
 }
 
+/// The objects `tok(text)`'s path reads, made once when call.py installs the core's `__call__`
+/// (serving_call.rs) and kept for the process.
+pub(super) struct OneTextObjects {
+    /// serving.py's module dict and its `one_text` as it was: a replaced one (the tests' hook to watch
+    /// it or make it decline) sends `tok(text)` to the Python path, which calls it.
+    pub(super) serving: Py<PyDict>,
+    pub(super) one_text: Py<PyAny>,
+    pub(super) encoding: Py<PyType>,
+    pub(super) rows: Py<PyType>,
+    pub(super) empty: Py<PyTuple>,
+    pub(super) object_new: ffi::newfunc,
+}
+
 /// `serving.one_text(tok, text, True, True)`, or None where it declines (or the state is not yet made,
 /// or is another tokenizer's: the Python path makes it).
 pub(super) fn one_text<'py>(
     py: Python<'py>,
-    state: &CallState,
+    state: &OneTextObjects,
     tok: Borrowed<'_, 'py, PyAny>,
     text: Borrowed<'_, 'py, PyString>,
 ) -> PyResult<Option<Bound<'py, PyAny>>> {
@@ -104,7 +116,7 @@ pub(super) fn one_text<'py>(
 }
 
 /// `object.__new__(cls)`: `object`'s tp_new itself, without the argument checks of a call.
-fn new_object<'py>(py: Python<'py>, state: &CallState, cls: &Py<PyType>) -> PyResult<Bound<'py, PyAny>> {
+fn new_object<'py>(py: Python<'py>, state: &OneTextObjects, cls: &Py<PyType>) -> PyResult<Bound<'py, PyAny>> {
     // SAFETY: object's tp_new with a type and an empty tuple, as `object.__new__(cls)` calls it
     unsafe {
         let made = (state.object_new)(cls.as_ptr().cast(), state.empty.as_ptr(), null_mut());
