@@ -101,7 +101,8 @@ test-slow:  ## the slow tier (CI runs it): the rest of the sweeps, transformers'
 	$(PYTEST) $(PYTEST_ARGS) --basetemp=$(PYTEST_TMP) -m "slow and not cluster"; slow=$$?; \
 	wait $$clusters; cluster=$$?; cat .cache/cluster-tests.log; test $$slow -eq 0 -a $$cluster -eq 0
 	rm -rf $(PYTEST_TMP) $(PYTEST_TMP)-cluster .cache/cluster-tests.log
-	$(PYTEST) -m cluster tests/test_docs.py
+	$(PYTEST) -m cluster --basetemp=$(PYTEST_TMP)-docs tests/test_docs.py
+	rm -rf $(PYTEST_TMP)-docs
 
 # Each in a venv of its own under .cache/, so the pinned environment is left as it is.
 test-latest:  ## the same suite against the newest releases of everything it tests against (no pins)
