@@ -151,6 +151,13 @@ impl Encoding {
             n.merge_with(theirs.clone());
             overflowing.push(n);
         }
+        self.append_columns(other);
+        self.overflowing = overflowing;
+    }
+
+    /// Appends `other`'s tokens after ours: every column, and its sequence ranges shifted by
+    /// our length (its overflowing pieces are dropped: callers decide about those).
+    pub fn append_columns(&mut self, other: Encoding) {
         let shift = self.len();
         for (id, r) in other.sequence_ranges {
             self.sequence_ranges.insert(id, r.start + shift..r.end + shift);
@@ -162,7 +169,6 @@ impl Encoding {
         self.offsets.extend(other.offsets);
         self.special_tokens_mask.extend(other.special_tokens_mask);
         self.attention_mask.extend(other.attention_mask);
-        self.overflowing = overflowing;
     }
 
     pub fn merge(parts: Vec<Encoding>) -> Encoding {

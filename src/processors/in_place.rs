@@ -182,17 +182,7 @@ fn assemble(encodings: &mut [Encoding], parts: &[Part], vocab: &(impl TokenVocab
         match p {
             Part::Seq(_) => {
                 if let Some(b) = second.take() {
-                    let shift = out.len();
-                    for (id, r) in b.sequence_ranges {
-                        out.sequence_ranges.insert(id, r.start + shift..r.end + shift);
-                    }
-                    out.ids.extend(b.ids);
-                    out.type_ids.extend(b.type_ids);
-                    out.tokens.extend(b.tokens);
-                    out.words.extend(b.words);
-                    out.offsets.extend(b.offsets);
-                    out.special_tokens_mask.extend(b.special_tokens_mask);
-                    out.attention_mask.extend(b.attention_mask);
+                    out.append_columns(b);
                 }
             }
             Part::Special { ids, texts, type_id } => {
