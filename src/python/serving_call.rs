@@ -39,6 +39,13 @@ pub(super) struct CallState {
 
 static STATE: AtomicPtr<CallState> = AtomicPtr::new(null_mut());
 
+/// The descriptor's state, set by [`serving_call`] before the descriptor exists.
+fn call_state() -> PyResult<&'static CallState> {
+    // SAFETY: a non-null STATE is a leaked Box, never freed or changed after it is stored
+    unsafe { STATE.load(Ordering::Acquire).as_ref() }
+        .ok_or_else(|| PyValueError::new_err("BertTokenizer.__call__ is not set up"))
+}
+
 /// The hand-offs, the first found of which `auto` uses (the others: tests).
 const AUTO: u8 = 0;
 const METHOD: u8 = 1;
@@ -197,9 +204,7 @@ unsafe fn one_text_or_hand_off<const MODE: u8>(
 ) -> PyResult<*mut ffi::PyObject> {
     // SAFETY: set before the descriptor exists, never freed; the arguments as in `call`
     unsafe {
-        let Some(state) = STATE.load(Ordering::Acquire).as_ref() else {
-            return Err(PyValueError::new_err("BertTokenizer.__call__ is not set up"));
-        };
+        let state = call_state()?;
         let text = Borrowed::from_ptr(py, *args).cast_unchecked::<PyString>();
         if let Some(out) = one_text(py, &state.one, Borrowed::from_ptr(py, slf), text)? {
             return Ok(out.into_ptr());
@@ -222,7 +227,7 @@ unsafe fn hand_off<const MODE: u8>(
 ) -> *mut ffi::PyObject {
     // SAFETY: as in `call`; the copies hold `1 + nargs + len(kwnames)` pointers
     unsafe {
-        let state = STATE.load(Ordering::Acquire).as_ref();
+        let state = call_state().ok();
         let found = state.and_then(|s| match (MODE, s.vectorcall, s.vectorcall_method) {
             (AUTO, Some(f), _) => Some((f, s.general.as_ptr())),
             (AUTO | METHOD, _, Some(f)) => Some((f, s.method_name.as_ptr())),
@@ -263,9 +268,7 @@ unsafe fn call_with_tuple(
 ) -> PyResult<*mut ffi::PyObject> {
     // SAFETY: as in `call`
     unsafe {
-        let Some(state) = STATE.load(Ordering::Acquire).as_ref() else {
-            return Err(PyValueError::new_err("BertTokenizer.__call__ is not set up"));
-        };
+        let state = call_state()?;
         let nkw = if kwnames.is_null() { 0 } else { ffi::PyTuple_Size(kwnames).max(0) as usize };
         let n = nargs.max(0) as usize;
         let item = |i: usize| Borrowed::from_ptr(py, *args.add(i));
