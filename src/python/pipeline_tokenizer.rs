@@ -93,17 +93,8 @@ impl PyPipelineTokenizer {
         settings: &Bound<'_, PySettings>,
         num_threads: Option<i64>,
     ) -> PyResult<Vec<PyPipelineEncoding>> {
-        let threads = threads::thread_count(thread_count(py, num_threads)?)?;
         let (t, s, add) = (&self.inner, &settings.get().inner, add_special_tokens.is_truthy()?);
-        let out = py.detach(|| -> crate::Result<Vec<Encoding>> {
-            let out = threads::run_jobs(threads, texts.len(), |k| t.encode(&Input::Raw(&texts[k]), None, add, s))?;
-            let mut out = out.into_iter().collect::<crate::Result<Vec<_>>>()?;
-            if let Some(p) = &s.padding {
-                pad_encodings(&mut out, p)?;
-            }
-            Ok(out)
-        })?;
-        Ok(out.into_iter().map(|e| PyPipelineEncoding::new(e, Vocab(Some(t.clone())))).collect())
+        encode_all(py, t, s, texts.len(), num_threads, |k| t.encode(&Input::Raw(&texts[k]), None, add, s))
     }
 
     /// Encodes all `items` on up to `num_threads` threads (all cores by default), GIL released.
@@ -117,18 +108,8 @@ impl PyPipelineTokenizer {
         settings: &Bound<'_, PySettings>,
         num_threads: Option<i64>,
     ) -> PyResult<Vec<PyPipelineEncoding>> {
-        let threads = threads::thread_count(thread_count(py, num_threads)?)?;
         let (t, s) = (&self.inner, &settings.get().inner);
-        let out = py.detach(|| -> crate::Result<Vec<Encoding>> {
-            let out = threads::run_jobs(threads, items.len(), |k| encode_one(t, &items[k], is_pretokenized, add_special_tokens, s))?;
-            let mut out = out.into_iter().collect::<crate::Result<Vec<_>>>()?;
-            // HF pads each encoding, then the batch together (BatchLongest: to the longest).
-            if let Some(p) = &s.padding {
-                pad_encodings(&mut out, p)?;
-            }
-            Ok(out)
-        })?;
-        Ok(out.into_iter().map(|e| PyPipelineEncoding::new(e, Vocab(Some(t.clone())))).collect())
+        encode_all(py, t, s, items.len(), num_threads, |k| encode_one(t, &items[k], is_pretokenized, add_special_tokens, s))
     }
 
     fn decode(&self, py: Python<'_>, ids: Vec<u32>, skip_special_tokens: bool) -> String {
@@ -207,4 +188,26 @@ impl PyPipelineTokenizer {
         let tuple = |t: &AddedToken| (t.content.clone(), t.single_word, t.lstrip, t.rstrip, t.normalized, t.special);
         self.inner.added_tokens().into_iter().map(|(id, t)| (id, tuple(t))).collect()
     }
+}
+
+/// The `n` encodings `encode(k)` makes, on up to `num_threads` threads with the GIL released, padded
+/// as the settings say (HF pads each encoding, then the batch together: BatchLongest to the longest).
+fn encode_all(
+    py: Python<'_>,
+    t: &Arc<Tokenizer>,
+    s: &Settings,
+    n: usize,
+    num_threads: Option<i64>,
+    encode: impl Fn(usize) -> crate::Result<Encoding> + Send + Sync,
+) -> PyResult<Vec<PyPipelineEncoding>> {
+    let threads = threads::thread_count(thread_count(py, num_threads)?)?;
+    let out = py.detach(|| -> crate::Result<Vec<Encoding>> {
+        let out = threads::run_jobs(threads, n, &encode)?;
+        let mut out = out.into_iter().collect::<crate::Result<Vec<_>>>()?;
+        if let Some(p) = &s.padding {
+            pad_encodings(&mut out, p)?;
+        }
+        Ok(out)
+    })?;
+    Ok(out.into_iter().map(|e| PyPipelineEncoding::new(e, Vocab(Some(t.clone())))).collect())
 }
