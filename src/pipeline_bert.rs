@@ -11,7 +11,7 @@ use super::Tokenizer;
 use crate::added_tokens::Split;
 use crate::config::TokenizerConfig;
 use crate::encoding::Encoding;
-use crate::encoder::{with_thread_scratch, Scratch};
+use crate::encoder::with_thread_scratch;
 use crate::models::Model;
 use crate::normalizer::Reference;
 use crate::normalizers::Normalizer;
@@ -60,8 +60,8 @@ impl Tokenizer {
     /// gives inside the general path's split.
     ///
     /// `limit`: the caller keeps only the first `limit` ids (right truncation); a text
-    /// holding no added token, without offsets, is then encoded a part at a time, each
-    /// part cut at an ASCII whitespace byte, until it has given that many. No step of
+    /// holding no added token, without offsets, is then encoded a part at a time
+    /// ([`FullTokenizer::encode_str_prefix_into`]), until it has given that many. No step of
     /// BertNormalizer, BertPreTokenizer or WordPiece looks across ASCII whitespace (NFD
     /// reorders combining marks only, never across a space), so the parts' ids are the
     /// first ids of the whole text.
@@ -76,7 +76,7 @@ impl Tokenizer {
         with_thread_scratch(|scratch| {
             scratch.enable_cache(); // many calls on the same threads: a warm word memo
             if let (Some(limit), None, false) = (limit, offsets.as_deref(), self.added_first.may_occur_in(text)) {
-                return encode_prefix(bert, text.as_bytes(), limit, ids, scratch);
+                return bert.encode_str_prefix_into(text, limit, ids, scratch);
             }
             // `encode_offsets_into` keeps its ids and spans side by side (it rolls both back to one
             // length): its own vectors, appended to the caller's after
@@ -114,23 +114,6 @@ impl Tokenizer {
             Ok(())
         })
     }
-}
-
-/// Bytes of text per id wanted in a part of [`encode_prefix`] (English runs near 4.5 bytes an id).
-const BYTES_PER_ID: usize = 6;
-
-/// The ids of `text` until at least `limit` of them are appended (or the text ends).
-fn encode_prefix(bert: &FullTokenizer, text: &[u8], limit: usize, ids: &mut Vec<u32>, scratch: &mut Scratch) -> Result<()> {
-    let (from, mut at) = (ids.len(), 0);
-    while at < text.len() && ids.len() - from < limit {
-        let want = (limit - (ids.len() - from)).saturating_mul(BYTES_PER_ID).max(64);
-        let mut end = at.saturating_add(want).min(text.len());
-        // on to the next ASCII whitespace byte (a char boundary), or the end
-        end += text.get(end..).unwrap_or_default().iter().position(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')).unwrap_or(text.len() - end);
-        bert.encode_into(text.get(at..end).unwrap_or_default(), ids, scratch)?;
-        at = end;
-    }
-    Ok(())
 }
 
 impl Tokenizer {

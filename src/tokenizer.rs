@@ -229,15 +229,32 @@ impl FullTokenizer {
     }
 
     /// [`encode_into`](Self::encode_into) for a caller that keeps only the
-    /// first `limit` ids of `text` (right truncation): the text a part at a
-    /// time, each part cut before an ASCII space or newline (no reference
-    /// looks across one: see `room::segments`), until `limit` ids were
-    /// appended or the text ends. The ids appended are the first ids of the
-    /// whole text; the rest of a text cut short is still checked, so
-    /// malformed text is the same error as with `encode_into`.
+    /// first `limit` ids of `text` (right truncation): see
+    /// [`encode_str_prefix_into`](Self::encode_str_prefix_into); the rest of a
+    /// text cut short is still checked, so malformed text is the same error as
+    /// with `encode_into`.
     pub fn encode_prefix_into(&self, text: &[u8], limit: usize, out: &mut Vec<u32>, scratch: &mut Scratch) -> Result<()> {
+        let at = self.encode_prefix_parts(text, limit, out, scratch)?;
+        let rest = text.get(at..).unwrap_or_default();
+        if std::str::from_utf8(rest).is_err() && !crate::unicode::is_generalized_utf8(rest) {
+            return Err(Error::InvalidText);
+        }
+        Ok(())
+    }
+
+    /// The first ids of `text` (at least `limit` of them, or all): the text a
+    /// part at a time, each part cut before an ASCII space or newline (no
+    /// reference looks across one: see `room::segments`), until `limit` ids
+    /// were appended or the text ends. The ids appended are the first ids of
+    /// the whole text. A `str` needs no check of the rest it leaves.
+    pub fn encode_str_prefix_into(&self, text: &str, limit: usize, out: &mut Vec<u32>, scratch: &mut Scratch) -> Result<()> {
+        self.encode_prefix_parts(text.as_bytes(), limit, out, scratch).map(drop)
+    }
+
+    /// The parts' loop of the two above; returns where it stopped.
+    fn encode_prefix_parts(&self, text: &[u8], limit: usize, out: &mut Vec<u32>, scratch: &mut Scratch) -> Result<usize> {
         if max_tokens(text) <= limit {
-            return self.encode_into(text, out, scratch); // (most serving rows)
+            return self.encode_into(text, out, scratch).map(|()| text.len()); // (most serving rows)
         }
         let (from, mut at) = (out.len(), 0);
         while at < text.len() && out.len() - from < limit {
@@ -247,11 +264,7 @@ impl FullTokenizer {
             self.encode_into(text.get(at..end).unwrap_or_default(), out, scratch)?;
             at = end;
         }
-        let rest = text.get(at..).unwrap_or_default();
-        if std::str::from_utf8(rest).is_err() && !crate::unicode::is_generalized_utf8(rest) {
-            return Err(Error::InvalidText);
-        }
-        Ok(())
+        Ok(at)
     }
 
     /// The ids of a word the memo has not seen (its whole-word probe skipped:
