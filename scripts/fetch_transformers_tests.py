@@ -23,15 +23,13 @@ from __future__ import annotations
 
 import argparse
 import ast
-import glob
 import importlib.metadata
 import os
-import subprocess
 import sys
 import tarfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CACHE = os.path.join(ROOT, ".cache")
+from sdist_cache import CACHE, find_or_download_sdist
+
 MEMBERS = ("tests/test_tokenization_common.py", "tests/test_tokenizers_backend_mixin.py",
            "tests/test_sentencepiece_backend_mixin.py")
 # TokenizerTesterMixin.setUpClass reads this file into `cls._data`, which no test
@@ -42,22 +40,6 @@ STAMP = ".complete"
 
 def suite_dir(version: str) -> str:
     return os.path.join(CACHE, "transformers-tests", version)
-
-
-def find_or_download_sdist(version: str, given: str | None) -> str:
-    if given:
-        return given
-    sdist_dir = os.path.join(CACHE, "sdist")
-    found = glob.glob(os.path.join(sdist_dir, f"transformers-{version}.tar.gz"))
-    if found:
-        return found[0]
-    os.makedirs(sdist_dir, exist_ok=True)
-    subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
-                    f"transformers=={version}", "-d", sdist_dir], check=True)
-    found = glob.glob(os.path.join(sdist_dir, f"transformers-{version}.tar.gz"))
-    if not found:
-        raise SystemExit(f"pip download gave no transformers-{version}.tar.gz in {sdist_dir}")
-    return found[0]
 
 
 def relative_imports(path: str) -> set[str]:
@@ -106,7 +88,7 @@ def main(argv=None) -> int:
         raise SystemExit("transformers is not installed: pip install '.[test]' first") from None
     out = suite_dir(version)
     if not os.path.isfile(os.path.join(out, STAMP)):
-        out = extract(find_or_download_sdist(version, args.sdist), version)
+        out = extract(find_or_download_sdist("transformers", version, args.sdist), version)
     if args.print_dir:
         print(out)
     return 0

@@ -1,0 +1,186 @@
+"""Models no one here trained: the two Unigram models Google ships in sentencepiece's sdist
+(scripts/fetch_spm_test_models.py puts them in .cache/), through every drop-in that reads them.
+
+- `SentencePieceProcessor` against sentencepiece on the `.model` itself;
+- the `tokenizer.json` that transformers 5.24's own classes convert it into (XLM-R, T5, Llama, ...:
+  Precompiled normalizer, Metaspace, each class's template) against tokenizers 0.23.3;
+- `AutoTokenizer` on the sentencepiece-only folder against transformers' `AutoTokenizer`.
+
+Texts: the book the English model was trained on (botchan.txt, same sdist), the UD sentences of
+tests/data, and random strings over an alphabet of what normalizers and Metaspace treat apart."""
+
+import functools
+import json
+import os
+import random
+import shutil
+import sys
+import warnings
+
+import pytest
+
+import bertpiece
+from google_reference import DATA_DIR, ROOT
+
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from fetch_spm_test_models import models_dir  # noqa: E402
+
+MODELS_DIR = models_dir()
+MODELS = ("test_model.model", "test_ja_model.model")
+# transformers class -> the file name its folder keeps the sentencepiece model under
+CLASSES = {"XLMRobertaTokenizer": "sentencepiece.bpe.model", "T5Tokenizer": "spiece.model",
+           "LlamaTokenizer": "tokenizer.model", "XLNetTokenizer": "spiece.model",
+           "DebertaV2Tokenizer": "spm.model", "CamembertTokenizer": "sentencepiece.bpe.model",
+           "MBartTokenizer": "sentencepiece.bpe.model", "BigBirdTokenizer": "spiece.model",
+           "ReformerTokenizer": "spiece.model", "BarthezTokenizer": "sentencepiece.bpe.model",
+           "GemmaTokenizer": "tokenizer.model"}
+QUICK_CLASSES = ("XLMRobertaTokenizer", "T5Tokenizer", "LlamaTokenizer")
+ALPHABET = (" \t\n\u3000\u00a0\u200b\u0301\u00e9e\uff21A1\uff11\u2160\u00bd.,!?\u300c\u300d\u3002\u3042\u30a2"
+            "\uff71\u6f22\u5b57\ud55c\u0000\u0007\u00ad\ufeff\u2028\U0001F600\U0001F1EF\u2581")
+
+
+def class_params():
+    return [c if c in QUICK_CLASSES else pytest.param(c, marks=pytest.mark.slow) for c in CLASSES]
+
+
+@functools.lru_cache(maxsize=None)
+def texts():
+    with open(os.path.join(MODELS_DIR, "botchan.txt"), encoding="utf-8") as f:
+        out = [line.rstrip("\n") for line in f][:300]
+    for lang in ("en", "zh", "ja", "ko", "hi", "el", "ar"):
+        with open(os.path.join(DATA_DIR, f"ud-{lang}.txt"), encoding="utf-8", newline="\n") as f:
+            out += [line.rstrip("\n") for line in f][:40]
+    rnd = random.Random(0)
+    out += ["".join(rnd.choice(ALPHABET) for _ in range(rnd.randint(0, 30))) for _ in range(300)]
+    return out + ["", " ", "  two  spaces  ", "<s> x </s> <unk>", "\u2581\u2581a"]
+
+
+def model_path(model):
+    return os.path.join(MODELS_DIR, model)
+
+
+@functools.lru_cache(maxsize=None)
+def spm_folder(tmp_root, cls, model):
+    """The folder transformers reads a sentencepiece model from: the .model and tokenizer_config.json."""
+    folder = os.path.join(tmp_root, f"{cls}-{model.split('.')[0]}")
+    os.makedirs(folder, exist_ok=True)
+    shutil.copy(model_path(model), os.path.join(folder, CLASSES[cls]))
+    with open(os.path.join(folder, "tokenizer_config.json"), "w", encoding="utf-8") as f:
+        json.dump({"tokenizer_class": cls}, f)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def tmp_root(tmp_path_factory):
+    return str(tmp_path_factory.mktemp("spm-test-models"))
+
+
+def test_models_are_fetched():
+    for name in MODELS + ("botchan.txt",):
+        assert os.path.isfile(os.path.join(MODELS_DIR, name)), (
+            f"{name} is not in {MODELS_DIR}: run `make test-deps` (or python scripts/fetch_spm_test_models.py)")
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_processor_matches_sentencepiece(model):
+    import sentencepiece
+
+    ref = sentencepiece.SentencePieceProcessor(model_file=model_path(model))
+    ours = bertpiece.SentencePieceProcessor(model_file=model_path(model))
+    assert ours.get_piece_size() == ref.get_piece_size()
+    for text in texts():
+        for options in ({}, {"add_bos": True, "add_eos": True}, {"reverse": True}):
+            assert ours.encode(text, **options) == ref.encode(text, **options), (text, options)
+        assert ours.encode(text, out_type=str) == ref.encode(text, out_type=str), text
+        ids = ref.encode(text)
+        assert ours.decode(ids) == ref.decode(ids), text
+    assert ours.encode(texts(), num_threads=2) == ref.encode(texts(), num_threads=2)
+
+
+def _fields(encoding):
+    return (encoding.ids, encoding.tokens, encoding.offsets, encoding.type_ids, encoding.special_tokens_mask,
+            encoding.attention_mask, encoding.word_ids, encoding.sequence_ids)
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("cls", class_params())
+def test_converted_tokenizer_json_matches_tokenizers(cls, model, tmp_root):
+    import tokenizers
+    import transformers
+
+    out = os.path.join(tmp_root, f"json-{cls}-{model.split('.')[0]}")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        getattr(transformers, cls).from_pretrained(spm_folder(tmp_root, cls, model)).save_pretrained(out)
+    path = os.path.join(out, "tokenizer.json")
+    ref, ours = tokenizers.Tokenizer.from_file(path), bertpiece.Tokenizer.from_file(path)
+    all_texts = texts()
+    for i, text in enumerate(all_texts):
+        pair = all_texts[(i * 7 + 3) % len(all_texts)] if i % 3 == 0 else None
+        for specials in (True, False):
+            assert _fields(ours.encode(text, pair, add_special_tokens=specials)) == \
+                _fields(ref.encode(text, pair, add_special_tokens=specials)), (text, pair, specials)
+        ids = ref.encode(text).ids
+        for skip in (True, False):
+            assert ours.decode(ids, skip_special_tokens=skip) == ref.decode(ids, skip_special_tokens=skip), text
+    for tok in (ref, ours):
+        tok.enable_truncation(16, stride=4)
+        tok.enable_padding(pad_to_multiple_of=8)
+    for a, b in zip(ours.encode_batch(all_texts[:200]), ref.encode_batch(all_texts[:200])):
+        assert _fields(a) == _fields(b)
+        assert [_fields(o) for o in a.overflowing] == [_fields(o) for o in b.overflowing]
+
+
+def assert_same(call, ours, ref):
+    """call(ours) == call(ref), or both raise: ours an Exception (tokenizers 0.23 panics on a stride
+    that does not fit what truncation leaves; transformers raises ValueError where there is no pad token)."""
+    try:
+        expected = call(ref)
+    except BaseException as refused:
+        if not isinstance(refused, Exception) and type(refused).__name__ != "PanicException":
+            raise
+        with pytest.raises(Exception):
+            call(ours)
+    else:
+        assert call(ours) == expected
+
+
+def _plain(batch):
+    return {key: value.tolist() if hasattr(value, "tolist") else value for key, value in batch.items()}
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("cls", class_params())
+def test_auto_tokenizer_matches_transformers(cls, model, tmp_root):
+    import transformers
+
+    folder = spm_folder(tmp_root, cls, model)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = transformers.AutoTokenizer.from_pretrained(folder)
+        ours = bertpiece.AutoTokenizer.from_pretrained(folder)
+    all_texts = texts()[::3]
+    for i, text in enumerate(all_texts):
+        assert _plain(ours(text)) == _plain(ref(text)), text
+        if i % 4 == 0:
+            kwargs = {"return_offsets_mapping": True, "return_special_tokens_mask": True}
+            assert _plain(ours(text, **kwargs)) == _plain(ref(text, **kwargs)), text
+            pair = all_texts[-i - 1]
+            kwargs = {"truncation": "only_second", "max_length": 40, "stride": 3, "return_overflowing_tokens": True}
+            assert_same(lambda tok: _plain(tok(text, pair, **kwargs)), ours, ref)
+            ids = ref(text)["input_ids"]
+            assert ours.decode(ids) == ref.decode(ids), text
+            assert ours.decode(ids, skip_special_tokens=True) == ref.decode(ids, skip_special_tokens=True), text
+            assert ours.tokenize(text) == ref.tokenize(text), text
+    for size in (1, 8, 32):
+        batch = all_texts[:size]
+        kwargs = {"padding": True, "truncation": True, "max_length": 32, "return_tensors": "np"}
+        assert_same(lambda tok: _plain(tok(batch, **kwargs)), ours, ref)  # (no pad token: both refuse)
+        kwargs = {"padding": "max_length", "truncation": "longest_first", "max_length": 24, "pad_to_multiple_of": 8}
+        assert_same(lambda tok: _plain(tok(batch, **kwargs)), ours, ref)
+    ids = ref(all_texts[:20])["input_ids"]
+    assert ours.batch_decode(ids, skip_special_tokens=True) == ref.batch_decode(ids, skip_special_tokens=True)
+    assert (ours.all_special_tokens, ours.all_special_ids, ours.pad_token_id, ours.model_max_length, len(ours)) == \
+        (ref.all_special_tokens, ref.all_special_ids, ref.pad_token_id, ref.model_max_length, len(ref))
+    assert ours.add_tokens(["<new>", "xyzzy"]) == ref.add_tokens(["<new>", "xyzzy"])
+    assert ours("a <new> xyzzy b")["input_ids"] == ref("a <new> xyzzy b")["input_ids"]
