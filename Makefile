@@ -36,13 +36,13 @@ install-test: uv fetch-ucd  ## install the package with the reference libraries 
 	$(if $(WHEEL),,MATURIN_PEP517_ARGS="--profile checkout") \
 		$(PIP_INSTALL) $(PIP_PINS) "$(if $(WHEEL),$(WHEEL),.)[test]" --reinstall-package bertpiece
 	$(PYTHON) scripts/fetch_transformers_tests.py  # transformers' own tokenizer tests, from its sdist, into .cache/
-	$(PYTHON) scripts/fetch_spm_test_models.py  # Google's sentencepiece test models, from its sdist, into .cache/
+	$(PYTHON) scripts/fetch_test_models.py  # tokenizer models others made (sentencepiece's, whisper's sdists), into .cache/
 
 # What install-test installs but the package itself: CI (.ci/run) installs it while the wheel builds.
-test-deps: uv fetch-ucd  ## the reference libraries and test tools alone (pyproject's `test` extra), transformers' tests, sentencepiece's test models
+test-deps: uv fetch-ucd  ## the reference libraries and test tools alone (pyproject's `test` extra), transformers' tests, others' tokenizer models
 	$(PIP_INSTALL) $(PIP_PINS) -r pyproject.toml --extra test
 	$(PYTHON) scripts/fetch_transformers_tests.py
-	$(PYTHON) scripts/fetch_spm_test_models.py
+	$(PYTHON) scripts/fetch_test_models.py
 
 # No --check here: tests/test_generated.py checks the tables (it needs the sdists this fetches).
 fetch-ucd: uv  ## the unicodedata2 sdist whose unicodetype_db.h the table generator reads

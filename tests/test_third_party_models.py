@@ -1,14 +1,19 @@
-"""Models no one here trained: the two Unigram models Google ships in sentencepiece's sdist
-(scripts/fetch_spm_test_models.py puts them in .cache/), through every drop-in that reads them.
+"""Models no one here trained, as others ship them in their sdists (scripts/fetch_test_models.py puts
+them in .cache/), through every drop-in that reads them.
 
-- `SentencePieceProcessor` against sentencepiece on the `.model` itself;
-- the `tokenizer.json` that transformers 5.24's own classes convert it into (XLM-R, T5, Llama, ...:
-  Precompiled normalizer, Metaspace, each class's template) against tokenizers 0.23.3;
-- `AutoTokenizer` on the sentencepiece-only folder against transformers' `AutoTokenizer`.
+- Google's two sentencepiece Unigram models (sentencepiece's sdist): `SentencePieceProcessor` against
+  sentencepiece on the `.model` itself; the `tokenizer.json` that transformers 5.24's own classes
+  convert it into (XLM-R, T5, Llama, ...: Precompiled normalizer, Metaspace, each class's template)
+  against tokenizers 0.23.3; `AutoTokenizer` on the sentencepiece-only folder against transformers'.
+- GPT-2's byte-level BPE ranks and Whisper's multilingual ones (openai-whisper's sdist), made into
+  the files users load: GPT-2's own shape (merges derived from the ranks, ByteLevel pre-tokenizer),
+  RoBERTa's (RobertaProcessing, prefix space), and what transformers' TikTokenConverter makes (a
+  Split regex before ByteLevel, ignore_merges); `Tokenizer` and its bulk call against tokenizers 0.23.3.
 
-Texts: the book the English model was trained on (botchan.txt, same sdist), the UD sentences of
-tests/data, and random strings over an alphabet of what normalizers and Metaspace treat apart."""
+Texts: the book the English sentencepiece model was trained on (botchan.txt), the UD sentences of
+tests/data, and random strings over an alphabet of what normalizers and pre-tokenizers treat apart."""
 
+import base64
 import functools
 import json
 import os
@@ -23,9 +28,10 @@ import bertpiece
 from google_reference import DATA_DIR, ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from fetch_spm_test_models import models_dir  # noqa: E402
+from fetch_test_models import models_dir  # noqa: E402
 
-MODELS_DIR = models_dir()
+MODELS_DIR = models_dir("sentencepiece")
+RANKS_DIR = models_dir("openai_whisper")
 MODELS = ("test_model.model", "test_ja_model.model")
 # transformers class -> the file name its folder keeps the sentencepiece model under
 CLASSES = {"XLMRobertaTokenizer": "sentencepiece.bpe.model", "T5Tokenizer": "spiece.model",
@@ -78,7 +84,10 @@ def tmp_root(tmp_path_factory):
 def test_models_are_fetched():
     for name in MODELS + ("botchan.txt",):
         assert os.path.isfile(os.path.join(MODELS_DIR, name)), (
-            f"{name} is not in {MODELS_DIR}: run `make test-deps` (or python scripts/fetch_spm_test_models.py)")
+            f"{name} is not in {MODELS_DIR}: run `make test-deps` (or python scripts/fetch_test_models.py)")
+    for name in ("gpt2.tiktoken", "multilingual.tiktoken"):
+        assert os.path.isfile(os.path.join(RANKS_DIR, name)), (
+            f"{name} is not in {RANKS_DIR}: run `make test-deps` (or python scripts/fetch_test_models.py)")
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -184,3 +193,97 @@ def test_auto_tokenizer_matches_transformers(cls, model, tmp_root):
         (ref.all_special_tokens, ref.all_special_ids, ref.pad_token_id, ref.model_max_length, len(ref))
     assert ours.add_tokens(["<new>", "xyzzy"]) == ref.add_tokens(["<new>", "xyzzy"])
     assert ours("a <new> xyzzy b")["input_ids"] == ref("a <new> xyzzy b")["input_ids"]
+
+
+GPT2_SPLIT = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+BYTE_LEVEL_SHAPES = ("gpt2", "roberta", "tiktoken-converted")
+
+
+@functools.lru_cache(maxsize=None)
+def tiktoken_ranks(name):
+    """{token bytes: rank} of a .tiktoken file (lines of base64 token and rank)."""
+    ranks = {}
+    with open(os.path.join(RANKS_DIR, f"{name}.tiktoken"), "rb") as f:
+        for line in f:
+            if line.strip():
+                token, rank = line.split()
+                ranks[base64.b64decode(token)] = int(rank)
+    return ranks
+
+
+def merges_from_ranks(ranks):
+    """GPT-2's merges.txt from its ranks: each token of two bytes or more is made by one merge, the two
+    parts that BPE over its bytes, with only the ranks below its own, ends at."""
+    merges = []
+    for token, rank in sorted(ranks.items(), key=lambda item: item[1]):
+        if len(token) < 2:
+            continue
+        parts = [bytes([b]) for b in token]
+        while len(parts) > 2:
+            best = min(((ranks.get(parts[i] + parts[i + 1], rank), i) for i in range(len(parts) - 1)))
+            if best[0] >= rank:
+                break
+            parts[best[1]:best[1] + 2] = [parts[best[1]] + parts[best[1] + 1]]
+        assert len(parts) == 2, token
+        merges.append((parts[0], parts[1]))
+    return merges
+
+
+def byte_level_json(name, shape):
+    """The tokenizer.json of `shape` built from the ranks `name` (gpt2 or multilingual)."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors
+    from transformers.convert_slow_tokenizer import TikTokenConverter, bytes_to_unicode
+
+    ranks = tiktoken_ranks(name)
+    if shape == "tiktoken-converted":
+        converter = TikTokenConverter(vocab_file=name, pattern=GPT2_SPLIT)
+        converter.load_tiktoken_bpe = lambda _: ranks  # it would import tiktoken to read the file
+        return converter.converted().to_str()
+    to_unicode = bytes_to_unicode()
+
+    def text(token):
+        return "".join(to_unicode[b] for b in token)
+
+    vocab = {text(token): rank for token, rank in ranks.items() if token}
+    merges = [(text(a), text(b)) for a, b in merges_from_ranks(ranks)]
+    if shape == "gpt2":
+        tok = Tokenizer(models.BPE(vocab, merges))
+        tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+        tok.post_processor = processors.ByteLevel(trim_offsets=False)
+        tok.add_special_tokens(["<|endoftext|>"])
+    else:
+        specials = ["<s>", "<pad>", "</s>", "<unk>", "<mask>"]
+        vocab.update({special: len(vocab) + i for i, special in enumerate(specials)})
+        tok = Tokenizer(models.BPE(vocab, merges))
+        tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=True)
+        tok.post_processor = processors.RobertaProcessing(("</s>", vocab["</s>"]), ("<s>", vocab["<s>"]),
+                                                          add_prefix_space=True, trim_offsets=True)
+        tok.add_special_tokens(specials)
+    tok.decoder = decoders.ByteLevel()
+    return tok.to_str()
+
+
+def byte_level_texts():
+    rnd = random.Random(1)
+    alphabet = (" \t\n\r\u3000\u00a0\u200b\u0301\u00e9e'sSdt\u2019llve0123456789.,!?\u300c\u3002\u3042\u6f22\ud55c"
+                "\u0000\u0007\ufeff\u2028\U0001F600\U0001F1EF<|endoftext|><s>  \n\n")
+    return texts() + ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 40))) for _ in range(300)]
+
+
+@pytest.mark.parametrize("shape", BYTE_LEVEL_SHAPES)
+@pytest.mark.parametrize("name", ["gpt2", pytest.param("multilingual", marks=pytest.mark.slow)])
+def test_byte_level_bpe_from_tiktoken_ranks_matches_tokenizers(name, shape):
+    import tokenizers
+
+    source = byte_level_json(name, shape)
+    ref, ours = tokenizers.Tokenizer.from_str(source), bertpiece.Tokenizer.from_str(source)
+    all_texts = byte_level_texts()
+    for i, text in enumerate(all_texts):
+        pair = all_texts[(i * 7 + 3) % len(all_texts)] if i % 4 == 0 else None
+        expected = ref.encode(text, pair)
+        assert _fields(ours.encode(text, pair)) == _fields(expected), (text, pair)
+        assert ours.decode(expected.ids) == ref.decode(expected.ids), text
+    expected = [e.ids for e in ref.encode_batch(all_texts)]
+    assert [e.ids for e in ours.encode_batch(all_texts)] == expected
+    bulk = ours.encode_batch_arrays(all_texts, num_threads=2)
+    assert [bulk.ids[a:b].tolist() for a, b in zip(bulk.row_splits[:-1], bulk.row_splits[1:])] == expected
