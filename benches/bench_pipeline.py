@@ -12,7 +12,7 @@ as such. Engines are interleaved round by round (the machine is shared):
 medians over --rounds rounds, each round one warm-up and one timed run per
 engine, mode and thread count.
 
-    python benches/bench_pipeline.py [--mb 8] [--rounds 3] [--threads 1,2] [--engines ...]
+    python benches/bench_pipeline.py [--mb 8] [--rounds 3] [--threads 1,2] [--engines ...] [--tokenizer FILE]
 """
 
 import argparse
@@ -81,10 +81,12 @@ def main():
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--engines", default=",".join(ENGINES))
     ap.add_argument("--cache", default=os.path.join(ROOT, ".cache", "bench_pipeline"))
+    ap.add_argument("--tokenizer", help="this tokenizer.json instead of the one trained on --corpus "
+                                        "(e.g. a file no one here trained: tests/test_third_party_models.py builds GPT-2's)")
     args = ap.parse_args()
     engines = [e for e in args.engines.split(",") if e]
     threads = [int(t) for t in args.threads.split(",")]
-    tokenizer = trained_tokenizer(args.corpus, args.train_mb, args.vocab_size, args.cache)
+    tokenizer = args.tokenizer or trained_tokenizer(args.corpus, args.train_mb, args.vocab_size, args.cache)
     text = head(args.corpus, args.mb)
     mb = len(text.encode("utf-8")) / 1e6
     with tempfile.NamedTemporaryFile("w", encoding="utf-8", suffix=".txt", delete=False) as f:
