@@ -40,12 +40,26 @@ impl<'py> BatchTexts<'py> {
             out.items.push(item);
             Ok(())
         };
+        // The first touch of each str (its header, read for the reference
+        // count and the UTF-8 pointer) misses the cache: the items' objects
+        // lie apart in memory. Starting the load of the item `AHEAD` places
+        // on overlaps those misses.
         if let Ok(list) = texts.cast::<PyList>() {
             for (k, item) in list.iter().enumerate() {
+                if k + AHEAD < list.len() {
+                    // SAFETY: the index is in range (no IndexError is set); the
+                    // borrowed pointer is valid while the list holds it (the GIL is
+                    // held), and is only a prefetch's address
+                    prefetch_object(unsafe { pyo3::ffi::PyList_GetItem(list.as_ptr(), (k + AHEAD) as pyo3::ffi::Py_ssize_t) });
+                }
                 add(k, item)?;
             }
         } else if let Ok(tuple) = texts.cast::<PyTuple>() {
             for (k, item) in tuple.iter().enumerate() {
+                if k + AHEAD < tuple.len() {
+                    // SAFETY: as for the list above
+                    prefetch_object(unsafe { pyo3::ffi::PyTuple_GetItem(tuple.as_ptr(), (k + AHEAD) as pyo3::ffi::Py_ssize_t) });
+                }
                 add(k, item)?;
             }
         } else {
@@ -75,5 +89,34 @@ impl<'py> BatchTexts<'py> {
         // SAFETY: each span is a str's UTF-8 buffer or an `owned` buffer; both
         // live (and stay unchanged) as long as `self`, and so do the slices.
         self.spans.iter().map(|&(p, n)| if n == 0 { &[][..] } else { unsafe { std::slice::from_raw_parts(p, n) } }).collect()
+    }
+}
+
+impl Drop for BatchTexts<'_> {
+    /// The reference counts given back in order, each str's header loaded
+    /// `AHEAD` items before (the encoding has pushed them out of the cache).
+    fn drop(&mut self) {
+        let mut items = std::mem::take(&mut self.items).into_iter();
+        loop {
+            if let Some(ahead) = items.as_slice().get(AHEAD) {
+                prefetch_object(ahead.as_ptr());
+            }
+            if items.next().is_none() {
+                break;
+            }
+        }
+    }
+}
+
+/// How many items ahead [`BatchTexts::read`] starts loading a str's header.
+const AHEAD: usize = 16;
+
+/// Starts loading the header of the object at `obj` (null: nothing): a
+/// hint, with no effect on any result.
+#[inline(always)]
+fn prefetch_object(obj: *mut pyo3::ffi::PyObject) {
+    // SAFETY: the caller's pointer is null or a live object's (borrowed, the GIL held)
+    if let Some(obj) = unsafe { obj.as_ref() } {
+        crate::prefetch::prefetch(obj);
     }
 }
