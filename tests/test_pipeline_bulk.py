@@ -158,3 +158,20 @@ def test_bad_input_is_a_clear_error():
         ours.encode_batch_arrays(["a"], num_threads=0)
     with pytest.raises(TypeError, match="pyarrow string array"):
         ours.encode_batch_arrays(pa.array([1, 2]))
+
+
+@pytest.mark.parametrize("n", [0, 1, 15, 16, 17, 40])
+def test_every_batch_length_reads_every_item(n):
+    """Lists and tuples are read with each item's object loaded some items ahead (a cache hint only): every
+    length around that distance gives tokenizers 0.23.3's ids, and a bad item anywhere is named."""
+    text = bpe_shapes.SHAPES["gpt2"]()
+    ours, theirs = bertpiece.Tokenizer.from_str(text), HFTokenizer.from_str(text)
+    lines = (all_lines(UD_FILES[:2]) * 2)[:n]
+    want = [(e.ids, list(e.offsets)) for e in theirs.encode_batch(lines, add_special_tokens=False)]
+    for texts in (lines, tuple(lines), iter(lines)):
+        assert rows(ours.encode_batch_arrays(texts, add_special_tokens=False, return_offsets=True)) == want
+    for bad in {0, n // 2, n - 1} if n else ():
+        broken = lines[:bad] + [None] + lines[bad + 1:]
+        for texts in (broken, tuple(broken)):
+            with pytest.raises(TypeError, match=rf"texts\[{bad}\] must be str, not NoneType"):
+                ours.encode_batch_arrays(texts)

@@ -54,3 +54,38 @@ fn each_classifier_gives_the_scalar_splits_ids() {
         });
     }
 }
+
+/// Texts of exact lengths around the 64-byte block (0, 1, 63, 64, 65, 127,
+/// 128, 129 bytes and a few blocks), each of one repeated unit (letters
+/// after spaces, space runs, digits, contractions, non-ASCII), and the same
+/// with one word that is new to the cache at its end.
+#[test]
+fn texts_around_the_block_length_give_the_scalar_splits_ids() {
+    let bpe = model();
+    let plain = AsciiClasses::plain();
+    for len in [0, 1, 2, 63, 64, 65, 127, 128, 129, 200, 256, 257] {
+        for unit in [" a", "a ", "  ", "ab", "1 ", "é", "'s", "x'll ", " the"] {
+            let base: String = unit.repeat(len).chars().take(len).collect();
+            let new_word = format!("{base} zq{len}");
+            for text in [base, new_word] {
+                let mut want = Vec::new();
+                split_gpt2(&text, |a, b| {
+                    let mut out = Vec::new();
+                    bpe.tokenize(&text.as_bytes()[a..b], &mut out);
+                    want.extend(out.iter().map(|p| p.0));
+                });
+                bpe.with_cache(|words| {
+                    let mut got = Vec::new();
+                    assert!(words.text_ids_with(Sse2, &text, plain, &mut got));
+                    assert_eq!(got, want, "SSE2: {text:?}");
+                    if let Some(avx2) = Avx2::detect() {
+                        got.clear();
+                        // SAFETY: `avx2` proves the CPU has AVX2
+                        assert!(unsafe { words.text_ids_avx2(avx2, &text, plain, &mut got) });
+                        assert_eq!(got, want, "AVX2: {text:?}");
+                    }
+                });
+            }
+        }
+    }
+}

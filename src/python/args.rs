@@ -64,77 +64,9 @@ pub(super) type BatchArrays = (Array, Array, Option<Array>, Vec<u64>, Option<Arr
 /// rows holding added tokens, token type ids (pairs), whether a pair could not be cut.
 pub(super) type PaddedArrays = (usize, Array, Array, Option<Array>, Array, Vec<u64>, Option<Array>, bool);
 
-/// A batch's texts as UTF-8, each item read once. A str's UTF-8 is CPython's
-/// own, cached inside the object (held in `items`; strs are immutable); a str
-/// with lone surrogates is encoded into `owned` ("surrogatepass").
-pub(super) struct BatchTexts<'py> {
-    items: Vec<Bound<'py, PyAny>>,
-    owned: Vec<Vec<u8>>,
-    spans: Vec<(*const u8, usize)>,
-}
-
-impl<'py> BatchTexts<'py> {
-    /// Every item must be a str (`TypeError` naming the first that is not,
-    /// as `what[k]`). HF tokenizers cannot take lone surrogates (its binding
-    /// raises UnicodeEncodeError), so for that reference neither do we.
-    pub(super) fn read(texts: &Bound<'py, PyAny>, reference: Reference, what: &str) -> PyResult<Self> {
-        let n = texts.len().unwrap_or(0);
-        let mut out = BatchTexts { items: Vec::with_capacity(n), owned: Vec::new(), spans: Vec::with_capacity(n) };
-        let mut add = |k: usize, item: Bound<'py, PyAny>| -> PyResult<()> {
-            let Ok(s) = item.cast::<PyString>() else {
-                let ty = item.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
-                return Err(PyTypeError::new_err(format!("{what}[{k}] must be str, not {ty}")));
-            };
-            match s.to_str() {
-                Ok(text) => out.spans.push((text.as_ptr(), text.len())),
-                Err(e) if reference == Reference::Tokenizers => return Err(e),
-                Err(_) => {
-                    let b = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
-                    out.owned.push(b.cast::<PyBytes>()?.as_bytes().to_vec());
-                    let b = &out.owned[out.owned.len() - 1];
-                    out.spans.push((b.as_ptr(), b.len())); // a Vec's heap buffer stays put as `owned` grows
-                }
-            }
-            out.items.push(item);
-            Ok(())
-        };
-        if let Ok(list) = texts.cast::<PyList>() {
-            for (k, item) in list.iter().enumerate() {
-                add(k, item)?;
-            }
-        } else if let Ok(tuple) = texts.cast::<PyTuple>() {
-            for (k, item) in tuple.iter().enumerate() {
-                add(k, item)?;
-            }
-        } else {
-            for (k, item) in texts.try_iter()?.enumerate() {
-                add(k, item?)?;
-            }
-        }
-        Ok(out)
-    }
-
-    /// The texts as `&str` without validating them again, when every one is
-    /// a str's own UTF-8 (None when one was encoded with "surrogatepass").
-    pub(super) fn strs(&self) -> Option<Vec<&str>> {
-        if !self.owned.is_empty() {
-            return None;
-        }
-        let _ = &self.items; // what the spans point into
-        // SAFETY: with `owned` empty every span is the `&str` that `PyString::to_str`
-        // returned (CPython's UTF-8 buffer, cached in the str held in `items`, which
-        // lives and stays unchanged as long as `self`).
-        let strs = self.spans.iter().map(|&(p, n)| if n == 0 { "" } else { unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(p, n)) } });
-        Some(strs.collect())
-    }
-
-    pub(super) fn slices(&self) -> Vec<&[u8]> {
-        let _ = (&self.items, &self.owned); // what the spans point into
-        // SAFETY: each span is a str's UTF-8 buffer or an `owned` buffer; both
-        // live (and stay unchanged) as long as `self`, and so do the slices.
-        self.spans.iter().map(|&(p, n)| if n == 0 { &[][..] } else { unsafe { std::slice::from_raw_parts(p, n) } }).collect()
-    }
-}
+#[path = "args_batch.rs"]
+mod batch;
+pub(super) use batch::BatchTexts;
 
 /// Memory owned by Rust that NumPy adopts without a copy: `numpy.asarray`
 /// reads `__array_interface__` and keeps this object alive as the array's

@@ -1,0 +1,122 @@
+//! A batch's texts read from a Python list, tuple or iterable of str, each
+//! item once, with the UTF-8 of each str where CPython keeps it.
+
+use crate::normalizer::Reference;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
+
+/// A batch's texts as UTF-8, each item read once. A str's UTF-8 is CPython's
+/// own, cached inside the object (held in `items`; strs are immutable); a str
+/// with lone surrogates is encoded into `owned` ("surrogatepass").
+pub(in crate::python) struct BatchTexts<'py> {
+    items: Vec<Bound<'py, PyAny>>,
+    owned: Vec<Vec<u8>>,
+    spans: Vec<(*const u8, usize)>,
+}
+
+impl<'py> BatchTexts<'py> {
+    /// Every item must be a str (`TypeError` naming the first that is not,
+    /// as `what[k]`). HF tokenizers cannot take lone surrogates (its binding
+    /// raises UnicodeEncodeError), so for that reference neither do we.
+    pub(in crate::python) fn read(texts: &Bound<'py, PyAny>, reference: Reference, what: &str) -> PyResult<Self> {
+        let n = texts.len().unwrap_or(0);
+        let mut out = BatchTexts { items: Vec::with_capacity(n), owned: Vec::new(), spans: Vec::with_capacity(n) };
+        let mut add = |k: usize, item: Bound<'py, PyAny>| -> PyResult<()> {
+            let Ok(s) = item.cast::<PyString>() else {
+                let ty = item.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+                return Err(PyTypeError::new_err(format!("{what}[{k}] must be str, not {ty}")));
+            };
+            match s.to_str() {
+                Ok(text) => out.spans.push((text.as_ptr(), text.len())),
+                Err(e) if reference == Reference::Tokenizers => return Err(e),
+                Err(_) => {
+                    let b = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
+                    out.owned.push(b.cast::<PyBytes>()?.as_bytes().to_vec());
+                    let b = &out.owned[out.owned.len() - 1];
+                    out.spans.push((b.as_ptr(), b.len())); // a Vec's heap buffer stays put as `owned` grows
+                }
+            }
+            out.items.push(item);
+            Ok(())
+        };
+        // The first touch of each str (its header, read for the reference
+        // count and the UTF-8 pointer) misses the cache: the items' objects
+        // lie apart in memory. Starting the load of the item `AHEAD` places
+        // on overlaps those misses.
+        if let Ok(list) = texts.cast::<PyList>() {
+            for (k, item) in list.iter().enumerate() {
+                if k + AHEAD < list.len() {
+                    // SAFETY: the index is in range (no IndexError is set); the
+                    // borrowed pointer is valid while the list holds it (the GIL is
+                    // held), and is only a prefetch's address
+                    prefetch_object(unsafe { pyo3::ffi::PyList_GetItem(list.as_ptr(), (k + AHEAD) as pyo3::ffi::Py_ssize_t) });
+                }
+                add(k, item)?;
+            }
+        } else if let Ok(tuple) = texts.cast::<PyTuple>() {
+            for (k, item) in tuple.iter().enumerate() {
+                if k + AHEAD < tuple.len() {
+                    // SAFETY: as for the list above
+                    prefetch_object(unsafe { pyo3::ffi::PyTuple_GetItem(tuple.as_ptr(), (k + AHEAD) as pyo3::ffi::Py_ssize_t) });
+                }
+                add(k, item)?;
+            }
+        } else {
+            for (k, item) in texts.try_iter()?.enumerate() {
+                add(k, item?)?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// The texts as `&str` without validating them again, when every one is
+    /// a str's own UTF-8 (None when one was encoded with "surrogatepass").
+    pub(in crate::python) fn strs(&self) -> Option<Vec<&str>> {
+        if !self.owned.is_empty() {
+            return None;
+        }
+        let _ = &self.items; // what the spans point into
+        // SAFETY: with `owned` empty every span is the `&str` that `PyString::to_str`
+        // returned (CPython's UTF-8 buffer, cached in the str held in `items`, which
+        // lives and stays unchanged as long as `self`).
+        let strs = self.spans.iter().map(|&(p, n)| if n == 0 { "" } else { unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(p, n)) } });
+        Some(strs.collect())
+    }
+
+    pub(in crate::python) fn slices(&self) -> Vec<&[u8]> {
+        let _ = (&self.items, &self.owned); // what the spans point into
+        // SAFETY: each span is a str's UTF-8 buffer or an `owned` buffer; both
+        // live (and stay unchanged) as long as `self`, and so do the slices.
+        self.spans.iter().map(|&(p, n)| if n == 0 { &[][..] } else { unsafe { std::slice::from_raw_parts(p, n) } }).collect()
+    }
+}
+
+impl Drop for BatchTexts<'_> {
+    /// The reference counts given back in order, each str's header loaded
+    /// `AHEAD` items before (the encoding has pushed them out of the cache).
+    fn drop(&mut self) {
+        let mut items = std::mem::take(&mut self.items).into_iter();
+        loop {
+            if let Some(ahead) = items.as_slice().get(AHEAD) {
+                prefetch_object(ahead.as_ptr());
+            }
+            if items.next().is_none() {
+                break;
+            }
+        }
+    }
+}
+
+/// How many items ahead [`BatchTexts::read`] starts loading a str's header.
+const AHEAD: usize = 16;
+
+/// Starts loading the header of the object at `obj` (null: nothing): a
+/// hint, with no effect on any result.
+#[inline(always)]
+fn prefetch_object(obj: *mut pyo3::ffi::PyObject) {
+    // SAFETY: the caller's pointer is null or a live object's (borrowed, the GIL held)
+    if let Some(obj) = unsafe { obj.as_ref() } {
+        crate::prefetch::prefetch(obj);
+    }
+}
