@@ -24,8 +24,10 @@ use std::sync::Arc;
 
 /// Longest word the BPE memo keeps (bytes).
 const MEMO_MAX_BYTES: usize = 64;
-/// Words the memo holds before it starts over (a few MB at most).
+/// Words, and their tokens, the memo holds before it starts over (~3 tokens a word in
+/// English; the token cap bounds it at ~6 MB whatever the words).
 const MEMO_WORDS: usize = 1 << 15;
+const MEMO_TOKENS: usize = 1 << 18;
 
 static NEXT_KEY: AtomicU64 = AtomicU64::new(1);
 
@@ -205,7 +207,7 @@ impl PlainWords {
             return Ok(memo.tokens.get(at as usize..(at + n) as usize).unwrap_or_default());
         }
         model.tokenize(w, &mut memo.miss)?;
-        if memo.words.len() >= MEMO_WORDS {
+        if memo.words.len() >= MEMO_WORDS || memo.tokens.len() + memo.miss.len() > MEMO_TOKENS {
             memo.words.clear();
             memo.tokens.clear();
         }

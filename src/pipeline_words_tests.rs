@@ -135,3 +135,25 @@ fn the_ascii_scan_finds_the_regex_matches() {
         assert_eq!(super::ascii_whitespace_words(text.as_bytes()).collect::<Vec<_>>(), want, "{a:?}");
     }
 }
+
+#[test]
+fn the_memo_starts_over_when_full_and_stays_exact() {
+    // more distinct words than the memo holds (words of a, b, c: base 3 numbers)
+    let json = file("Whitespace", "BPE", "");
+    let (fast, general) = (Tokenizer::from_json(&json).unwrap(), Tokenizer::from_json(&json).unwrap().without_fast_paths());
+    let word = |mut n: usize| {
+        let mut w = String::from("c");
+        while n > 0 {
+            w.push(['a', 'b', 'c'][n % 3]);
+            n /= 3;
+        }
+        w
+    };
+    let words: Vec<String> = (0..super::MEMO_WORDS + 5000).map(word).collect();
+    let s = Settings::default();
+    for chunk in [&words[..], &words[..100]] {
+        let text = chunk.join(" ");
+        let (a, b) = (fast.encode(&Input::Raw(&text), None, false, &s).unwrap(), general.encode(&Input::Raw(&text), None, false, &s).unwrap());
+        assert_eq!(a, b);
+    }
+}
