@@ -125,13 +125,13 @@ pub(super) fn for_shape(config: &TokenizerConfig) -> Option<PlainWords> {
 
 impl PlainWords {
     /// The words of `text` (byte ranges), as the pre-tokenizer splits it.
-    fn words<'a>(&self, text: &'a str, ascii: bool) -> Box<dyn Iterator<Item = (usize, usize)> + 'a> {
+    fn words<'a>(&self, text: &'a str, ascii: bool) -> impl Iterator<Item = (usize, usize)> + 'a {
         if self.whitespace && ascii {
-            Box::new(ascii_whitespace_words(text.as_bytes()))
+            WordRanges::Ascii(ascii_whitespace_words(text.as_bytes()))
         } else if self.whitespace {
-            Box::new(whitespace_words(text))
+            WordRanges::Regex(whitespace_words(text))
         } else {
-            Box::new(non_space_runs(text))
+            WordRanges::Runs(non_space_runs(text))
         }
     }
 
@@ -215,6 +215,31 @@ impl PlainWords {
         memo.tokens.extend_from_slice(&memo.miss);
         memo.words.insert(w, (at as u32, memo.miss.len() as u32));
         Ok(&memo.miss)
+    }
+}
+
+/// One of the word scans (an enum, not a boxed iterator: no allocation per piece).
+enum WordRanges<A, B, C> {
+    Ascii(A),
+    Regex(B),
+    Runs(C),
+}
+
+impl<A, B, C> Iterator for WordRanges<A, B, C>
+where
+    A: Iterator<Item = (usize, usize)>,
+    B: Iterator<Item = (usize, usize)>,
+    C: Iterator<Item = (usize, usize)>,
+{
+    type Item = (usize, usize);
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, usize)> {
+        match self {
+            WordRanges::Ascii(i) => i.next(),
+            WordRanges::Regex(i) => i.next(),
+            WordRanges::Runs(i) => i.next(),
+        }
     }
 }
 
