@@ -15,6 +15,7 @@ from bertpiece._core import PipelineTokenizer
 from bpe_shapes import UD_FILES, assert_same, training_sample, ud_lines
 from test_pipeline_bpe import ADDED, ADDED_TEXTS, EDGE_TEXTS
 from test_pipeline_bpe_fuzz import TEXT
+from test_pipeline_bulk import assert_same_flat
 from tiers import ud_params
 
 SPECIALS = ["[UNK]", "[CLS]", "[SEP]", "[PAD]"]
@@ -123,3 +124,13 @@ def test_truncation_and_padding(shape):
 @given(text=TEXT)
 def test_fuzz_fast_general_tokenizers(shape, text):
     check(shape, lambda t: [t.encode(text), t.encode(text, text[::-1]), t.encode(text)])
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_bulk_arrays_on_two_threads(shape):
+    # the bulk call's rows (ids, offsets) come from the same path, on each worker's own memo
+    fast, _, theirs = three(shape)
+    lines = [line for path in UD_FILES for line in ud_lines(path, 60)] + EDGE_TEXTS + ADDED_TEXTS
+    for add in (True, False):
+        got = fast.encode_batch_arrays(lines, add_special_tokens=add, return_offsets=True, num_threads=2)
+        assert_same_flat(got, theirs.encode_batch(lines, add_special_tokens=add), lines, shape)
