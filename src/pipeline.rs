@@ -22,6 +22,8 @@ mod added;
 mod bert;
 #[path = "pipeline_ids.rs"]
 mod ids;
+#[path = "pipeline_words.rs"]
+mod words;
 pub use ids::IdsOnly;
 
 #[derive(Clone)]
@@ -44,6 +46,8 @@ pub struct Tokenizer {
     fast: Option<crate::fast_bytelevel::FastByteLevel>,
     /// BERT-shaped files: the fused one-pass encoder (src/pipeline_bert.rs).
     bert: Option<std::sync::Arc<crate::tokenizer::FullTokenizer>>,
+    /// Plain words (no normalizer, Whitespace/WhitespaceSplit, WordLevel/BPE): src/pipeline_words.rs.
+    words: Option<words::PlainWords>,
     /// HF's `encode_special_tokens`: special added tokens are not split out of
     /// the text (it is a run-time flag: not in the file, as in HF).
     pub encode_special_tokens: bool,
@@ -69,6 +73,7 @@ impl Tokenizer {
             fused_unigram,
             fast: crate::fast_bytelevel::FastByteLevel::new(&config),
             bert: bert::for_shape(&config).map(std::sync::Arc::new),
+            words: words::for_shape(&config),
             raw_matcher: Matcher::default(),
             normalized_matcher: Matcher::default(),
             added_first: FirstBytes::default(),
@@ -133,6 +138,12 @@ impl Tokenizer {
         }
         if let (Some(bert), true) = (&self.bert, self.normalized_matcher.is_empty()) {
             return self.encode_text_bert(bert, text, type_id, word, out);
+        }
+        if let Some(plain) = &self.words {
+            let model = &self.config.model;
+            return self.encode_text_pieces(text, type_id, word, out, |piece, origin, next_word, out| {
+                plain.encode_piece(model, piece, origin, next_word, word, type_id, out)
+            });
         }
         let (mut model_tokens, mut char_of, mut word_text) = (Vec::new(), Vec::new(), String::new());
         let mut next_word = 0u32;
@@ -287,6 +298,7 @@ impl Tokenizer {
         self.fused_unigram = None;
         self.fast = None;
         self.bert = None;
+        self.words = None;
         self
     }
 
@@ -298,11 +310,12 @@ impl Tokenizer {
 
     /// The name of the fast path this file's shape runs on, if any.
     pub fn fast_path(&self) -> Option<&'static str> {
-        match (&self.fast, &self.fused_unigram, &self.bert) {
+        match (&self.fast, &self.fused_unigram, &self.bert, &self.words) {
             (Some(_), ..) => Some("byte_level_bpe"),
-            (None, Some(_), _) => Some("metaspace_unigram"),
-            (None, None, Some(_)) => Some("bert_wordpiece"),
-            (None, None, None) => None,
+            (None, Some(_), ..) => Some("metaspace_unigram"),
+            (None, None, Some(_), _) => Some("bert_wordpiece"),
+            (None, None, None, Some(_)) => Some("plain_words"),
+            (None, None, None, None) => None,
         }
     }
 

@@ -50,7 +50,7 @@ fn other_shapes_take_the_general_path() {
     let no_regex = json(r#"{"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": false}"#, "");
     assert_eq!(Tokenizer::from_json(&no_regex).unwrap().fast_path(), None);
     let whitespace = json(r#"{"type": "Whitespace"}"#, "");
-    assert_eq!(Tokenizer::from_json(&whitespace).unwrap().fast_path(), None);
+    assert_eq!(Tokenizer::from_json(&whitespace).unwrap().fast_path(), Some("plain_words"));
 }
 
 #[test]

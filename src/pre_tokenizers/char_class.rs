@@ -37,6 +37,11 @@ pub fn whitespace(s: NormalizedString, out: &mut Vec<NormalizedString>) {
     split(&s, regex_matches(&s.chars, &WORDS, true), Behavior::Removed, out);
 }
 
+/// Whitespace's words on a str (byte ranges): the same matches, without the chars.
+pub fn whitespace_words(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    WORDS.find_iter(text).map(|m| (m.start(), m.end()))
+}
+
 /// WhitespaceSplit: split on Rust's `char::is_whitespace`, which is removed.
 pub fn whitespace_split(s: NormalizedString, out: &mut Vec<NormalizedString>) {
     split(&s, char_matches(&s.chars, hf_space), Behavior::Removed, out);

@@ -1,0 +1,136 @@
+"""The plain-words fast path (src/pipeline_words.rs: no normalizer, Whitespace or
+WhitespaceSplit, WordLevel or BPE) against the general path of the same file
+(PipelineTokenizer.from_str(json, fast_path=False)) and tokenizers 0.23.3, three-way:
+every 3rd UD line, pairs, pre-tokenized input, added tokens (all flags), BPE's
+affixes and unknown token, truncation and padding, hypothesis text."""
+
+import functools
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from tokenizers import Tokenizer as HFTokenizer, models, pre_tokenizers, processors, trainers
+
+import bertpiece
+from bertpiece._core import PipelineTokenizer
+from bpe_shapes import UD_FILES, assert_same, training_sample, ud_lines
+from test_pipeline_bpe import ADDED, ADDED_TEXTS, EDGE_TEXTS
+from test_pipeline_bpe_fuzz import TEXT
+from test_pipeline_bulk import assert_same_flat
+from tiers import ud_params
+
+SPECIALS = ["[UNK]", "[CLS]", "[SEP]", "[PAD]"]
+
+
+def _make(model, pre, trainer):
+    tok = HFTokenizer(model)
+    tok.pre_tokenizer = pre
+    tok.train_from_iterator(training_sample(), trainer)
+    cls, sep = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
+    tok.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1", special_tokens=[("[CLS]", cls), ("[SEP]", sep)]
+    )
+    return tok
+
+
+@functools.lru_cache(maxsize=None)
+def shape_json(shape):
+    pre = pre_tokenizers.WhitespaceSplit() if "split" in shape else pre_tokenizers.Whitespace()
+    if shape.startswith("wordlevel"):
+        trainer = trainers.WordLevelTrainer(vocab_size=2000, special_tokens=SPECIALS, show_progress=False)
+        tok = _make(models.WordLevel(unk_token="[UNK]"), pre, trainer)
+    elif "affixes" in shape:
+        trainer = trainers.BpeTrainer(vocab_size=1500, special_tokens=SPECIALS, show_progress=False,
+                                      continuing_subword_prefix="##", end_of_word_suffix="</w>")
+        tok = _make(models.BPE(unk_token="[UNK]", continuing_subword_prefix="##", end_of_word_suffix="</w>"), pre, trainer)
+    else:
+        trainer = trainers.BpeTrainer(vocab_size=1500, special_tokens=SPECIALS, show_progress=False)
+        tok = _make(models.BPE(unk_token="[UNK]", fuse_unk="fuse" in shape), pre, trainer)
+    if "added" in shape:
+        tok.add_tokens(ADDED)
+    return tok.to_str()
+
+
+SHAPES = ["wordlevel-whitespace", "wordlevel-split-added", "bpe-whitespace", "bpe-whitespace-fuse-added",
+          "bpe-split-affixes"]
+
+
+@functools.lru_cache(maxsize=None)
+def three(shape):
+    text = shape_json(shape)
+    fast = bertpiece.Tokenizer.from_str(text)
+    general = bertpiece.Tokenizer(PipelineTokenizer.from_str(text, False), text)
+    return fast, general, HFTokenizer.from_str(text)
+
+
+def check(shape, encode):
+    """encode(tokenizer) -> list of encodings, for fast, general and tokenizers."""
+    fast, general, theirs = three(shape)
+    assert fast._core.fast_path() == "plain_words" and general._core.fast_path() is None
+    for a, b, c in zip(encode(fast), encode(general), encode(theirs), strict=True):
+        assert_same(a, b, "fast vs general")
+        assert_same(a, c, "fast vs tokenizers")
+
+
+@pytest.mark.parametrize("path", ud_params(UD_FILES), ids=lambda p: p.rsplit("-", 1)[-1][:-4])
+def test_every_ud_line(path):
+    lines = ud_lines(path)[::3]
+    check("bpe-whitespace-fuse-added", lambda t: t.encode_batch(lines))
+    check("wordlevel-split-added", lambda t: t.encode_batch(lines[:300]))
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_options_pairs_and_pretokenized(shape):
+    lines = [line for path in UD_FILES for line in ud_lines(path, 6)] + EDGE_TEXTS + ADDED_TEXTS
+    pairs = list(zip(lines, lines[1:] + [""]))
+    for add in (True, False):
+        check(shape, lambda t: t.encode_batch(lines, add_special_tokens=add))
+        check(shape, lambda t: t.encode_batch(pairs, add_special_tokens=add))
+    words = [line.split(" ") for line in lines[:40]]
+    check(shape, lambda t: t.encode_batch(words, is_pretokenized=True))
+    check(shape, lambda t: [t.encode(w, w[::-1], is_pretokenized=True) for w in words])
+    check(shape, lambda t: [t.encode(line) for line in lines[:60]])
+
+
+@pytest.mark.parametrize("shape", ["wordlevel-split-added", "bpe-whitespace-fuse-added"])
+def test_truncation_and_padding(shape):
+    lines = [line for path in UD_FILES for line in ud_lines(path, 2)]
+    pairs = [(a[:50], b[:30]) for a, b in zip(lines, lines[::-1])]
+
+    def run(t):
+        t.enable_truncation(12, stride=2, strategy="longest_first")
+        t.enable_padding(pad_id=3, pad_token="[PAD]", pad_to_multiple_of=4)
+        try:
+            return t.encode_batch(lines) + t.encode_batch(pairs) + [t.encode(*pairs[2])]
+        finally:
+            t.no_truncation()
+            t.no_padding()
+
+    check(shape, run)
+    fast, _, theirs = three(shape)
+    fast.enable_truncation(12, stride=2)
+    theirs.enable_truncation(12, stride=2)
+    try:
+        for a, b in zip(fast.encode_batch(lines), theirs.encode_batch(lines)):
+            assert len(a.overflowing) == len(b.overflowing)
+            for x, y in zip(a.overflowing, b.overflowing):
+                assert_same(x, y, "overflowing")
+    finally:
+        fast.no_truncation()
+        theirs.no_truncation()
+
+
+@pytest.mark.parametrize("shape", ["wordlevel-split-added", "bpe-whitespace-fuse-added", "bpe-split-affixes"])
+@settings(max_examples=100, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(text=TEXT)
+def test_fuzz_fast_general_tokenizers(shape, text):
+    check(shape, lambda t: [t.encode(text), t.encode(text, text[::-1]), t.encode(text)])
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_bulk_arrays_on_two_threads(shape):
+    # the bulk call's rows (ids, offsets) come from the same path, on each worker's own memo
+    fast, _, theirs = three(shape)
+    lines = [line for path in UD_FILES for line in ud_lines(path, 60)] + EDGE_TEXTS + ADDED_TEXTS
+    for add in (True, False):
+        got = fast.encode_batch_arrays(lines, add_special_tokens=add, return_offsets=True, num_threads=2)
+        assert_same_flat(got, theirs.encode_batch(lines, add_special_tokens=add), lines, shape)
