@@ -181,6 +181,17 @@ class Calls:
         encodings["labels"] = targets["input_ids"]
         return encodings
 
+    def _padded_general(self, texts, max_length):
+        """`__call__`'s general path for `self(texts, padding=True, truncation=True, max_length=max_length,
+        return_tensors="np")` (texts a list or tuple), after `serving.padded_call` declined: what `__call__`
+        does once its serving attempt gave None, with these options."""
+        return self._encode(texts, None, add_special_tokens=True, padding=True, truncation=True,
+                            max_length=max_length, stride=0, is_split_into_words=False, pad_to_multiple_of=None,
+                            padding_side=None, return_tensors="np", return_token_type_ids=None,
+                            return_attention_mask=None, return_overflowing_tokens=False,
+                            return_special_tokens_mask=False, return_offsets_mapping=False, return_length=False,
+                            verbose=True, split_special_tokens=None)
+
     def _warn_unused(self, kwargs):
         # transformers ignores keyword arguments it does not know (a model's
         # src_lang, say); a typo should not pass unseen, so say it once per name

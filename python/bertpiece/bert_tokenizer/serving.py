@@ -173,6 +173,8 @@ def _decide(tok, padding, truncation, max_length, stride, pad_to_multiple_of):
         return False
     if type(max_length) is not int and max_length is not None or type(stride) is not int:
         return False  # (sizes given as other integer types: the general path converts them)
+    if max_length is not None and max_length >= 1 << 64:
+        return False  # (past the core's sizes: the general path checks the texts before refusing it)
     # what `_padding_too_large` checks, per row: every padded row is at least this wide
     width = 0 if padding_strategy == "do_not_pad" else max(
         max_length if padding_strategy == "max_length" and max_length else 0, pad_to_multiple_of or 0)
@@ -192,18 +194,7 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
         # steps with every case's checks): the core's arrays, the data dict and the rows, nothing else.
         served = st.padded_plans.get(max_length)
         if served:
-            try:
-                width, (ids, types, mask), redo, _ = _encode_padded_planes(st.core, texts, served[1])
-            except UnicodeEncodeError:
-                return None
-            if redo:
-                return None  # added tokens in some row: the general path
-            out = _new(BatchEncoding)
-            out.data = {"input_ids": ids, "token_type_ids": types, "attention_mask": mask}
-            out._rows = rows = _new(_LazyRows)
-            rows._tok, rows._epoch, rows._texts, rows._pairs, rows._cache = tok, st.epoch, texts, None, None
-            rows._width, rows._opts = width, served[2]
-            return out
+            return _served(tok, st, texts, served)
     if not texts or not st.usable or st.truncation_side != "right":
         return None
     if return_tensors is not None and (type(return_tensors) is not str or return_tensors not in ("np", "pt")):
@@ -275,6 +266,42 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
     if max_length is None and verbose:
         tok._warn_if_too_long(out["input_ids"], batched)
     return out
+
+
+def _served(tok, st, texts, served):
+    """The model server's padded call from its plans (`st.padded_plans[max_length]`, made by an earlier
+    call of `batch`): the core's arrays, the data dict and the rows, nothing else; None where a row needs
+    the general path (an added token, a lone surrogate)."""
+    try:
+        width, (ids, types, mask), redo, _ = _encode_padded_planes(st.core, texts, served[1])
+    except UnicodeEncodeError:
+        return None
+    if redo:
+        return None  # added tokens in some row: the general path
+    out = _new(BatchEncoding)
+    out.data = {"input_ids": ids, "token_type_ids": types, "attention_mask": mask}
+    out._rows = rows = _new(_LazyRows)
+    rows._tok, rows._epoch, rows._texts, rows._pairs, rows._cache = tok, st.epoch, texts, None, None
+    rows._width, rows._opts = width, served[2]
+    return out
+
+
+def padded_call(tok, texts, max_length):
+    """`tok(texts, padding=True, truncation=True, max_length=max_length, return_tensors="np")` for a
+    list or tuple `texts` and an int `max_length`, as the core's `__call__` (serving_call_padded.rs)
+    sends it, without `__call__`'s Python frame: what `batch` does for it, and where that declines,
+    `__call__`'s general path without a second try (`Calls._padded_general`)."""
+    st = tok._engine.serving
+    if st is not None and st.owner == id(tok) and texts:
+        served = st.padded_plans.get(max_length)
+        if served:
+            try:
+                out = _served(tok, st, texts, served)
+            except TypeError:  # an item that is not a str: the general path names it (as `__call__`)
+                out = None
+            return out if out is not None else tok._padded_general(texts, max_length)
+    # (no plan yet, or the call's plan declines, or no texts: `__call__` itself, which makes the plan)
+    return tok._general_call(texts, padding=True, truncation=True, max_length=max_length, return_tensors="np")
 
 
 def _served_plan(tok, st, max_length):
