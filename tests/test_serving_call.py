@@ -360,11 +360,16 @@ def test_the_server_call_goes_to_padded_call_alone():
         got, entered = watched(tok, texts, **SERVER)
         assert got == want
         assert "padded_call" in entered and "_served" in entered and "__call__" not in entered, entered
-        assert "_padded_general" not in entered and "batch" not in entered
+        assert "_general_after_serving" not in entered and "batch" not in entered
     for texts in (["hello [SEP] world"], ["a\ud800b"], ["a", 5]):  # declined: the general path, once
         got, entered = watched(tok, texts, **SERVER)
         assert got == batch_declines(tok, texts, **SERVER) and got == outcome(GENERAL, tok, texts, **SERVER)
-        assert entered.count("_served") == 1 and "_padded_general" in entered and "__call__" not in entered
+        assert entered.count("_served") == 1 and "_general_after_serving" in entered and "__call__" not in entered
+    for text in ("Hello, world!", "hello [SEP] world", "a\ud800b"):  # the offsets call: one_text, else general
+        want = batch_declines(tok, text, return_offsets_mapping=True)
+        got, entered = watched(tok, text, return_offsets_mapping=True)
+        assert got == want and "offsets_call" in entered and "__call__" not in entered
+        assert entered.count("one_text") == 1 and ("_general_after_serving" in entered) == (text != "Hello, world!")
 
 
 @pytest.mark.parametrize("handoff", ["auto", "vectorcall_method", "call"])
@@ -380,8 +385,23 @@ def test_the_server_call_and_its_neighbours_equal_the_python_function(handoff):
                     want = batch_declines(tok, texts, **kwargs)
                     assert outcome(tok, texts, **kwargs) == want, (texts, kwargs)
                     assert outcome(GENERAL, tok, texts, **kwargs) == want, (texts, kwargs)
+        for kwargs in offsets_keyword_sets():
+            for text in TEXTS + [type("S", (str,), {})("a str subclass"), 5, None, ["a list"], b"bytes"]:
+                want = batch_declines(tok, text, **kwargs)
+                assert outcome(tok, text, **kwargs) == want == outcome(GENERAL, tok, text, **kwargs), (text, kwargs)
     finally:
         call._core_call(GENERAL)
+
+
+def offsets_keyword_sets():
+    """`return_offsets_mapping=True`, its name not interned, other values, and with another keyword."""
+    yield {"return_offsets_mapping": True}
+    yield {"".join(["return_offsets", "_mapping"]): True}
+    for value in (1, False, "yes"):  # (None on a list: the general path's TypeError, where transformers
+        # takes it as False; a known difference of the general path, not of these routes)
+        yield {"return_offsets_mapping": value}
+    yield {"return_offsets_mapping": True, "add_special_tokens": False}
+    yield {"return_offsets_mapping": True, "verbose": True}
 
 
 SERVER_CHANGES = dict(CHANGES, **{
@@ -403,6 +423,9 @@ def test_the_server_call_after_a_change(change):
     SERVER_CHANGES[change](tok)
     for _ in range(3):
         assert outcome(tok, texts, **SERVER) == batch_declines(tok, texts, **SERVER), change
+        for text in texts:
+            got = outcome(tok, text, return_offsets_mapping=True)
+            assert got == batch_declines(tok, text, return_offsets_mapping=True), change
 
 
 def test_the_server_call_on_subclasses_copies_and_threads():

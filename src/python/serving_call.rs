@@ -4,8 +4,9 @@
 //! and no Python frame. For exactly one positional `str` and nothing else
 //! (`tok(text)`) it does `serving.one_text`'s work here: the tokenizer's
 //! [`OneText`] state, the core's dict, the `BatchEncoding` and its lazy
-//! `_OneTextRows`, as one_text makes them. The model server's padded call goes
-//! to serving.py's `padded_call` with three arguments (serving_call_padded.rs).
+//! `_OneTextRows`, as one_text makes them. The model server's padded call and
+//! `tok(text, return_offsets_mapping=True)` go to serving.py's functions for
+//! them, without `__call__`'s Python frame (serving_call_routes.rs).
 //! Every other call, and every call
 //! the state declines, goes to the Python function it replaced (the
 //! definition) with the argument array and keyword names as they came: by
@@ -14,7 +15,7 @@
 //! tuple and dict. Neither vectorcall is in the limited API before 3.12 (this
 //! module is abi3 from 3.10), so they are looked up in the running process.
 
-use super::serving_call_padded::PaddedCall;
+use super::serving_call_routes::Routes;
 use super::serving_one_text::{one_text, OneTextObjects};
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
@@ -36,8 +37,8 @@ pub(super) struct CallState {
     method_name: Py<PyString>,
     /// What `tok(text)`'s own path reads (serving_one_text.rs).
     one: OneTextObjects,
-    /// The model server's padded call (serving_call_padded.rs); None: serving.py has no `padded_call`.
-    padded: Option<PaddedCall>,
+    /// The padded and offsets calls' routes (serving_call_routes.rs); None: serving.py lacks them.
+    routes: Option<Routes>,
     vectorcall: Option<Vectorcall>,
     vectorcall_method: Option<Vectorcall>,
 }
@@ -87,10 +88,10 @@ pub(super) fn serving_call<'py>(
     if object_new.is_null() {
         return Err(PyValueError::new_err("object has no tp_new"));
     }
-    let padded = PaddedCall::new(py, &serving)?;
+    let routes = Routes::new(py, &serving)?;
     let state = CallState {
         general: general.unbind(),
-        padded,
+        routes,
         method_name: intern!(py, "_general_call").clone().unbind(),
         one: OneTextObjects {
             serving: serving.unbind(),
@@ -176,7 +177,7 @@ unsafe extern "C" fn call<const MODE: u8>(
             // SAFETY: as `call_state`'s
             if let Some(state) = STATE.load(Ordering::Acquire).as_ref() {
                 let vectorcall = if MODE == AUTO { state.vectorcall } else { None };
-                if let Some(out) = state.padded.as_ref().and_then(|p| p.call(slf, args, kwnames, vectorcall)) {
+                if let Some(out) = state.routes.as_ref().and_then(|r| r.call(slf, args, kwnames, vectorcall)) {
                     return out;
                 }
             }

@@ -181,16 +181,11 @@ class Calls:
         encodings["labels"] = targets["input_ids"]
         return encodings
 
-    def _padded_general(self, texts, max_length):
-        """`__call__`'s general path for `self(texts, padding=True, truncation=True, max_length=max_length,
-        return_tensors="np")` (texts a list or tuple), after `serving.padded_call` declined: what `__call__`
-        does once its serving attempt gave None, with these options."""
-        return self._encode(texts, None, add_special_tokens=True, padding=True, truncation=True,
-                            max_length=max_length, stride=0, is_split_into_words=False, pad_to_multiple_of=None,
-                            padding_side=None, return_tensors="np", return_token_type_ids=None,
-                            return_attention_mask=None, return_overflowing_tokens=False,
-                            return_special_tokens_mask=False, return_offsets_mapping=False, return_length=False,
-                            verbose=True, split_special_tokens=None)
+    def _general_after_serving(self, text, **changed):
+        """`__call__`'s general path for `self(text, **changed)` (a single text or a batch of them) once
+        serving.py's attempt at it declined (`padded_call`, `offsets_call`, which the core sends these
+        calls to): what `__call__` does next, without a second attempt."""
+        return self._encode(text, None, **dict(_ENCODE_DEFAULTS, **changed))
 
     def _warn_unused(self, kwargs):
         # transformers ignores keyword arguments it does not know (a model's
@@ -370,6 +365,11 @@ def _core_call(general, handoff="auto"):
     return _core.serving_call(general, serving.__dict__, BatchEncoding, _OneTextRows, Calls, doc, handoff)
 
 
+# `_encode`'s options as `__call__` passes them when none is given (its own defaults)
+_ENCODE_DEFAULTS = {name: p.default for name, p in inspect.signature(Calls.__call__).parameters.items()
+                    if p.default is not inspect.Parameter.empty and name not in (
+                        "text", "text_pair", "text_target", "text_pair_target", "tokenizer_kwargs")}
+_ENCODE_DEFAULTS["split_special_tokens"] = None
 _CALL_DOC = """Tokenize and prepare for the model one or several sequence(s) or pair(s) of sequences, as
 transformers' `BertTokenizer.__call__` (docs/bert_tokenizer.md)."""
 Calls._general_call = Calls.__dict__["__call__"]  # (the hand-off by name: `PyObject_VectorcallMethod`)
