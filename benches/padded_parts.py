@@ -5,6 +5,10 @@ arrays), and the encoder alone on the same rows (`FullTokenizer.encode_batch` to
 [CLS]/[SEP] and the cut at 128, no padding: what the block and arrays add is the difference).
 
     python benches/padded_parts.py 1 8 32 256 --python DIR [DIR ...] --rounds 5
+    taskset -c 0 perf record -F 999 python benches/padded_parts.py 256 --loop 20000   # a profile's load
+
+`--loop N`: only the whole call, N passes over the sentences in batches of the first size, in this
+process and with the package on sys.path (for `perf record`), nothing printed.
 
 Over the peers benchmark's 2,000 EWT sentences (benches/bert_peers.py's `sentences()`), in batches of
 each size. Each build runs in a fresh interpreter pinned to CPU 0 (`taskset`), the builds taking turns
@@ -58,9 +62,15 @@ print(json.dumps(out))
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("sizes", nargs="+", type=int)
-    ap.add_argument("--python", nargs="+", required=True, help="directories holding a bertpiece package")
+    ap.add_argument("--python", nargs="+", help="directories holding a bertpiece package")
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--loop", type=int, help="run the call this many passes here, for a profiler")
     args = ap.parse_args()
+    if args.loop:
+        loop(args.sizes[0], args.loop)
+        return
+    if not args.python:
+        ap.error("--python is required (or --loop)")
     found = {p: {} for p in args.python}
     load = [os.getloadavg()]
     sizes = ",".join(map(str, args.sizes))
@@ -77,6 +87,19 @@ def main():
     for c in cases:
         print(f"| {c} | " + " | ".join(f"{statistics.median(found[p][c]):.2f}" for p in args.python) + " |")
     print("load average before / after: " + " / ".join(", ".join(f"{x:.2f}" for x in la) for la in load))
+
+
+def loop(size, passes):
+    sys.path.insert(0, str(ROOT / "benches"))
+    import bert_peers
+    import bertpiece
+
+    tok = bertpiece.BertTokenizer(vocab_file=bertpiece.vocab_path("bert-base-uncased"), do_lower_case=True)
+    texts = bert_peers.sentences()
+    batches = [texts[i:i + size] for i in range(0, len(texts), size)]
+    for _ in range(passes):
+        for x in batches:
+            tok(x, padding=True, truncation=True, max_length=128, return_tensors="np")
 
 
 if __name__ == "__main__":
