@@ -20,6 +20,8 @@ use std::collections::{HashMap, HashSet};
 mod added;
 #[path = "pipeline_bert.rs"]
 mod bert;
+#[path = "pipeline_bert_batch.rs"]
+mod bert_batch;
 #[path = "pipeline_ids.rs"]
 mod ids;
 #[path = "pipeline_words.rs"]

@@ -13,7 +13,7 @@ use crate::threads::{for_each_slice, run_jobs};
 use crate::{Error, Result};
 
 /// Rows one job encodes: enough to amortize the hand-off, few enough to balance.
-const ROWS_PER_JOB: usize = 256;
+pub const ROWS_PER_JOB: usize = 256;
 
 /// The concatenated rows of a batch.
 #[derive(Debug, Default, PartialEq, Eq)]

@@ -30,16 +30,16 @@ pub enum IdsOnly {
 
 /// The post-processor on one sequence: its offset trims in order, then at
 /// most one processor adding special tokens, last.
-struct PostPlan<'a> {
+pub(super) struct PostPlan<'a> {
     /// `add_prefix_space` of each trim.
     trims: [bool; 4],
-    n_trims: usize,
+    pub(super) n_trims: usize,
     specials: Option<&'a PostProcessor>,
 }
 
 impl<'a> PostPlan<'a> {
     /// None where the composition is not a run of trims then one special-adder.
-    fn new(p: Option<&'a PostProcessor>) -> Option<PostPlan<'a>> {
+    pub(super) fn new(p: Option<&'a PostProcessor>) -> Option<PostPlan<'a>> {
         let mut plan = PostPlan { trims: [false; 4], n_trims: 0, specials: None };
         if let Some(p) = p {
             plan.add(p)?;
@@ -83,7 +83,7 @@ impl<'a> PostPlan<'a> {
     }
 
     /// Pushes the special tokens before (`before`) or after the sequence.
-    fn push_specials(&self, before: bool, ids: &mut Vec<u32>, offsets: &mut Option<&mut Vec<[u32; 2]>>) {
+    pub(super) fn push_specials(&self, before: bool, ids: &mut Vec<u32>, offsets: &mut Option<&mut Vec<[u32; 2]>>) {
         let mut push = |id: u32| {
             ids.push(id);
             if let Some(o) = offsets.as_deref_mut() {

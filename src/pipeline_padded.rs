@@ -3,12 +3,13 @@
 //! (src/python/pipeline_serving.rs): the rows are [`encode_flat`]'s (the ids
 //! `Tokenizer::encode` gives with the truncation), the block is
 //! [`Batch::pad_stacked`]'s (BERT's serving block: ids, token type ids,
-//! attention mask).
+//! attention mask). BERT-shaped files' rows take BertTokenizer's batch path
+//! where they are its rows (src/pipeline_bert_batch.rs).
 
-use crate::batch::Batch;
+use crate::batch::{encode_batch, Batch};
 use crate::padding::Padding;
 use crate::pipeline::Tokenizer;
-use crate::pipeline_batch::encode_flat;
+use crate::pipeline_batch::{encode_flat, ROWS_PER_JOB};
 use crate::processors::truncation::TruncationParams;
 use crate::Result;
 
@@ -33,8 +34,25 @@ pub fn encode_padded(
     padding: &Padding,
     threads: usize,
 ) -> Result<PaddedBlock> {
+    if let Some(b) = tok.bert_batch(add_special_tokens, truncation.as_ref()) {
+        // BERT-shaped rows on BertTokenizer's batch path (src/pipeline_bert_batch.rs), on as many
+        // threads as `encode_flat` gives jobs (one per `ROWS_PER_JOB` rows); a row holding an
+        // added token's text: the whole batch the general way, below
+        let bytes: Vec<&[u8]> = texts.iter().map(|t| t.as_bytes()).collect();
+        let jobs = threads.min(texts.len().div_ceil(ROWS_PER_JOB)).max(1);
+        let batch = encode_batch(b.bert, &bytes, b.opts, &b.needles, Some(jobs))?;
+        if batch.flagged.is_empty() {
+            // (the scatter into the block on one thread below 16k ids, as BertTokenizer's padded call)
+            let pad_threads = if batch.ids.len() < 1 << 14 { 1 } else { threads };
+            return padded(Batch { ids: batch.ids, row_splits: batch.row_splits, ..Default::default() }, padding, pad_threads);
+        }
+    }
     let flat = encode_flat(tok, texts, add_special_tokens, truncation, false, threads)?;
-    let batch = Batch { ids: flat.ids, row_splits: flat.row_splits, ..Default::default() };
+    padded(Batch { ids: flat.ids, row_splits: flat.row_splits, ..Default::default() }, padding, threads)
+}
+
+/// `batch`'s rows (ids only) padded into the block.
+fn padded(batch: Batch, padding: &Padding, threads: usize) -> Result<PaddedBlock> {
     let lengths = batch.row_splits.windows(2).map(|w| (w[1] - w[0]) as usize);
     let (longest, shortest) = (lengths.clone().max().unwrap_or(0), lengths.min().unwrap_or(0));
     let (width, block) = batch.pad_stacked(padding, threads)?;

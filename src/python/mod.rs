@@ -29,6 +29,7 @@ mod sentencepiece;
 mod serde_literal;
 mod serving;
 mod serving_call;
+mod serving_call_routes;
 mod serving_one_text;
 mod serving_padded;
 mod text_rows;

@@ -4,7 +4,10 @@
 //! and no Python frame. For exactly one positional `str` and nothing else
 //! (`tok(text)`) it does `serving.one_text`'s work here: the tokenizer's
 //! [`OneText`] state, the core's dict, the `BatchEncoding` and its lazy
-//! `_OneTextRows`, as one_text makes them. Every other call, and every call
+//! `_OneTextRows`, as one_text makes them. The model server's padded call and
+//! `tok(text, return_offsets_mapping=True)` go to serving.py's functions for
+//! them, without `__call__`'s Python frame (serving_call_routes.rs).
+//! Every other call, and every call
 //! the state declines, goes to the Python function it replaced (the
 //! definition) with the argument array and keyword names as they came: by
 //! `PyObject_Vectorcall` (exported from 3.11), `PyObject_VectorcallMethod`
@@ -12,6 +15,7 @@
 //! tuple and dict. Neither vectorcall is in the limited API before 3.12 (this
 //! module is abi3 from 3.10), so they are looked up in the running process.
 
+use super::serving_call_routes::Routes;
 use super::serving_one_text::{one_text, OneTextObjects};
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
@@ -22,7 +26,7 @@ use std::ffi::{c_char, c_void, CString};
 use std::ptr::null_mut;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
-type Vectorcall =
+pub(super) type Vectorcall =
     unsafe extern "C" fn(*mut ffi::PyObject, *const *mut ffi::PyObject, usize, *mut ffi::PyObject) -> *mut ffi::PyObject;
 
 /// What the descriptor reads on every call: set by [`serving_call`] (at call.py's import), never freed
@@ -33,6 +37,8 @@ pub(super) struct CallState {
     method_name: Py<PyString>,
     /// What `tok(text)`'s own path reads (serving_one_text.rs).
     one: OneTextObjects,
+    /// The padded and offsets calls' routes (serving_call_routes.rs); None: serving.py lacks them.
+    routes: Option<Routes>,
     vectorcall: Option<Vectorcall>,
     vectorcall_method: Option<Vectorcall>,
 }
@@ -82,8 +88,10 @@ pub(super) fn serving_call<'py>(
     if object_new.is_null() {
         return Err(PyValueError::new_err("object has no tp_new"));
     }
+    let routes = Routes::new(py, &serving)?;
     let state = CallState {
         general: general.unbind(),
+        routes,
         method_name: intern!(py, "_general_call").clone().unbind(),
         one: OneTextObjects {
             serving: serving.unbind(),
@@ -164,6 +172,15 @@ unsafe extern "C" fn call<const MODE: u8>(
                 _ => pyo3::get_trampoline_function!(fastcall_cfunction_with_keywords, one_text_tuple),
             };
             return one(slf, args, nargs, kwnames);
+        }
+        if nargs == 1 && !kwnames.is_null() {
+            // SAFETY: as `call_state`'s
+            if let Some(state) = STATE.load(Ordering::Acquire).as_ref() {
+                let vectorcall = if MODE == AUTO { state.vectorcall } else { None };
+                if let Some(out) = state.routes.as_ref().and_then(|r| r.call(slf, args, kwnames, vectorcall)) {
+                    return out;
+                }
+            }
         }
         hand_off::<MODE>(slf, args, nargs, kwnames)
     }

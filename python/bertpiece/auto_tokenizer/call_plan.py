@@ -28,7 +28,9 @@ from transformers.tokenization_utils_base import PaddingStrategy, TruncationStra
 
 from .._core import PipelinePaddedPlan, pipeline_encode_flat, pipeline_encode_ids, pipeline_encode_padded_planes
 from ..tokenizers_api import Tokenizer as _Backend
-from .lazy_encodings import lazy_batch
+from .lazy_encodings import LazyEncodings, lazy_batch
+
+_new = object.__new__
 
 _ONE_SIDED = (TruncationStrategy.DO_NOT_TRUNCATE, TruncationStrategy.LONGEST_FIRST, TruncationStrategy.ONLY_FIRST)
 _SMALL = 16  # texts that one thread encodes (starting the pool's threads costs more than it saves)
@@ -151,7 +153,11 @@ def _served(tok: Any, plan: Plan, backend: Any, core: Any, texts: list) -> Optio
         data["token_type_ids"] = types
     if plan.mask:
         data["attention_mask"] = mask
-    return lazy_batch(data, (core, settings, texts, plan.add_special_tokens), "np")
+    # `lazy_batch(data, (core, settings, texts, plan.add_special_tokens), "np")` without its frame
+    out = _new(LazyEncodings)
+    d = out.__dict__
+    d["data"], d["_source"], d["_n_sequences"] = data, (core, settings, texts, plan.add_special_tokens), 1
+    return out
 
 
 def _make_plan(tok: Any, state: tuple, options: dict) -> Any:

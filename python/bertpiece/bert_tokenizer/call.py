@@ -181,6 +181,12 @@ class Calls:
         encodings["labels"] = targets["input_ids"]
         return encodings
 
+    def _general_after_serving(self, text, **changed):
+        """`__call__`'s general path for `self(text, **changed)` (a single text or a batch of them) once
+        serving.py's attempt at it declined (`padded_call`, `offsets_call`, which the core sends these
+        calls to): what `__call__` does next, without a second attempt."""
+        return self._encode(text, None, **dict(_ENCODE_DEFAULTS, **changed))
+
     def _warn_unused(self, kwargs):
         # transformers ignores keyword arguments it does not know (a model's
         # src_lang, say); a typo should not pass unseen, so say it once per name
@@ -359,6 +365,11 @@ def _core_call(general, handoff="auto"):
     return _core.serving_call(general, serving.__dict__, BatchEncoding, _OneTextRows, Calls, doc, handoff)
 
 
+# `_encode`'s options as `__call__` passes them when none is given (its own defaults)
+_ENCODE_DEFAULTS = {name: p.default for name, p in inspect.signature(Calls.__call__).parameters.items()
+                    if p.default is not inspect.Parameter.empty and name not in (
+                        "text", "text_pair", "text_target", "text_pair_target", "tokenizer_kwargs")}
+_ENCODE_DEFAULTS["split_special_tokens"] = None
 _CALL_DOC = """Tokenize and prepare for the model one or several sequence(s) or pair(s) of sequences, as
 transformers' `BertTokenizer.__call__` (docs/bert_tokenizer.md)."""
 Calls._general_call = Calls.__dict__["__call__"]  # (the hand-off by name: `PyObject_VectorcallMethod`)

@@ -13,15 +13,12 @@ change of the tokenizer (`ServingState`, dropped by `tokens.py` on any change).
 from __future__ import annotations
 
 from .. import _core
-from .batch_call import _LazyRows, _OneTextRows, _RowsMadeOnFirstUse, _general, _row_lists, _served_rows
+from .batch_call import _LazyRows, _OneTextRows, _general, _row_lists, _served_rows
 from .encoding import BatchEncoding
-from .epochs import frozen
 from .general import _MAX_PADDED_CELLS
-from .truncation import _hf_truncate
 
-_encode_to_list, _encode_to_dict, _encode_to_lists, _encode_to_offsets, _encode_to_windows, _encode_padded_planes = (
-    _core.encode_to_list, _core.encode_to_dict, _core.encode_to_lists, _core.encode_to_offsets, _core.encode_to_windows,
-    _core.encode_padded_planes)
+_encode_to_list, _encode_to_dict, _encode_to_lists, _encode_to_offsets, _encode_padded_planes = (
+    _core.encode_to_list, _core.encode_to_dict, _core.encode_to_lists, _core.encode_to_offsets, _core.encode_padded_planes)
 _PaddedPlan = _core.PaddedPlan
 _new = _core.new_instance  # `object.__new__(cls)`, without the cost of calling it
 _MAX_PLANS = 64  # distinct option sets remembered per tokenizer
@@ -173,6 +170,8 @@ def _decide(tok, padding, truncation, max_length, stride, pad_to_multiple_of):
         return False
     if type(max_length) is not int and max_length is not None or type(stride) is not int:
         return False  # (sizes given as other integer types: the general path converts them)
+    if max_length is not None and max_length >= 1 << 64:
+        return False  # (past the core's sizes: the general path checks the texts before refusing it)
     # what `_padding_too_large` checks, per row: every padded row is at least this wide
     width = 0 if padding_strategy == "do_not_pad" else max(
         max_length if padding_strategy == "max_length" and max_length else 0, pad_to_multiple_of or 0)
@@ -192,18 +191,7 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
         # steps with every case's checks): the core's arrays, the data dict and the rows, nothing else.
         served = st.padded_plans.get(max_length)
         if served:
-            try:
-                width, (ids, types, mask), redo, _ = _encode_padded_planes(st.core, texts, served[1])
-            except UnicodeEncodeError:
-                return None
-            if redo:
-                return None  # added tokens in some row: the general path
-            out = _new(BatchEncoding)
-            out.data = {"input_ids": ids, "token_type_ids": types, "attention_mask": mask}
-            out._rows = rows = _new(_LazyRows)
-            rows._tok, rows._epoch, rows._texts, rows._pairs, rows._cache = tok, st.epoch, texts, None, None
-            rows._width, rows._opts = width, served[2]
-            return out
+            return _served(tok, st, texts, served)
     if not texts or not st.usable or st.truncation_side != "right":
         return None
     if return_tensors is not None and (type(return_tensors) is not str or return_tensors not in ("np", "pt")):
@@ -277,6 +265,52 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
     return out
 
 
+def _served(tok, st, texts, served):
+    """The model server's padded call from its plans (`st.padded_plans[max_length]`, made by an earlier
+    call of `batch`): the core's arrays, the data dict and the rows, nothing else; None where a row needs
+    the general path (an added token, a lone surrogate)."""
+    try:
+        width, (ids, types, mask), redo, _ = _encode_padded_planes(st.core, texts, served[1])
+    except UnicodeEncodeError:
+        return None
+    if redo:
+        return None  # added tokens in some row: the general path
+    out = _new(BatchEncoding)
+    out.data = {"input_ids": ids, "token_type_ids": types, "attention_mask": mask}
+    out._rows = rows = _new(_LazyRows)
+    rows._tok, rows._epoch, rows._texts, rows._pairs, rows._cache = tok, st.epoch, texts, None, None
+    rows._width, rows._opts = width, served[2]
+    return out
+
+
+def padded_call(tok, texts, max_length):
+    """`tok(texts, padding=True, truncation=True, max_length=max_length, return_tensors="np")` for a
+    list or tuple `texts` and an int `max_length`, as the core's `__call__` (serving_call_routes.rs)
+    sends it, without `__call__`'s Python frame: what `batch` does for it, and where that declines,
+    `__call__`'s general path without a second try (`Calls._general_after_serving`)."""
+    st = tok._engine.serving
+    if st is not None and st.owner == id(tok) and texts:
+        served = st.padded_plans.get(max_length)
+        if served:
+            try:
+                out = _served(tok, st, texts, served)
+            except TypeError:  # an item that is not a str: the general path names it (as `__call__`)
+                out = None
+            if out is not None:
+                return out
+            return tok._general_after_serving(texts, padding=True, truncation=True, max_length=max_length,
+                                              return_tensors="np")
+    # (no plan yet, or the call's plan declines, or no texts: `__call__` itself, which makes the plan)
+    return tok._general_call(texts, padding=True, truncation=True, max_length=max_length, return_tensors="np")
+
+
+def offsets_call(tok, text):
+    """`tok(text, return_offsets_mapping=True)` for a str `text`, as the core's `__call__`
+    (serving_call_routes.rs) sends it: `one_text`, and where it declines, `__call__`'s general path."""
+    out = one_text(tok, text, True, True, offsets=True)
+    return out if out is not None else tok._general_after_serving(text, return_offsets_mapping=True)
+
+
 def _served_plan(tok, st, max_length):
     """A model server's padded call, `tok(texts, padding=True, truncation=True, max_length=max_length)`:
     (its plan, the core's `PaddedPlan`, its rows' options as `_served_rows` makes them), or False
@@ -300,79 +334,6 @@ def _redo_lists(tok, texts, redo, ids, types, mask, add_special_tokens, truncati
         ids[k], types[k], mask[k] = row, row_types, [1] * len(row)
 
 
-# ------------------------------------------------------------------ one long text in windows
-class _Span:
-    """A sequence of `n` tokens that `_hf_truncate` cuts into windows, as `(start, stop)` ranges."""
-
-    __slots__ = ("n",)
-
-    def __init__(self, n):
-        self.n = n
-
-    def __len__(self):
-        return self.n
-
-    def window(self, start, stop):
-        return start, stop
-
-
-def windows(tok, text, add_special_tokens, truncation, max_length, stride, verbose):
-    """`tok(text, truncation=..., max_length=..., stride=..., return_overflowing_tokens=True)`
-    for one text, as lists: the core's ids cut into HF's windows (`_hf_truncate`,
-    the general path's own definition) by the core (long-document chunking for
-    QA and retrieval)."""
-    if not usable(tok):
-        return None
-    st = state(tok)
-    found = plan(tok, st, False, truncation, max_length, stride, None, 1)
-    if found is None:
-        return None
-    _, truncation_strategy, max_length, _ = found
-    if truncation_strategy == "do_not_truncate" or max_length is None:
-        return None
-    if add_special_tokens and (st.cls is None or st.sep is None) or st.matcher.search(text):
-        return None
-    limit = max_length - (2 if add_special_tokens else 0)
-    side = tok.truncation_side
-
-    def ranges(n):
-        wins, _ = _hf_truncate(_Span(n), None, limit, truncation_strategy, stride, side)
-        return [w if type(w) is tuple else (0, n) for w in wins]  # (the whole text: the _Span itself)
-
-    try:
-        out = _encode_to_windows(tok._core, text, ranges, st.cls if add_special_tokens else None,
-                                 st.sep if add_special_tokens else None)
-    except ValueError:
-        return None  # HF's refusal of these windows, raised by the general path
-    if out is None:
-        return None  # a lone surrogate
-    rows, types, mask = out
-    data = {"input_ids": rows, "token_type_ids": types, "attention_mask": mask,
-            "overflow_to_sample_mapping": [0] * len(rows)}
-    call = dict(add_special_tokens=add_special_tokens, padding_strategy="do_not_pad",
-                truncation_strategy=truncation_strategy, max_length=max_length, stride=stride,
-                is_split_into_words=False, pad_to_multiple_of=None, padding_side=tok.padding_side,
-                return_tensors=None, return_token_type_ids=False, return_attention_mask=False,
-                return_overflowing_tokens=True, return_special_tokens_mask=False, return_offsets_mapping=False,
-                return_length=False, split_special=False)
-    out = _new(BatchEncoding)  # (`BatchEncoding._of`, without its frame)
-    out.data, out._rows = data, _RowsOfOneCall(tok, st.epoch, [(text, None)], call, len(rows))
-    return out
-
-
-class _RowsOfOneCall(_RowsMadeOnFirstUse):
-    """`BatchEncoding`'s row metadata, computed for all rows at once by the
-    general path on first use (overflow windows of one text)."""
-
-    __slots__ = ("_tok", "_epoch", "_items", "_call", "_n", "_rows")
-
-    def __init__(self, tok, epoch, items, call, n):
-        self._tok, self._epoch, self._items, self._call, self._n, self._rows = tok, epoch, items, call, n, None
-
-    def _all(self):
-        if self._rows is None:  # the tokenizer as it was at the call (epochs.py)
-            self._rows = frozen(self._tok, self._epoch)._call_fast(False, self._items, **self._call)._rows
-        return self._rows
-
-    def __len__(self):
-        return self._n
+# (one long text in windows, `tok(text, ..., stride=..., return_overflowing_tokens=True)`: its own module,
+# which reads this one's state and plans; imported last so that they exist)
+from .serving_windows import windows  # noqa: E402
