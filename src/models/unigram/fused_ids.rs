@@ -140,8 +140,9 @@ impl FusedUnigram<'_> {
     /// first prepended or starting at a space or replacement char, as every
     /// later one does): the tails come from the block cutter (fused_cut.rs),
     /// each is keyed and looked up straight from the text, and the next
-    /// word's cache slot is prefetched before this word is looked up (a slot
-    /// the CPU's caches miss then loads while this word is handled).
+    /// slot of the word [`AHEAD`] words on is prefetched before this word is
+    /// looked up (a slot the CPU's caches miss then loads while the words
+    /// between are handled).
     fn prefixed_ids(&self, st: &mut ThreadState, text: &str, prepend: bool, collapse: bool, ids: &mut Vec<u32>) -> Result<()> {
         let r = self.shape.meta.replacement;
         let mut buf = [0u8; 4];
@@ -152,17 +153,37 @@ impl FusedUnigram<'_> {
             let key = Key::of(bytes, a, b - a);
             (key, st.cache.prefetch(true, bytes.get(a..b).unwrap_or_default(), &key))
         };
-        let Some(mut word) = tails.next() else { return Ok(()) };
-        let (mut key, mut tag) = keyed(st, word);
-        loop {
-            let next = tails.next();
-            let next_key = next.map(|w| keyed(st, w));
-            push_prefixed_ids(self.model, st, r, text.get(word.0..word.1).unwrap_or_default(), tag, &key, ids)?;
-            let (Some(w), Some((k, t))) = (next, next_key) else { return Ok(()) };
-            (word, key, tag) = (w, k, t);
+        // The next AHEAD words, keyed and their slots prefetched, in a ring: word k is looked up
+        // AHEAD words after its slot was asked for (one word ahead hid too little of a miss).
+        let mut ring = [((0, 0), Key::default(), 0u32); AHEAD];
+        let mut pending = 0;
+        for entry in ring.iter_mut() {
+            let Some(w) = tails.next() else { break };
+            let (key, tag) = keyed(st, w);
+            *entry = (w, key, tag);
+            pending += 1;
         }
+        let mut head = 0;
+        while pending > 0 {
+            let Some(&((a, b), key, tag)) = ring.get(head) else { break };
+            match tails.next() {
+                Some(w) => {
+                    let (k, t) = keyed(st, w);
+                    if let Some(entry) = ring.get_mut(head) {
+                        *entry = (w, k, t);
+                    }
+                }
+                None => pending -= 1,
+            }
+            push_prefixed_ids(self.model, st, r, text.get(a..b).unwrap_or_default(), tag, &key, ids)?;
+            head = (head + 1) % AHEAD;
+        }
+        Ok(())
     }
 }
+
+/// How many words ahead the prefixed path asks for a word's cache slot.
+const AHEAD: usize = 8;
 
 /// What `n` does to `text` when it is one of these simple cases.
 enum Step {
