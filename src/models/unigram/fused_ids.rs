@@ -139,7 +139,7 @@ impl FusedUnigram<'_> {
     /// Ids only, words split, every word the replacement then a tail (the
     /// first prepended or starting at a space or replacement char, as every
     /// later one does): the tails come from the block cutter (fused_cut.rs),
-    /// each is keyed and looked up straight from the text, and the next
+    /// each is keyed and looked up straight from the text, and the cache
     /// slot of the word [`AHEAD`] words on is prefetched before this word is
     /// looked up (a slot the CPU's caches miss then loads while the words
     /// between are handled).
