@@ -115,3 +115,31 @@ def test_plain_forms_three_way():
 def test_plain_forms_hypothesis_three_way(texts):
     fused, general, theirs = three("spm_xlmr_precompiled")
     check(fused, general, theirs, texts, threads=(2,), add_special_tokens=False)
+
+
+def block_edge_lines():
+    """Texts for the block word cutter (fused_cut.rs, 64 bytes a block): every length 0-2, 15-17, 63-65 and
+    127-129 bytes, with a space, `▁`, a run of spaces, a curly quote (its lead byte is `▁`'s) or a non-ASCII
+    letter at each block boundary (a char split by the block's end), and word lengths around the cache's
+    16-byte inline keys."""
+    fills = ["ab cde", "▁x▁", "a  b", "“q” ", "é ß", "  ", "w" * 15 + " ", "v" * 17 + "▁", "\t x"]
+    out = []
+    for n in (0, 1, 2, 15, 16, 17, 63, 64, 65, 127, 128, 129):
+        for k, fill in enumerate(fills):
+            text = (fill * (n // max(len(fill.encode()), 1) + 2)).encode()[:n].decode("utf-8", "ignore")
+            out.append(text)
+            # the same length with the marker moved onto the byte before, at and after each block edge
+            for edge in (15, 16, 63, 64):
+                for d in (-1, 0, 1):
+                    at = edge + d
+                    if 0 <= at < n:
+                        out.append("x" * at + fill + "y" * max(n - at - len(fill), 0))
+    return out
+
+
+@pytest.mark.parametrize("shape", ["t5", "spm_xlmr_precompiled", "llama_byte_fallback_first", "xlmr_mask"])
+def test_block_edges_three_way(shape):
+    fused, general, theirs = three(shape)
+    lines = block_edge_lines()
+    check(fused, general, theirs, lines, threads=(1,), offsets_too=(False,), add_special_tokens=False)
+    check(fused, general, theirs, lines, threads=(2,), offsets_too=(True,))

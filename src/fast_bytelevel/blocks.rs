@@ -163,6 +163,39 @@ unsafe fn classify_avx2(block: &[u8; 64], stops: [u8; 4]) -> Masks {
     m
 }
 
+/// Two bytes' positions in a block as bit masks (bit k: byte k is `a`; is `b`),
+/// 16 bytes a compare with SSE2 (x86-64's baseline): for scanners that look
+/// for one or two byte values only (Unigram's word cutter: spaces and the
+/// replacement char's first byte).
+#[inline(always)]
+pub(crate) fn eq_masks(block: &[u8; 64], a: u8, b: u8) -> (u64, u64) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `eq_masks_sse2` needs only SSE2, which every x86-64 CPU has (the target enables it for all code).
+    return unsafe { eq_masks_sse2(block, a, b) };
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let bits = |v: u8| block.iter().enumerate().fold(0u64, |m, (k, &x)| m | ((x == v) as u64) << k);
+        (bits(a), bits(b))
+    }
+}
+
+/// # Safety
+/// The CPU must have SSE2 (every x86-64 CPU has).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+#[inline]
+unsafe fn eq_masks_sse2(block: &[u8; 64], a: u8, b: u8) -> (u64, u64) {
+    use std::arch::x86_64::*;
+    let (va, vb) = (_mm_set1_epi8(a as i8), _mm_set1_epi8(b as i8));
+    let (mut ma, mut mb) = (0u64, 0u64);
+    for k in 0..4 {
+        let v = _mm_set_epi64x(word(block, 16 * k + 8) as i64, word(block, 16 * k) as i64);
+        ma |= (_mm_movemask_epi8(_mm_cmpeq_epi8(v, va)) as u32 as u64) << (16 * k);
+        mb |= (_mm_movemask_epi8(_mm_cmpeq_epi8(v, vb)) as u32 as u64) << (16 * k);
+    }
+    (ma, mb)
+}
+
 /// Bytes `at..at + 8` of the block as a little-endian u64 (`at` <= 56).
 #[inline(always)]
 fn word(block: &[u8; 64], at: usize) -> u64 {

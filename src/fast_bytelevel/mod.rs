@@ -10,7 +10,7 @@
 //! the bulk call finds out in the same scan whether a text may hold an
 //! added token ([`FastByteLevel::encode_text_ids`]).
 
-mod blocks;
+pub(crate) mod blocks;
 mod cache;
 mod ids;
 pub mod merge;

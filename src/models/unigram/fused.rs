@@ -8,7 +8,7 @@
 //! general path (Metaspace's `pre_tokenize`, then `Unigram::tokenize`), which
 //! tests/test_pipeline_unigram_fast*.py check against it and tokenizers 0.23.3.
 
-use super::word_cache::WordCache;
+use super::word_cache::{Key, WordCache};
 use super::{Scratch, Unigram};
 use crate::encoding::Encoding;
 use crate::models::ModelToken;
@@ -199,11 +199,11 @@ pub(super) fn with_pieces<T>(model: &Unigram, st: &mut ThreadState, r: char, f: 
 }
 
 /// The ids of the word `r` then `tail` appended to `ids`: a cached word is
-/// looked up by `tail` itself (nothing copied; `tag` from `st.cache.prefetch`),
-/// another one tokenized.
+/// looked up by `tail` itself (nothing copied; `tag` from `st.cache.prefetch`,
+/// `key` its [`Key`]), another one tokenized.
 #[inline]
-pub(super) fn push_prefixed_ids(model: &Unigram, st: &mut ThreadState, r: char, tail: &str, tag: u32, ids: &mut Vec<u32>) -> Result<()> {
-    if let Some((cached, _)) = st.cache.get_tagged(tag, true, tail.as_bytes()) {
+pub(super) fn push_prefixed_ids(model: &Unigram, st: &mut ThreadState, r: char, tail: &str, tag: u32, key: &Key, ids: &mut Vec<u32>) -> Result<()> {
+    if let Some(cached) = st.cache.get_ids(tag, true, tail.as_bytes(), key) {
         // (one or two ids: pushes, not a `memcpy` call)
         match *cached {
             [a] => ids.push(a),

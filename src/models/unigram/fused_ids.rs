@@ -13,6 +13,8 @@
 //! the per-thread word cache (word_cache.rs), so a word costs one hash lookup.
 
 use super::fused::{offset_u32, push_prefixed_ids, with_pieces, Emit, MetaspaceUnigram, ThreadState};
+use super::fused_cut::Tails;
+use super::word_cache::Key;
 use super::Unigram;
 use crate::normalized_string::NormalizedString;
 use crate::normalizers::Normalizer;
@@ -136,44 +138,52 @@ impl FusedUnigram<'_> {
 impl FusedUnigram<'_> {
     /// Ids only, words split, every word the replacement then a tail (the
     /// first prepended or starting at a space or replacement char, as every
-    /// later one does): each tail is looked up straight from the text, and
-    /// the next word's cache slot is prefetched before this word is looked
-    /// up (a slot the CPU's caches miss then loads while this word is handled:
-    /// that miss was half of the lookup's time).
+    /// later one does): the tails come from the block cutter (fused_cut.rs),
+    /// each is keyed and looked up straight from the text, and the cache
+    /// slot of the word [`AHEAD`] words on is prefetched before this word is
+    /// looked up (a slot the CPU's caches miss then loads while the words
+    /// between are handled).
     fn prefixed_ids(&self, st: &mut ThreadState, text: &str, prepend: bool, collapse: bool, ids: &mut Vec<u32>) -> Result<()> {
         let r = self.shape.meta.replacement;
         let mut buf = [0u8; 4];
         let rs: &str = r.encode_utf8(&mut buf);
         let bytes = text.as_bytes();
-        // The tail of the word starting at `start` and where the next one starts.
-        let cut = |mut start: usize| {
-            if collapse {
-                // the run's last space starts the word
-                while bytes.get(start) == Some(&b' ') && bytes.get(start + 1) == Some(&b' ') {
-                    start += 1;
-                }
-            }
-            let end = next_boundary(bytes, start, rs.as_bytes());
-            let segment = text.get(start..end).unwrap_or_default();
-            // past the first word, every word starts at a space or replacement char (`next_boundary`)
-            let tail = match (start == 0 && prepend, segment.strip_prefix(' ')) {
-                (true, _) => segment,
-                (false, Some(tail)) => tail,
-                (false, None) => segment.strip_prefix(rs).unwrap_or(segment),
-            };
-            (tail, end)
+        let mut tails = Tails::new(bytes, rs.as_bytes(), prepend, collapse);
+        let keyed = |st: &ThreadState, (a, b): (usize, usize)| {
+            let key = Key::of(bytes, a, b - a);
+            (key, st.cache.prefetch(true, bytes.get(a..b).unwrap_or_default(), &key))
         };
-        let (mut tail, mut end) = cut(0);
-        let mut tag = st.cache.prefetch(true, tail.as_bytes());
-        loop {
-            let next = (end < bytes.len()).then(|| cut(end));
-            let next_tag = next.map(|(t, _)| st.cache.prefetch(true, t.as_bytes()));
-            push_prefixed_ids(self.model, st, r, tail, tag, ids)?;
-            let (Some((t, e)), Some(g)) = (next, next_tag) else { return Ok(()) };
-            (tail, end, tag) = (t, e, g);
+        // The next AHEAD words, keyed and their slots prefetched, in a ring: word k is looked up
+        // AHEAD words after its slot was asked for (one word ahead hid too little of a miss).
+        let mut ring = [((0, 0), Key::default(), 0u32); AHEAD];
+        let mut pending = 0;
+        for entry in ring.iter_mut() {
+            let Some(w) = tails.next() else { break };
+            let (key, tag) = keyed(st, w);
+            *entry = (w, key, tag);
+            pending += 1;
         }
+        let mut head = 0;
+        while pending > 0 {
+            let Some(&((a, b), key, tag)) = ring.get(head) else { break };
+            match tails.next() {
+                Some(w) => {
+                    let (k, t) = keyed(st, w);
+                    if let Some(entry) = ring.get_mut(head) {
+                        *entry = (w, k, t);
+                    }
+                }
+                None => pending -= 1,
+            }
+            push_prefixed_ids(self.model, st, r, text.get(a..b).unwrap_or_default(), tag, &key, ids)?;
+            head = (head + 1) % AHEAD;
+        }
+        Ok(())
     }
 }
+
+/// How many words ahead the prefixed path asks for a word's cache slot.
+const AHEAD: usize = 8;
 
 /// What `n` does to `text` when it is one of these simple cases.
 enum Step {

@@ -7,6 +7,7 @@
 //! its `<0xNN>` byte pieces, each over the whole run.
 
 mod fused;
+mod fused_cut;
 mod fused_ids;
 pub(crate) mod trie;
 mod word_cache;

@@ -5,9 +5,11 @@
 //! one hash probe, where a sorted child list per node cost a binary search of
 //! up to 8 mispredicted steps per byte (the `▁` node has hundreds of
 //! children); that search was 40% of a Unigram encode's profile. Each edge
-//! also holds the piece ending at its child (id and score): a step is one
-//! cache miss, where a table of pieces by node cost a second one (perf put
-//! a quarter of the Viterbi on that load, a third on the edge's).
+//! also holds where the piece ending at its child is in a dense table of
+//! (id, score) (a few hundred KB, which stays in the CPU's caches): a step
+//! is one cache miss on a 16-byte edge, where a table of pieces by node cost
+//! a second miss (perf put a quarter of the Viterbi on that load) and the
+//! score in the edge made edges 24 bytes.
 
 /// An empty slot of the edge table.
 const EMPTY: u64 = u64::MAX;
@@ -17,16 +19,18 @@ struct Edge {
     /// node << 8 | byte; `EMPTY` for a free slot.
     key: u64,
     child: u32,
-    /// The piece ending at `child` (`u32::MAX`: none) and its score.
-    id: u32,
-    score: f64,
+    /// The piece ending at `child`: its place in `pieces` (`u32::MAX`: none).
+    piece: u32,
 }
 
 #[derive(Clone, Debug)]
 pub struct Trie {
-    /// Linear probing, a power-of-two length.
+    /// Linear probing, a power-of-two length; 16-byte edges (the score in
+    /// the edge made them 24: a third more table for the Viterbi's misses).
     edges: Vec<Edge>,
     mask: usize,
+    /// (id, score) of each piece, dense: small enough to stay in the CPU's caches.
+    pieces: Vec<(u32, f64)>,
 }
 
 #[inline]
@@ -53,7 +57,8 @@ impl Trie {
             }
         }
         let size = (children.len() * 2).next_power_of_two().max(2);
-        let mut edges = vec![Edge { key: EMPTY, child: 0, id: u32::MAX, score: 0.0 }; size];
+        let mut edges = vec![Edge { key: EMPTY, child: 0, piece: u32::MAX }; size];
+        let mut pieces = Vec::new();
         let mask = size - 1;
         for (key, child) in children {
             let mut i = slot(key, mask);
@@ -61,11 +66,18 @@ impl Trie {
                 i = (i + 1) & mask;
             }
             let (id, score) = piece.get(child as usize).copied().unwrap_or((u32::MAX, 0.0));
+            let at = match id {
+                u32::MAX => u32::MAX,
+                _ => {
+                    pieces.push((id, score));
+                    (pieces.len() - 1) as u32
+                }
+            };
             if let Some(e) = edges.get_mut(i) {
-                *e = Edge { key, child, id, score };
+                *e = Edge { key, child, piece: at };
             }
         }
-        Trie { edges, mask }
+        Trie { edges, mask, pieces }
     }
 
     #[inline]
@@ -91,8 +103,8 @@ impl Trie {
         for (i, &b) in text.iter().enumerate() {
             let Some(e) = self.edge(node, b) else { return };
             node = e.child;
-            if e.id != u32::MAX {
-                f(i + 1, e.id, e.score);
+            if let Some(&(id, score)) = self.pieces.get(e.piece as usize) {
+                f(i + 1, id, score);
             }
         }
     }

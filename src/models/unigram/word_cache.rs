@@ -30,7 +30,10 @@ const INLINE_IDS: usize = 2;
 /// `key_len`'s flag: the word is the replacement, then the key.
 const PREFIXED: u8 = 0x80;
 
+/// 32 bytes aligned to 32: two to a cache line, never across two (with the
+/// spans' start in it, it was 36 bytes and every other slot straddled lines).
 #[derive(Clone, Copy, Default)]
+#[repr(C, align(32))]
 struct Slot {
     /// The key's hash, never 0; 0 marks an empty slot.
     tag: u32,
@@ -41,14 +44,53 @@ struct Slot {
     ids: [u32; INLINE_IDS],
     /// The key (`key_len <= INLINE_KEY`, zero-padded), else where it starts in `keys` (first 4 bytes).
     key: [u8; INLINE_KEY],
-    /// Where the spans start in `spans`.
-    span_at: u32,
+}
+
+/// A word's first 16 bytes as two little-endian words, zero past its end:
+/// what an inline slot key holds, so a lookup compares two words, and what
+/// [`hash`] reads, so a word is hashed from the text with two masked loads
+/// (no copy of the word, no `memcpy` call of its length).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Key {
+    lo: u64,
+    hi: u64,
+}
+
+impl Key {
+    /// The key of `text[start..start + len]` (a range inside `text`).
+    #[inline(always)]
+    pub(super) fn of(text: &[u8], start: usize, len: usize) -> Key {
+        let lo = load(text, start, len.min(8));
+        let hi = if len > 8 { load(text, start + 8, (len - 8).min(8)) } else { 0 };
+        Key { lo, hi }
+    }
+}
+
+/// The `n` (<= 8) bytes of `text` from `at` as a little-endian word, zero above:
+/// one load where 8 bytes are there, else the text's last 8 shifted down.
+#[inline(always)]
+fn load(text: &[u8], at: usize, n: usize) -> u64 {
+    if n == 0 {
+        return 0;
+    }
+    let keep = if n >= 8 { u64::MAX } else { (1u64 << (8 * n)) - 1 };
+    let word = |s: &[u8]| <[u8; 8]>::try_from(s).map_or(0, u64::from_le_bytes);
+    if let Some(w) = text.get(at..at + 8) {
+        return word(w) & keep;
+    }
+    match text.len().checked_sub(8).and_then(|from| Some((text.get(from..)?, at.checked_sub(from)?))) {
+        Some((last, skip)) => (word(last) >> (8 * skip)) & keep,
+        // a text under 8 bytes
+        None => text.get(at..at + n).unwrap_or_default().iter().rev().fold(0, |w, &b| w << 8 | b as u64),
+    }
 }
 
 #[derive(Default)]
 pub(super) struct WordCache {
     /// Open addressing, linear probing, a power-of-two length at most half full.
     slots: Vec<Slot>,
+    /// Where each slot's spans start in `spans` (beside the slots: only offsets need them).
+    span_at: Vec<u32>,
     keys: Vec<u8>,
     ids: Vec<u32>,
     spans: Vec<[u8; 2]>,
@@ -81,22 +123,30 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     }
 }
 
-/// A key's hash (FxHash-style over 8-byte chunks) with its flag, never 0.
+const K: u64 = 0x517c_c1b7_2722_0a95;
+
+/// A key's hash (FxHash-style over 8-byte chunks, the last zero-padded) with its flag, never 0.
 #[inline]
 fn hash(word: &[u8], flag: u8) -> u32 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut h = word.len() as u64 | (flag as u64) << 8;
-    let mut chunks = word.chunks_exact(8);
-    for c in &mut chunks {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(c);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(b)).wrapping_mul(K);
+    if word.len() <= INLINE_KEY {
+        return hash_key(&Key::of(word, 0, word.len()), word.len(), flag);
     }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        let mut b = [0u8; 8];
-        b.get_mut(..rest.len()).unwrap_or_default().copy_from_slice(rest);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(b)).wrapping_mul(K);
+    let mut h = word.len() as u64 | (flag as u64) << 8;
+    for at in (0..word.len()).step_by(8) {
+        h = (h.rotate_left(5) ^ load(word, at, (word.len() - at).min(8))).wrapping_mul(K);
+    }
+    ((h ^ (h >> 32)) as u32).max(1)
+}
+
+/// [`hash`] of a word of `len` <= 16 bytes from its [`Key`]: the same rounds (one per 8 bytes begun).
+#[inline(always)]
+fn hash_key(key: &Key, len: usize, flag: u8) -> u32 {
+    let mut h = len as u64 | (flag as u64) << 8;
+    if len > 0 {
+        h = (h.rotate_left(5) ^ key.lo).wrapping_mul(K);
+    }
+    if len > 8 {
+        h = (h.rotate_left(5) ^ key.hi).wrapping_mul(K);
     }
     ((h ^ (h >> 32)) as u32).max(1)
 }
@@ -110,28 +160,48 @@ impl WordCache {
     /// (`prefixed`: of the replacement then `word`), if cached.
     #[inline]
     pub(super) fn get(&self, prefixed: bool, word: &[u8]) -> Option<(&[u32], &[[u8; 2]])> {
-        self.get_tagged(hash(word, flag(prefixed)), prefixed, word)
+        let i = self.find(hash(word, flag(prefixed)), prefixed, word, None)?;
+        let (s, at) = (self.slots.get(i)?, *self.span_at.get(i)? as usize);
+        Some((self.ids_of(s)?, self.spans.get(at..at + s.pieces as usize)?))
     }
 
-    /// `word`'s tag, its slot's cache line requested (a hint: a later
-    /// [`WordCache::get_tagged`] finds it loaded, or loading, instead of
-    /// waiting for it then).
+    /// `word`'s tag (its [`Key`] from [`Key::of`]), its slot's cache line
+    /// requested (a hint: a later [`WordCache::get_ids`] finds it loaded, or
+    /// loading, instead of waiting for it then).
     #[inline]
-    pub(super) fn prefetch(&self, prefixed: bool, word: &[u8]) -> u32 {
-        let tag = hash(word, flag(prefixed));
+    pub(super) fn prefetch(&self, prefixed: bool, word: &[u8], key: &Key) -> u32 {
+        let tag = match word.len() <= INLINE_KEY {
+            true => hash_key(key, word.len(), flag(prefixed)),
+            false => hash(word, flag(prefixed)),
+        };
         if let Some(slot) = self.slots.get(tag as usize & self.slots.len().wrapping_sub(1)) {
             prefetch(slot);
         }
         tag
     }
 
-    /// [`WordCache::get`] with the tag [`WordCache::prefetch`] gave.
+    /// The ids of `word`'s pieces, with the tag [`WordCache::prefetch`] gave and its [`Key`].
     #[inline]
-    pub(super) fn get_tagged(&self, tag: u32, prefixed: bool, word: &[u8]) -> Option<(&[u32], &[[u8; 2]])> {
+    pub(super) fn get_ids(&self, tag: u32, prefixed: bool, word: &[u8], key: &Key) -> Option<&[u32]> {
+        self.ids_of(self.slots.get(self.find(tag, prefixed, word, Some(key))?)?)
+    }
+
+    #[inline]
+    fn ids_of<'s>(&'s self, s: &'s Slot) -> Option<&'s [u32]> {
+        let n = s.pieces as usize;
+        match n <= INLINE_IDS {
+            true => s.ids.get(..n),
+            false => self.ids.get(s.ids[0] as usize..s.ids[0] as usize + n),
+        }
+    }
+
+    /// The slot of `word` (with its tag and, if known, its key), if cached.
+    #[inline(always)]
+    fn find(&self, tag: u32, prefixed: bool, word: &[u8], key: Option<&Key>) -> Option<usize> {
         if self.slots.is_empty() || word.len() > MAX_WORD_BYTES {
             return None;
         }
-        let flag = flag(prefixed);
+        let key_len = word.len() as u8 | flag(prefixed);
         let mask = self.slots.len() - 1;
         let mut i = tag as usize & mask;
         loop {
@@ -139,14 +209,15 @@ impl WordCache {
             if s.tag == 0 {
                 return None;
             }
-            if s.tag == tag && s.key_len == word.len() as u8 | flag && self.key_of(s).is_some_and(|k| same_bytes(k, word)) {
-                let n = s.pieces as usize;
-                let at = s.span_at as usize;
-                let ids = match n <= INLINE_IDS {
-                    true => s.ids.get(..n)?,
-                    false => self.ids.get(s.ids[0] as usize..s.ids[0] as usize + n)?,
+            if s.tag == tag && s.key_len == key_len {
+                let same = match (key, word.len() <= INLINE_KEY) {
+                    // an inline key is zero-padded, as a `Key` is
+                    (Some(k), true) => inline_key(s) == *k,
+                    _ => self.key_of(s).is_some_and(|k| same_bytes(k, word)),
                 };
-                return Some((ids, self.spans.get(at..at + n)?));
+                if same {
+                    return Some(i);
+                }
             }
             i = (i + 1) & mask;
         }
@@ -176,13 +247,7 @@ impl WordCache {
         if (self.len + 1) * 4 > self.slots.len() * 3 {
             self.grow();
         }
-        let mut slot = Slot {
-            tag: hash(word, flag),
-            key_len: word.len() as u8 | flag,
-            pieces: pieces.len() as u8,
-            span_at: self.spans.len() as u32,
-            ..Slot::default()
-        };
+        let mut slot = Slot { tag: hash(word, flag), key_len: word.len() as u8 | flag, pieces: pieces.len() as u8, ..Slot::default() };
         match slot.key.get_mut(..word.len()) {
             Some(inline) => inline.copy_from_slice(word),
             None => {
@@ -196,27 +261,37 @@ impl WordCache {
             slot.ids[0] = self.ids.len() as u32;
             self.ids.extend(pieces.iter().map(|p| p.0));
         }
+        let span_at = self.spans.len() as u32;
         self.spans.extend(pieces.iter().map(|p| [p.1 as u8, p.2 as u8]));
-        self.place(slot);
+        self.place(slot, span_at);
         self.len += 1;
     }
 
-    fn place(&mut self, slot: Slot) {
+    fn place(&mut self, slot: Slot, span_at: u32) {
         let mask = self.slots.len() - 1;
         let mut i = slot.tag as usize & mask;
         while self.slots.get(i).is_some_and(|s| s.tag != 0) {
             i = (i + 1) & mask;
         }
-        if let Some(s) = self.slots.get_mut(i) {
+        if let (Some(s), Some(at)) = (self.slots.get_mut(i), self.span_at.get_mut(i)) {
             *s = slot;
+            *at = span_at;
         }
     }
 
     fn grow(&mut self) {
         let size = (self.slots.len() * 2).max(1024);
         let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
-        old.into_iter().filter(|s| s.tag != 0).for_each(|s| self.place(s));
+        let old_at = std::mem::replace(&mut self.span_at, vec![0; size]);
+        old.into_iter().zip(old_at).filter(|(s, _)| s.tag != 0).for_each(|(s, at)| self.place(s, at));
     }
+}
+
+/// An inline slot key as a [`Key`].
+#[inline(always)]
+fn inline_key(s: &Slot) -> Key {
+    let half = |at: usize| s.key.get(at..at + 8).and_then(|b| <[u8; 8]>::try_from(b).ok()).map_or(0, u64::from_le_bytes);
+    Key { lo: half(0), hi: half(8) }
 }
 
 #[cfg(test)]
@@ -249,8 +324,9 @@ mod tests {
         }
         for (i, w) in words.iter().enumerate() {
             let (ids, spans) = c.get(i % 2 == 0, w.as_bytes()).unwrap();
-            let tag = c.prefetch(i % 2 == 0, w.as_bytes());
-            assert_eq!(c.get_tagged(tag, i % 2 == 0, w.as_bytes()), Some((ids, spans)));
+            let key = Key::of(w.as_bytes(), 0, w.len());
+            let tag = c.prefetch(i % 2 == 0, w.as_bytes(), &key);
+            assert_eq!(c.get_ids(tag, i % 2 == 0, w.as_bytes(), &key), Some(ids));
             assert!(c.get(i % 2 == 1, w.as_bytes()).is_none(), "the flag is part of the key");
             let want = pieces(i, w);
             assert_eq!(ids, want.iter().map(|p| p.0).collect::<Vec<_>>());
@@ -263,5 +339,43 @@ mod tests {
         assert!(c.get(false, long.as_bytes()).is_none());
         c.clear();
         assert!(c.get(true, words[0].as_bytes()).is_none());
+    }
+
+    /// A word's key and hash read inside a longer text (one load, or the
+    /// text's last 8 bytes shifted, or bytes one by one under 8) are those of
+    /// the word alone, as `insert` hashed it; an inline key compares as a `Key`.
+    #[test]
+    fn keys_read_in_place_are_the_words_own() {
+        let text: Vec<u8> = (0..40u8).map(|b| b.wrapping_mul(37).wrapping_add(0xE1)).collect();
+        for end in 0..=text.len() {
+            let t = &text[..end];
+            for start in 0..=end {
+                for len in 0..=(end - start).min(MAX_WORD_BYTES) {
+                    let word = &t[start..start + len];
+                    let alone = word.to_vec();
+                    for flag in [0, PREFIXED] {
+                        let want = {
+                            let mut h = len as u64 | (flag as u64) << 8;
+                            for c in alone.chunks(8) {
+                                let mut b = [0u8; 8];
+                                b[..c.len()].copy_from_slice(c);
+                                h = (h.rotate_left(5) ^ u64::from_le_bytes(b)).wrapping_mul(K);
+                            }
+                            ((h ^ (h >> 32)) as u32).max(1)
+                        };
+                        assert_eq!(hash(word, flag), want);
+                        if len <= INLINE_KEY {
+                            assert_eq!(Key::of(t, start, len), Key::of(&alone, 0, len), "{start} {len} {end}");
+                            assert_eq!(hash_key(&Key::of(t, start, len), len, flag), want);
+                            let mut slot = Slot::default();
+                            slot.key[..len].copy_from_slice(word);
+                            assert_eq!(inline_key(&slot), Key::of(t, start, len));
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(std::mem::size_of::<Slot>(), 32);
+        assert_eq!(std::mem::align_of::<Slot>(), 32);
     }
 }
