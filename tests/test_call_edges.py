@@ -113,3 +113,36 @@ def test_a_bad_side_attribute_is_refused_when_set(reference, side):
     assert getattr(ours, side) == "right"
     with pytest.raises(ValueError, match="current value: middle"):
         bertpiece.BertTokenizer(vocab_file=VOCAB, reference=reference, **{side: "middle"})
+
+
+NONE_OPTIONS = [dict(padding=None), dict(padding=None, truncation=True, max_length=3),
+                dict(stride=None), dict(stride=None, padding=True, return_tensors="np"),
+                dict(stride=None, truncation=True, max_length=4)]
+
+
+@pytest.mark.parametrize("reference", sorted(MODES))
+@pytest.mark.parametrize("options", NONE_OPTIONS, ids=str)
+def test_none_options_as_transformers(reference, options):
+    """`padding=None` is transformers' ValueError (it was taken as no padding); `stride=None` passes while
+    nothing is truncated (it was refused). With truncation on, a None stride is tokenizers mode's TypeError
+    up front; legacy reads it only when a row is cut, so there it is a TypeError too, whether or not one is."""
+    ours, theirs = pair(reference)
+    for text in ["hello world again", ["hello world again", "a b"], ("hello world", "again")]:
+        expected = outcome(theirs, text, **options)
+        if options.get("stride", 0) is None and options.get("truncation"):
+            with pytest.raises(TypeError, match="stride must be an integer, got NoneType"):
+                ours(text, **options)
+        elif isinstance(expected, tuple):
+            with pytest.raises({"ValueError": ValueError, "TypeError": TypeError}[expected[0]]):
+                ours(text, **options)
+        else:
+            assert outcome(ours, text, **options) == expected, (text, options)
+
+
+@pytest.mark.parametrize("value", [2, -1, "yes", 0, ""])
+def test_add_special_tokens_any_truthiness_on_one_text(value):
+    """Legacy mode takes any truthy `add_special_tokens` (transformers' Python tokenizer does); one text
+    gave an IndexError for 2 and -1 (its one-text path indexed a pair of tuples by it), a list did not."""
+    ours, theirs = pair("transformers")
+    for text in ["hello world", ["hello world"]]:
+        assert outcome(ours, text, add_special_tokens=value) == outcome(theirs, text, add_special_tokens=value)

@@ -57,7 +57,7 @@ class Calls:
                 warnings.warn("`max_length` is ignored when `padding`=`True` and there is no truncation strategy. "
                               "To pad to max length, use `padding='max_length'`.")
             padding_strategy = "longest"
-        elif padding is False or padding is None:
+        elif padding is False:  # (None is refused below, as transformers refuses it)
             padding_strategy = "do_not_pad"
         else:
             padding_strategy = getattr(padding, "value", padding)
@@ -197,13 +197,16 @@ class Calls:
                 self.deprecation_warnings[("unused", k)] = True
 
     def _resolve_options(self, padding, truncation, max_length, stride, pad_to_multiple_of, verbose):
-        """The sizes checked and the strategies decided: (padding strategy, truncation strategy, max_length)."""
-        _check_size("stride", stride, allow_zero=True)
+        """The sizes checked and the strategies decided: (padding strategy, truncation strategy, max_length).
+        A `stride` of None passes while nothing is truncated (transformers never reads it then)."""
         if max_length is not None:
             _check_size("max_length", max_length, allow_zero=True)
         if pad_to_multiple_of is not None:
             _check_size("pad_to_multiple_of", pad_to_multiple_of, allow_zero=False)
-        return self._strategies(padding, truncation, max_length, pad_to_multiple_of, verbose)
+        found = self._strategies(padding, truncation, max_length, pad_to_multiple_of, verbose)
+        if stride is not None or found[1] != "do_not_truncate":
+            _check_size("stride", stride, allow_zero=True)
+        return found
 
     def _check_lengths(self, truncation_strategy, max_length, stride, add_special_tokens, pair):
         """A max_length too small for the special tokens or for the stride: refused before encoding."""
@@ -231,6 +234,7 @@ class Calls:
                 return_length, verbose, split_special_tokens):
         padding_strategy, truncation_strategy, max_length = self._resolve_options(
             padding, truncation, max_length, stride, pad_to_multiple_of, verbose)
+        stride = 0 if stride is None else stride  # (None: nothing is truncated, see _resolve_options)
         if padding_side is not None and padding_side not in ("left", "right"):
             raise ValueError(f"Invalid padding strategy:{padding_side}" if self.legacy else  # transformers' messages
                              f"Unknown `direction`: `{padding_side}`. Use one of `left` or `right`")

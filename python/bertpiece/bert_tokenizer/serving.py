@@ -112,7 +112,7 @@ def one_text(tok, text, add_special_tokens, verbose, offsets=False):
     # `_served_rows(tok, st.epoch, [text], add_special_tokens, "do_not_truncate", None, st.padding_side, None)`,
     # made on first use (`_OneTextRows`) from a tuple made once per change of the tokenizer
     out._rows = rows = _OneTextRows()  # (a class call: cheaper than `_new`; it has no `__init__`)
-    rows._tok, rows._made, rows._text = tok, st.one_made[add_special_tokens], text
+    rows._tok, rows._made, rows._text = tok, st.one_made[1 if add_special_tokens else 0], text  # (any truthy value)
     return out
 
 
