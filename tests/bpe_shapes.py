@@ -105,3 +105,33 @@ def assert_all_same(ours_encodings, theirs, context):
         for a in ATTRS:
             got = getattr(ours, a)
             assert got == want[a], f"{a} differs for {context!r}:\n ours   {got}\n theirs {want[a]}"
+
+
+def check_truncation_and_padding(check, three, shape, pad_id, pad_token):
+    """A fast path's truncation (stride, longest_first) and padding (a multiple) on UD lines and short pairs,
+    through `check(shape, encode)` (fast against general and tokenizers), then its overflowing pieces
+    against tokenizers' (`three(shape)`: fast, general, tokenizers)."""
+    lines = [line for path in UD_FILES for line in ud_lines(path, 2)]
+    pairs = [(a[:50], b[:30]) for a, b in zip(lines, lines[::-1])]  # short: a pair's overflows multiply (as in HF)
+
+    def run(t):
+        t.enable_truncation(12, stride=2, strategy="longest_first")
+        t.enable_padding(pad_id=pad_id, pad_token=pad_token, pad_to_multiple_of=4)
+        try:
+            return t.encode_batch(lines) + t.encode_batch(pairs) + [t.encode(*pairs[2])]
+        finally:
+            t.no_truncation()
+            t.no_padding()
+
+    check(shape, run)
+    fast, _, theirs = three(shape)
+    fast.enable_truncation(12, stride=2)
+    theirs.enable_truncation(12, stride=2)
+    try:
+        for a, b in zip(fast.encode_batch(lines), theirs.encode_batch(lines)):
+            assert len(a.overflowing) == len(b.overflowing)
+            for x, y in zip(a.overflowing, b.overflowing):
+                assert_same(x, y, "overflowing")
+    finally:
+        fast.no_truncation()
+        theirs.no_truncation()

@@ -12,7 +12,7 @@ from tokenizers import Tokenizer as HFTokenizer, models, pre_tokenizers, process
 
 import bertpiece
 from bertpiece._core import PipelineTokenizer
-from bpe_shapes import UD_FILES, assert_same, training_sample, ud_lines
+from bpe_shapes import UD_FILES, assert_same, check_truncation_and_padding, training_sample, ud_lines
 from test_pipeline_bpe import ADDED, ADDED_TEXTS, EDGE_TEXTS
 from test_pipeline_bpe_fuzz import TEXT
 from test_pipeline_bulk import assert_same_flat
@@ -93,30 +93,7 @@ def test_options_pairs_and_pretokenized(shape):
 
 @pytest.mark.parametrize("shape", ["wordlevel-split-added", "bpe-whitespace-fuse-added"])
 def test_truncation_and_padding(shape):
-    lines = [line for path in UD_FILES for line in ud_lines(path, 2)]
-    pairs = [(a[:50], b[:30]) for a, b in zip(lines, lines[::-1])]
-
-    def run(t):
-        t.enable_truncation(12, stride=2, strategy="longest_first")
-        t.enable_padding(pad_id=3, pad_token="[PAD]", pad_to_multiple_of=4)
-        try:
-            return t.encode_batch(lines) + t.encode_batch(pairs) + [t.encode(*pairs[2])]
-        finally:
-            t.no_truncation()
-            t.no_padding()
-
-    check(shape, run)
-    fast, _, theirs = three(shape)
-    fast.enable_truncation(12, stride=2)
-    theirs.enable_truncation(12, stride=2)
-    try:
-        for a, b in zip(fast.encode_batch(lines), theirs.encode_batch(lines)):
-            assert len(a.overflowing) == len(b.overflowing)
-            for x, y in zip(a.overflowing, b.overflowing):
-                assert_same(x, y, "overflowing")
-    finally:
-        fast.no_truncation()
-        theirs.no_truncation()
+    check_truncation_and_padding(check, three, shape, pad_id=3, pad_token="[PAD]")
 
 
 @pytest.mark.parametrize("shape", ["wordlevel-split-added", "bpe-whitespace-fuse-added", "bpe-split-affixes"])
