@@ -19,7 +19,7 @@ import pytest
 import torch
 
 import bertpiece
-from bertpiece.bert_tokenizer import serving
+from bertpiece.bert_tokenizer import serving, serving_windows
 from google_reference import data_files, read_lines
 
 warnings.filterwarnings("ignore")
@@ -65,9 +65,9 @@ def assert_same(got, want):
 def served(monkeypatch):
     """What the serving paths returned each time they were tried (None: declined)."""
     seen = []
-    for name in ("one_text", "batch", "windows"):
-        real = getattr(serving, name)
-        monkeypatch.setattr(serving, name, lambda *a, _real=real, **k: seen.append(_real(*a, **k)) or seen[-1])
+    for module, name in ((serving, "one_text"), (serving, "batch"), (serving_windows, "windows")):
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *a, _real=real, **k: seen.append(_real(*a, **k)) or seen[-1])
     return seen
 
 

@@ -10,7 +10,7 @@ import logging
 import warnings
 
 from .. import _core
-from . import chat_templates, serving
+from . import chat_templates, serving, serving_windows
 from .batch_call import _OneTextRows
 from .encoding import BatchEncoding
 from .general import _padding_too_large
@@ -141,7 +141,7 @@ class Calls:
               and return_attention_mask is None and pad_to_multiple_of is None and padding_side is None
               and not (is_split_into_words or return_special_tokens_mask or return_offsets_mapping
                        or return_length or kwargs) and tokenizer_kwargs is None):
-            out = serving.windows(self, text, add_special_tokens, truncation, max_length, stride, verbose)
+            out = serving_windows.windows(self, text, add_special_tokens, truncation, max_length, stride, verbose)
             if out is not None:
                 return out
         opts = dict(add_special_tokens=add_special_tokens, padding=padding, truncation=truncation,

@@ -333,7 +333,3 @@ def _redo_lists(tok, texts, redo, ids, types, mask, add_special_tokens, truncati
     for k, (row, _, _, row_types) in zip(redo, redone):
         ids[k], types[k], mask[k] = row, row_types, [1] * len(row)
 
-
-# (one long text in windows, `tok(text, ..., stride=..., return_overflowing_tokens=True)`: its own module,
-# which reads this one's state and plans; imported last so that they exist)
-from .serving_windows import windows  # noqa: E402
