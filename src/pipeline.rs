@@ -147,8 +147,14 @@ impl Tokenizer {
                 plain.encode_piece(model, piece, origin, next_word, word, type_id, out)
             });
         }
-        let (mut model_tokens, mut char_of, mut word_text) = (Vec::new(), Vec::new(), String::new());
         let mut next_word = 0u32;
+        // Metaspace + Unigram, a whole text with no added token that the normalizer keeps: cut from its bytes
+        if let (Some(u), None, true) = (self.fused_unigram(), word, self.normalized_matcher.is_empty()) {
+            if !self.added_first.may_occur_in(text) && u.encode_plain(text, &mut Sink { out: &mut *out, type_id, word, next_word: &mut next_word })? {
+                return Ok(());
+            }
+        }
+        let (mut model_tokens, mut char_of, mut word_text) = (Vec::new(), Vec::new(), String::new());
         for split in self.splits(text) {
             let w = Some(word.unwrap_or(next_word));
             match (split, &self.fused_unigram, &self.config.model) {

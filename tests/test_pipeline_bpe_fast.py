@@ -108,6 +108,27 @@ def test_options_pairs_and_pretokenized(shape):
     check(shape, lambda t: [t.encode(w, w[::-1], is_pretokenized=True) for w in words])
 
 
+def block_edge_texts():
+    """Texts of 0, 1, 63, 64, 65, 127, 128 and 129 bytes (the block scanner takes 64 at a time), of
+    words, space runs, digits, contractions, non-ASCII and added tokens, so pieces cross the blocks' edges."""
+    units = [" the", "ab ", "  ", " 12", "'s", "é ", " x'll", "a<mask>", "日本 ", "\t\n"]
+    texts = []
+    for n in [0, 1, 63, 64, 65, 127, 128, 129]:
+        for unit in units:
+            b = (unit * 130).encode()[:n]
+            texts.append(b.decode(errors="ignore"))
+    return texts
+
+
+@pytest.mark.parametrize("shape", ["roberta", "modernbert", "added", "prefix-notrim-none"])
+def test_texts_around_the_block_length(shape):
+    # each text alone, then as a pair's first and second, with and without the specials
+    texts = block_edge_texts()
+    for add in (True, False):
+        check(shape, lambda t: [t.encode(x, add_special_tokens=add) for x in texts])
+        check(shape, lambda t: [t.encode(x, texts[-1 - i], add_special_tokens=add) for i, x in enumerate(texts)])
+
+
 @pytest.mark.parametrize("shape", ["gpt2", "roberta", "added"])
 def test_truncation_and_padding(shape):
     check_truncation_and_padding(check, three, shape, pad_id=1, pad_token="<pad>")

@@ -24,6 +24,12 @@ def _with_pre_tokenizer(text, pre_tokenizer):
     return json.dumps(cfg)
 
 
+def _with_normalizer(text, normalizer, pre_tokenizer):
+    cfg = json.loads(_with_pre_tokenizer(text, pre_tokenizer))
+    cfg["normalizer"] = normalizer
+    return json.dumps(cfg)
+
+
 def _meta(scheme="always", split=True):
     return {"type": "Metaspace", "replacement": "▁", "prepend_scheme": scheme, "split": split}
 
@@ -41,10 +47,14 @@ SHAPES = {
         with_byte_pieces(unigram_base(), every=3), {"type": "Sequence", "pretokenizers": [_meta("first")]}),
     "spm_xlmr_precompiled": spm_xlmr_json,
     "spm_t5_whitespace_split": lambda: _whitespace_then_meta(spm_t5_json()),
+    # NFKC keeps ASCII text: such texts are cut from their bytes (as the normalizer-less files' are)
+    "nfkc_first": lambda: _with_normalizer(unigram_base(), {"type": "NFKC"}, _meta("first")),
 }
 
 EXTRA = ["", " ", "  a  b  ", "▁x", "a▁▁b", "日本語のテキスト", "x\u0301y", "\x00z", "😀 emoji 👍🏽", "\t\n tab",
-         "<mask>x <mask> y<mask>", " ﬁ ① Ⅻ ｶ "]
+         "<mask>x <mask> y<mask>", " ﬁ ① Ⅻ ｶ "] + [
+    # 1, 63, 64, 65 and 129 bytes, ASCII and not
+    (unit * 70)[:n] for n in (1, 63, 64, 65, 129) for unit in ("the cat ", "  a", "é b ")]
 
 
 def three(text):

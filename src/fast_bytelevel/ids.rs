@@ -2,6 +2,7 @@
 //! bytes are left, the pieces come from the block scanner ([`super::blocks`])
 //! several at a time, each looked up as it comes; the piece at a byte the
 //! block scanner leaves (and the text's last 63 bytes) from the scalar one.
+//! The same splitter ([`split_blocks`]) serves the per-text `Encoding` entry.
 
 use super::blocks::{Avx2, Classify, Sse2};
 use super::merge::Words;
@@ -33,32 +34,61 @@ impl Words<'_> {
     #[inline(always)]
     fn text_ids_with(&mut self, classifier: impl Classify, text: &str, classes: &AsciiClasses, ids: &mut Vec<u32>) -> bool {
         let bytes = text.as_bytes();
-        let (ascii, quote_stops, stops) = (classes.table(), classes.quote_stops(), classes.block_stops());
-        let mut i = 0;
-        while i < bytes.len() {
-            if let (Some(stops), Some(block)) = (stops, bytes.get(i..i + 64)) {
-                if let Some(starts) = classifier.piece_starts(block, stops) {
-                    // the pieces between the block's starts; the last start's piece may run past it
-                    let mut rest = starts & !1;
-                    let mut at = 0;
-                    while rest != 0 {
-                        let next = rest.trailing_zeros() as usize;
-                        self.tokenize_ids(bytes, i + at, i + next, ids);
-                        at = next;
-                        rest &= rest - 1;
-                    }
-                    if at > 0 {
-                        i += at;
-                        continue;
-                    }
+        split_blocks_with(classifier, text, classes, |start, end| self.tokenize_ids(bytes, start, end, ids))
+    }
+}
+
+/// GPT-2's pieces of `text` (with `classes`) as `out(start, end)`, in order, up to the first
+/// Stop byte (false if there is one): the same pieces as [`super::scan::split_gpt2_until`],
+/// found 64 bytes at a time where 64 are left (the per-text `Encoding` entry's splitter).
+pub fn split_blocks(text: &str, classes: &AsciiClasses, out: impl FnMut(usize, usize)) -> bool {
+    match Avx2::detect() {
+        // SAFETY: `avx2` proves the CPU has AVX2
+        Some(avx2) => unsafe { split_blocks_avx2(avx2, text, classes, out) },
+        None => split_blocks_with(Sse2, text, classes, out),
+    }
+}
+
+/// [`split_blocks`] compiled for AVX2 (with `out` inlined into it).
+///
+/// # Safety
+/// The CPU must have AVX2 (as holding an [`Avx2`] proves).
+#[cfg_attr(target_arch = "x86_64", target_feature(enable = "avx2"))]
+unsafe fn split_blocks_avx2(avx2: Avx2, text: &str, classes: &AsciiClasses, out: impl FnMut(usize, usize)) -> bool {
+    split_blocks_with(avx2, text, classes, out)
+}
+
+/// [`split_blocks`] with the block classifier `classifier`: the pieces between a block's
+/// starts from the masks, the piece at a byte the block scanner leaves (and the text's
+/// last 63 bytes) from the scalar scanner.
+#[inline(always)]
+fn split_blocks_with(classifier: impl Classify, text: &str, classes: &AsciiClasses, mut out: impl FnMut(usize, usize)) -> bool {
+    let bytes = text.as_bytes();
+    let (ascii, quote_stops, stops) = (classes.table(), classes.quote_stops(), classes.block_stops());
+    let mut i = 0;
+    while i < bytes.len() {
+        if let (Some(stops), Some(block)) = (stops, bytes.get(i..i + 64)) {
+            if let Some(starts) = classifier.piece_starts(block, stops) {
+                // the pieces between the block's starts; the last start's piece may run past it
+                let mut rest = starts & !1;
+                let mut at = 0;
+                while rest != 0 {
+                    let next = rest.trailing_zeros() as usize;
+                    out(i + at, i + next);
+                    at = next;
+                    rest &= rest - 1;
+                }
+                if at > 0 {
+                    i += at;
+                    continue;
                 }
             }
-            let Some(end) = piece_end(text, ascii, quote_stops, i) else { return false };
-            self.tokenize_ids(bytes, i, end, ids);
-            i = end;
         }
-        true
+        let Some(end) = piece_end(text, ascii, quote_stops, i) else { return false };
+        out(i, end);
+        i = end;
     }
+    true
 }
 
 #[cfg(test)]

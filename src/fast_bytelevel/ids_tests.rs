@@ -89,3 +89,43 @@ fn texts_around_the_block_length_give_the_scalar_splits_ids() {
         }
     }
 }
+
+/// The per-text splitter ([`split_blocks`], each classifier) gives the scalar
+/// scanner's pieces as byte ranges, and stops where it stops (with an added
+/// token's first bytes as Stop): random texts across the blocks' edges and
+/// texts of 0, 1, 63, 64, 65... bytes.
+#[test]
+fn the_block_splitter_gives_the_scalar_pieces_and_stops() {
+    use crate::fast_bytelevel::scan::split_gpt2_until;
+    let pieces = ["the", " the", "ab", " ab", " ", "  ", "12", " 12", ".", ",", "'s", "'", "é", " é", "\t", "\n", "x  y", "<", "日"];
+    let mut state = 7u64;
+    let mut next = |n: usize| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((state >> 33) as usize) % n
+    };
+    let mut texts: Vec<String> = (0..3000).map(|_| (0..next(90)).map(|_| pieces[next(pieces.len())]).collect()).collect();
+    for len in [0, 1, 63, 64, 65, 127, 128, 129] {
+        for unit in [" a", "  ", "é", "'s", "a<"] {
+            texts.push(unit.repeat(len).chars().take(len).collect());
+        }
+    }
+    let with_stops = AsciiClasses::with_stops([b'<', b'\''].into_iter()).unwrap();
+    for classes in [AsciiClasses::plain(), &with_stops] {
+        for text in &texts {
+            let mut want = Vec::new();
+            let want_done = split_gpt2_until(text, classes, |a, b| want.push((a, b)));
+            let mut got = Vec::new();
+            assert_eq!(split_blocks_with(Sse2, text, classes, |a, b| got.push((a, b))), want_done, "SSE2: {text:?}");
+            assert_eq!(got, want, "SSE2: {text:?}");
+            if let Some(avx2) = Avx2::detect() {
+                got.clear();
+                // SAFETY: `avx2` proves the CPU has AVX2
+                assert_eq!(unsafe { split_blocks_avx2(avx2, text, classes, |a, b| got.push((a, b))) }, want_done, "AVX2: {text:?}");
+                assert_eq!(got, want, "AVX2: {text:?}");
+            }
+            got.clear();
+            assert_eq!(split_blocks(text, classes, |a, b| got.push((a, b))), want_done);
+            assert_eq!(got, want);
+        }
+    }
+}

@@ -110,6 +110,23 @@ impl Words<'_> {
         }
     }
 
+    /// [`Words::tokenize`] to a callback: `f(id, len in bytes)` for each token of the word
+    /// `text[start..end]` (non-empty, raw bytes), with no list in between.
+    #[inline(always)]
+    pub fn tokenize_each(&mut self, text: &[u8], start: usize, end: usize, mut f: impl FnMut(u32, u32)) {
+        match self.cached(text, start, end) {
+            Hit::One(id) => f(id, (end - start) as u32),
+            Hit::Many(pieces) => pieces.iter().for_each(|&(id, len)| f(id, len)),
+            Hit::Miss => {
+                let mut pieces = std::mem::take(&mut self.scratch);
+                pieces.clear();
+                self.bpe.tokenize_uncached(text.get(start..end).unwrap_or_default(), &mut pieces);
+                pieces.iter().for_each(|&(id, len)| f(id, len));
+                self.scratch = pieces;
+            }
+        }
+    }
+
     /// Appends only the ids of the word `text[start..end]`'s tokens to `ids`:
     /// one-byte words and short one-token words in their home slot inline,
     /// the rest out of line.

@@ -2,7 +2,7 @@
 //! (no normalizer, the `ByteLevel` pre-tokenizer with its regex, a BPE model
 //! whose vocabulary holds all 256 byte chars, no prefix/suffix), the text
 //! between added tokens goes straight from `&str` to tokens: a hand-written
-//! GPT-2 splitter ([`scan`]) gives byte ranges, merges run on byte ids
+//! GPT-2 splitter ([`scan`], 64 bytes at a time where it can: [`blocks`]) gives byte ranges, merges run on byte ids
 //! ([`merge`]), and offsets come from counting chars once, with no
 //! `NormalizedString` and no byte-level string. It yields the same
 //! [`Encoding`] as the general path, so added tokens, post-processors,
@@ -21,7 +21,6 @@ use crate::config::TokenizerConfig;
 use crate::encoding::Encoding;
 use crate::models::Model;
 use crate::pre_tokenizers::PreTokenizer;
-use cache::Piece;
 use merge::ByteBpe;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -116,21 +115,25 @@ impl FastByteLevel {
         let (text, prefix) = self.prefixed(text);
         let text = &*text;
         let bytes = text.as_bytes();
-        let mut pieces: Vec<Piece> = Vec::new();
+        // ASCII text: chars are bytes (the common case, no counting)
+        let ascii = text.is_ascii();
         // chars of `text` before the current word
         let mut chars_before = 0usize;
-        self.bpe.with_cache(|words| scan::split_gpt2(text, |start, end| {
+        // the pieces 64 bytes at a time (no Stop bytes: the added tokens are split out already)
+        self.bpe.with_cache(|words| ids::split_blocks(text, scan::AsciiClasses::plain(), |start, end| {
             let w = fixed_word.unwrap_or(*word);
             *word += 1;
-            pieces.clear();
-            words.tokenize(bytes, start, end, &mut pieces);
             let mut at = start; // byte where the next token starts
             let mut char_at = chars_before; // chars before `at`
-            for &(id, len) in &pieces {
+            words.tokenize_each(bytes, start, end, |id, len| {
                 let end_byte = at + len as usize;
-                // a token starting inside a char takes that whole char (as in HF)
-                let first = if is_char_start(bytes, at) { char_at } else { char_at.saturating_sub(1) };
-                let chars_in = bytes[at..end_byte].iter().filter(|&&b| is_char_start_byte(b)).count();
+                let (first, chars_in) = if ascii {
+                    (char_at, len as usize)
+                } else {
+                    // a token starting inside a char takes that whole char (as in HF)
+                    let first = if is_char_start(bytes, at) { char_at } else { char_at.saturating_sub(1) };
+                    (first, bytes.get(at..end_byte).unwrap_or_default().iter().filter(|&&b| is_char_start_byte(b)).count())
+                };
                 char_at += chars_in;
                 let last = char_at.saturating_sub(1); // char holding the token's last byte
                 // in prefixed text, char k is original char k - 1; the space is char 0's
@@ -138,7 +141,7 @@ impl FastByteLevel {
                 // the token's text is the vocabulary's (stored as its id, no string)
                 out.push(id, None, span, Some(w), type_id);
                 at = end_byte;
-            }
+            });
             chars_before = char_at;
         }));
     }
@@ -179,26 +182,23 @@ impl FastByteLevel {
         offsets.reserve(text.len() / 4 + 1);
         // ASCII text: chars are bytes (the common case, no counting)
         let ascii = text.is_ascii();
-        let mut pieces: Vec<Piece> = Vec::new();
         let mut chars_before = 0usize;
-        self.bpe.with_cache(|words| scan::split_gpt2_until(text, classes, |start, end| {
-            pieces.clear();
-            words.tokenize(bytes, start, end, &mut pieces);
+        self.bpe.with_cache(|words| ids::split_blocks(text, classes, |start, end| {
             let (mut at, mut char_at) = (start, chars_before);
-            for &(id, len) in &pieces {
+            words.tokenize_each(bytes, start, end, |id, len| {
                 let end_byte = at + len as usize;
                 let (first, chars_in) = if ascii {
                     (char_at, len as usize)
                 } else {
                     let first = if is_char_start(bytes, at) { char_at } else { char_at.saturating_sub(1) };
-                    (first, bytes[at..end_byte].iter().filter(|&&b| is_char_start_byte(b)).count())
+                    (first, bytes.get(at..end_byte).unwrap_or_default().iter().filter(|&&b| is_char_start_byte(b)).count())
                 };
                 char_at += chars_in;
                 let last = char_at.saturating_sub(1);
                 ids.push(id);
                 offsets.push([(origin + first.saturating_sub(prefix)) as u32, (origin + last.saturating_sub(prefix) + 1) as u32]);
                 at = end_byte;
-            }
+            });
             chars_before = char_at;
         }))
     }

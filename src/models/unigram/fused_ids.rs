@@ -12,13 +12,13 @@
 //! spaces counts as one). Both share
 //! the per-thread word cache (word_cache.rs), so a word costs one hash lookup.
 
-use super::fused::{offset_u32, push_prefixed_ids, with_pieces, Emit, MetaspaceUnigram, ThreadState};
+use super::fused::{offset_u32, push_prefixed_ids, with_pieces, Emit, MetaspaceUnigram, Sink, ThreadState};
 use super::fused_cut::Tails;
 use super::word_cache::Key;
+use super::plain_form::plain_form;
 use super::Unigram;
 use crate::normalized_string::NormalizedString;
 use crate::normalizers::Normalizer;
-use crate::pre_tokenizer::is_hf_space;
 use crate::pre_tokenizers::metaspace::PrependScheme;
 use crate::Result;
 use std::borrow::Cow;
@@ -47,7 +47,7 @@ impl FusedUnigram<'_> {
             (false, Some(n)) => plain_form(n, text, offsets.is_none(), collapse_into),
         };
         match plain {
-            Some((plain, collapse)) => self.shape.with_state(|st| self.raw_words(st, &plain, collapse, ids, offsets)),
+            Some((plain, collapse)) => self.shape.with_state(|st| self.raw_words(st, &plain, collapse, &mut Emit::Ids(ids, offsets))),
             None => {
                 let mut piece = NormalizedString::new(text, 0);
                 if let Some(n) = self.normalizer {
@@ -58,6 +58,24 @@ impl FusedUnigram<'_> {
         }
     }
 
+    /// `Tokenizer::encode_text` of a whole text holding no added token, into `sink`: the words cut
+    /// from the text's bytes as [`FusedUnigram::encode_ids`] cuts them with offsets, where the
+    /// normalizer provably leaves the text as it is (no `NormalizedString`, no char walk); false,
+    /// with nothing pushed, otherwise (the caller's general walk then encodes it).
+    pub fn encode_plain(&self, text: &str, sink: &mut Sink) -> Result<bool> {
+        let plain = match (self.shape.whitespace_split, self.normalizer) {
+            (true, _) => return Ok(false),
+            (false, None) => Cow::Borrowed(text),
+            // with spans wanted, only `Same` (a borrowed text) comes back
+            (false, Some(n)) => match plain_form(n, text, false, None) {
+                Some((Cow::Borrowed(plain), _)) => Cow::Borrowed(plain),
+                _ => return Ok(false),
+            },
+        };
+        self.shape.with_state(|st| self.raw_words(st, &plain, false, &mut Emit::Encoding(sink)))?;
+        Ok(true)
+    }
+
     /// Metaspace's words of an unnormalized text, cut from its bytes: a word
     /// starts at every space or replacement char but the first char (with
     /// `split`), spaces become the replacement, the first word may get one
@@ -66,13 +84,14 @@ impl FusedUnigram<'_> {
     /// as `Replace(" {2,}", replacement)` before Metaspace makes it (a run
     /// and a single space both start the next word with one replacement char,
     /// and neither prepends at the start).
-    fn raw_words(&self, st: &mut ThreadState, text: &str, collapse: bool, ids: &mut Vec<u32>, mut offsets: Option<&mut Vec<[u32; 2]>>) -> Result<()> {
+    /// To an encoding (`Emit::Encoding`), each word gets the sink's next word index.
+    pub(super) fn raw_words(&self, st: &mut ThreadState, text: &str, collapse: bool, emit: &mut Emit) -> Result<()> {
         let meta = &self.shape.meta;
         let mut buf = [0u8; 4];
         let r: &str = meta.replacement.encode_utf8(&mut buf);
         let Some(first) = text.chars().next() else { return Ok(()) };
         let prepend = meta.prepend_scheme != PrependScheme::Never && first != ' ' && first != meta.replacement;
-        if offsets.is_none() && meta.split && (prepend || first == ' ' || first == meta.replacement) {
+        if let (Emit::Ids(ids, None), true) = (&mut *emit, meta.split && (prepend || first == ' ' || first == meta.replacement)) {
             return self.prefixed_ids(st, text, prepend, collapse, ids);
         }
         let bytes = text.as_bytes();
@@ -100,8 +119,7 @@ impl FusedUnigram<'_> {
                 _ if meta.split => st.word.push_str(segment),
                 _ => push_replacing_spaces(&mut st.word, segment, r),
             }
-            let with_offsets = offsets.is_some();
-            if with_offsets {
+            if !matches!(emit, Emit::Ids(_, None)) {
                 st.char_of.clear();
                 let mut v = 0u32;
                 if shift == 1 {
@@ -114,19 +132,36 @@ impl FusedUnigram<'_> {
                     v += 1;
                 }
             }
-            let chars = with_pieces(self.model, st, meta.replacement, |pieces, _, char_of| -> Result<usize> {
-                ids.extend_from_slice(pieces.ids);
-                if let Some(out) = offsets.as_deref_mut() {
-                    // Virtual char v: the prepended replacement (v < shift, the first char's span) or char v - shift of the segment.
-                    let orig = |v: usize| start_char + v.saturating_sub(shift);
-                    for (_, bs, be) in pieces.iter() {
-                        let first = char_of.get(bs).map_or(0, |&c| c as usize);
-                        let last = char_of.get(be.wrapping_sub(1)).map_or(first, |&c| c as usize);
-                        out.push([offset_u32(orig(first))?, offset_u32(orig(last) + 1)?]);
+            let chars = with_pieces(self.model, st, meta.replacement, |pieces, word, char_of| -> Result<usize> {
+                // Virtual char v: the prepended replacement (v < shift, the first char's span) or char v - shift of the segment.
+                let orig = |v: usize| start_char + v.saturating_sub(shift);
+                let span = |bs: usize, be: usize| {
+                    let first = char_of.get(bs).map_or(0, |&c| c as usize);
+                    (orig(first), orig(char_of.get(be.wrapping_sub(1)).map_or(first, |&c| c as usize)) + 1)
+                };
+                match emit {
+                    Emit::Ids(ids, None) => {
+                        ids.extend_from_slice(pieces.ids);
+                        return Ok(0);
                     }
-                    return Ok(char_of.last().map_or(0, |&c| c as usize + 1) - shift);
+                    Emit::Ids(ids, Some(out)) => {
+                        ids.extend_from_slice(pieces.ids);
+                        for (_, bs, be) in pieces.iter() {
+                            let (s, e) = span(bs, be);
+                            out.push([offset_u32(s)?, offset_u32(e)?]);
+                        }
+                    }
+                    Emit::Encoding(sink) => {
+                        let w = Some(sink.word.unwrap_or(*sink.next_word));
+                        *sink.next_word += 1;
+                        for t in pieces.iter() {
+                            // only an unknown piece keeps its text, as `encode_word` pushes it
+                            let unknown = if Some(t.0) == self.model.unk_id { self.model.unknown_text(word, &t) } else { None };
+                            sink.out.push(t.0, unknown.map(Into::into), span(t.1, t.2), w, sink.type_id);
+                        }
+                    }
                 }
-                Ok(0)
+                Ok(char_of.last().map_or(0, |&c| c as usize + 1) - shift)
             })??;
             start_char += chars;
             start = end;
@@ -184,72 +219,6 @@ impl FusedUnigram<'_> {
 
 /// How many words ahead the prefixed path asks for a word's cache slot.
 const AHEAD: usize = 8;
-
-/// What `n` does to `text` when it is one of these simple cases.
-enum Step {
-    Same,
-    /// Only stripped: the normalized text is `text[start..end]`.
-    Trimmed(usize, usize),
-    /// Replaced in, or normalized by the charsmap (ids only: no spans).
-    Replaced(String),
-}
-
-/// `text` as `n` normalizes it, where that is sure to be `text` itself or
-/// (`ids_only`: no spans wanted) a stripped, replaced or charsmap-normalized
-/// copy of it; None: maybe something else, or not known (the general path
-/// then normalizes). With `collapse_into`, a last `Replace(" {2,}", c)` is
-/// left to the word cutter (the flag returned says so).
-fn plain_form<'t>(n: &Normalizer, text: &'t str, ids_only: bool, collapse_into: Option<char>) -> Option<(Cow<'t, str>, bool)> {
-    let mut out = Cow::Borrowed(text);
-    let items = match n {
-        Normalizer::Sequence(items) => items.as_slice(),
-        n => std::slice::from_ref(n),
-    };
-    // Each item sees the text the ones before it made.
-    for (k, item) in items.iter().enumerate() {
-        if let (Some(c), Normalizer::Replace(r), true) = (collapse_into, item, k + 1 == items.len()) {
-            if r.space_runs && r.content.chars().eq([c]) {
-                return Some((out, true));
-            }
-        }
-        match step(item, &out, ids_only)? {
-            Step::Same => {}
-            Step::Trimmed(a, b) => {
-                out = match out {
-                    Cow::Borrowed(t) => Cow::Borrowed(t.get(a..b).unwrap_or_default()),
-                    Cow::Owned(t) => Cow::Owned(t.get(a..b).unwrap_or_default().to_string()),
-                }
-            }
-            Step::Replaced(t) => out = Cow::Owned(t),
-        }
-    }
-    Some((out, false))
-}
-
-fn step(n: &Normalizer, text: &str, ids_only: bool) -> Option<Step> {
-    let space = |c: char| is_hf_space(c as u32);
-    match n {
-        Normalizer::Precompiled(p) if ids_only => match p.normalize_text(text) {
-            Cow::Borrowed(_) => Some(Step::Same),
-            Cow::Owned(t) => Some(Step::Replaced(t)),
-        },
-        Normalizer::Precompiled(p) => p.keeps(text).then_some(Step::Same),
-        Normalizer::Strip { left, right } => {
-            let start = if *left { text.len() - text.trim_start_matches(space).len() } else { 0 };
-            let end = if *right { start + text.get(start..)?.trim_end_matches(space).len() } else { text.len() };
-            match (start, end) == (0, text.len()) {
-                true => Some(Step::Same),
-                false => ids_only.then_some(Step::Trimmed(start, end)),
-            }
-        }
-        Normalizer::Replace(r) => match r.replace_text(text) {
-            Cow::Borrowed(_) => Some(Step::Same),
-            Cow::Owned(t) => ids_only.then_some(Step::Replaced(t)),
-        },
-        Normalizer::Sequence(_) => None,
-        _ => None,
-    }
-}
 
 /// Where the word after the one starting at `start` starts: the next space or
 /// replacement char after `start`, or the end.
@@ -367,6 +336,8 @@ mod tests {
             (meta("always", true), format!(r#"{{"type": "Sequence", "normalizers": [{RUNS}, {{"type": "Precompiled", "precompiled_charsmap": "{}"}}]}}"#, tiny_charsmap()), false),
             (meta("always", true), format!(r#"{{"type": "Sequence", "normalizers": [{}]}}"#, RUNS.replace('▁', " ")), false),
             (meta("always", false), format!(r#"{{"type": "Sequence", "normalizers": [{RUNS}]}}"#), false),
+            // NFKC alone (the bench's shape): ASCII texts are kept as they are
+            (meta("first", true), r#"{"type": "NFKC"}"#.into(), false),
         ];
         for (pre, normalizer, byte_fallback) in shapes {
             let json = unigram_json(&sample, &pre, &normalizer, byte_fallback);
@@ -384,6 +355,11 @@ mod tests {
                 let spans: Vec<[u32; 2]> = g.offsets.iter().map(|&(s, e)| [s as u32, e as u32]).collect();
                 assert_eq!((&ids, &offsets), (&g.ids, &spans), "{pre} {normalizer} {text:?}");
                 assert_eq!(ids_only, g.ids);
+                // the per-text encoding (cut from the text's bytes where the normalizer keeps it), as a pair's second too
+                let f = fused.encode(&Input::Raw(text), None, false, &Settings::default()).unwrap();
+                assert_eq!((&f.ids, &f.tokens, &f.offsets, &f.words), (&g.ids, &g.tokens, &g.offsets, &g.words), "{pre} {normalizer} {text:?}");
+                let [f, g] = [&fused, &general].map(|t| t.encode(&Input::Raw("a b"), Some(&Input::Raw(text)), true, &Settings::default()).unwrap());
+                assert_eq!((&f.ids, &f.tokens, &f.offsets, &f.words, &f.type_ids), (&g.ids, &g.tokens, &g.offsets, &g.words, &g.type_ids), "pair {text:?}");
             }
         }
     }

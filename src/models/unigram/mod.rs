@@ -9,6 +9,7 @@
 mod fused;
 mod fused_cut;
 mod fused_ids;
+mod plain_form;
 pub(crate) mod trie;
 mod word_cache;
 
