@@ -12,6 +12,7 @@ import warnings
 from .. import _core
 from . import chat_templates, serving
 from .batch_call import _OneTextRows
+from .call_flags import check_hf_sizes, strict_bool, truthy
 from .encoding import BatchEncoding
 from .general import _padding_too_large
 
@@ -105,7 +106,7 @@ class Calls:
                  pad_to_multiple_of=None, padding_side=None, return_tensors=None, return_token_type_ids=None,
                  return_attention_mask=None, return_overflowing_tokens=False, return_special_tokens_mask=False,
                  return_offsets_mapping=False, return_length=False, verbose=True, tokenizer_kwargs=None, **kwargs):
-        if (text_pair is None and text_target is None and not is_split_into_words and stride == 0
+        if (text_pair is None and text_target is None and is_split_into_words is False and stride == 0
                 and return_token_type_ids is None and return_attention_mask is None
                 and not (return_overflowing_tokens or return_special_tokens_mask or return_offsets_mapping
                          or return_length or kwargs) and tokenizer_kwargs is None and padding_side is None):
@@ -131,16 +132,16 @@ class Calls:
               and padding is False and truncation is None and max_length is None and return_tensors is None
               and return_token_type_ids is None and return_attention_mask is None and pad_to_multiple_of is None
               and padding_side is None and stride == 0
-              and not (is_split_into_words or return_special_tokens_mask or return_overflowing_tokens
-                       or return_length or kwargs) and tokenizer_kwargs is None):
+              and is_split_into_words is False and not (return_special_tokens_mask or return_overflowing_tokens
+                                                        or return_length or kwargs) and tokenizer_kwargs is None):
             out = serving.one_text(self, text, add_special_tokens, verbose, offsets=True)
             if out is not None:
                 return out
         elif (type(text) is str and return_overflowing_tokens and text_pair is None and text_target is None
               and padding is False and return_tensors is None and return_token_type_ids is None
               and return_attention_mask is None and pad_to_multiple_of is None and padding_side is None
-              and not (is_split_into_words or return_special_tokens_mask or return_offsets_mapping
-                       or return_length or kwargs) and tokenizer_kwargs is None):
+              and is_split_into_words is False and not (return_special_tokens_mask or return_offsets_mapping
+                                                        or return_length or kwargs) and tokenizer_kwargs is None):
             out = serving.windows(self, text, add_special_tokens, truncation, max_length, stride, verbose)
             if out is not None:
                 return out
@@ -198,14 +199,18 @@ class Calls:
 
     def _resolve_options(self, padding, truncation, max_length, stride, pad_to_multiple_of, verbose):
         """The sizes checked and the strategies decided: (padding strategy, truncation strategy, max_length).
-        A `stride` of None passes while nothing is truncated (transformers never reads it then)."""
+        Any `stride` (None, -1, 1.5) passes while nothing is truncated: transformers never reads it then."""
         if max_length is not None:
             _check_size("max_length", max_length, allow_zero=True)
-        if pad_to_multiple_of is not None:
+        found = self._strategies(padding, truncation, max_length, None, verbose)
+        # unread without padding, as there (legacy: read whenever a max_length is, even without padding)
+        if pad_to_multiple_of is not None and (found[0] != "do_not_pad" or self.legacy and found[2] is not None):
             _check_size("pad_to_multiple_of", pad_to_multiple_of, allow_zero=False)
-        found = self._strategies(padding, truncation, max_length, pad_to_multiple_of, verbose)
-        if stride is not None or found[1] != "do_not_truncate":
+            found = self._strategies(padding, truncation, max_length, pad_to_multiple_of, False)
+        if found[1] != "do_not_truncate":
             _check_size("stride", stride, allow_zero=True)
+        if not self.legacy:
+            check_hf_sizes(found, max_length, stride, pad_to_multiple_of)
         return found
 
     def _check_lengths(self, truncation_strategy, max_length, stride, add_special_tokens, pair):
@@ -234,7 +239,10 @@ class Calls:
                 return_length, verbose, split_special_tokens):
         padding_strategy, truncation_strategy, max_length = self._resolve_options(
             padding, truncation, max_length, stride, pad_to_multiple_of, verbose)
-        stride = 0 if stride is None else stride  # (None: nothing is truncated, see _resolve_options)
+        if truncation_strategy == "do_not_truncate":
+            stride = 0  # (unread, whatever it is: see _resolve_options)
+        if padding_strategy == "do_not_pad":
+            pad_to_multiple_of = None  # (likewise)
         if padding_side is not None and padding_side not in ("left", "right"):
             raise ValueError(f"Invalid padding strategy:{padding_side}" if self.legacy else  # transformers' messages
                              f"Unknown `direction`: `{padding_side}`. Use one of `left` or `right`")
@@ -243,6 +251,15 @@ class Calls:
                 import torch  # noqa: F401  (only checks that it is installed)
             except ImportError:
                 raise ImportError("return_tensors='pt' needs PyTorch: pip install torch") from None
+        if self.legacy:  # BertTokenizerLegacy tokenizes a str given with is_split_into_words=True as text
+            if is_split_into_words and isinstance(text, str) and (text_pair is None or isinstance(text_pair, str)):
+                is_split_into_words = False
+        else:  # HF's Rust encode_batch takes these two as bools only
+            add_special_tokens, is_split_into_words = strict_bool(add_special_tokens), strict_bool(is_split_into_words)
+            if split_special_tokens is not None and split_special_tokens != self.split_special_tokens:
+                split_special_tokens = strict_bool(split_special_tokens)  # (HF sets it on its Rust tokenizer then)
+        return_token_type_ids, return_attention_mask = truthy(return_token_type_ids), truthy(return_attention_mask)
+        return_offsets_mapping = bool(return_offsets_mapping)
         batched, items = self._batch_items(text, text_pair, is_split_into_words)
         error = _padding_too_large(padding_strategy, max_length, pad_to_multiple_of, len(items))
         if error is not None:

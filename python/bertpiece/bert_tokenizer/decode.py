@@ -3,6 +3,7 @@ masks) and decoding, as transformers' BertTokenizer and BertTokenizerLegacy."""
 
 from __future__ import annotations
 
+from .call_flags import strict_bool
 from .tokens import IdTypeError, _as_id
 
 
@@ -95,7 +96,7 @@ class PostProcessing:
             text = self.convert_tokens_to_string(tokens)
         else:
             # HF skips a token whose string is a content ever added as special (add_rules.py)
-            special = self._special_strings if skip_special_tokens else ()
+            special = self._special_strings if strict_bool(skip_special_tokens) else ()
             toks = []
             for k, i in enumerate(token_ids):
                 # HF: an id outside u32 (-100, the label padding) raises; an unused id is left out

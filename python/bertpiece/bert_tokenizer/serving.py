@@ -86,6 +86,8 @@ def one_text(tok, text, add_special_tokens, verbose, offsets=False):
         st = state(tok)
     if not st.usable:
         return None  # the settings: the general path
+    if add_special_tokens is not True and add_special_tokens is not False:
+        return None  # (any other value: the general path reads it as the reference does)
     if offsets:
         if (add_special_tokens and not st.framed) or st.search(text):
             return None  # an added token in the text: the general path
@@ -126,10 +128,12 @@ def one_ids(tok, text, add_special_tokens):
     if not st.usable:
         return None
     cls = sep = None
-    if add_special_tokens:
+    if add_special_tokens is True:
         cls, sep = st.cls, st.sep
         if cls is None or sep is None:
             return None
+    elif add_special_tokens is not False:
+        return None  # (the general path reads any other value as the reference does)
     ids = _encode_to_list(st.core, text, cls, sep, st.added)  # (None: an added token, or a lone surrogate)
     if ids is not None and len(ids) > st.model_max_length:
         tok._warn_if_too_long(ids, False)
@@ -168,6 +172,8 @@ def _decide(tok, padding, truncation, max_length, stride, pad_to_multiple_of):
     padding_strategy, truncation_strategy, max_length = found
     if truncation_strategy not in ("do_not_truncate", "longest_first", "only_first"):
         return False
+    if padding_strategy == "do_not_pad" and pad_to_multiple_of is not None:
+        return False  # (unread, whatever it is: the general path drops it)
     if type(max_length) is not int and max_length is not None or type(stride) is not int:
         return False  # (sizes given as other integer types: the general path converts them)
     if max_length is not None and max_length >= 1 << 64:
@@ -215,6 +221,8 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
             return None
     padding_strategy, truncation_strategy, max_length, _ = found
     special = None
+    if add_special_tokens is not True and add_special_tokens is not False:
+        return None  # (the general path reads any other value as the reference does)
     if add_special_tokens:
         if st.cls is None or st.sep is None:
             return None
