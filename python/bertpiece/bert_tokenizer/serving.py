@@ -86,9 +86,9 @@ def one_text(tok, text, add_special_tokens, verbose, offsets=False):
         st = state(tok)
     if not st.usable:
         return None  # the settings: the general path
-    if add_special_tokens is not True and add_special_tokens is not False:
-        return None  # (any other value: the general path reads it as the reference does)
     if offsets:
+        if add_special_tokens is not True and add_special_tokens is not False:
+            return None  # (any other value: the general path reads it as the reference does)
         if (add_special_tokens and not st.framed) or st.search(text):
             return None  # an added token in the text: the general path
         out = _encode_to_offsets(st.core, text, st.cls if add_special_tokens else None,
@@ -99,12 +99,14 @@ def one_text(tok, text, add_special_tokens, verbose, offsets=False):
         n = len(ids)
         data = {"input_ids": ids, "token_type_ids": [0] * n, "attention_mask": [1] * n, "offset_mapping": spans}
     else:
-        if add_special_tokens:
+        if add_special_tokens is True:
             if not st.framed:
                 return None
             data = _encode_to_dict(st.core, text, st.cls, st.sep, st.added)
-        else:
+        elif add_special_tokens is False:
             data = _encode_to_dict(st.core, text, None, None, st.added)
+        else:
+            return None  # (any other value: the general path reads it as the reference does)
         if data is None:
             return None  # an added token in the text (searched by the core), or a lone surrogate
     if verbose and len(ids := data["input_ids"]) > st.model_max_length:
@@ -114,7 +116,7 @@ def one_text(tok, text, add_special_tokens, verbose, offsets=False):
     # `_served_rows(tok, st.epoch, [text], add_special_tokens, "do_not_truncate", None, st.padding_side, None)`,
     # made on first use (`_OneTextRows`) from a tuple made once per change of the tokenizer
     out._rows = rows = _OneTextRows()  # (a class call: cheaper than `_new`; it has no `__init__`)
-    rows._tok, rows._made, rows._text = tok, st.one_made[1 if add_special_tokens else 0], text  # (any truthy value)
+    rows._tok, rows._made, rows._text = tok, st.one_made[1 if add_special_tokens else 0], text
     return out
 
 
@@ -221,12 +223,12 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
             return None
     padding_strategy, truncation_strategy, max_length, _ = found
     special = None
-    if add_special_tokens is not True and add_special_tokens is not False:
-        return None  # (the general path reads any other value as the reference does)
-    if add_special_tokens:
+    if add_special_tokens is True:
         if st.cls is None or st.sep is None:
             return None
         special = (st.cls, st.sep)
+    elif add_special_tokens is not False:
+        return None  # (the general path reads any other value as the reference does)
     limit = max_length if truncation_strategy != "do_not_truncate" else None
     if padding_strategy == "do_not_pad":
         if tensors is not None:
