@@ -3,6 +3,8 @@ type, sizes past 64 bits), each against the real transformers 5 `BertTokenizer` 
 `BertTokenizerLegacy` (legacy mode) on the same input: the same result, or both raise with bertpiece's
 error an instance of the reference's type. Deliberate differences (docs/bert_tokenizer.md) are left out."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -13,7 +15,9 @@ from test_call_edges import outcome as columns
 def outcome(fn, *args, **kwargs):
     """`columns` of a call; a list (encode's ids) or str (decode's) as it is."""
     try:
-        out = fn(*args, **kwargs)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (transformers' "max_length is ignored" advice, in both)
+            out = fn(*args, **kwargs)
     except BaseException as exc:  # noqa: BLE001  (every failure is data here)
         return type(exc).__name__, str(exc)
     return out if isinstance(out, (list, str)) else columns(lambda: out)
@@ -28,7 +32,8 @@ def same(ours, theirs, text, method=None, **kwargs):
     if isinstance(expected, tuple):
         assert isinstance(mine, tuple), (text, kwargs, expected, mine)
         classes = {"TypeError": TypeError, "ValueError": ValueError, "OverflowError": OverflowError}
-        with pytest.raises(classes[expected[0]]):
+        with pytest.raises(classes[expected[0]]), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
             call(ours)(text, **kwargs)
     else:
         assert mine == expected, (text, kwargs)
@@ -80,6 +85,35 @@ def test_unread_sizes_pass(reference, value):
         assert not isinstance(same(ours, theirs, text, pad_to_multiple_of=value), tuple)
         if reference == "tokenizers":
             same(ours, theirs, text, pad_to_multiple_of=value, truncation=True, max_length=6)
+
+
+@pytest.mark.parametrize("reference", sorted(MODES))
+@pytest.mark.parametrize("value", [-1, 0, 8.0, "x", True], ids=repr)
+def test_an_unread_max_length_passes(reference, value):
+    """With truncation off and no max_length padding, transformers never reads `max_length`: any value
+    passes (bertpiece refused it, or said it was smaller than the special tokens)."""
+    ours, theirs = pair(reference)
+    for text in TEXTS:
+        for base in (dict(truncation=False), dict(truncation=False, padding=True)):
+            assert not isinstance(same(ours, theirs, text, max_length=value, **base), tuple)
+
+
+def test_legacy_padding_past_sys_maxsize_is_overflow_error():
+    """BertTokenizerLegacy pads with Python lists: OverflowError (bertpiece: MemoryError)."""
+    ours, theirs = pair("transformers")
+    for text in TEXTS:
+        assert same(ours, theirs, text, padding="max_length", max_length=2**64)[0] == "OverflowError"
+
+
+@pytest.mark.parametrize("options", [dict(truncation=True, max_length=2, stride=1), dict(truncation=True, max_length=0),
+                                     dict(truncation=True, max_length=1), dict(is_split_into_words=""),
+                                     dict(text_pair=["a"], is_split_into_words="")], ids=str)
+def test_flag_errors_come_after_hfs_own_checks(options):
+    """HF checks the options (its stride window, the batch lengths) in Python before its Rust conversion
+    of the flags; bertpiece's own refusal of a max_length below the special tokens comes after it."""
+    ours, theirs = pair("tokenizers")
+    flag = {} if "is_split_into_words" in options else dict(add_special_tokens=1)
+    same(ours, theirs, ["hello world", "a b"], **flag, **options)
 
 
 @pytest.mark.parametrize("options", [dict(truncation=True, max_length=2**64), dict(max_length=2**64),
