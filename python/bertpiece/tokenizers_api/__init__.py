@@ -244,8 +244,7 @@ class Tokenizer(ComponentSlots):
 
     @encode_special_tokens.setter
     def encode_special_tokens(self, value: bool) -> None:
-        if not isinstance(value, bool):  # tokenizers' own message
-            raise TypeError(f"'{type(value).__name__}' object is not an instance of 'bool'")
+        value = _flag(value)  # (a bool or NumPy bool; tokenizers' own message otherwise)
         if value != self._core.encode_special_tokens:
             self._core = self._core.with_encode_special_tokens(value)
 
