@@ -5,6 +5,7 @@ bertpiece == tokenizers on whole encodings with a TemplateProcessing file."""
 
 import string
 
+import numpy as np
 from hypothesis import given, settings, strategies as st
 from tokenizers import Tokenizer as HFTokenizer, models, pre_tokenizers, processors
 
@@ -107,7 +108,9 @@ def to_node(d):
 
 
 @settings(max_examples=120, deadline=None, derandomize=True)
-@given(a=words, b=st.none() | words, trunc=truncations, pad=paddings, specials=st.booleans())
+# add_special_tokens: odd values too (tokenizers takes a bool or NumPy bool only: TypeError for 1 or None)
+@given(a=words, b=st.none() | words, trunc=truncations, pad=paddings,
+       specials=st.booleans() | st.sampled_from([0, 1, None, "", np.bool_(True), np.bool_(False)]))
 def test_template_processing_whole_encodings(a, b, trunc, pad, specials):
     ours, theirs = bertpiece.Tokenizer.from_str(TEMPLATE), HFTokenizer.from_str(TEMPLATE)
     if not (settable(ours, trunc) and settable(theirs, trunc)):

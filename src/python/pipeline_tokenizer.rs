@@ -78,7 +78,8 @@ impl PyPipelineTokenizer {
     /// text borrowed from the Python str (no copy, no list or tuple around it).
     #[pyo3(signature = (text, add_special_tokens, settings))]
     fn encode_text(&self, py: Python<'_>, text: &str, add_special_tokens: &Bound<'_, PyAny>, settings: &Bound<'_, PySettings>) -> PyResult<PyPipelineEncoding> {
-        let (t, s, add) = (&self.inner, &settings.get().inner, add_special_tokens.is_truthy()?);
+        // a bool or NumPy bool only (tokenizers' TypeError for 1 or None)
+        let (t, s, add) = (&self.inner, &settings.get().inner, add_special_tokens.extract::<bool>()?);
         let e = if text.len() < DETACH_BYTES { t.encode(&Input::Raw(text), None, add, s)? } else { py.detach(|| t.encode(&Input::Raw(text), None, add, s))? };
         Ok(PyPipelineEncoding::new(e, Vocab(Some(t.clone()))))
     }
@@ -93,7 +94,8 @@ impl PyPipelineTokenizer {
         settings: &Bound<'_, PySettings>,
         num_threads: Option<i64>,
     ) -> PyResult<Vec<PyPipelineEncoding>> {
-        let (t, s, add) = (&self.inner, &settings.get().inner, add_special_tokens.is_truthy()?);
+        // a bool or NumPy bool only (tokenizers' TypeError for 1 or None)
+        let (t, s, add) = (&self.inner, &settings.get().inner, add_special_tokens.extract::<bool>()?);
         encode_all(py, t, s, texts.len(), num_threads, |k| t.encode(&Input::Raw(&texts[k]), None, add, s))
     }
 

@@ -5,8 +5,9 @@ is saved as is (regressions/) and replayed by the test suite.
 The arguments cover what users pass, mistakes included: pairs (and empty
 second texts), every truncation strategy, stride (negative too) and overflow,
 every padding mode, pad_to_multiple_of, both sides, added and special tokens
-in the text, pre-tokenized input, every return_* flag, and decode of ids that
-are special, added, -100 or out of range.
+in the text, pre-tokenized input, every return_* flag, odd values of each
+option (ints and None for flags, bools and floats for sizes, NumPy scalars,
+enum members), and decode of ids that are special, added, -100 or out of range.
 """
 
 from __future__ import annotations
@@ -27,6 +28,21 @@ SPECIAL_IN_TEXT = ["[CLS]", "[SEP]", "[PAD]", "[MASK]", "[UNK]"]
 TRUNCATION = [False, True, "longest_first", "only_first", "only_second", "do_not_truncate"]
 PADDING = [False, True, "longest", "max_length", "do_not_pad"]
 KINDS = {"call": 10, "encode": 2, "decode": 2, "encode_batch": 2, "core": 4}
+# Odd values (the class of bugs random *ordinary* options never reached: a flag given as 2 or None, a
+# size given as True, 8.0 or 2**64, an enum member). JSON-safe: {"np": ...} / {"enum": ...} stand for
+# NumPy scalars and transformers' enums (compare.py's `odd_value` makes them).
+ODD_FLAG = [None, 0, 1, 2, -1, "", "yes", 8.0, {"np": "bool_", "v": True}, {"np": "bool_", "v": False},
+            {"np": "int64", "v": 1}]
+ODD_SIZE = [None, True, False, 8.0, 2**64, -1, 0, "", {"np": "int64", "v": 4}, {"np": "bool_", "v": True}]
+ODD = {"padding": [None, 0, 1, "", "true", {"enum": "PaddingStrategy", "v": "longest"},
+                   {"enum": "PaddingStrategy", "v": "max_length"}],
+       "truncation": [None, 0, 1, "", {"enum": "TruncationStrategy", "v": "only_first"},
+                      {"enum": "TruncationStrategy", "v": "longest_first"}],
+       "return_tensors": ["", 0, {"enum": "TensorType", "v": "np"}],
+       **{k: ODD_SIZE for k in ("max_length", "stride", "pad_to_multiple_of")},
+       **{k: ODD_FLAG for k in ("add_special_tokens", "is_split_into_words", "return_token_type_ids",
+                                "return_attention_mask", "return_overflowing_tokens", "return_special_tokens_mask",
+                                "return_offsets_mapping", "return_length", "split_special_tokens")}}
 
 
 def maybe(rng, p, value, default=None):
@@ -117,6 +133,9 @@ def call_case(rng: random.Random, spec: dict) -> dict:
             kwargs[flag] = True
     if rng.random() < 0.15:
         kwargs["return_tensors"] = "np"
+    for _ in range(rng.choice([0, 0, 0, 1, 1, 2])):  # (drawn last: the ordinary draws stay as they were)
+        name = rng.choice(sorted(ODD))
+        kwargs[name] = rng.choice(ODD[name])
     return {"text": text, "kwargs": kwargs}
 
 
@@ -149,6 +168,8 @@ def make_case(rng: random.Random, pool) -> dict:
             kwargs["skip_special_tokens"] = rng.choice([True, False])
         if rng.random() < 0.3:
             kwargs["clean_up_tokenization_spaces"] = rng.choice([True, False])
+        if rng.random() < 0.2:
+            kwargs["skip_special_tokens"] = rng.choice(ODD_FLAG)
         case.update(ids=ids if rng.random() < 0.8 else [ids, random_ids(rng, 5)], kwargs=kwargs)
     else:  # encode_batch: bertpiece's own batch API, vs the reference's __call__ ids
         kwargs = {"add_special_tokens": rng.random() < 0.8}

@@ -90,6 +90,19 @@ def core_pair(reference: str, model: str, options_json: str):
     return ours, lambda text: (lambda e: (e.tokens, e.ids))(hf.encode(text, add_special_tokens=False))
 
 
+def odd_value(value):
+    """A case's value as the call gets it: cases.py's {"np": ...} / {"enum": ...} made real."""
+    if isinstance(value, dict) and "np" in value:
+        return getattr(np, value["np"])(value["v"])
+    if isinstance(value, dict) and "enum" in value:
+        from transformers.tokenization_utils_base import PaddingStrategy, TensorType, TruncationStrategy
+
+        enums = {"PaddingStrategy": PaddingStrategy, "TruncationStrategy": TruncationStrategy,
+                 "TensorType": TensorType}
+        return enums[value["enum"]](value["v"])
+    return value
+
+
 def plain(value):
     if isinstance(value, np.ndarray):
         return plain(value.tolist())
@@ -159,6 +172,18 @@ def _documented_exception(case, ours_exc, theirs_exc) -> bool:
         value = kwargs.get(name)
         if isinstance(value, int) and bad(value) and isinstance(ours_exc, ValueError) and name in str(ours_exc):
             return True
+    # a bool as a size that is read (legacy mode: a float or str too): transformers reads True as 1 and
+    # legacy computes with the float; bertpiece refuses it (InputTypeError naming it)
+    legacy = case.get("tokenizer", {}).get("reference") == "transformers"
+    for name in ("max_length", "stride", "pad_to_multiple_of"):
+        value = odd_value(kwargs.get(name))
+        if (isinstance(value, (bool, np.bool_)) or legacy and not isinstance(value, (int, np.integer))) \
+                and isinstance(ours_exc, TypeError) and f"{name} must be an integer" in str(ours_exc):
+            return True
+    # tokenizers mode, a str with is_split_into_words a NumPy True: HF takes its characters as the words
+    if isinstance(kwargs.get("is_split_into_words"), dict) and isinstance(case.get("text"), str) \
+            and isinstance(ours_exc, TypeError) and "expected a list of words" in str(ours_exc):
+        return True
     # an empty batch: transformers fails inside (IndexError, or "You should supply an encoding"), bertpiece
     # returns an empty encoding
     if case.get("text") == [] and (ours_exc is None or isinstance(ours_exc, ValueError)) and (
@@ -217,7 +242,7 @@ def run_case(case: dict) -> dict | None:
                 return {**d, "text": _short(text)}
         return None
     ours, theirs = tokenizers(json.dumps(case["tokenizer"], sort_keys=True))
-    kwargs = case.get("kwargs", {})
+    kwargs = {k: odd_value(v) for k, v in case.get("kwargs", {}).items()}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # transformers' advice (truncation without max_length, ...)
         if kind == "call":

@@ -35,10 +35,14 @@ ADDED_SPEC = st.one_of(
               st.booleans()),
 )
 
+# A yes/no option, now and then an odd value (tokenizers mode refuses non-bools, as HF's Rust side;
+# legacy reads them by truthiness): the class of bug ordinary draws never reached.
+FLAG = st.booleans() | st.sampled_from([0, 1, 2, None, ""])
+
 MAX_LENGTH = st.one_of(st.integers(0, 40), st.integers(-2, 3), st.just(512))
 
 CALL_OPTIONS = st.fixed_dictionaries({}, optional={
-    "add_special_tokens": st.booleans(),
+    "add_special_tokens": FLAG,
     "padding": st.sampled_from(PADDING),
     "truncation": st.sampled_from(TRUNCATION),
     "max_length": MAX_LENGTH,
@@ -47,11 +51,11 @@ CALL_OPTIONS = st.fixed_dictionaries({}, optional={
     "pad_to_multiple_of": st.sampled_from([1, 2, 3, 8, 0]),
     "padding_side": st.sampled_from(["left", "right"]),
     "truncation_side": st.sampled_from(["left", "right"]),
-    "return_token_type_ids": st.booleans(),
-    "return_attention_mask": st.booleans(),
-    "return_special_tokens_mask": st.booleans(),
-    "return_offsets_mapping": st.booleans(),
-    "return_length": st.booleans(),
+    "return_token_type_ids": FLAG,
+    "return_attention_mask": FLAG,
+    "return_special_tokens_mask": FLAG,
+    "return_offsets_mapping": FLAG,
+    "return_length": FLAG,
     "return_tensors": st.sampled_from([None, "np", "pt"]),
 })
 
@@ -65,7 +69,7 @@ PAD_OPTIONS = st.fixed_dictionaries({}, optional={
 })
 
 DECODE_OPTIONS = st.fixed_dictionaries({}, optional={
-    "skip_special_tokens": st.booleans(),
+    "skip_special_tokens": FLAG,
     "clean_up_tokenization_spaces": st.booleans(),
 })
 

@@ -51,7 +51,10 @@ class FastCall:
                      return_token_type_ids: Optional[bool] = None, return_attention_mask: Optional[bool] = None,
                      verbose: bool = True, split_special_tokens: Optional[bool] = None, **kwargs: Any) -> Any:
         out = None
-        if text_pair is None and not any(kwargs.get(k) for k in _NO_EXTRAS):
+        # (a flag that is not a bool: transformers' path, where the backend's encode_batch refuses it)
+        if text_pair is None and not any(kwargs.get(k) for k in _NO_EXTRAS) and (
+                add_special_tokens is True or add_special_tokens is False) \
+                and kwargs.get("is_split_into_words", False) is False:
             out = self._fast_encode(text, add_special_tokens, padding_strategy, truncation_strategy, max_length,
                                     stride, pad_to_multiple_of, padding_side, return_tensors, return_token_type_ids,
                                     return_attention_mask, verbose, split_special_tokens)

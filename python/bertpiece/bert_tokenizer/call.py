@@ -12,6 +12,7 @@ import warnings
 from .. import _core
 from . import chat_templates, serving, serving_windows
 from .batch_call import _OneTextRows
+from .call_flags import InputTypeError, check_hf_sizes, check_size as _check_size, strict_bool, truthy
 from .encoding import BatchEncoding
 from .general import _padding_too_large
 
@@ -27,22 +28,6 @@ LARGE_INTEGER = int(1e20)
 _TOO_LONG = "sequence-length-is-longer-than-the-specified-maximum"
 PADDING_STRATEGIES = ("longest", "max_length", "do_not_pad")
 TRUNCATION_STRATEGIES = ("only_first", "only_second", "longest_first", "do_not_truncate")
-
-
-class InputTypeError(TypeError, ValueError):
-    """A bad input value: a TypeError (like HF tokenizers) that is also a
-    ValueError (what transformers' Python tokenizer raises)."""
-
-
-def _check_size(name, value, allow_zero):
-    """A count argument: an int (not a bool), >= 0 or > 0; ValueError naming it otherwise."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        if hasattr(value, "__index__") and not isinstance(value, bool):
-            value = value.__index__()
-        else:
-            raise InputTypeError(f"{name} must be an integer, got {type(value).__name__}")
-    if value < 0 or (value == 0 and not allow_zero):
-        raise ValueError(f"{name} must be {'>= 0' if allow_zero else '> 0'}, got {value}")
 
 
 class Calls:
@@ -105,7 +90,7 @@ class Calls:
                  pad_to_multiple_of=None, padding_side=None, return_tensors=None, return_token_type_ids=None,
                  return_attention_mask=None, return_overflowing_tokens=False, return_special_tokens_mask=False,
                  return_offsets_mapping=False, return_length=False, verbose=True, tokenizer_kwargs=None, **kwargs):
-        if (text_pair is None and text_target is None and not is_split_into_words and stride == 0
+        if (text_pair is None and text_target is None and is_split_into_words is False and stride == 0
                 and return_token_type_ids is None and return_attention_mask is None
                 and not (return_overflowing_tokens or return_special_tokens_mask or return_offsets_mapping
                          or return_length or kwargs) and tokenizer_kwargs is None and padding_side is None):
@@ -131,16 +116,16 @@ class Calls:
               and padding is False and truncation is None and max_length is None and return_tensors is None
               and return_token_type_ids is None and return_attention_mask is None and pad_to_multiple_of is None
               and padding_side is None and stride == 0
-              and not (is_split_into_words or return_special_tokens_mask or return_overflowing_tokens
-                       or return_length or kwargs) and tokenizer_kwargs is None):
+              and is_split_into_words is False and not (return_special_tokens_mask or return_overflowing_tokens
+                                                        or return_length or kwargs) and tokenizer_kwargs is None):
             out = serving.one_text(self, text, add_special_tokens, verbose, offsets=True)
             if out is not None:
                 return out
         elif (type(text) is str and return_overflowing_tokens and text_pair is None and text_target is None
               and padding is False and return_tensors is None and return_token_type_ids is None
               and return_attention_mask is None and pad_to_multiple_of is None and padding_side is None
-              and not (is_split_into_words or return_special_tokens_mask or return_offsets_mapping
-                       or return_length or kwargs) and tokenizer_kwargs is None):
+              and is_split_into_words is False and not (return_special_tokens_mask or return_offsets_mapping
+                                                        or return_length or kwargs) and tokenizer_kwargs is None):
             out = serving_windows.windows(self, text, add_special_tokens, truncation, max_length, stride, verbose)
             if out is not None:
                 return out
@@ -198,26 +183,32 @@ class Calls:
 
     def _resolve_options(self, padding, truncation, max_length, stride, pad_to_multiple_of, verbose):
         """The sizes checked and the strategies decided: (padding strategy, truncation strategy, max_length).
-        A `stride` of None passes while nothing is truncated (transformers never reads it then)."""
-        if max_length is not None:
-            _check_size("max_length", max_length, allow_zero=True)
-        if pad_to_multiple_of is not None:
+        Any `stride` (None, -1, 1.5) passes while nothing is truncated: transformers never reads it then."""
+        found = self._strategies(padding, truncation, max_length, None, verbose)
+        if max_length is not None and (found[1] != "do_not_truncate" or found[0] == "max_length"):
+            _check_size("max_length", max_length, allow_zero=True)  # (unread otherwise, as there)
+        # unread without padding, as there (legacy: read whenever a max_length is, even without padding)
+        if pad_to_multiple_of is not None and (found[0] != "do_not_pad" or self.legacy and found[2] is not None):
             _check_size("pad_to_multiple_of", pad_to_multiple_of, allow_zero=False)
-        found = self._strategies(padding, truncation, max_length, pad_to_multiple_of, verbose)
-        if stride is not None or found[1] != "do_not_truncate":
+            found = self._strategies(padding, truncation, max_length, pad_to_multiple_of, False)
+        if found[1] != "do_not_truncate":
             _check_size("stride", stride, allow_zero=True)
+        check_hf_sizes(found, max_length, stride, pad_to_multiple_of, self.legacy)
         return found
 
-    def _check_lengths(self, truncation_strategy, max_length, stride, add_special_tokens, pair):
-        """A max_length too small for the special tokens or for the stride: refused before encoding."""
-        if truncation_strategy != "do_not_truncate" and add_special_tokens and max_length is not None:
+    def _check_lengths(self, truncation_strategy, max_length, stride, add_special_tokens, pair, part=None):
+        """A max_length too small for the special tokens or for the stride: refused before encoding
+        (`part`: "special" or "stride" alone)."""
+        if part != "stride" and truncation_strategy != "do_not_truncate" and add_special_tokens \
+                and max_length is not None:
             # transformers does not check this: HF silently skips truncation, the
             # legacy tokenizer empties the sequences. Both are wrong model inputs.
             n_special = self.num_special_tokens_to_add(pair=pair)
             if max_length < n_special:
                 raise ValueError(f"max_length={max_length} is smaller than the {n_special} special tokens added "
                                  "to each sequence; use a larger max_length or add_special_tokens=False")
-        if not self.legacy and truncation_strategy != "do_not_truncate" and max_length is not None:
+        if part != "special" and not self.legacy and truncation_strategy != "do_not_truncate" \
+                and max_length is not None:
             # HF tokenizers checks the stride against the single-text window before encoding
             # (a stride equal to it passes there, then panics when a text is cut: see _hf_truncate)
             # (whatever add_special_tokens says; a max_length below them wraps the unsigned
@@ -234,7 +225,13 @@ class Calls:
                 return_length, verbose, split_special_tokens):
         padding_strategy, truncation_strategy, max_length = self._resolve_options(
             padding, truncation, max_length, stride, pad_to_multiple_of, verbose)
-        stride = 0 if stride is None else stride  # (None: nothing is truncated, see _resolve_options)
+        if truncation_strategy == "do_not_truncate":
+            stride = 0  # (unread, whatever it is: see _resolve_options)
+        warn_length = max_length is None and verbose  # (a max_length given, read or not, silences it, as there)
+        if padding_strategy == "do_not_pad":
+            pad_to_multiple_of = None  # (likewise)
+            if truncation_strategy == "do_not_truncate":
+                max_length = None
         if padding_side is not None and padding_side not in ("left", "right"):
             raise ValueError(f"Invalid padding strategy:{padding_side}" if self.legacy else  # transformers' messages
                              f"Unknown `direction`: `{padding_side}`. Use one of `left` or `right`")
@@ -243,12 +240,22 @@ class Calls:
                 import torch  # noqa: F401  (only checks that it is installed)
             except ImportError:
                 raise ImportError("return_tensors='pt' needs PyTorch: pip install torch") from None
+        if self.legacy and is_split_into_words and isinstance(text, str) and (
+                text_pair is None or isinstance(text_pair, str)):
+            is_split_into_words = False  # BertTokenizerLegacy tokenizes such a str as text
+        return_token_type_ids, return_attention_mask = truthy(return_token_type_ids), truthy(return_attention_mask)
+        return_offsets_mapping = bool(return_offsets_mapping)
         batched, items = self._batch_items(text, text_pair, is_split_into_words)
         error = _padding_too_large(padding_strategy, max_length, pad_to_multiple_of, len(items))
         if error is not None:
             raise error
-        self._check_lengths(truncation_strategy, max_length, stride, add_special_tokens,
-                            pair=any(b is not None for _, b in items))
+        pair = any(b is not None for _, b in items)
+        self._check_lengths(truncation_strategy, max_length, stride, add_special_tokens, pair, part="stride")
+        if not self.legacy:  # HF's Rust encode_batch takes these as bools only (after the checks above, as there)
+            add_special_tokens, is_split_into_words = strict_bool(add_special_tokens), strict_bool(is_split_into_words)
+            if split_special_tokens is not None and split_special_tokens != self.split_special_tokens:
+                split_special_tokens = strict_bool(split_special_tokens)  # (HF sets it on its Rust tokenizer then)
+        self._check_lengths(truncation_strategy, max_length, stride, add_special_tokens, pair, part="special")
         split_special = self.split_special_tokens if split_special_tokens is None else split_special_tokens
         opts = dict(add_special_tokens=add_special_tokens, padding_strategy=padding_strategy,
                     truncation_strategy=truncation_strategy, max_length=max_length, stride=stride,
@@ -268,7 +275,7 @@ class Calls:
             out = self._call_legacy(batched, items, **opts)
         else:
             out = self._call_fast(batched, items, **opts)
-        if max_length is None and verbose:
+        if warn_length:
             self._warn_if_too_long(out["input_ids"], batched)
         return out
 

@@ -3,6 +3,7 @@ masks) and decoding, as transformers' BertTokenizer and BertTokenizerLegacy."""
 
 from __future__ import annotations
 
+from .call_flags import strict_bool
 from .tokens import IdTypeError, _as_id
 
 
@@ -95,13 +96,13 @@ class PostProcessing:
             text = self.convert_tokens_to_string(tokens)
         else:
             # HF skips a token whose string is a content ever added as special (add_rules.py)
-            special = self._special_strings if skip_special_tokens else ()
+            # HF: an id outside u32 (-100, the label padding) raises, before the flag that is not a bool does
+            ids = [self._check_id(i, f"token_ids[{k}]") for k, i in enumerate(token_ids)]
+            special = self._special_strings if strict_bool(skip_special_tokens) else ()
             toks = []
-            for k, i in enumerate(token_ids):
-                # HF: an id outside u32 (-100, the label padding) raises; an unused id is left out
-                i = self._check_id(i, f"token_ids[{k}]")
+            for i in ids:
                 t = self._id_to_token(i)
-                if t is None or t in special:
+                if t is None or t in special:  # (an unused id is left out)
                     continue
                 toks.append(t)
             text = self._wordpiece_decode(toks)

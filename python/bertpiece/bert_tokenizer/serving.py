@@ -87,6 +87,8 @@ def one_text(tok, text, add_special_tokens, verbose, offsets=False):
     if not st.usable:
         return None  # the settings: the general path
     if offsets:
+        if add_special_tokens is not True and add_special_tokens is not False:
+            return None  # (any other value: the general path reads it as the reference does)
         if (add_special_tokens and not st.framed) or st.search(text):
             return None  # an added token in the text: the general path
         out = _encode_to_offsets(st.core, text, st.cls if add_special_tokens else None,
@@ -97,12 +99,14 @@ def one_text(tok, text, add_special_tokens, verbose, offsets=False):
         n = len(ids)
         data = {"input_ids": ids, "token_type_ids": [0] * n, "attention_mask": [1] * n, "offset_mapping": spans}
     else:
-        if add_special_tokens:
+        if add_special_tokens is True:
             if not st.framed:
                 return None
             data = _encode_to_dict(st.core, text, st.cls, st.sep, st.added)
-        else:
+        elif add_special_tokens is False:
             data = _encode_to_dict(st.core, text, None, None, st.added)
+        else:
+            return None  # (any other value: the general path reads it as the reference does)
         if data is None:
             return None  # an added token in the text (searched by the core), or a lone surrogate
     if verbose and len(ids := data["input_ids"]) > st.model_max_length:
@@ -112,7 +116,7 @@ def one_text(tok, text, add_special_tokens, verbose, offsets=False):
     # `_served_rows(tok, st.epoch, [text], add_special_tokens, "do_not_truncate", None, st.padding_side, None)`,
     # made on first use (`_OneTextRows`) from a tuple made once per change of the tokenizer
     out._rows = rows = _OneTextRows()  # (a class call: cheaper than `_new`; it has no `__init__`)
-    rows._tok, rows._made, rows._text = tok, st.one_made[1 if add_special_tokens else 0], text  # (any truthy value)
+    rows._tok, rows._made, rows._text = tok, st.one_made[1 if add_special_tokens else 0], text
     return out
 
 
@@ -126,10 +130,12 @@ def one_ids(tok, text, add_special_tokens):
     if not st.usable:
         return None
     cls = sep = None
-    if add_special_tokens:
+    if add_special_tokens is True:
         cls, sep = st.cls, st.sep
         if cls is None or sep is None:
             return None
+    elif add_special_tokens is not False:
+        return None  # (the general path reads any other value as the reference does)
     ids = _encode_to_list(st.core, text, cls, sep, st.added)  # (None: an added token, or a lone surrogate)
     if ids is not None and len(ids) > st.model_max_length:
         tok._warn_if_too_long(ids, False)
@@ -168,6 +174,8 @@ def _decide(tok, padding, truncation, max_length, stride, pad_to_multiple_of):
     padding_strategy, truncation_strategy, max_length = found
     if truncation_strategy not in ("do_not_truncate", "longest_first", "only_first"):
         return False
+    if padding_strategy == "do_not_pad" and pad_to_multiple_of is not None:
+        return False  # (unread, whatever it is: the general path drops it)
     if type(max_length) is not int and max_length is not None or type(stride) is not int:
         return False  # (sizes given as other integer types: the general path converts them)
     if max_length is not None and max_length >= 1 << 64:
@@ -215,10 +223,12 @@ def batch(tok, texts, batched, add_special_tokens, padding, truncation, max_leng
             return None
     padding_strategy, truncation_strategy, max_length, _ = found
     special = None
-    if add_special_tokens:
+    if add_special_tokens is True:
         if st.cls is None or st.sep is None:
             return None
         special = (st.cls, st.sep)
+    elif add_special_tokens is not False:
+        return None  # (the general path reads any other value as the reference does)
     limit = max_length if truncation_strategy != "do_not_truncate" else None
     if padding_strategy == "do_not_pad":
         if tensors is not None:

@@ -43,6 +43,8 @@ def windows(tok, text, add_special_tokens, truncation, max_length, stride, verbo
     _, truncation_strategy, max_length, _ = found
     if truncation_strategy == "do_not_truncate" or max_length is None:
         return None
+    if add_special_tokens is not True and add_special_tokens is not False:
+        return None  # (the general path reads any other value as the reference does)
     if add_special_tokens and (st.cls is None or st.sep is None) or st.matcher.search(text):
         return None
     limit = max_length - (2 if add_special_tokens else 0)

@@ -27,6 +27,21 @@ def return_type(default, return_type, out_type):
     return return_type
 
 
+def check_types(bools, nbest_size, alpha, num_threads=None):
+    """What sentencepiece's pybind11 conversions refuse (TypeError, "incompatible function arguments"),
+    checked before anything else, as there: a flag whose type has no `__bool__` (a str; None passes),
+    an int argument that is not an integer (8.0) or past a C int, an alpha with no `__float__`."""
+    for name, value in bools:
+        if value is not None and not hasattr(type(value), "__bool__"):
+            raise TypeError(f"incompatible function arguments: {name} must be a bool, got {type(value).__name__}")
+    for name, value in (("nbest_size", nbest_size), ("num_threads", num_threads)):
+        if value is not None and (isinstance(value, float) or not hasattr(type(value), "__int__")
+                                  or not -(1 << 31) <= int(value) < 1 << 31):
+            raise TypeError(f"incompatible function arguments: {name} must be a C int, got {value!r}")
+    if alpha is not None and not hasattr(type(alpha), "__float__") and not hasattr(type(alpha), "__index__"):
+        raise TypeError(f"incompatible function arguments: alpha must be a float, got {type(alpha).__name__}")
+
+
 def refuse_sampling(enable_sampling, nbest_size, alpha):
     if enable_sampling is True and (nbest_size is None or nbest_size in (0, 1) or alpha is None):
         raise ValueError(

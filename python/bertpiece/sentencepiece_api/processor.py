@@ -116,10 +116,14 @@ class SentencePieceProcessor:
         add_eos = self._add_eos if add_eos is None else add_eos
         reverse = self._reverse if reverse is None else reverse
         emit_unk_piece = self._emit_unk_piece if emit_unk_piece is None else emit_unk_piece
-        _args.refuse_sampling(self._enable_sampling if enable_sampling is None else enable_sampling,
-                              self._nbest_size if nbest_size is None else nbest_size,
-                              self._alpha if alpha is None else alpha)
+        enable_sampling = self._enable_sampling if enable_sampling is None else enable_sampling
+        nbest_size, alpha = self._nbest_size if nbest_size is None else nbest_size, self._alpha if alpha is None else alpha
         num_threads = self._num_threads if num_threads is None else num_threads
+        _args.check_types((("add_bos", add_bos), ("add_eos", add_eos), ("reverse", reverse),
+                           ("emit_unk_piece", emit_unk_piece if return_type in (str, bytes) else None),
+                           ("enable_sampling", enable_sampling)),
+                          nbest_size, alpha, num_threads if isinstance(input, list) else None)
+        _args.refuse_sampling(enable_sampling, nbest_size, alpha)
         if not isinstance(num_threads, int):
             raise TypeError("num_threads must be int")
         model = self._loaded()

@@ -30,6 +30,16 @@ __all__ = ["Tokenizer", "Encoding", "AddedToken", "NotImplementedAttribute"]
 TextInput = Union[str, Sequence[str]]
 
 
+def _flag(value: Any) -> bool:
+    """A bool argument as tokenizers (PyO3) takes it: a bool or NumPy bool, else its TypeError (not 1 or None)."""
+    if value is True or value is False:
+        return value
+    if type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_"):
+        return bool(value)
+    shown = "'None'" if value is None else f"'{type(value).__name__}' object"
+    raise TypeError(f"{shown} is not an instance of 'bool'")
+
+
 def _words(seq: Any, is_pretokenized: bool, what: str) -> List[str]:
     if is_pretokenized:
         if isinstance(seq, str) or not isinstance(seq, (list, tuple)):
@@ -112,7 +122,7 @@ class Tokenizer(ComponentSlots):
         is_pretokenized: bool = False,
         add_special_tokens: bool = True,
     ) -> Encoding:
-        if pair is None and not is_pretokenized and type(sequence) is str:
+        if pair is None and is_pretokenized is False and type(sequence) is str:
             # the common call: one text, straight to the core (no list, tuple or copy)
             try:
                 return self._core.encode_text(sequence, add_special_tokens, self._settings)
@@ -123,7 +133,7 @@ class Tokenizer(ComponentSlots):
             None if pair is None else _words(pair, is_pretokenized, "pair"),
         )
         try:
-            return self._core.encode(item, bool(is_pretokenized), bool(add_special_tokens), self._settings)
+            return self._core.encode(item, _flag(is_pretokenized), _flag(add_special_tokens), self._settings)
         except UnicodeEncodeError as e:
             raise _surrogate(e) from None
 
@@ -133,7 +143,7 @@ class Tokenizer(ComponentSlots):
         """Encodes every input on all cores (the GIL released)."""
         if isinstance(input, str):
             raise TypeError("input must be a list of inputs, got a str")
-        if not is_pretokenized and type(input) is list:
+        if is_pretokenized is False and type(input) is list:
             # a list of texts only (no pairs): the texts go to the core as they are
             try:
                 return self._core.encode_batch_texts(input, add_special_tokens, self._settings)
@@ -143,7 +153,7 @@ class Tokenizer(ComponentSlots):
                 pass  # not all str: checked item by item below
         items = [_batch_item(x, is_pretokenized, k) for k, x in enumerate(input)]
         try:
-            return self._core.encode_batch(items, bool(is_pretokenized), bool(add_special_tokens), self._settings)
+            return self._core.encode_batch(items, _flag(is_pretokenized), _flag(add_special_tokens), self._settings)
         except UnicodeEncodeError as e:
             raise _surrogate(e) from None
 
@@ -160,10 +170,12 @@ class Tokenizer(ComponentSlots):
                                    truncation=truncation, return_offsets=return_offsets, num_threads=num_threads)
 
     def decode(self, ids: Sequence[int], skip_special_tokens: bool = True) -> str:
-        return self._core.decode(list(ids), bool(skip_special_tokens))
+        if isinstance(ids, str):  # (list("") would be [] and decode to "")
+            raise TypeError("Can't extract `str` to `Vec`")
+        return self._core.decode(list(ids), _flag(skip_special_tokens))
 
     def decode_batch(self, sequences: Sequence[Sequence[int]], skip_special_tokens: bool = True) -> List[str]:
-        return self._core.decode_batch([list(s) for s in sequences], bool(skip_special_tokens))
+        return self._core.decode_batch([list(s) for s in sequences], _flag(skip_special_tokens))
 
     def token_to_id(self, token: str) -> Optional[int]:
         return self._core.token_to_id(token)
@@ -172,10 +184,10 @@ class Tokenizer(ComponentSlots):
         return self._core.id_to_token(id)
 
     def get_vocab(self, with_added_tokens: bool = True) -> dict:
-        return self._core.get_vocab(bool(with_added_tokens))
+        return self._core.get_vocab(_flag(with_added_tokens))
 
     def get_vocab_size(self, with_added_tokens: bool = True) -> int:
-        return len(self._core.get_vocab(bool(with_added_tokens)))
+        return len(self._core.get_vocab(_flag(with_added_tokens)))
 
     def num_special_tokens_to_add(self, is_pair: bool) -> int:
         return self._core.num_special_tokens_to_add(bool(is_pair))
@@ -232,8 +244,7 @@ class Tokenizer(ComponentSlots):
 
     @encode_special_tokens.setter
     def encode_special_tokens(self, value: bool) -> None:
-        if not isinstance(value, bool):  # tokenizers' own message
-            raise TypeError(f"'{type(value).__name__}' object is not an instance of 'bool'")
+        value = _flag(value)  # (a bool or NumPy bool; tokenizers' own message otherwise)
         if value != self._core.encode_special_tokens:
             self._core = self._core.with_encode_special_tokens(value)
 

@@ -18,7 +18,7 @@ _OPTIONS = ("single_word", "lstrip", "rstrip", "normalized")
 
 def _bool(name: str, value: Any) -> bool:
     # tokenizers (PyO3) takes a bool or numpy.bool_ only, not 0/1 or None.
-    if isinstance(value, bool) or type(value).__name__ == "bool_":
+    if isinstance(value, bool) or type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_"):
         return bool(value)
     raise TypeError(f"{name}: '{type(value).__name__}' object is not an instance of 'bool'")
 
