@@ -21,21 +21,41 @@ use crate::Result;
 use std::cell::RefCell;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// Tells one fused tokenizer's cache entries from another's in a thread.
 static NEXT_OWNER: AtomicU64 = AtomicU64::new(1);
 
-#[derive(Debug)]
+/// Words a thread's cache holds when it gives the tokenizer a shared table
+/// (the first thread to get there): at the first count a copy (a text's
+/// frequent words come early; 16,384 words take 1 MB of slots), at the last
+/// the cache itself (the threads then read one 4 MB table, not one each, in
+/// the L3 they share). 8 MB of English has ~78,000 distinct words.
+const SHARE_AT: [usize; 2] = if cfg!(test) { [64, 256] } else { [16_384, 65_536] };
+
 pub struct MetaspaceUnigram {
     pub(super) meta: Metaspace,
     /// `Sequence([WhitespaceSplit, Metaspace])` (newer XLM-R-style conversions).
     pub(super) whitespace_split: bool,
     owner: u64,
+    /// The caches (or copies) of the first thread to hold [`SHARE_AT`] words,
+    /// each set once, then only read (no lock): a thread whose own cache
+    /// holds fewer words looks in the newest first, so a second thread of a
+    /// batch, or one the first calls after another thread learned the text,
+    /// starts warm.
+    shared: [OnceLock<Arc<WordCache>>; 2],
+}
+
+impl std::fmt::Debug for MetaspaceUnigram {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MetaspaceUnigram").field("meta", &self.meta).field("whitespace_split", &self.whitespace_split).finish()
+    }
 }
 
 impl Clone for MetaspaceUnigram {
+    /// A new owner, with no shared table (it fills its own).
     fn clone(&self) -> Self {
-        MetaspaceUnigram { owner: NEXT_OWNER.fetch_add(1, Ordering::Relaxed), ..*self }
+        MetaspaceUnigram { owner: NEXT_OWNER.fetch_add(1, Ordering::Relaxed), shared: Default::default(), ..*self }
     }
 }
 
@@ -43,6 +63,10 @@ impl Clone for MetaspaceUnigram {
 #[derive(Default)]
 pub(super) struct ThreadState {
     owner: u64,
+    /// The owner's newest shared table, once there is one.
+    shared: Option<Arc<WordCache>>,
+    /// `shared`, when it holds more words than `cache` (looked up before it).
+    pub(super) use_shared: Option<Arc<WordCache>>,
     pub(super) cache: WordCache,
     /// The ids of `tokens` (a word the cache did not hold), contiguous as the cache's are.
     miss_ids: Vec<u32>,
@@ -79,7 +103,7 @@ impl MetaspaceUnigram {
             },
             _ => return None,
         };
-        Some(MetaspaceUnigram { meta, whitespace_split, owner: NEXT_OWNER.fetch_add(1, Ordering::Relaxed) })
+        Some(MetaspaceUnigram { meta, whitespace_split, owner: NEXT_OWNER.fetch_add(1, Ordering::Relaxed), shared: Default::default() })
     }
 
     /// The pre-tokenizer's words of `piece` (a normalized piece between added
@@ -98,15 +122,47 @@ impl MetaspaceUnigram {
         parts.iter().filter(|p| !p.is_empty()).try_for_each(|p| self.encode_metaspace(model, p, emit))
     }
 
-    /// This thread's state, its cache emptied if another tokenizer filled it.
+    /// This thread's state, its cache emptied if another tokenizer filled it,
+    /// with this tokenizer's newest shared table when it holds more words
+    /// than the thread's own cache; the cache (or a copy) becomes a shared
+    /// table when it is the first to hold the next [`SHARE_AT`] words.
     pub(super) fn with_state<T>(&self, f: impl FnOnce(&mut ThreadState) -> T) -> T {
         STATE.with(|state| {
             let mut st = state.borrow_mut();
             if st.owner != self.owner {
                 st.cache.clear();
+                (st.shared, st.use_shared) = (None, None);
                 st.owner = self.owner;
             }
-            f(&mut st)
+            // (an Arc taken once per table and thread, not per call: no shared counter written)
+            let newest = self.shared.iter().rev().find_map(OnceLock::get);
+            if let Some(n) = newest.filter(|n| !st.shared.as_ref().is_some_and(|s| Arc::ptr_eq(s, n))) {
+                st.shared = Some(n.clone());
+            }
+            let bigger = st.shared.as_ref().filter(|s| s.len() > st.cache.len());
+            if bigger.is_some() != st.use_shared.is_some() {
+                st.use_shared = bigger.cloned();
+            }
+            let out = f(&mut st);
+            for (g, (table, &at)) in self.shared.iter().zip(&SHARE_AT).enumerate() {
+                if st.cache.len() >= at && table.get().is_none() {
+                    if g + 1 < SHARE_AT.len() {
+                        // a lost race leaves the other thread's copy
+                        let _ = table.set(Arc::new(st.cache.clone()));
+                        continue;
+                    }
+                    // the last one takes the cache itself: every thread then reads one table
+                    let mine = Arc::new(std::mem::take(&mut st.cache));
+                    match table.set(mine.clone()) {
+                        Ok(()) => (st.shared, st.use_shared) = (Some(mine.clone()), Some(mine)),
+                        Err(back) => {
+                            drop(back); // (then `mine` is the one reference: the cache comes back whole)
+                            st.cache = Arc::try_unwrap(mine).unwrap_or_default();
+                        }
+                    }
+                }
+            }
+            out
         })
     }
 
@@ -178,13 +234,14 @@ impl Pieces<'_> {
 /// cached when short), then handed to `f` with the word and `st.char_of`.
 /// `r`: the Metaspace replacement (a word starting with it is cached by the rest).
 pub(super) fn with_pieces<T>(model: &Unigram, st: &mut ThreadState, r: char, f: impl FnOnce(&Pieces, &str, &[u32]) -> T) -> Result<T> {
-    let ThreadState { cache, word: text, char_of, tokens, scratch, miss_ids, .. } = st;
+    let ThreadState { cache, use_shared, word: text, char_of, tokens, scratch, miss_ids, .. } = st;
     let mut buf = [0u8; 4];
     let (prefixed, key) = match text.strip_prefix(&*r.encode_utf8(&mut buf)) {
         Some(rest) => (true, rest),
         None => (false, text.as_str()),
     };
-    let pieces = match cache.get(prefixed, key.as_bytes()) {
+    let hit = use_shared.as_deref().and_then(|s| s.get(prefixed, key.as_bytes()));
+    let pieces = match hit.or_else(|| cache.get(prefixed, key.as_bytes())) {
         Some((ids, spans)) => Pieces { ids, spans: Spans::Cached(spans) },
         None => {
             tokens.clear();
@@ -203,7 +260,8 @@ pub(super) fn with_pieces<T>(model: &Unigram, st: &mut ThreadState, r: char, f: 
 /// `key` its [`Key`]), another one tokenized.
 #[inline]
 pub(super) fn push_prefixed_ids(model: &Unigram, st: &mut ThreadState, r: char, tail: &str, tag: u32, key: &Key, ids: &mut Vec<u32>) -> Result<()> {
-    if let Some(cached) = st.cache.get_ids(tag, true, tail.as_bytes(), key) {
+    let shared = st.use_shared.as_deref().and_then(|s| s.get_ids(tag, true, tail.as_bytes(), key));
+    if let Some(cached) = shared.or_else(|| st.cache.get_ids(tag, true, tail.as_bytes(), key)) {
         // (one or two ids: pushes, not a `memcpy` call)
         match *cached {
             [a] => ids.push(a),
@@ -304,5 +362,41 @@ mod tests {
         }
         let whitespace = Tokenizer::from_json(&file(r#"{"type": "Whitespace"}"#)).unwrap();
         assert_eq!(whitespace.fast_path(), None);
+    }
+
+    /// Two files used alternately from the same threads, past both sharing points (64 and 256
+    /// words under test): each one's bulk rows are its general path's, 1 and 2 threads, either order.
+    #[test]
+    fn shared_tables_stay_with_their_tokenizer() {
+        use crate::pipeline_batch::encode_flat;
+        let meta = r#"{"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": true}"#;
+        let a = file(meta);
+        let b = a.replace(r#"["ab", -1.0]"#, r#"["ab", -9.0]"#).replace(r#"["▁a", -1.5]"#, r#"["▁a", -0.5]"#);
+        let words: Vec<String> = (2..2048u32).map(|k| format!("{k:b}").replace('1', "a").replace('0', "b")).collect();
+        let texts: Vec<String> = words.chunks(7).map(|c| c.join(" ")).collect();
+        let backwards: Vec<&str> = texts.iter().rev().map(String::as_str).collect();
+        let forwards: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let toks = [Tokenizer::from_json(&a).unwrap(), Tokenizer::from_json(&b).unwrap()];
+        let want: Vec<Vec<Vec<u32>>> = [&a, &b]
+            .iter()
+            .map(|f| {
+                let general = Tokenizer::from_json(f).unwrap().without_fast_paths();
+                forwards.iter().map(|t| general.encode(&Input::Raw(t), None, false, &Settings::default()).unwrap().ids).collect()
+            })
+            .collect();
+        assert_ne!(want[0], want[1]);
+        for threads in [1, 2, 2, 1, 2] {
+            for (k, tok) in toks.iter().enumerate() {
+                for (texts, backward) in [(&forwards, false), (&backwards, true)] {
+                    let out = encode_flat(tok, texts, false, None, false, threads).unwrap();
+                    let got: Vec<&[u32]> = out.row_splits.windows(2).map(|w| &out.ids[w[0] as usize..w[1] as usize]).collect();
+                    let mut expected: Vec<&[u32]> = want[k].iter().map(Vec::as_slice).collect();
+                    if backward {
+                        expected.reverse();
+                    }
+                    assert_eq!(got, expected, "file {k}, {threads} threads, backward {backward}");
+                }
+            }
+        }
     }
 }

@@ -85,7 +85,7 @@ fn load(text: &[u8], at: usize, n: usize) -> u64 {
     }
 }
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct WordCache {
     /// Open addressing, linear probing, a power-of-two length at most half full.
     slots: Vec<Slot>,
@@ -154,6 +154,19 @@ fn hash_key(key: &Key, len: usize, flag: u8) -> u32 {
 impl WordCache {
     pub(super) fn clear(&mut self) {
         *self = WordCache::default();
+    }
+
+    /// The words cached.
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Asks for the slot of the word whose tag is `tag` (from [`WordCache::prefetch`] on any cache).
+    #[inline]
+    pub(super) fn prefetch_tag(&self, tag: u32) {
+        if let Some(slot) = self.slots.get(tag as usize & self.slots.len().wrapping_sub(1)) {
+            prefetch(slot);
+        }
     }
 
     /// The ids and spans (bytes of the whole word) of the pieces of `word`
