@@ -15,7 +15,7 @@
 //! tuple and dict. Neither vectorcall is in the limited API before 3.12 (this
 //! module is abi3 from 3.10), so they are looked up in the running process.
 
-use super::serving_call_routes::Routes;
+use super::serving_call_routes::{Routes, Vectorcall};
 use super::serving_one_text::{one_text, OneTextObjects};
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
@@ -25,9 +25,6 @@ use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 use std::ffi::{c_char, c_void, CString};
 use std::ptr::null_mut;
 use std::sync::atomic::{AtomicPtr, Ordering};
-
-pub(super) type Vectorcall =
-    unsafe extern "C" fn(*mut ffi::PyObject, *const *mut ffi::PyObject, usize, *mut ffi::PyObject) -> *mut ffi::PyObject;
 
 /// What the descriptor reads on every call: set by [`serving_call`] (at call.py's import), never freed
 /// (an import made twice leaves the first behind: a few objects, once).

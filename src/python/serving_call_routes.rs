@@ -15,6 +15,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use std::ptr::null_mut;
 
+/// `PyObject_Vectorcall`'s (and `PyObject_VectorcallMethod`'s) signature: serving_call.rs finds them
+/// by name, since neither is in the limited API before 3.12.
+pub(super) type Vectorcall =
+    unsafe extern "C" fn(*mut ffi::PyObject, *const *mut ffi::PyObject, usize, *mut ffi::PyObject) -> *mut ffi::PyObject;
+
 /// What the routes read: serving.py's functions and the names and value compared by address.
 pub(super) struct Routes {
     padded_call: Py<PyAny>,
@@ -62,7 +67,7 @@ impl Routes {
         slf: *mut ffi::PyObject,
         args: *const *mut ffi::PyObject,
         kwnames: *mut ffi::PyObject,
-        vectorcall: Option<super::serving_call::Vectorcall>,
+        vectorcall: Option<Vectorcall>,
     ) -> Option<*mut ffi::PyObject> {
         // SAFETY: `args` holds 1 + len(kwnames) live objects; `kwnames` is a tuple of str
         unsafe {
