@@ -22,6 +22,28 @@ fn model() -> ByteBpe {
     ByteBpe::new(&Bpe::new(vocab, &merges, Bpe::default()).unwrap()).unwrap()
 }
 
+/// The ids-only loop's ids of `text` with each classifier (SSE2, and AVX2 where this CPU has it) are the
+/// scalar split's, each piece tokenized by the model.
+fn assert_ids_as_scalar(bpe: &ByteBpe, plain: &AsciiClasses, text: &str) {
+    let mut want = Vec::new();
+    split_gpt2(text, |a, b| {
+        let mut out = Vec::new();
+        bpe.tokenize(&text.as_bytes()[a..b], &mut out);
+        want.extend(out.iter().map(|p| p.0));
+    });
+    bpe.with_cache(|words| {
+        let mut got = Vec::new();
+        assert!(words.text_ids_with(Sse2, text, plain, &mut got));
+        assert_eq!(got, want, "SSE2: {text:?}");
+        if let Some(avx2) = Avx2::detect() {
+            got.clear();
+            // SAFETY: `avx2` proves the CPU has AVX2
+            assert!(unsafe { words.text_ids_avx2(avx2, text, plain, &mut got) });
+            assert_eq!(got, want, "AVX2: {text:?}");
+        }
+    });
+}
+
 #[test]
 fn each_classifier_gives_the_scalar_splits_ids() {
     let bpe = model();
@@ -32,26 +54,9 @@ fn each_classifier_gives_the_scalar_splits_ids() {
         state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         ((state >> 33) as usize) % n
     };
-    let avx2 = Avx2::detect();
     for _ in 0..4000 {
         let text: String = (0..next(90)).map(|_| pieces[next(pieces.len())]).collect();
-        let mut want = Vec::new();
-        split_gpt2(&text, |a, b| {
-            let mut out = Vec::new();
-            bpe.tokenize(&text.as_bytes()[a..b], &mut out);
-            want.extend(out.iter().map(|p| p.0));
-        });
-        bpe.with_cache(|words| {
-            let mut got = Vec::new();
-            assert!(words.text_ids_with(Sse2, &text, plain, &mut got));
-            assert_eq!(got, want, "SSE2: {text:?}");
-            if let Some(avx2) = avx2 {
-                got.clear();
-                // SAFETY: `avx2` proves the CPU has AVX2
-                assert!(unsafe { words.text_ids_avx2(avx2, &text, plain, &mut got) });
-                assert_eq!(got, want, "AVX2: {text:?}");
-            }
-        });
+        assert_ids_as_scalar(&bpe, plain, &text);
     }
 }
 
@@ -68,23 +73,7 @@ fn texts_around_the_block_length_give_the_scalar_splits_ids() {
             let base: String = unit.repeat(len).chars().take(len).collect();
             let new_word = format!("{base} zq{len}");
             for text in [base, new_word] {
-                let mut want = Vec::new();
-                split_gpt2(&text, |a, b| {
-                    let mut out = Vec::new();
-                    bpe.tokenize(&text.as_bytes()[a..b], &mut out);
-                    want.extend(out.iter().map(|p| p.0));
-                });
-                bpe.with_cache(|words| {
-                    let mut got = Vec::new();
-                    assert!(words.text_ids_with(Sse2, &text, plain, &mut got));
-                    assert_eq!(got, want, "SSE2: {text:?}");
-                    if let Some(avx2) = Avx2::detect() {
-                        got.clear();
-                        // SAFETY: `avx2` proves the CPU has AVX2
-                        assert!(unsafe { words.text_ids_avx2(avx2, &text, plain, &mut got) });
-                        assert_eq!(got, want, "AVX2: {text:?}");
-                    }
-                });
+                assert_ids_as_scalar(&bpe, plain, &text);
             }
         }
     }
