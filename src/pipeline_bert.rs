@@ -52,6 +52,16 @@ pub(super) fn for_shape(config: &TokenizerConfig) -> Option<FullTokenizer> {
 }
 
 impl Tokenizer {
+    /// The fused encoder when a sequence's ids take it (`encode_ids_into`, the BERT-shaped padded
+    /// batch): a BERT-shaped file no other fast path covers, with no normalized added token (those
+    /// are matched on the normalized text: the general path).
+    pub(super) fn bert_ids_path(&self) -> Option<&FullTokenizer> {
+        match (&self.fast, self.fused_unigram(), &self.bert) {
+            (None, None, Some(b)) if self.normalized_matcher.is_empty() => Some(b),
+            _ => None,
+        }
+    }
+
     /// The sequence's ids (and offsets, in chars of `text`) on the fused
     /// encoder. Added tokens (matched on the raw text: the caller declines
     /// files with normalized ones) are split out as `encode_text` does, the

@@ -25,11 +25,7 @@ impl Tokenizer {
     /// is `encode_batch`'s row (rows holding an added token's text flagged), or None where the
     /// file, its post-processor or the truncation is not of that kind.
     pub fn bert_batch(&self, add_special_tokens: bool, truncation: Option<&TruncationParams>) -> Option<BertBatch<'_>> {
-        // `encode_ids_into`'s choice of the BERT path (no normalized added token)
-        let bert = match (&self.fast, self.fused_unigram(), &self.bert) {
-            (None, None, Some(b)) if self.normalized_matcher.is_empty() => b,
-            _ => return None,
-        };
+        let bert = self.bert_ids_path()?;
         let plan = PostPlan::new(self.config.post_processor.as_ref())?;
         let special = if add_special_tokens {
             let (mut before, mut after) = (Vec::new(), Vec::new());

@@ -135,10 +135,9 @@ impl Tokenizer {
             // added tokens: only a text that can hold none (as written, and no normalized ones the
             // normalizer could make appear), the rest through `encode`
             (None, Some(u)) if !self.added_first.may_occur_in(text) && self.normalized_matcher.is_empty() => SequencePath::Unigram(u),
-            // normalized added tokens would be matched on the normalized text: the general path
-            (None, None) => match &self.bert {
-                Some(b) if self.normalized_matcher.is_empty() => SequencePath::Bert(b),
-                _ => return Ok(IdsOnly::Declined),
+            (None, None) => match self.bert_ids_path() {
+                Some(b) => SequencePath::Bert(b),
+                None => return Ok(IdsOnly::Declined),
             },
             _ => return Ok(IdsOnly::Declined),
         };
