@@ -4,6 +4,7 @@ out): the core applies them in each slice's job, so a list with options is
 encoded as much in parallel as one without. Compared with sentencepiece on
 the same list and thread count, and with the single-text calls."""
 
+import numpy as np
 import pytest
 
 from spm_models import _trained, every_ud_line, pair
@@ -74,3 +75,23 @@ def test_list_options_are_applied_by_the_core_not_per_row_in_python(monkeypatch)
         assert ours.encode(texts, out_type=str, num_threads=2, **kwargs) == expected[str(kwargs)]
     assert ours.encode(texts, add_bos=True, add_eos=True, reverse=True) == ref.encode(texts, add_bos=True, add_eos=True, reverse=True)
     assert ours.encode(texts, out_type=bytes) == ref.encode(texts, out_type=bytes)
+
+
+@pytest.mark.parametrize("name", ["unigram", "bpe_bytes"])
+def test_numpy_rows_as_sentencepieces(name):
+    # int32 arrays made by the core from each slice's ids, read-only as sentencepiece's
+    # (views of its buffers; the old per-row np.array gave writeable arrays).
+    ref, ours = pair(name)
+    texts = lines_of_slices()
+    for kwargs in [dict(), dict(add_bos=True, add_eos=True, reverse=True)]:
+        for threads in (1, 2):
+            got = ours.encode(texts, out_type="numpy", num_threads=threads, **kwargs)
+            expected = ref.encode(texts, out_type="numpy", num_threads=threads, **kwargs)
+            assert type(got) is list and len(got) == len(expected)
+            for a, b in zip(got, expected):
+                assert (a.dtype, a.shape, a.flags.writeable, a.flags.c_contiguous) == \
+                       (b.dtype, b.shape, b.flags.writeable, b.flags.c_contiguous)
+                assert np.array_equal(a, b)
+    for text in ODD:
+        a, b = ours.encode(text, out_type="numpy"), ref.encode(text, out_type="numpy")
+        assert (a.dtype, a.shape, a.flags.writeable) == (b.dtype, b.shape, b.flags.writeable) and np.array_equal(a, b)

@@ -7,6 +7,7 @@
 //! add_eos, reverse and emit_unk_piece are applied in the slices' jobs.
 
 use super::lists::{int_list, int_table, new_list, untracked};
+use super::numpy_planes::int32_vector;
 use crate::sentencepiece::batch::{RowOptions, Rows};
 use crate::sentencepiece::model_proto::PieceType;
 use crate::sentencepiece::{ModelType, Processor};
@@ -49,7 +50,7 @@ fn py_bytes<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
 /// only the last slice's lists are left after the join.
 fn encode_to_lists<'py, R>(py: Python<'py>, model: &Processor, texts: &[PyBackedStr], threads: usize, options: RowOptions, row: R) -> PyResult<Bound<'py, PyList>>
 where
-    R: for<'a> Fn(Python<'a>, &Rows, usize, usize) -> PyResult<Bound<'a, PyList>> + Sync,
+    R: for<'a> Fn(Python<'a>, &Rows, usize, usize) -> PyResult<Bound<'a, PyAny>> + Sync,
 {
     let mut lists: Vec<Py<PyAny>> = Vec::with_capacity(texts.len());
     let mut error: Option<PyErr> = None;
@@ -62,7 +63,7 @@ where
                         return;
                     }
                     match row(py, &rows, start, end) {
-                        Ok(list) => lists.push(list.into_any().unbind()),
+                        Ok(list) => lists.push(list.unbind()),
                         Err(e) => error = Some(e),
                     }
                     start = end;
@@ -109,14 +110,28 @@ impl PySentencePieceModel {
         py.detach(|| self.inner.encode_pieces(text))
     }
 
-    /// The ids of each text; `bos` / `eos` put first / last and `reverse`
-    /// applied per text as sentencepiece's add_bos, add_eos and reverse.
-    #[pyo3(signature = (texts, num_threads, bos=None, eos=None, reverse=false))]
-    fn encode_ids_batch<'py>(&self, py: Python<'py>, texts: Vec<PyBackedStr>, num_threads: i64, bos: Option<u32>, eos: Option<u32>, reverse: bool) -> PyResult<Bound<'py, PyList>> {
+    /// The ids of each text, as a list of ints or (`numpy`) an int32 array;
+    /// `bos` / `eos` put first / last and `reverse` applied per text as
+    /// sentencepiece's add_bos, add_eos and reverse.
+    #[pyo3(signature = (texts, num_threads, bos=None, eos=None, reverse=false, numpy=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn encode_ids_batch<'py>(
+        &self,
+        py: Python<'py>,
+        texts: Vec<PyBackedStr>,
+        num_threads: i64,
+        bos: Option<u32>,
+        eos: Option<u32>,
+        reverse: bool,
+        numpy: bool,
+    ) -> PyResult<Bound<'py, PyList>> {
         let threads = workers(num_threads)?;
-        let ints = self.ints.get_or_init(py, || int_table(py, self.inner.len()));
         let options = RowOptions { pieces: false, bos, eos, reverse, emit_unk_piece: false };
-        encode_to_lists(py, &self.inner, &texts, threads, options, |py, r, start, end| int_list(py, ints, &r.ids[start..end]))
+        if numpy {
+            return encode_to_lists(py, &self.inner, &texts, threads, options, |py, r, start, end| int32_vector(py, &r.ids[start..end]));
+        }
+        let ints = self.ints.get_or_init(py, || int_table(py, self.inner.len()));
+        encode_to_lists(py, &self.inner, &texts, threads, options, |py, r, start, end| Ok(int_list(py, ints, &r.ids[start..end])?.into_any()))
     }
 
     /// The pieces of each text (as bytes with `as_bytes`), with the options of
@@ -151,7 +166,7 @@ impl PySentencePieceModel {
                 // Every id the encoder gives is below the model's size.
                 _ => table.get(r.ids[at] as usize).map(|s| s.bind(py).clone()).ok_or_else(|| out_of_range(r.ids[at] as i64, table.len())),
             }))?;
-            Ok(untracked(list))
+            Ok(untracked(list).into_any())
         })
     }
 

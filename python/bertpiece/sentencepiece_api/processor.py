@@ -141,11 +141,8 @@ class SentencePieceProcessor:
         # A list: the options are applied by the core in each slice's job, in parallel.
         bos, eos, reverse = self._bos_id if add_bos else None, self._eos_id if add_eos else None, bool(reverse)
         if return_type in (int, "numpy"):
-            rows = model.encode_ids_batch(texts, num_threads, bos, eos, reverse)
-            if return_type == "numpy":
-                import numpy as np
-                rows = [np.array(r, dtype=np.int32) for r in rows]
-            return rows
+            # numpy: int32 arrays made by the core, as np.array(row, dtype=np.int32)
+            return model.encode_ids_batch(texts, num_threads, bos, eos, reverse, return_type == "numpy")
         return model.encode_pieces_batch(texts, num_threads, bos, eos, reverse, bool(emit_unk_piece), return_type is bytes)
 
     def _encode_one(self, model, text, return_type, add_bos, add_eos, reverse, emit_unk_piece):
@@ -156,6 +153,7 @@ class SentencePieceProcessor:
             if return_type == "numpy":
                 import numpy as np
                 row = np.array(row, dtype=np.int32)
+                row.flags.writeable = False  # as sentencepiece's: a read-only view of its buffer
             return row
         row = model.encode_pieces(text)
         if add_bos or add_eos or reverse or emit_unk_piece:
