@@ -12,6 +12,7 @@ over one); the ids are checked equal. The machine is
 shared: the load average is printed at the start and the end.
 
     python benches/bench_sentencepiece.py [--corpus en-large.txt] [--mb 8] [--rounds 5] [--work .cache/bench_spm26]
+        [--threads 1,2] [--out-type int|str] [--models unigram,bpe]
 """
 
 import argparse
@@ -62,6 +63,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--work", default=os.path.join(os.path.dirname(HERE), ".cache", "bench_spm26"))
+    ap.add_argument("--out-type", default="int", choices=["int", "str"], help="ids (default) or pieces out")
+    ap.add_argument("--models", default="unigram,bpe")
     args = ap.parse_args()
 
     import sentencepiece as spm
@@ -74,7 +77,9 @@ def main():
     print(f"{len(lines):,} lines, {size / 1e6:.1f} MB")
     print(f"load average at start: {os.getloadavg()}", flush=True)
     table, scaling = [], []
-    for model_type in ["unigram", "bpe"]:
+    out_type = {"int": int, "str": str}[args.out_type]
+    print(f"out_type={args.out_type}")
+    for model_type in args.models.split(","):
         path = make_model(args.work, lines, model_type)
         engines, load_ms = {}, {}
         for name, cls in [("sentencepiece", spm.SentencePieceProcessor), ("bertpiece", bertpiece.SentencePieceProcessor)]:
@@ -90,7 +95,7 @@ def main():
                     # The previous call's lists are freed here, not inside the next call's time.
                     rows = None
                     start, cpu = time.perf_counter(), time.process_time()
-                    rows = engines[name].encode(lines, num_threads=t)
+                    rows = engines[name].encode(lines, num_threads=t, out_type=out_type)
                     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
                     speeds.setdefault((name, t), []).append(size / seconds / 1e6)
                     cpu_speeds.setdefault((name, t), []).append(size / cpu / 1e6)

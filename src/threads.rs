@@ -165,11 +165,14 @@ impl Runs {
 }
 
 /// [`run_jobs`] that hands each result to `ready(k, result)` on the calling
-/// thread in order: once no job is left for the calling thread to take, it
-/// uses the results done so far (e.g. makes Python objects of them) while the
-/// other threads still run their last jobs, then each of those as it ends.
-/// A panicking job panics the caller, as in [`run_jobs`].
-pub fn run_jobs_in_order<T: Send>(threads: usize, jobs: usize, job: impl Fn(usize) -> T + Sync, mut ready: impl FnMut(usize, T)) -> Result<()> {
+/// thread in order. The calling thread stops taking jobs once no more than
+/// `reserve` are left untaken, and hands over the results done so far (e.g.
+/// makes Python objects of them, which only it can do) while the other
+/// threads run those last jobs; with nothing done to hand over it takes a
+/// job again, so a reserve too large for the others (a thread slowed by
+/// other work) costs no waiting. A panicking job panics the caller, as in
+/// [`run_jobs`].
+pub fn run_jobs_in_order<T: Send>(threads: usize, jobs: usize, reserve: usize, job: impl Fn(usize) -> T + Sync, mut ready: impl FnMut(usize, T)) -> Result<()> {
     let workers = threads.min(jobs);
     if workers <= 1 {
         // Nothing runs meanwhile: all jobs first, as `run_jobs`. Handing each
@@ -190,27 +193,40 @@ pub fn run_jobs_in_order<T: Send>(threads: usize, jobs: usize, job: impl Fn(usiz
         done.0.lock().unwrap_or_else(|p| p.into_inner())[k] = Some(result);
         done.1.notify_all();
     };
+    let hand_over = |result: std::thread::Result<T>| result.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
     pool.in_place_scope(|s| {
         for _ in 1..workers {
             s.spawn(move |_| (0..).map_while(|_| take()).for_each(run));
         }
         // Not between its own jobs: that made each slice's Python lists find
         // their int objects evicted by the encoding (~10 % more CPU, 2 threads).
-        while let Some(k) = take() {
-            run(k);
+        while jobs.saturating_sub(next.load(Ordering::Relaxed)) > reserve {
+            match take() {
+                Some(k) => run(k),
+                None => break,
+            }
         }
-        // The results in order, waiting for each one not done yet.
+        // The results in order: each one done is handed over; while the next
+        // is not done, a job left untaken is run, else the caller waits for it.
         for first in 0..jobs {
-            let result = {
-                let mut slots = done.0.lock().unwrap_or_else(|p| p.into_inner());
+            let lock = || done.0.lock().unwrap_or_else(|p| p.into_inner());
+            let result = 'found: loop {
+                if let Some(result) = lock()[first].take() {
+                    break result;
+                }
+                if let Some(k) = take() {
+                    run(k);
+                    continue;
+                }
+                let mut slots = lock();
                 loop {
                     match slots[first].take() {
-                        Some(result) => break result,
+                        Some(result) => break 'found result,
                         None => slots = done.1.wait(slots).unwrap_or_else(|p| p.into_inner()),
                     }
                 }
             };
-            ready(first, result.unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+            ready(first, hand_over(result));
         }
     });
     Ok(())
@@ -242,9 +258,10 @@ mod tests {
 
     #[test]
     fn results_are_handed_over_in_order_on_any_thread_count() {
-        for threads in [1, 2, 3, 64] {
+        // Any reserve: none, some, every job (the caller then runs only what it finds undone).
+        for (threads, reserve) in [(1, 0), (2, 0), (2, 3), (2, 100), (3, 7), (64, 1000)] {
             let mut out = Vec::new();
-            run_jobs_in_order(threads, 100, |k| {
+            run_jobs_in_order(threads, 100, reserve, |k| {
                 // Later jobs finish first where threads run them at once.
                 std::thread::sleep(std::time::Duration::from_micros(((100 - k) * 10) as u64));
                 k * k
@@ -256,8 +273,10 @@ mod tests {
 
     #[test]
     fn a_panicking_job_panics_the_caller() {
-        let caught = std::panic::catch_unwind(|| run_jobs_in_order(2, 8, |k| assert!(k != 5, "job 5"), |_, _| ()));
-        assert!(caught.is_err());
+        for reserve in [0, 2, 8] {
+            let caught = std::panic::catch_unwind(|| run_jobs_in_order(2, 8, reserve, |k| assert!(k != 5, "job 5"), |_, _| ()));
+            assert!(caught.is_err());
+        }
     }
 
     #[test]

@@ -105,3 +105,62 @@ pub(super) fn planes<'py>(
     };
     Ok((plane(0)?, plane(1)?, plane(2)?))
 }
+
+/// NumPy's type number of int32 (NPY_INT: a C int has 32 bits on every platform NumPy supports).
+const INT32: c_int = 5;
+const WRITEABLE: c_int = 0x400;
+
+/// The leading fields of NumPy's array object (`PyArrayObject_fields`, the same in NumPy 1 and 2):
+/// what its `PyArray_DATA` and `PyArray_CLEARFLAGS` macros read and write.
+#[repr(C)]
+struct ArrayFields {
+    head: ffi::PyObject,
+    data: *mut u8,
+    nd: c_int,
+    dimensions: *mut ffi::Py_ssize_t,
+    strides: *mut ffi::Py_ssize_t,
+    base: *mut ffi::PyObject,
+    descr: *mut ffi::PyObject,
+    flags: c_int,
+}
+
+/// `values` as a new read-only 1-D int32 array, as sentencepiece's `out_type="numpy"` rows
+/// (theirs are read-only views of a buffer; this one owns its data). Values above `i32::MAX`
+/// are refused.
+pub(super) fn int32_vector<'py>(py: Python<'py>, values: &[u32]) -> PyResult<Bound<'py, PyAny>> {
+    if values.iter().any(|&v| v > i32::MAX as u32) {
+        return Err(pyo3::exceptions::PyOverflowError::new_err("an id does not fit in int32"));
+    }
+    let api = table(py)?;
+    let dims = [values.len() as ffi::Py_ssize_t];
+    // SAFETY: the slots hold these functions (NumPy's C API); with no data given NumPy allocates
+    // a C-contiguous array of `dims` int32 values, whose fields are laid out as ArrayFields.
+    unsafe {
+        let descr_from_type: DescrFromType = std::mem::transmute(*api.add(DESCR_FROM_TYPE));
+        let new_from_descr: NewFromDescr = std::mem::transmute(*api.add(NEW_FROM_DESCR));
+        let descr = descr_from_type(INT32);
+        if descr.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        let array = new_from_descr(
+            *api.add(ARRAY_TYPE) as *mut ffi::PyTypeObject,
+            descr,
+            1,
+            dims.as_ptr(),
+            std::ptr::null(),
+            std::ptr::null_mut(),
+            0,
+            std::ptr::null_mut(),
+        );
+        if array.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        let array = Bound::from_owned_ptr(py, array);
+        let fields = array.as_ptr().cast::<ArrayFields>();
+        if !values.is_empty() {
+            std::ptr::copy_nonoverlapping(values.as_ptr(), (*fields).data.cast::<u32>(), values.len());
+        }
+        (*fields).flags &= !WRITEABLE;
+        Ok(array)
+    }
+}

@@ -3,10 +3,12 @@
 //! and decoding release the GIL; lists are encoded on the shared pool in
 //! slices, and the calling thread makes each slice's Python lists (taking the
 //! GIL for it) as soon as the slice is done, from its flat buffers, with the
-//! ints and strs of the model's ids made once per model.
+//! ints, strs and bytes of the model's ids made once per model. add_bos,
+//! add_eos, reverse and emit_unk_piece are applied in the slices' jobs.
 
 use super::lists::{int_list, int_table, new_list, untracked};
-use crate::sentencepiece::batch::Rows;
+use super::numpy_planes::int32_vector;
+use crate::sentencepiece::batch::{RowOptions, Rows};
 use crate::sentencepiece::model_proto::PieceType;
 use crate::sentencepiece::{ModelType, Processor};
 use crate::threads;
@@ -24,6 +26,8 @@ pub(super) struct PySentencePieceModel {
     /// The ints and the strs of the piece ids, made on the first list encoded.
     ints: PyOnceLock<Vec<Py<PyAny>>>,
     strs: PyOnceLock<Vec<Py<PyAny>>>,
+    /// The same as bytes (out_type=bytes), made on the first such list.
+    bytes: PyOnceLock<Vec<Py<PyAny>>>,
 }
 
 /// A Python str of `text` (MemoryError when CPython cannot make it).
@@ -33,18 +37,25 @@ fn py_str<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyUnicode_FromStringAndSize(text.as_ptr().cast(), len)) }
 }
 
+/// A Python bytes of `text`'s UTF-8 (MemoryError when CPython cannot make it).
+fn py_bytes<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    let len = ffi::Py_ssize_t::try_from(text.len()).map_err(|_| pyo3::exceptions::PyMemoryError::new_err("piece too long"))?;
+    // SAFETY: `len` readable bytes; a new reference, or null with the error set.
+    unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyBytes_FromStringAndSize(text.as_ptr().cast(), len)) }
+}
+
 /// One list per text (made by `row` from a slice's rows and a text's range
 /// in them), as one list. The lists of each slice are made, with the GIL, as
 /// soon as it is encoded, while the other threads still encode later slices:
 /// only the last slice's lists are left after the join.
-fn encode_to_lists<'py, R>(py: Python<'py>, model: &Processor, texts: &[PyBackedStr], threads: usize, pieces: bool, row: R) -> PyResult<Bound<'py, PyList>>
+fn encode_to_lists<'py, R>(py: Python<'py>, model: &Processor, texts: &[PyBackedStr], threads: usize, options: RowOptions, row: R) -> PyResult<Bound<'py, PyList>>
 where
-    R: for<'a> Fn(Python<'a>, &Rows, usize, usize) -> PyResult<Bound<'a, PyList>> + Sync,
+    R: for<'a> Fn(Python<'a>, &Rows, usize, usize) -> PyResult<Bound<'a, PyAny>> + Sync,
 {
     let mut lists: Vec<Py<PyAny>> = Vec::with_capacity(texts.len());
     let mut error: Option<PyErr> = None;
     py.detach(|| {
-        model.encode_batch(texts, threads, pieces, |rows| {
+        model.encode_batch(texts, threads, options, |rows| {
             Python::attach(|py| {
                 let mut start = 0;
                 for &end in &rows.ends {
@@ -52,7 +63,7 @@ where
                         return;
                     }
                     match row(py, &rows, start, end) {
-                        Ok(list) => lists.push(list.into_any().unbind()),
+                        Ok(list) => lists.push(list.unbind()),
                         Err(e) => error = Some(e),
                     }
                     start = end;
@@ -88,7 +99,7 @@ impl PySentencePieceModel {
     #[new]
     fn new(py: Python<'_>, model_proto: &[u8]) -> PyResult<Self> {
         let inner = py.detach(|| Processor::from_bytes(model_proto))?;
-        Ok(PySentencePieceModel { inner: Arc::new(inner), ints: PyOnceLock::new(), strs: PyOnceLock::new() })
+        Ok(PySentencePieceModel { inner: Arc::new(inner), ints: PyOnceLock::new(), strs: PyOnceLock::new(), bytes: PyOnceLock::new() })
     }
 
     fn encode_ids(&self, py: Python<'_>, text: &str) -> Vec<u32> {
@@ -99,28 +110,63 @@ impl PySentencePieceModel {
         py.detach(|| self.inner.encode_pieces(text))
     }
 
-    fn encode_ids_batch<'py>(&self, py: Python<'py>, texts: Vec<PyBackedStr>, num_threads: i64) -> PyResult<Bound<'py, PyList>> {
+    /// The ids of each text, as a list of ints or (`numpy`) an int32 array;
+    /// `bos` / `eos` put first / last and `reverse` applied per text as
+    /// sentencepiece's add_bos, add_eos and reverse.
+    #[pyo3(signature = (texts, num_threads, bos=None, eos=None, reverse=false, numpy=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn encode_ids_batch<'py>(
+        &self,
+        py: Python<'py>,
+        texts: Vec<PyBackedStr>,
+        num_threads: i64,
+        bos: Option<u32>,
+        eos: Option<u32>,
+        reverse: bool,
+        numpy: bool,
+    ) -> PyResult<Bound<'py, PyList>> {
         let threads = workers(num_threads)?;
+        let options = RowOptions { pieces: false, bos, eos, reverse, emit_unk_piece: false };
+        if numpy {
+            return encode_to_lists(py, &self.inner, &texts, threads, options, |py, r, start, end| int32_vector(py, &r.ids[start..end]));
+        }
         let ints = self.ints.get_or_init(py, || int_table(py, self.inner.len()));
-        encode_to_lists(py, &self.inner, &texts, threads, false, |py, r, start, end| int_list(py, ints, &r.ids[start..end]))
+        encode_to_lists(py, &self.inner, &texts, threads, options, |py, r, start, end| Ok(int_list(py, ints, &r.ids[start..end])?.into_any()))
     }
 
-    fn encode_pieces_batch<'py>(&self, py: Python<'py>, texts: Vec<PyBackedStr>, num_threads: i64) -> PyResult<Bound<'py, PyList>> {
+    /// The pieces of each text (as bytes with `as_bytes`), with the options of
+    /// [`Self::encode_ids_batch`] and sentencepiece's emit_unk_piece.
+    #[pyo3(signature = (texts, num_threads, bos=None, eos=None, reverse=false, emit_unk_piece=false, as_bytes=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn encode_pieces_batch<'py>(
+        &self,
+        py: Python<'py>,
+        texts: Vec<PyBackedStr>,
+        num_threads: i64,
+        bos: Option<u32>,
+        eos: Option<u32>,
+        reverse: bool,
+        emit_unk_piece: bool,
+        as_bytes: bool,
+    ) -> PyResult<Bound<'py, PyList>> {
         let threads = workers(num_threads)?;
         let inner = &self.inner;
-        let strs = self.strs.get_or_try_init(py, || inner.proto.pieces.iter().map(|p| py_str(py, &p.piece).map(Bound::unbind)).collect::<PyResult<Vec<_>>>())?;
-        encode_to_lists(py, inner, &texts, threads, true, |py, r, start, end| {
+        let make: for<'a> fn(Python<'a>, &str) -> PyResult<Bound<'a, PyAny>> = if as_bytes { py_bytes } else { py_str };
+        let table = if as_bytes { &self.bytes } else { &self.strs };
+        let table = table.get_or_try_init(py, || inner.proto.pieces.iter().map(|p| make(py, &p.piece).map(Bound::unbind)).collect::<PyResult<Vec<_>>>())?;
+        let options = RowOptions { pieces: true, bos, eos, reverse, emit_unk_piece };
+        encode_to_lists(py, inner, &texts, threads, options, |py, r, start, end| {
             // The surfaces are in id order: the first at or after `start` is the next to use.
             let mut surface = r.surfaces.partition_point(|(at, _)| *at < start);
             let list = new_list(py, (start..end).map(|at| match r.surfaces.get(surface) {
                 Some((k, text)) if *k == at => {
                     surface += 1;
-                    py_str(py, text)
+                    make(py, text)
                 }
                 // Every id the encoder gives is below the model's size.
-                _ => strs.get(r.ids[at] as usize).map(|s| s.bind(py).clone()).ok_or_else(|| out_of_range(r.ids[at] as i64, strs.len())),
+                _ => table.get(r.ids[at] as usize).map(|s| s.bind(py).clone()).ok_or_else(|| out_of_range(r.ids[at] as i64, table.len())),
             }))?;
-            Ok(untracked(list))
+            Ok(untracked(list).into_any())
         })
     }
 

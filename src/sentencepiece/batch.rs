@@ -16,6 +16,13 @@ const SLICES_PER_THREAD: usize = 8;
 /// larger: short slices cost a job each, long ones balance badly.
 const MIN_SLICE_BYTES: usize = 16 << 10;
 const MAX_SLICE_BYTES: usize = 1 << 20;
+/// About the share of a 2-thread list encode spent making its Python lists,
+/// which only the calling thread can do: it stops taking slices when about
+/// that much work per other thread is left (the balance of `t` threads: the
+/// caller encodes `(E - (t-1)·L) / t`, the others `(E + L) / t` each). 15 %
+/// measured best of 0 and 15 % on ids, and no worse than 30 % on pieces,
+/// whose lists cost more (English, 2 threads at real-time priority).
+const LISTS_SHARE_PERCENT: usize = 15;
 
 /// The encoding of one slice of the list.
 #[derive(Default, Debug, PartialEq, Eq)]
@@ -27,6 +34,22 @@ pub struct Rows {
     /// Kept only when pieces are asked for: (index in `ids`, piece) of each
     /// piece whose text is not its id's own piece (an unknown run's text).
     pub surfaces: Vec<(usize, String)>,
+}
+
+/// What sentencepiece's list encode does to each text's result besides
+/// encoding it (its wrapper's RewriteIds), done here in each slice's job so
+/// that a list with these options is encoded as much in parallel as without.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RowOptions {
+    /// Keep the pieces that are not their id's own (for pieces out).
+    pub pieces: bool,
+    /// The ids put first and last (add_bos, add_eos: the model's bos/eos id).
+    pub bos: Option<u32>,
+    pub eos: Option<u32>,
+    /// Each text's pieces in reverse order (before bos and eos are added).
+    pub reverse: bool,
+    /// emit_unk_piece: a piece that PieceToId maps to unk is spelled as the unk piece.
+    pub emit_unk_piece: bool,
 }
 
 /// Contiguous ranges of `texts`, each of about `total / (threads * 8)` bytes
@@ -53,27 +76,45 @@ impl Processor {
     /// their id's own), as one [`Rows`] per slice, handed to `ready` slice
     /// after slice, in order, on the calling thread as soon as each is done
     /// (while other threads still encode later slices).
-    pub fn encode_batch<S: AsRef<str> + Sync>(&self, texts: &[S], threads: usize, pieces: bool, mut ready: impl FnMut(Rows)) -> crate::Result<()> {
+    pub fn encode_batch<S: AsRef<str> + Sync>(&self, texts: &[S], threads: usize, options: RowOptions, mut ready: impl FnMut(Rows)) -> crate::Result<()> {
         let slices = slices(texts, threads);
-        threads::run_jobs_in_order(threads, slices.len(), |k| self.encode_slice(&texts[slices[k].clone()], pieces), |_, rows| ready(rows))?;
+        let reserve = slices.len() * threads.saturating_sub(1) * LISTS_SHARE_PERCENT / 100;
+        threads::run_jobs_in_order(threads, slices.len(), reserve, |k| self.encode_slice(&texts[slices[k].clone()], options), |_, rows| ready(rows))?;
         // The calling thread's words, if enough, become the ones every thread reads first.
         super::words::share(self);
         Ok(())
     }
 
-    fn encode_slice<S: AsRef<str>>(&self, texts: &[S], pieces: bool) -> Rows {
+    fn encode_slice<S: AsRef<str>>(&self, texts: &[S], o: RowOptions) -> Rows {
         let bytes: usize = texts.iter().map(|t| t.as_ref().len()).sum();
-        let mut rows = Rows { ids: Vec::with_capacity(bytes / 3 + texts.len()), ends: Vec::with_capacity(texts.len()), surfaces: Vec::new() };
+        let extra = usize::from(o.bos.is_some()) + usize::from(o.eos.is_some());
+        let mut rows = Rows { ids: Vec::with_capacity(bytes / 3 + texts.len() * (1 + extra)), ends: Vec::with_capacity(texts.len()), surfaces: Vec::new() };
         let mut buffers = EncodeBuffers::default();
         for text in texts {
             let Rows { ids, surfaces, .. } = &mut rows;
+            ids.extend(o.bos);
+            let (start, first_surface) = (ids.len(), surfaces.len());
             self.encode_reusing(text.as_ref(), &mut buffers, |piece, id| {
-                // A piece of the model's own text is its id's piece; only an unknown run's text differs.
-                if pieces && self.proto.pieces.get(id as usize).is_none_or(|p| p.piece != piece) {
-                    surfaces.push((ids.len(), piece.to_string()));
+                // A piece of the model's own text is its id's piece (its PieceToId is never unk
+                // unless it is the unk piece); only an unknown run's text differs.
+                if o.pieces && self.proto.pieces.get(id as usize).is_none_or(|p| p.piece != piece) {
+                    let unk = o.emit_unk_piece && self.piece_to_id(piece) == self.unk_id;
+                    // Spelled as the unk piece: that is unk's own piece, so no surface for an unk id.
+                    if !(unk && id == self.unk_id) {
+                        let unk_piece = self.proto.pieces.get(self.unk_id as usize).map(|p| p.piece.as_str());
+                        surfaces.push((ids.len(), unk_piece.filter(|_| unk).unwrap_or(piece).to_string()));
+                    }
                 }
                 ids.push(id);
             });
+            if o.reverse {
+                let end = ids.len();
+                ids[start..].reverse();
+                // The text's surfaces move with their pieces, and stay in index order.
+                surfaces[first_surface..].reverse();
+                surfaces[first_surface..].iter_mut().for_each(|(at, _)| *at = start + end - 1 - *at);
+            }
+            ids.extend(o.eos);
             rows.ends.push(rows.ids.len());
         }
         rows

@@ -267,7 +267,8 @@ class SpecialTokens:
 
     @property
     def vocab(self):
-        return self.get_vocab()
+        # BertTokenizerLegacy.vocab is the vocabulary file's alone; TokenizersBackend's has the added tokens.
+        return dict(self._vocab) if self.legacy else self.get_vocab()
 
     def get_vocab(self):
         out = dict(self._vocab)

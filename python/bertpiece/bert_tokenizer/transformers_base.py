@@ -23,6 +23,7 @@ import inspect
 from transformers.tokenization_utils_base import PreTrainedTokenizerBase
 
 from . import core
+from .legacy_members import LEGACY_ONLY, LegacyMembers, backend_members
 
 try:
     from transformers.tokenization_utils_tokenizers import TokenizersBackend
@@ -30,7 +31,7 @@ except ImportError:  # (transformers without HF tokenizers: no such class to cla
     TokenizersBackend = None
 
 
-class BertTokenizer(core.BertTokenizer, PreTrainedTokenizerBase):
+class BertTokenizer(core.BertTokenizer, LegacyMembers, PreTrainedTokenizerBase):
     __doc__ = core.BertTokenizer.__doc__
 
     def _init_base(self, init_kwargs, kwargs):
@@ -59,6 +60,12 @@ class _Absent:
 
     def __get__(self, obj, owner=None):
         raise AttributeError(self.name)
+
+
+def _dir_without_absent(self):
+    """`dir()` without the names made absent (as `dir()` of the reference's object)."""
+    cls = type(self)
+    return [n for n in object.__dir__(self) if not isinstance(inspect.getattr_static(cls, n, None), _Absent)]
 
 
 _BACKEND_CLASSES: dict = {}
@@ -90,6 +97,10 @@ def _tokenizers_backend_class(cls):
             continue
         generic = inspect.getattr_static(PreTrainedTokenizerBase, name, _Absent)
         ns[name] = _Absent() if generic is _Absent else generic
+    # BertTokenizerLegacy's own members are not transformers 5's BertTokenizer's; some of the latter's are ours.
+    ns.update({name: _Absent() for name in LEGACY_ONLY})
+    ns.update(backend_members())
+    ns["__dir__"] = _dir_without_absent
     found = _BACKEND_CLASSES[cls] = type(cls.__name__, (cls, TokenizersBackend), ns)
     return found
 
