@@ -38,12 +38,12 @@ impl Words<'_> {
     }
 }
 
-/// Where [`split_blocks_with`] puts each piece `start..end` of the text.
-trait PieceSink {
+/// Where [`split_blocks`] puts each piece `start..end` of the text.
+pub trait PieceSink {
     fn piece(&mut self, start: usize, end: usize);
 }
 
-/// Any closure (the per-text `Encoding` entry's callbacks).
+/// Any closure (the per-text `Encoding` entry's callback; LLVM may keep it out of line).
 impl<F: FnMut(usize, usize)> PieceSink for F {
     #[inline(always)]
     fn piece(&mut self, start: usize, end: usize) {
@@ -70,7 +70,7 @@ impl PieceSink for IdsSink<'_, '_, '_> {
 /// GPT-2's pieces of `text` (with `classes`) as `out(start, end)`, in order, up to the first
 /// Stop byte (false if there is one): the same pieces as [`super::scan::split_gpt2_until`],
 /// found 64 bytes at a time where 64 are left (the per-text `Encoding` entry's splitter).
-pub fn split_blocks(text: &str, classes: &AsciiClasses, mut out: impl FnMut(usize, usize)) -> bool {
+pub fn split_blocks(text: &str, classes: &AsciiClasses, mut out: impl PieceSink) -> bool {
     match Avx2::detect() {
         // SAFETY: `avx2` proves the CPU has AVX2
         Some(avx2) => unsafe { split_blocks_avx2(avx2, text, classes, out) },
@@ -83,7 +83,7 @@ pub fn split_blocks(text: &str, classes: &AsciiClasses, mut out: impl FnMut(usiz
 /// # Safety
 /// The CPU must have AVX2 (as holding an [`Avx2`] proves).
 #[cfg_attr(target_arch = "x86_64", target_feature(enable = "avx2"))]
-unsafe fn split_blocks_avx2(avx2: Avx2, text: &str, classes: &AsciiClasses, mut out: impl FnMut(usize, usize)) -> bool {
+unsafe fn split_blocks_avx2(avx2: Avx2, text: &str, classes: &AsciiClasses, mut out: impl PieceSink) -> bool {
     split_blocks_with(avx2, text, classes, &mut out)
 }
 
