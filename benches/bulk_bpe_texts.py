@@ -9,11 +9,14 @@ medians of rounds x reps calls):
   words in an order no branch predictor can learn;
 - `shuffled-small`: the words of the first --small KB drawn the same way: a
   vocabulary of a few thousand words (a word cache of ~200 KB), random order;
+- `joined`: the real lines joined eight at a time with a space (the same
+  words in the same order, an eighth as many texts);
 - `repeated-small`: the first --small KB repeated: the same small vocabulary,
   the same words in the same order again and again (a sequence the branch
   predictor can learn; each line a copy of its own, so the text still
   streams from memory).
 
+`real` against `joined` is what the call costs per text;
 `real` against `shuffled` checks the drawing keeps the real text's speed;
 `shuffled` against `shuffled-small` is the cost of the word cache's size
 (the rarer words' slots missing the caches); `shuffled-small` against
@@ -60,6 +63,7 @@ def main():
     small = small[: small.rfind("\n") + 1].split("\n")[:-1]
     texts = {
         "real": lines,
+        "joined": [" ".join(lines[k:k + 8]) for k in range(0, len(lines), 8)],
         "shuffled": drawn(" ".join(lines).split(), size, 1),
         "shuffled-small": drawn(" ".join(small).split(), size, 2),
         # copies, not the same str objects again: the text streams from memory as the others' does
