@@ -51,7 +51,10 @@ fn encode_part(tok: &Tokenizer, texts: &[&str], add_special_tokens: bool, settin
     // English runs near 4.5 bytes a token
     let bytes: usize = texts.iter().map(|t| t.len()).sum();
     make_room(&mut part.ids, bytes / 4 + texts.len(), "token ids")?;
-    for text in texts {
+    for (k, text) in texts.iter().enumerate() {
+        if let Some(next) = texts.get(k + 2) {
+            prefetch_text(next);
+        }
         let before = part.ids.len();
         let done = tok.encode_ids_into(text, add_special_tokens, settings.truncation.as_ref(), &mut part.ids, offsets.then_some(&mut part.offsets))?;
         if let IdsOnly::Done { truncated } = done {
@@ -73,6 +76,20 @@ fn encode_part(tok: &Tokenizer, texts: &[&str], add_special_tokens: bool, settin
         }
     }
     Ok(part)
+}
+
+/// Requests the cache lines of `text`'s first `PREFETCH_BYTES` bytes: the
+/// next text's, while this one is encoded (the batch's strs lie apart in
+/// memory, each too short for the hardware prefetcher to get ahead of it).
+#[inline]
+fn prefetch_text(text: &str) {
+    const PREFETCH_BYTES: usize = 2048;
+    let bytes = text.as_bytes();
+    for at in (0..bytes.len().min(PREFETCH_BYTES)).step_by(64) {
+        if let Some(b) = bytes.get(at) {
+            crate::prefetch::prefetch(b);
+        }
+    }
 }
 
 /// Encodes `texts` as `Tokenizer::encode` does each (single sequences, no

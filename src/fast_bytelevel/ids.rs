@@ -33,19 +33,48 @@ impl Words<'_> {
     /// [`Words::text_ids`] with the block classifier `classifier`.
     #[inline(always)]
     fn text_ids_with(&mut self, classifier: impl Classify, text: &str, classes: &AsciiClasses, ids: &mut Vec<u32>) -> bool {
-        let bytes = text.as_bytes();
-        split_blocks_with(classifier, text, classes, |start, end| self.tokenize_ids(bytes, start, end, ids))
+        let mut sink = IdsSink { words: self, bytes: text.as_bytes(), ids };
+        split_blocks_with(classifier, text, classes, &mut sink)
+    }
+}
+
+/// Where [`split_blocks`] puts each piece `start..end` of the text.
+pub trait PieceSink {
+    fn piece(&mut self, start: usize, end: usize);
+}
+
+/// Any closure (the per-text `Encoding` entry's callback; LLVM may keep it out of line).
+impl<F: FnMut(usize, usize)> PieceSink for F {
+    #[inline(always)]
+    fn piece(&mut self, start: usize, end: usize) {
+        self(start, end)
+    }
+}
+
+/// The ids-only loop's sink: a struct rather than a closure so that the
+/// lookup is inlined into the loop (LLVM kept the closure, called from two
+/// places, out of line: one call per piece).
+struct IdsSink<'w, 'a, 'b> {
+    words: &'w mut Words<'a>,
+    bytes: &'b [u8],
+    ids: &'b mut Vec<u32>,
+}
+
+impl PieceSink for IdsSink<'_, '_, '_> {
+    #[inline(always)]
+    fn piece(&mut self, start: usize, end: usize) {
+        self.words.tokenize_ids(self.bytes, start, end, self.ids)
     }
 }
 
 /// GPT-2's pieces of `text` (with `classes`) as `out(start, end)`, in order, up to the first
 /// Stop byte (false if there is one): the same pieces as [`super::scan::split_gpt2_until`],
 /// found 64 bytes at a time where 64 are left (the per-text `Encoding` entry's splitter).
-pub fn split_blocks(text: &str, classes: &AsciiClasses, out: impl FnMut(usize, usize)) -> bool {
+pub fn split_blocks(text: &str, classes: &AsciiClasses, mut out: impl PieceSink) -> bool {
     match Avx2::detect() {
         // SAFETY: `avx2` proves the CPU has AVX2
         Some(avx2) => unsafe { split_blocks_avx2(avx2, text, classes, out) },
-        None => split_blocks_with(Sse2, text, classes, out),
+        None => split_blocks_with(Sse2, text, classes, &mut out),
     }
 }
 
@@ -54,15 +83,15 @@ pub fn split_blocks(text: &str, classes: &AsciiClasses, out: impl FnMut(usize, u
 /// # Safety
 /// The CPU must have AVX2 (as holding an [`Avx2`] proves).
 #[cfg_attr(target_arch = "x86_64", target_feature(enable = "avx2"))]
-unsafe fn split_blocks_avx2(avx2: Avx2, text: &str, classes: &AsciiClasses, out: impl FnMut(usize, usize)) -> bool {
-    split_blocks_with(avx2, text, classes, out)
+unsafe fn split_blocks_avx2(avx2: Avx2, text: &str, classes: &AsciiClasses, mut out: impl PieceSink) -> bool {
+    split_blocks_with(avx2, text, classes, &mut out)
 }
 
 /// [`split_blocks`] with the block classifier `classifier`: the pieces between a block's
 /// starts from the masks, the piece at a byte the block scanner leaves (and the text's
 /// last 63 bytes) from the scalar scanner.
 #[inline(always)]
-fn split_blocks_with(classifier: impl Classify, text: &str, classes: &AsciiClasses, mut out: impl FnMut(usize, usize)) -> bool {
+fn split_blocks_with(classifier: impl Classify, text: &str, classes: &AsciiClasses, out: &mut impl PieceSink) -> bool {
     let bytes = text.as_bytes();
     let (ascii, quote_stops, stops) = (classes.table(), classes.quote_stops(), classes.block_stops());
     let mut i = 0;
@@ -74,7 +103,7 @@ fn split_blocks_with(classifier: impl Classify, text: &str, classes: &AsciiClass
                 let mut at = 0;
                 while rest != 0 {
                     let next = rest.trailing_zeros() as usize;
-                    out(i + at, i + next);
+                    out.piece(i + at, i + next);
                     at = next;
                     rest &= rest - 1;
                 }
@@ -85,7 +114,7 @@ fn split_blocks_with(classifier: impl Classify, text: &str, classes: &AsciiClass
             }
         }
         let Some(end) = piece_end(text, ascii, quote_stops, i) else { return false };
-        out(i, end);
+        out.piece(i, end);
         i = end;
     }
     true

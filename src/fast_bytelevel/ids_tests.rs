@@ -104,7 +104,7 @@ fn the_block_splitter_gives_the_scalar_pieces_and_stops() {
             let mut want = Vec::new();
             let want_done = split_gpt2_until(text, classes, |a, b| want.push((a, b)));
             let mut got = Vec::new();
-            assert_eq!(split_blocks_with(Sse2, text, classes, |a, b| got.push((a, b))), want_done, "SSE2: {text:?}");
+            assert_eq!(split_blocks_with(Sse2, text, classes, &mut |a, b| got.push((a, b))), want_done, "SSE2: {text:?}");
             assert_eq!(got, want, "SSE2: {text:?}");
             if let Some(avx2) = Avx2::detect() {
                 got.clear();

@@ -182,25 +182,52 @@ impl FastByteLevel {
         offsets.reserve(text.len() / 4 + 1);
         // ASCII text: chars are bytes (the common case, no counting)
         let ascii = text.is_ascii();
-        let mut chars_before = 0usize;
-        self.bpe.with_cache(|words| ids::split_blocks(text, classes, |start, end| {
-            let (mut at, mut char_at) = (start, chars_before);
-            words.tokenize_each(bytes, start, end, |id, len| {
-                let end_byte = at + len as usize;
-                let (first, chars_in) = if ascii {
-                    (char_at, len as usize)
-                } else {
-                    let first = if is_char_start(bytes, at) { char_at } else { char_at.saturating_sub(1) };
-                    (first, bytes.get(at..end_byte).unwrap_or_default().iter().filter(|&&b| is_char_start_byte(b)).count())
-                };
-                char_at += chars_in;
-                let last = char_at.saturating_sub(1);
-                ids.push(id);
-                offsets.push([(origin + first.saturating_sub(prefix)) as u32, (origin + last.saturating_sub(prefix) + 1) as u32]);
-                at = end_byte;
-            });
-            chars_before = char_at;
-        }))
+        self.bpe.with_cache(|words| {
+            let sink = OffsetsSink { words, bytes, ascii, origin, prefix, chars_before: 0, ids, offsets };
+            ids::split_blocks(text, classes, sink)
+        })
+    }
+}
+
+/// The bulk ids+offsets loop's pieces: each piece's tokens' ids, and their
+/// (start, end) in chars of the original text. A struct rather than a
+/// closure so that it is inlined into the split's loop (LLVM kept the
+/// closure, called from two places there, out of line: a call per piece).
+struct OffsetsSink<'w, 'a, 't> {
+    words: &'w mut merge::Words<'a>,
+    bytes: &'t [u8],
+    /// ASCII text: chars are bytes (no counting).
+    ascii: bool,
+    /// The text's first char in the original, and the chars prepended to it (0 or 1).
+    origin: usize,
+    prefix: usize,
+    /// Chars before the current piece.
+    chars_before: usize,
+    ids: &'t mut Vec<u32>,
+    offsets: &'t mut Vec<[u32; 2]>,
+}
+
+impl ids::PieceSink for OffsetsSink<'_, '_, '_> {
+    #[inline(always)]
+    fn piece(&mut self, start: usize, end: usize) {
+        let (bytes, ascii, origin, prefix) = (self.bytes, self.ascii, self.origin, self.prefix);
+        let (ids, offsets) = (&mut *self.ids, &mut *self.offsets);
+        let (mut at, mut char_at) = (start, self.chars_before);
+        self.words.tokenize_each(bytes, start, end, |id, len| {
+            let end_byte = at + len as usize;
+            let (first, chars_in) = if ascii {
+                (char_at, len as usize)
+            } else {
+                let first = if is_char_start(bytes, at) { char_at } else { char_at.saturating_sub(1) };
+                (first, bytes.get(at..end_byte).unwrap_or_default().iter().filter(|&&b| is_char_start_byte(b)).count())
+            };
+            char_at += chars_in;
+            let last = char_at.saturating_sub(1);
+            ids.push(id);
+            offsets.push([(origin + first.saturating_sub(prefix)) as u32, (origin + last.saturating_sub(prefix) + 1) as u32]);
+            at = end_byte;
+        });
+        self.chars_before = char_at;
     }
 }
 
