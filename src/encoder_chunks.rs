@@ -44,6 +44,17 @@ impl Encoder {
         let (mut i, mut chunk_start, mut mark) = (0, 0, out.len());
         let mut lowered = [0u8; 32];
         while i < n {
+            // 64 bytes at a time while they last (and AVX2 is there); the
+            // word-at-a-time steps below take what a window leaves.
+            if let (Some(wide), Some(w)) = (&self.wide, text.get(i..i + 64)) {
+                let mut chunk = (chunk_start, mark);
+                let next = self.window(text, i, wide.masks(w.try_into().unwrap_or(&[0; 64])), &mut chunk, out, &mut word);
+                (chunk_start, mark) = chunk;
+                if next != i {
+                    i = next;
+                    continue;
+                }
+            }
             // The end of the word starting at `i` and whether it has capitals
             // to lowercase; None when the chunk needs the other path.
             let simple = match self.class[text[i] as usize] {
