@@ -48,10 +48,10 @@ impl Encoder {
             // word-at-a-time steps below take what a window leaves.
             if let (Some(wide), Some(w)) = (&self.wide, text.get(i..i + 64)) {
                 let mut chunk = (chunk_start, mark);
-                let next = self.window(text, i, wide.masks(w.try_into().unwrap_or(&[0; 64])), &mut chunk, out, &mut word);
+                let (next, narrow) = self.window(text, i, wide.masks(w.try_into().unwrap_or(&[0; 64])), &mut chunk, out, &mut word);
                 (chunk_start, mark) = chunk;
-                if next != i {
-                    i = next;
+                i = next;
+                if !narrow {
                     continue;
                 }
             }

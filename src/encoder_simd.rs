@@ -101,10 +101,13 @@ impl Encoder {
     /// The words of `text[i..i + 64]` (classes `m`) that end inside it, as
     /// the word-at-a-time lane emits them; `chunk`: the lane's (start of the
     /// current chunk, ids before it), moved past each run of whitespace.
-    /// Returns where the lane goes on: `i + 64`, or the first word (or
-    /// byte) the window leaves to the word-at-a-time lane.
+    /// Returns where the lane goes on (`i + 64`, or the first word or byte
+    /// the window leaves) and whether the word-at-a-time lane takes the
+    /// step from there: for a word running past the window a new window
+    /// starts at the word, for anything else (which the word-at-a-time lane
+    /// hands to the per-byte path) none is tried in vain.
     #[inline(always)]
-    pub(super) fn window(&self, text: &[u8], i: usize, m: Masks, chunk: &mut (usize, usize), out: &mut Vec<u32>, word: &mut impl Words) -> usize {
+    pub(super) fn window(&self, text: &[u8], i: usize, m: Masks, chunk: &mut (usize, usize), out: &mut Vec<u32>, word: &mut impl Words) -> (usize, bool) {
         let other = !(m.word | m.space | m.punct);
         let mut p = 0; // the window's bytes before p are done
         loop {
@@ -113,21 +116,22 @@ impl Encoder {
                 *chunk = (i + q as usize, out.len());
             }
             if q == 64 {
-                return i + 64;
+                return (i + 64, false);
             }
             let at = 1u64 << q;
             if m.punct & at != 0 {
                 word.ascii8(text[i + q as usize] as u64, 1, out);
                 p = q + 1;
                 if p == 64 {
-                    return i + 64;
+                    return (i + 64, false);
                 }
                 continue;
             }
             let end = (!m.word & (!0u64 << q)).trailing_zeros();
-            // Not a word, a word running past the window, or one followed by a byte of another class.
+            // Not a word, a word running past the window (or as long as
+            // one), or one followed by a byte of another class.
             if m.word & at == 0 || end == 64 || other >> end & 1 != 0 {
-                return i + q as usize;
+                return (i + q as usize, m.word & at == 0 || end < 64 || q == 0);
             }
             let (start, len) = (i + q as usize, (end - q) as usize);
             let lower = self.case.lowercase && m.upper & (!0u64 << q) & !(!0u64 << end) != 0;
