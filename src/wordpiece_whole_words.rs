@@ -1,26 +1,19 @@
 //! The exact-match table of word-initial tokens (one hash probe for a word
 //! that is a token).
 
+use super::trie::NO_TOKEN;
 use crate::fxhash::hash_bytes as hash;
 
 /// Exact-match table of the vocabulary's word-initial tokens: most words
 /// are one token, and one hash probe finds them faster than a walk down the
-/// trie. Open addressing over a power-of-two table of `u32` slots, each a
-/// hash tag above `shift` bits of entry index (EMPTY: none); each entry is
-/// a `u32` (length << 24 | id) then the bytes, from a multiple of four in
-/// one arena, so a probe touches two compact arrays and allocates nothing.
-/// (Four-byte slots rather than eight: the table competes with the word
-/// memo for L2 on every memo miss.)
+/// trie. Open addressing over a power-of-two table of `(hash tag, entry)`;
+/// each entry is a `u32` (length << 24 | id) then the bytes, in one
+/// arena, so a probe touches two compact arrays and allocates nothing.
 #[derive(Clone, Debug)]
 pub(super) struct WholeWords {
-    pub(super) slots: Vec<u32>,
+    pub(super) slots: Vec<(u32, u32)>, // (tag, arena offset); NO_TOKEN offset = empty
     arena: Vec<u8>,
-    /// Bits of entry index in a slot (the rest is the tag).
-    shift: u32,
 }
-
-/// A slot without an entry (an entry index is never all ones: see `build`).
-const EMPTY: u32 = u32::MAX;
 
 /// The largest whole-word table probed for words the memo has not seen:
 /// 512 KiB of slots. The 30K-token vocabularies need 256 KiB,
@@ -31,52 +24,41 @@ impl WholeWords {
     /// Tokens starting with "##" are left out: a word spelled like one goes
     /// through the greedy loop, which handles it.
     pub(super) fn build(tokens: &[&[u8]], ids: &[u32]) -> Self {
-        // Long tokens and huge vocabularies do not fit the entry header; the trie has them.
-        let kept = |i: usize, t: &[u8]| !t.starts_with(b"##") && !t.is_empty() && t.len() <= 255 && ids[i] < 1 << 24;
         let n = tokens.iter().filter(|t| !t.starts_with(b"##")).count();
         let size = (n + n / 4).next_power_of_two().max(16);
-        // Entry indexes (arena offsets / 4) below 2^shift - 1, so no slot is EMPTY.
-        let most: usize = tokens.iter().enumerate().filter(|(i, t)| kept(*i, t)).map(|(_, t)| (4 + t.len()).div_ceil(4)).sum();
-        let shift = (usize::BITS - (most + 1).leading_zeros()).clamp(1, 31);
-        let mut w = WholeWords { slots: vec![EMPTY; size], arena: Vec::new(), shift };
+        let mut w = WholeWords { slots: vec![(0, NO_TOKEN); size], arena: Vec::new() };
         for (i, t) in tokens.iter().enumerate() {
-            if !kept(i, t) {
+            // Long tokens and huge vocabularies do not fit the entry header; the trie has them.
+            if t.starts_with(b"##") || t.is_empty() || t.len() > 255 || ids[i] >= 1 << 24 {
                 continue;
             }
             let h = hash(t);
             let mut k = h as usize & (size - 1);
-            while w.slots[k] != EMPTY {
-                if w.entry_at(w.slots[k], w.tag(h), t).is_some() {
+            while w.slots[k].1 != NO_TOKEN {
+                if w.entry_at(w.slots[k], (h >> 32) as u32, t).is_some() {
                     break; // a repeated token keeps its first index
                 }
                 k = (k + 1) & (size - 1);
             }
-            if w.slots[k] != EMPTY {
+            if w.slots[k].1 != NO_TOKEN {
                 continue;
             }
-            w.slots[k] = w.tag(h) << shift | (w.arena.len() / 4) as u32;
+            w.slots[k] = ((h >> 32) as u32, w.arena.len() as u32);
             w.arena.extend_from_slice(&((t.len() as u32) << 24 | ids[i]).to_le_bytes());
             w.arena.extend_from_slice(t);
-            w.arena.resize(w.arena.len().next_multiple_of(4), 0);
         }
         w
-    }
-
-    /// The tag of hash `h`: its top bits, as many as a slot holds above the index.
-    #[inline(always)]
-    fn tag(&self, h: u64) -> u32 {
-        (h >> 32) as u32 >> self.shift
     }
 
     #[inline]
     pub(super) fn get(&self, word: &[u8]) -> Option<u32> {
         let mask = self.slots.len() - 1;
         let h = hash(word);
-        let tag = self.tag(h);
+        let tag = (h >> 32) as u32;
         let mut k = h as usize & mask;
         loop {
             let slot = self.slots[k];
-            if slot == EMPTY {
+            if slot.1 == NO_TOKEN {
                 return None;
             }
             if let Some(id) = self.entry_at(slot, tag, word) {
@@ -86,13 +68,13 @@ impl WholeWords {
         }
     }
 
-    /// The id in the occupied `slot` if its entry is `word` (with hash tag `tag`).
+    /// The id in the occupied slot `(tag, offset)` if its entry is `word` (with hash tag `tag`).
     #[inline]
-    fn entry_at(&self, slot: u32, tag: u32, word: &[u8]) -> Option<u32> {
-        if slot >> self.shift != tag {
+    fn entry_at(&self, (g, at): (u32, u32), tag: u32, word: &[u8]) -> Option<u32> {
+        if g != tag {
             return None;
         }
-        let at = 4 * (slot & ((1 << self.shift) - 1)) as usize;
+        let at = at as usize;
         let head = self.arena.get(at..at + 4)?;
         let head = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
         let len = (head >> 24) as usize;
@@ -105,9 +87,8 @@ mod tests {
     use super::*;
 
     /// The table against a map of the kept tokens (first index wins), for
-    /// vocabularies from a few tokens to 200,000 (slots of few and of many
-    /// index bits), with repeated, "##", empty, over-long tokens and ids
-    /// too large for the entry header among them.
+    /// vocabularies from a few tokens to 200,000, with repeated, "##",
+    /// empty, over-long tokens and ids too large for the entry header among them.
     #[test]
     fn probes_find_exactly_the_word_initial_tokens() {
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
