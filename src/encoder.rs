@@ -31,6 +31,8 @@ use swar::{ascii_upper, not_alnum};
 mod chunks;
 #[path = "encoder_code_point.rs"]
 mod code_point;
+#[path = "encoder_simd.rs"]
+mod simd;
 #[path = "encoder_swar.rs"]
 mod swar;
 
@@ -49,6 +51,8 @@ pub struct Encoder {
     class: [u8; 256],
     /// WORD bytes are exactly [0-9A-Za-z], so runs can be found eight bytes at a time.
     alnum_words: bool,
+    /// The lane's 64-byte windows (None: no AVX2, or no lane).
+    wide: Option<simd::Wide>,
     reference: Reference,
     case: WordCase,
     chinese: bool,
@@ -144,7 +148,8 @@ impl Encoder {
         let r = [Reference::Google, Reference::Transformers, Reference::Tokenizers].iter().position(|&x| x == reference);
         let flags = [case.lowercase, case.strip_accents, chinese, split_punc].iter().fold(0, |k, &f| 2 * k + f as usize);
         let classes_key = r.unwrap_or(0) * 16 + flags;
-        Encoder { class, alnum_words, reference, case, chinese, split_punc, classes_key }
+        let wide = if alnum_words { simd::Wide::new(&class) } else { None };
+        Encoder { class, alnum_words, wide, reference, case, chinese, split_punc, classes_key }
     }
 
     /// The table entry of `cp` (and its block): `SLOW` outside the BMP.
@@ -242,6 +247,18 @@ impl Encoder {
     #[inline]
     pub(crate) fn classes(&self) -> &'static CodePointClasses {
         CodePointClasses::shared(self.classes_key)
+    }
+
+    /// This encoder without the lane's 64-byte windows (for the tests that compare both).
+    #[cfg(test)]
+    pub(crate) fn without_windows(&self) -> Self {
+        Encoder { wide: None, ..self.clone() }
+    }
+
+    /// Whether the lane takes 64-byte windows.
+    #[cfg(test)]
+    pub(crate) fn has_windows(&self) -> bool {
+        self.wide.is_some()
     }
 
     /// Whether words are lowercased.

@@ -209,3 +209,53 @@ fn malformed_utf8_is_an_error() {
     let mut out = Vec::new();
     assert!(tok.encode_into(b"ok \xFF", &mut out, &mut Scratch::default()).is_err());
 }
+
+/// The lane's 64-byte windows (AVX2, where present) against the
+/// word-at-a-time lane and the general path, on texts of up to 500 bytes
+/// (many windows): words of 1 to 70 bytes (some past a window's end, some
+/// longer than one), capitals, punctuation, runs of whitespace, and
+/// controls and non-ASCII code points that send chunks to the per-byte path.
+#[test]
+fn lane_windows_equal_the_word_at_a_time_lane_and_the_general_path() {
+    let mut seed = 0x1405_7B7E_F767_814Fu64;
+    let mut lines = vec!["[UNK]".to_string()];
+    for w in ["a", "b", "e", "ab", "abc", "the", "aaaaaaaa", "x1", "é", "中"] {
+        lines.push(w.into());
+        lines.push(format!("##{w}"));
+    }
+    let vocab = Vocab::parse(&(lines.join("\n") + "\n"), Reference::Google);
+    let letters = b"aabbeexAB1Z9";
+    let odd = ["é", "É", "中", "Σ", "\u{2028}", "\u{0}", "\u{7F}", "\u{1C}", "\u{85}", "\u{3000}"];
+    let windows_here = std::arch::is_x86_feature_detected!("avx2");
+    for basic in options().into_iter().filter(|b| b.do_split_on_punc && b.tokenize_chinese_chars) {
+        let tok = FullTokenizer::new(vocab.clone(), FullOptions { basic: basic.clone(), ..Default::default() }).unwrap();
+        let mut narrow = tok.clone();
+        narrow.encoder = tok.encoder.as_ref().map(|e| e.without_windows());
+        assert_eq!(tok.encoder.as_ref().is_some_and(|e| e.has_windows()), windows_here);
+        let (mut memo, mut narrow_memo) = (Scratch::with_cache(), Scratch::with_cache());
+        for _ in 0..300 {
+            let mut text = String::new();
+            let len = rng(&mut seed) % 500;
+            while (text.len() as u64) < len {
+                match rng(&mut seed) % 16 {
+                    0..=8 => {
+                        let n = if rng(&mut seed) % 8 == 0 { rng(&mut seed) % 70 + 1 } else { rng(&mut seed) % 12 + 1 };
+                        text.extend((0..n).map(|_| letters[(rng(&mut seed) % letters.len() as u64) as usize] as char));
+                    }
+                    9..=11 => text.push_str([" ", " ", "  ", "\t", "\n", "   "][(rng(&mut seed) % 6) as usize]),
+                    12..=14 => text.push(b"!,.-'()#"[(rng(&mut seed) % 8) as usize] as char),
+                    _ if rng(&mut seed) % 3 == 0 => text.push_str(odd[(rng(&mut seed) % odd.len() as u64) as usize]),
+                    _ => text.push(' '),
+                }
+            }
+            let cps: Vec<u32> = text.chars().map(|c| c as u32).collect();
+            let (mut want, mut raw) = (Vec::new(), Vec::new());
+            tok.tokenize(&cps, |t| want.push(tok.piece_id(t.piece, &mut raw).unwrap()));
+            let (mut got, mut got_narrow) = (Vec::new(), Vec::new());
+            tok.encode_into(text.as_bytes(), &mut got, &mut memo).unwrap();
+            narrow.encode_into(text.as_bytes(), &mut got_narrow, &mut narrow_memo).unwrap();
+            assert_eq!(got_narrow, want, "word at a time, {basic:?} text {text:?}");
+            assert_eq!(got, want, "windows, {basic:?} text {text:?}");
+        }
+    }
+}

@@ -81,3 +81,55 @@ impl WholeWords {
         (len == word.len() && self.arena.get(at + 4..at + 4 + len) == Some(word)).then_some(head & 0xFF_FFFF)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table against a map of the kept tokens (first index wins), for
+    /// vocabularies from a few tokens to 200,000, with repeated, "##",
+    /// empty, over-long tokens and ids too large for the entry header among them.
+    #[test]
+    fn probes_find_exactly_the_word_initial_tokens() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for size in [3usize, 40, 1000, 30_000, 200_000] {
+            let mut tokens: Vec<Vec<u8>> = (0..size)
+                .map(|_| {
+                    let len = match rng() % 50 {
+                        0 => 0,
+                        1 => 256 + (rng() % 10) as usize,
+                        _ => 1 + (rng() % 12) as usize,
+                    };
+                    let mut t: Vec<u8> = (0..len).map(|_| b"abcdefghij##\xC3\xA9"[(rng() % 14) as usize]).collect();
+                    if rng() % 5 == 0 && t.len() >= 2 {
+                        t[..2].copy_from_slice(b"##");
+                    }
+                    t
+                })
+                .collect();
+            tokens.push(tokens[0].clone()); // a repeated token
+            let ids: Vec<u32> = (0..tokens.len() as u32).map(|i| if i % 97 == 5 { (1 << 24) + i } else { i * 3 }).collect();
+            let refs: Vec<&[u8]> = tokens.iter().map(|t| t.as_slice()).collect();
+            let w = WholeWords::build(&refs, &ids);
+            let mut want = std::collections::HashMap::new();
+            for (t, &id) in refs.iter().zip(&ids) {
+                if !t.starts_with(b"##") && !t.is_empty() && t.len() <= 255 && id < 1 << 24 {
+                    want.entry(*t).or_insert(id);
+                }
+            }
+            for t in &refs {
+                assert_eq!(w.get(t), want.get(t).copied(), "{size} tokens, {t:?}");
+            }
+            for _ in 0..2000 {
+                let t: Vec<u8> = (0..1 + rng() % 12).map(|_| b"abcdefghijk"[(rng() % 11) as usize]).collect();
+                assert_eq!(w.get(&t), want.get(t.as_slice()).copied(), "{size} tokens, {t:?}");
+            }
+        }
+    }
+}
