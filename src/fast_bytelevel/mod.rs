@@ -127,13 +127,7 @@ impl FastByteLevel {
             let mut char_at = chars_before; // chars before `at`
             words.tokenize_each(bytes, start, end, |id, len| {
                 let end_byte = at + len as usize;
-                let (first, chars_in) = if ascii {
-                    (char_at, len as usize)
-                } else {
-                    // a token starting inside a char takes that whole char (as in HF)
-                    let first = if is_char_start(bytes, at) { char_at } else { char_at.saturating_sub(1) };
-                    (first, bytes.get(at..end_byte).unwrap_or_default().iter().filter(|&&b| is_char_start_byte(b)).count())
-                };
+                let (first, chars_in) = token_chars(bytes, ascii, at, end_byte, char_at);
                 char_at += chars_in;
                 let last = char_at.saturating_sub(1); // char holding the token's last byte
                 // in prefixed text, char k is original char k - 1; the space is char 0's
@@ -215,12 +209,7 @@ impl ids::PieceSink for OffsetsSink<'_, '_, '_> {
         let (mut at, mut char_at) = (start, self.chars_before);
         self.words.tokenize_each(bytes, start, end, |id, len| {
             let end_byte = at + len as usize;
-            let (first, chars_in) = if ascii {
-                (char_at, len as usize)
-            } else {
-                let first = if is_char_start(bytes, at) { char_at } else { char_at.saturating_sub(1) };
-                (first, bytes.get(at..end_byte).unwrap_or_default().iter().filter(|&&b| is_char_start_byte(b)).count())
-            };
+            let (first, chars_in) = token_chars(bytes, ascii, at, end_byte, char_at);
             char_at += chars_in;
             let last = char_at.saturating_sub(1);
             ids.push(id);
@@ -229,6 +218,18 @@ impl ids::PieceSink for OffsetsSink<'_, '_, '_> {
         });
         self.chars_before = char_at;
     }
+}
+
+/// The char a token of `bytes[at..end]` starts in (`char_at`: chars before
+/// `at`) and the chars it holds: a token starting inside a char takes that
+/// whole char (as in HF).
+#[inline(always)]
+fn token_chars(bytes: &[u8], ascii: bool, at: usize, end: usize, char_at: usize) -> (usize, usize) {
+    if ascii {
+        return (char_at, end - at);
+    }
+    let first = if is_char_start(bytes, at) { char_at } else { char_at.saturating_sub(1) };
+    (first, bytes.get(at..end).unwrap_or_default().iter().filter(|&&b| is_char_start_byte(b)).count())
 }
 
 #[inline]
