@@ -47,10 +47,58 @@ impl<'a> Needles<'a> {
     }
 }
 
-/// The first position of `b` in `hay` (SIMD, via `memchr`: every row of a
-/// batch is scanned for added tokens, so this runs over all the text).
+/// Texts shorter than this are searched inline ([`find_byte_short`]), longer ones by `memchr`.
+const SHORT_TEXT: usize = 256;
+
+/// The first position of `b` in `hay` (SIMD: every row of a batch is
+/// scanned for added tokens, so this runs over all the text). A serving
+/// batch's texts are short, where `memchr`'s call (through its CPU dispatch)
+/// and set-up cost more than the scan itself.
+#[inline]
 fn find_byte(hay: &[u8], b: u8) -> Option<usize> {
-    memchr::memchr(b, hay)
+    if hay.len() < SHORT_TEXT {
+        find_byte_short(hay, b)
+    } else {
+        memchr::memchr(b, hay)
+    }
+}
+
+/// [`find_byte`] 16 bytes at a time (SSE2, part of x86_64), the last 16
+/// bytes of the text loaded again when its length is not a multiple of 16;
+/// byte by byte below 16 bytes (and on other CPUs).
+#[inline]
+fn find_byte_short(hay: &[u8], b: u8) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if hay.len() >= 16 {
+        use std::arch::x86_64::{__m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8};
+        // the positions of `b` in the 16 bytes from `at` (at + 16 <= hay.len()), as bits
+        let hits = |at: usize| -> u32 {
+            let bytes = &hay[at..at + 16];
+            // SAFETY: SSE2 is in every x86_64 CPU; the load reads the 16 bytes of `bytes` (unaligned).
+            unsafe {
+                let v = _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>());
+                _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8))) as u32
+            }
+        };
+        let mut at = 0;
+        while at + 16 <= hay.len() {
+            let m = hits(at);
+            if m != 0 {
+                return Some(at + m.trailing_zeros() as usize);
+            }
+            at += 16;
+        }
+        if at < hay.len() {
+            // the last 16 bytes, those before `at` (already searched) shifted out
+            let last = hay.len() - 16;
+            let m = hits(last) >> (at - last);
+            if m != 0 {
+                return Some(at + m.trailing_zeros() as usize);
+            }
+        }
+        return None;
+    }
+    hay.iter().position(|&c| c == b)
 }
 
 #[cfg(test)]
@@ -75,6 +123,38 @@ mod tests {
             for b in [b'[', b'x', 0, 1] {
                 assert_eq!(find_byte(&text, b), text.iter().position(|&c| c == b), "{b} in {text:?}");
             }
+        }
+    }
+
+    #[test]
+    fn the_inline_search_finds_the_first_byte_at_every_place_and_length() {
+        // Every length across the 16-byte steps, the overlapping last load and the
+        // switch to `memchr`, with the byte at every position (and twice, and absent):
+        // the first position, as a plain scan gives it.
+        for len in 0..SHORT_TEXT + 40 {
+            let base: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            assert_eq!(find_byte(&base, b'['), None, "{len}");
+            assert_eq!(find_byte_short(&base, b'['), None, "{len}");
+            for at in 0..len {
+                let mut text = base.clone();
+                text[at] = b'[';
+                if at + 7 < len {
+                    text[at + 7] = b'[';
+                }
+                assert_eq!(find_byte(&text, b'['), Some(at), "{len} {at}");
+                assert_eq!(find_byte_short(&text, b'['), Some(at), "{len} {at}");
+                assert_eq!(memchr::memchr(b'[', &text), Some(at));
+            }
+        }
+        // a needle in the last bytes of texts of every length: the row is flagged
+        let needles: [&[u8]; 2] = [b"[MASK]", b"[SEP]"];
+        let search = Needles::new(&needles);
+        for len in 6..SHORT_TEXT + 40 {
+            let mut text: Vec<u8> = (0..len - 6).map(|i| b"ab [ ]"[i % 6]).collect();
+            text.extend_from_slice(b"[MASK]");
+            assert!(search.found_in(&text), "{len}");
+            text[len - 1] = b'K';
+            assert!(!search.found_in(&text), "{len}");
         }
     }
 }

@@ -22,50 +22,57 @@ impl<'py> BatchTexts<'py> {
     pub(in crate::python) fn read(texts: &Bound<'py, PyAny>, reference: Reference, what: &str) -> PyResult<Self> {
         let n = texts.len().unwrap_or(0);
         let mut out = BatchTexts { items: Vec::with_capacity(n), owned: Vec::new(), spans: Vec::with_capacity(n) };
-        let mut add = |k: usize, item: Bound<'py, PyAny>| -> PyResult<()> {
-            let Ok(s) = item.cast::<PyString>() else {
-                let ty = item.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
-                return Err(PyTypeError::new_err(format!("{what}[{k}] must be str, not {ty}")));
+        let (spans, owned) = (&mut out.spans, &mut out.owned);
+        let mut add = |k: usize, item: &Bound<'py, PyAny>| -> PyResult<()> {
+            let s = match item.cast_exact::<PyString>() {
+                Ok(s) => s,
+                Err(_) => item.cast::<PyString>().map_err(|_| {
+                    let ty = item.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+                    PyTypeError::new_err(format!("{what}[{k}] must be str, not {ty}"))
+                })?,
             };
             match s.to_str() {
-                Ok(text) => out.spans.push((text.as_ptr(), text.len())),
+                Ok(text) => spans.push((text.as_ptr(), text.len())),
                 Err(e) if reference == Reference::Tokenizers => return Err(e),
                 Err(_) => {
                     let b = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
-                    out.owned.push(b.cast::<PyBytes>()?.as_bytes().to_vec());
-                    let b = &out.owned[out.owned.len() - 1];
-                    out.spans.push((b.as_ptr(), b.len())); // a Vec's heap buffer stays put as `owned` grows
+                    owned.push(b.cast::<PyBytes>()?.as_bytes().to_vec());
+                    let b = &owned[owned.len() - 1];
+                    spans.push((b.as_ptr(), b.len())); // a Vec's heap buffer stays put as `owned` grows
                 }
             }
-            out.items.push(item);
             Ok(())
         };
-        // The first touch of each str (its header, read for the reference
-        // count and the UTF-8 pointer) misses the cache: the items' objects
-        // lie apart in memory. Starting the load of the item `AHEAD` places
-        // on overlaps those misses.
+        // A list or tuple in two passes: its items taken (a reference each, each
+        // str's header requested: the items' objects lie apart in memory, and the
+        // first touch of each misses the cache), then read in order. The first pass
+        // runs no Python code, so the sequence cannot change under it; it makes one
+        // C call per item where an iterator makes three (pyo3's checks the length
+        // at each step, and the look-ahead took the item again).
+        let items = &mut out.items;
         if let Ok(list) = texts.cast::<PyList>() {
-            for (k, item) in list.iter().enumerate() {
-                if k + AHEAD < list.len() {
-                    // SAFETY: the index is in range (no IndexError is set); the
-                    // borrowed pointer is valid while the list holds it (the GIL is
-                    // held), and is only a prefetch's address
-                    prefetch_object(unsafe { pyo3::ffi::PyList_GetItem(list.as_ptr(), (k + AHEAD) as pyo3::ffi::Py_ssize_t) });
-                }
-                add(k, item)?;
+            for k in 0..list.len() {
+                let item = list.get_item(k)?;
+                prefetch_object(item.as_ptr());
+                items.push(item);
             }
         } else if let Ok(tuple) = texts.cast::<PyTuple>() {
-            for (k, item) in tuple.iter().enumerate() {
-                if k + AHEAD < tuple.len() {
-                    // SAFETY: as for the list above
-                    prefetch_object(unsafe { pyo3::ffi::PyTuple_GetItem(tuple.as_ptr(), (k + AHEAD) as pyo3::ffi::Py_ssize_t) });
-                }
-                add(k, item)?;
+            for k in 0..tuple.len() {
+                let item = tuple.get_item(k)?;
+                prefetch_object(item.as_ptr());
+                items.push(item);
             }
         } else {
+            // (any other iterable read an item at a time: a bad item stops it there)
             for (k, item) in texts.try_iter()?.enumerate() {
-                add(k, item?)?;
+                let item = item?;
+                add(k, &item)?;
+                items.push(item);
             }
+            return Ok(out);
+        }
+        for (k, item) in items.iter().enumerate() {
+            add(k, item)?;
         }
         Ok(out)
     }
