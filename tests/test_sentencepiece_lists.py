@@ -56,24 +56,21 @@ def test_emit_unk_piece_keeps_an_unknown_run_spelled_as_a_control_piece():
     pieces = ref.encode("a ꙮ 𓀀 b", out_type=str, emit_unk_piece=True)
     assert "ꙮ" in pieces and ref.id_to_piece(ref.unk_id()) in pieces, pieces
 
-def test_list_options_are_applied_by_the_core_not_per_row_in_python(monkeypatch):
+def test_list_options_are_applied_by_the_core_not_per_row_in_python():
     # Per-row rewriting in Python after the core's call held the GIL on one
     # thread for every row (serial: add_bos cost a list encode ~8 %, bytes 3x,
-    # emit_unk_piece 6x); the list path must not call it.
+    # emit_unk_piece 6x). The options now have one definition, the core's (one
+    # text with options is a list of one): no per-row rewriting is left in Python.
     from bertpiece.sentencepiece_api import args
 
+    assert not hasattr(args, "rewrite_ids") and not hasattr(args, "rewrite_pieces")
     ref, ours = pair("unigram")
     texts = list(every_ud_line()[:50])
-    expected = {str(kw): ref.encode(texts, out_type=str, **kw) for kw in OPTIONS}
-
-    def refuse(*_):
-        raise AssertionError("a list's rows rewritten one by one in Python")
-
-    monkeypatch.setattr(args, "rewrite_ids", refuse)
-    monkeypatch.setattr(args, "rewrite_pieces", refuse)
     for kwargs in OPTIONS:
-        assert ours.encode(texts, out_type=str, num_threads=2, **kwargs) == expected[str(kwargs)]
+        assert ours.encode(texts, out_type=str, num_threads=2, **kwargs) == ref.encode(texts, out_type=str, **kwargs)
+        assert ours.encode(texts[7], out_type=str, **kwargs) == ref.encode(texts[7], out_type=str, **kwargs)
     assert ours.encode(texts, add_bos=True, add_eos=True, reverse=True) == ref.encode(texts, add_bos=True, add_eos=True, reverse=True)
+    assert ours.encode(texts[7], add_bos=True, add_eos=True, reverse=True) == ref.encode(texts[7], add_bos=True, add_eos=True, reverse=True)
     assert ours.encode(texts, out_type=bytes) == ref.encode(texts, out_type=bytes)
 
 

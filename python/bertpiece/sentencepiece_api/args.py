@@ -82,27 +82,3 @@ def special_checks(sp, add_bos, add_eos, emit_unk_piece=False):
         raise ValueError("EOS token is not defined as a control symbol in this model.")
     if emit_unk_piece and sp.unk_id() == -1:
         raise ValueError("UNK token is not defined in this model.")
-
-
-def rewrite_ids(sp, ids, add_bos, add_eos, reverse):
-    if reverse:
-        ids.reverse()
-    if add_bos:
-        ids.insert(0, sp.bos_id())
-    if add_eos:
-        ids.append(sp.eos_id())
-    return ids
-
-
-def rewrite_pieces(sp, pieces, add_bos, add_eos, reverse, emit_unk_piece):
-    if emit_unk_piece:
-        unk_id = sp.unk_id()
-        unk = sp.id_to_piece(unk_id)
-        pieces = [unk if sp.piece_to_id(p) == unk_id else p for p in pieces]
-    if reverse:
-        pieces.reverse()
-    if add_bos:
-        pieces.insert(0, sp.id_to_piece(sp.bos_id()))
-    if add_eos:
-        pieces.append(sp.id_to_piece(sp.eos_id()))
-    return pieces

@@ -136,28 +136,28 @@ class SentencePieceProcessor:
             raise surrogate_error(e) from None
 
     def _encode(self, model, texts, batch, return_type, add_bos, add_eos, reverse, emit_unk_piece, num_threads):
-        if not batch:
-            return self._encode_one(model, texts[0], return_type, add_bos, add_eos, reverse, emit_unk_piece)
-        # A list: the options are applied by the core in each slice's job, in parallel.
+        if not batch and not (add_bos or add_eos or reverse or emit_unk_piece):
+            return self._encode_one(model, texts[0], return_type)
+        # The options are applied by the core in each slice's job (in parallel for a list;
+        # one text with options is a list of one on one thread: one definition of them).
         bos, eos, reverse = self._bos_id if add_bos else None, self._eos_id if add_eos else None, bool(reverse)
         if return_type in (int, "numpy"):
             # numpy: int32 arrays made by the core, as np.array(row, dtype=np.int32)
-            return model.encode_ids_batch(texts, num_threads, bos, eos, reverse, return_type == "numpy")
-        return model.encode_pieces_batch(texts, num_threads, bos, eos, reverse, bool(emit_unk_piece), return_type is bytes)
+            rows = model.encode_ids_batch(texts, num_threads if batch else 1, bos, eos, reverse, return_type == "numpy")
+        else:
+            rows = model.encode_pieces_batch(texts, num_threads if batch else 1, bos, eos, reverse, bool(emit_unk_piece),
+                                             return_type is bytes)
+        return rows if batch else rows[0]
 
-    def _encode_one(self, model, text, return_type, add_bos, add_eos, reverse, emit_unk_piece):
+    def _encode_one(self, model, text, return_type):
         if return_type in (int, "numpy"):
             row = model.encode_ids(text)
-            if add_bos or add_eos or reverse:
-                row = _args.rewrite_ids(self, row, add_bos, add_eos, reverse)
             if return_type == "numpy":
                 import numpy as np
                 row = np.array(row, dtype=np.int32)
                 row.flags.writeable = False  # as sentencepiece's: a read-only view of its buffer
             return row
         row = model.encode_pieces(text)
-        if add_bos or add_eos or reverse or emit_unk_piece:
-            row = _args.rewrite_pieces(self, row, add_bos, add_eos, reverse, emit_unk_piece)
         return [p.encode("utf-8") for p in row] if return_type is bytes else row
 
     def EncodeAsPieces(self, input, **kwargs):
