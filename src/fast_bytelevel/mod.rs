@@ -127,11 +127,8 @@ impl FastByteLevel {
             let mut char_at = chars_before; // chars before `at`
             words.tokenize_each(bytes, start, end, |id, len| {
                 let end_byte = at + len as usize;
-                let (first, chars_in) = token_chars(bytes, ascii, at, end_byte, char_at);
-                char_at += chars_in;
-                let last = char_at.saturating_sub(1); // char holding the token's last byte
-                // in prefixed text, char k is original char k - 1; the space is char 0's
-                let span = (origin + first.saturating_sub(prefix), origin + last.saturating_sub(prefix) + 1);
+                let span;
+                (span, char_at) = token_span(bytes, ascii, at, end_byte, char_at, origin, prefix);
                 // the token's text is the vocabulary's (stored as its id, no string)
                 out.push(id, None, span, Some(w), type_id);
                 at = end_byte;
@@ -209,27 +206,32 @@ impl ids::PieceSink for OffsetsSink<'_, '_, '_> {
         let (mut at, mut char_at) = (start, self.chars_before);
         self.words.tokenize_each(bytes, start, end, |id, len| {
             let end_byte = at + len as usize;
-            let (first, chars_in) = token_chars(bytes, ascii, at, end_byte, char_at);
-            char_at += chars_in;
-            let last = char_at.saturating_sub(1);
+            let span;
+            (span, char_at) = token_span(bytes, ascii, at, end_byte, char_at, origin, prefix);
             ids.push(id);
-            offsets.push([(origin + first.saturating_sub(prefix)) as u32, (origin + last.saturating_sub(prefix) + 1) as u32]);
+            offsets.push([span.0 as u32, span.1 as u32]);
             at = end_byte;
         });
         self.chars_before = char_at;
     }
 }
 
-/// The char a token of `bytes[at..end]` starts in (`char_at`: chars before
-/// `at`) and the chars it holds: a token starting inside a char takes that
-/// whole char (as in HF).
+/// The (start, end) in chars of the original text of a token of
+/// `bytes[at..end]` (`char_at`: chars before `at`), and the chars before
+/// `end`: a token starting inside a char takes that whole char (as in HF);
+/// in prefixed text (`prefix` chars prepended), char k is original char
+/// k - prefix, the prepended space char 0's; `origin`: the text's first char.
 #[inline(always)]
-fn token_chars(bytes: &[u8], ascii: bool, at: usize, end: usize, char_at: usize) -> (usize, usize) {
-    if ascii {
-        return (char_at, end - at);
-    }
-    let first = if is_char_start(bytes, at) { char_at } else { char_at.saturating_sub(1) };
-    (first, bytes.get(at..end).unwrap_or_default().iter().filter(|&&b| is_char_start_byte(b)).count())
+fn token_span(bytes: &[u8], ascii: bool, at: usize, end: usize, char_at: usize, origin: usize, prefix: usize) -> ((usize, usize), usize) {
+    let (first, chars_in) = if ascii {
+        (char_at, end - at)
+    } else {
+        let first = if is_char_start(bytes, at) { char_at } else { char_at.saturating_sub(1) };
+        (first, bytes.get(at..end).unwrap_or_default().iter().filter(|&&b| is_char_start_byte(b)).count())
+    };
+    let after = char_at + chars_in;
+    let last = after.saturating_sub(1); // char holding the token's last byte
+    ((origin + first.saturating_sub(prefix), origin + last.saturating_sub(prefix) + 1), after)
 }
 
 #[inline]
