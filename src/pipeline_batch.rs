@@ -85,11 +85,7 @@ fn encode_part(tok: &Tokenizer, texts: &[&str], add_special_tokens: bool, settin
 fn prefetch_text(text: &str) {
     const PREFETCH_BYTES: usize = 2048;
     let bytes = text.as_bytes();
-    for at in (0..bytes.len().min(PREFETCH_BYTES)).step_by(64) {
-        if let Some(b) = bytes.get(at) {
-            crate::prefetch::prefetch(b);
-        }
-    }
+    bytes[..bytes.len().min(PREFETCH_BYTES)].iter().step_by(64).for_each(crate::prefetch::prefetch);
 }
 
 /// Encodes `texts` as `Tokenizer::encode` does each (single sequences, no
