@@ -8,6 +8,9 @@ import os
 
 from tokenizers import AddedToken, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
 
+import bertpiece
+from bertpiece._core import PipelineTokenizer
+
 from shared_cache import session_cached
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
@@ -105,6 +108,39 @@ def assert_all_same(ours_encodings, theirs, context):
         for a in ATTRS:
             got = getattr(ours, a)
             assert got == want[a], f"{a} differs for {context!r}:\n ours   {got}\n theirs {want[a]}"
+
+
+def fast_general_theirs(text):
+    """A tokenizer.json as bertpiece.Tokenizer (on its fast path, if it has one), as bertpiece's general
+    pipeline alone, and as tokenizers.Tokenizer."""
+    fast = bertpiece.Tokenizer.from_str(text)
+    general = bertpiece.Tokenizer(PipelineTokenizer.from_str(text, False), text)
+    return fast, general, Tokenizer.from_str(text)
+
+
+def check_fast_path(three, fast_path, encode):
+    """encode(tokenizer) -> list of encodings, for the fast, general and tokenizers' of `three`
+    (fast_general_theirs'): the fast one on `fast_path`, the general one on none, each the same."""
+    fast, general, theirs = three
+    assert fast._core.fast_path() == fast_path and general._core.fast_path() is None
+    for a, b, c in zip(encode(fast), encode(general), encode(theirs), strict=True):
+        assert_same(a, b, "fast vs general")
+        assert_same(a, c, "fast vs tokenizers")
+
+
+def numbered_word(k):
+    """The k-th of all distinct lowercase words (" a" ... " z", " ba" ...), a space first."""
+    w = ""
+    while True:
+        k, r = divmod(k, 26)
+        w += "abcdefghijklmnopqrstuvwxyz"[r]
+        if k == 0:
+            return " " + w
+
+
+def distinct_word_lines(words=70_000, per_line=100):
+    """`words` distinct words, `per_line` a line."""
+    return ["".join(numbered_word(k) for k in range(at, at + per_line)) for at in range(0, words, per_line)]
 
 
 def check_truncation_and_padding(check, three, shape, pad_id, pad_token):

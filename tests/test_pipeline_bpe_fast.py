@@ -13,7 +13,8 @@ from tokenizers import AddedToken, Tokenizer as HFTokenizer, processors
 
 import bertpiece
 from bertpiece._core import PipelineEncoding, PipelineTokenizer
-from bpe_shapes import UD_FILES, assert_same, check_truncation_and_padding, gpt2_json, modernbert_json, normalized_json, roberta_json, ud_lines
+from bpe_shapes import (UD_FILES, assert_same, check_fast_path, check_truncation_and_padding, fast_general_theirs, gpt2_json,
+                        modernbert_json, normalized_json, roberta_json, ud_lines)
 from test_pipeline_bpe import ADDED, ADDED_TEXTS, EDGE_TEXTS
 from test_pipeline_bpe_fuzz import TEXT
 from tiers import ud_params
@@ -61,19 +62,12 @@ SHAPES = {
 
 @functools.lru_cache(maxsize=None)
 def three(shape):
-    text = SHAPES[shape]()
-    fast = bertpiece.Tokenizer.from_str(text)
-    general = bertpiece.Tokenizer(PipelineTokenizer.from_str(text, False), text)
-    return fast, general, HFTokenizer.from_str(text)
+    return fast_general_theirs(SHAPES[shape]())
 
 
 def check(shape, encode):
     """encode(tokenizer) -> list of encodings, for fast, general and tokenizers."""
-    fast, general, theirs = three(shape)
-    assert fast._core.fast_path() == "byte_level_bpe" and general._core.fast_path() is None
-    for a, b, c in zip(encode(fast), encode(general), encode(theirs), strict=True):
-        assert_same(a, b, "fast vs general")
-        assert_same(a, c, "fast vs tokenizers")
+    check_fast_path(three(shape), "byte_level_bpe", encode)
 
 
 def test_fast_path_is_taken_only_where_its_shape_fits():

@@ -19,7 +19,7 @@ from tokenizers import AddedToken, Tokenizer as HFTokenizer, processors
 import bertpiece
 from bertpiece._core import PipelineTokenizer
 from bertpiece.tokenizers_api.bulk import encode_counting_cuts
-from bpe_shapes import UD_FILES, gpt2_json, ud_lines
+from bpe_shapes import UD_FILES, distinct_word_lines, gpt2_json, numbered_word, ud_lines
 from test_pipeline_bpe import ADDED, ADDED_TEXTS, EDGE_TEXTS
 from test_pipeline_bpe_fast import SHAPES as FAST_SHAPES
 from test_pipeline_bpe_fuzz import TEXT
@@ -277,18 +277,8 @@ def test_more_words_than_the_cache_holds():
     words again (missing from the cache once more): the fast path's rows equal tokenizers', with offsets
     and ids only."""
     fast, _, theirs = three("gpt2")
-    letters = "abcdefghijklmnopqrstuvwxyz"
-
-    def word(k):
-        w = ""
-        while True:
-            k, r = divmod(k, 26)
-            w += letters[r]
-            if k == 0:
-                return " " + w
-
-    lines = ["".join(word(k) for k in range(at, at + 100)) for at in range(0, 70_000, 100)]
-    lines.append("".join(word(k) for k in range(300)))
+    lines = distinct_word_lines()
+    lines.append("".join(numbered_word(k) for k in range(300)))
     want = want_rows(theirs.encode_batch(lines, add_special_tokens=False))
     got = rows(fast.encode_batch_arrays(lines, add_special_tokens=False, return_offsets=True, num_threads=1))
     assert got == want

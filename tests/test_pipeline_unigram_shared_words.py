@@ -8,26 +8,13 @@ threads, rows in either order, with per-text calls in between."""
 import bertpiece
 from tokenizers import Tokenizer as HFTokenizer
 
-from bpe_shapes import UD_FILES, ud_lines
+from bpe_shapes import UD_FILES, distinct_word_lines, ud_lines
 from test_pipeline_bulk import rows, want_rows
 from test_pipeline_unigram_fast import SHAPES
 
-LETTERS = "abcdefghijklmnopqrstuvwxyz"
-
-
-def word(k):
-    w = ""
-    while True:
-        k, r = divmod(k, 26)
-        w += LETTERS[r]
-        if k == 0:
-            return " " + w
-
-
 def lines():
     """70,000 distinct words (past both sharing points in one thread), 100 a line, then UD lines."""
-    made = ["".join(word(k) for k in range(at, at + 100)) for at in range(0, 70_000, 100)]
-    return made + [line for path in UD_FILES[:4] for line in ud_lines(path, 200)]
+    return distinct_word_lines() + [line for path in UD_FILES[:4] for line in ud_lines(path, 200)]
 
 
 def test_two_files_alternately_on_the_same_threads():

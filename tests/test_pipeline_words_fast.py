@@ -10,9 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from tokenizers import Tokenizer as HFTokenizer, models, pre_tokenizers, processors, trainers
 
-import bertpiece
-from bertpiece._core import PipelineTokenizer
-from bpe_shapes import UD_FILES, assert_same, check_truncation_and_padding, training_sample, ud_lines
+from bpe_shapes import UD_FILES, check_fast_path, check_truncation_and_padding, fast_general_theirs, training_sample, ud_lines
 from test_pipeline_bpe import ADDED, ADDED_TEXTS, EDGE_TEXTS
 from test_pipeline_bpe_fuzz import TEXT
 from test_pipeline_bulk import assert_same_flat
@@ -56,19 +54,12 @@ SHAPES = ["wordlevel-whitespace", "wordlevel-split-added", "bpe-whitespace", "bp
 
 @functools.lru_cache(maxsize=None)
 def three(shape):
-    text = shape_json(shape)
-    fast = bertpiece.Tokenizer.from_str(text)
-    general = bertpiece.Tokenizer(PipelineTokenizer.from_str(text, False), text)
-    return fast, general, HFTokenizer.from_str(text)
+    return fast_general_theirs(shape_json(shape))
 
 
 def check(shape, encode):
     """encode(tokenizer) -> list of encodings, for fast, general and tokenizers."""
-    fast, general, theirs = three(shape)
-    assert fast._core.fast_path() == "plain_words" and general._core.fast_path() is None
-    for a, b, c in zip(encode(fast), encode(general), encode(theirs), strict=True):
-        assert_same(a, b, "fast vs general")
-        assert_same(a, c, "fast vs tokenizers")
+    check_fast_path(three(shape), "plain_words", encode)
 
 
 @pytest.mark.parametrize("path", ud_params(UD_FILES), ids=lambda p: p.rsplit("-", 1)[-1][:-4])
