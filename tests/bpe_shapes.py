@@ -128,6 +128,21 @@ def check_fast_path(three, fast_path, encode):
         assert_same(a, c, "fast vs tokenizers")
 
 
+def check_options_pairs_and_pretokenized(check, shape, texts):
+    """A fast path's batches with and without special tokens, of single texts and pairs, and pre-tokenized
+    (batches and pairs), on UD lines and `texts`, through `check(shape, encode)` (fast against general and
+    tokenizers). Returns the lines."""
+    lines = [line for path in UD_FILES for line in ud_lines(path, 6)] + texts
+    pairs = list(zip(lines, lines[1:] + [""]))
+    for add in (True, False):
+        check(shape, lambda t: t.encode_batch(lines, add_special_tokens=add))
+        check(shape, lambda t: t.encode_batch(pairs, add_special_tokens=add))
+    words = [line.split(" ") for line in lines[:40]]
+    check(shape, lambda t: t.encode_batch(words, is_pretokenized=True))
+    check(shape, lambda t: [t.encode(w, w[::-1], is_pretokenized=True) for w in words])
+    return lines
+
+
 def numbered_word(k):
     """The k-th of all distinct lowercase words (" a" ... " z", " ba" ...), a space first."""
     w = ""

@@ -13,8 +13,8 @@ from tokenizers import AddedToken, Tokenizer as HFTokenizer, processors
 
 import bertpiece
 from bertpiece._core import PipelineEncoding, PipelineTokenizer
-from bpe_shapes import (UD_FILES, assert_same, check_fast_path, check_truncation_and_padding, fast_general_theirs, gpt2_json,
-                        modernbert_json, normalized_json, roberta_json, ud_lines)
+from bpe_shapes import (UD_FILES, assert_same, check_fast_path, check_options_pairs_and_pretokenized, check_truncation_and_padding,
+                        fast_general_theirs, gpt2_json, modernbert_json, normalized_json, roberta_json, ud_lines)
 from test_pipeline_bpe import ADDED, ADDED_TEXTS, EDGE_TEXTS
 from test_pipeline_bpe_fuzz import TEXT
 from tiers import ud_params
@@ -92,14 +92,7 @@ def test_every_ud_line(path):
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_options_pairs_and_pretokenized(shape):
-    lines = [line for path in UD_FILES for line in ud_lines(path, 6)] + EDGE_TEXTS + ADDED_TEXTS
-    pairs = list(zip(lines, lines[1:] + [""]))
-    for add in (True, False):
-        check(shape, lambda t: t.encode_batch(lines, add_special_tokens=add))
-        check(shape, lambda t: t.encode_batch(pairs, add_special_tokens=add))
-    words = [line.split(" ") for line in lines[:40]]
-    check(shape, lambda t: t.encode_batch(words, is_pretokenized=True))
-    check(shape, lambda t: [t.encode(w, w[::-1], is_pretokenized=True) for w in words])
+    check_options_pairs_and_pretokenized(check, shape, EDGE_TEXTS + ADDED_TEXTS)
 
 
 def block_edge_texts():

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from tokenizers import Tokenizer as HFTokenizer, models, pre_tokenizers, processors, trainers
 
-from bpe_shapes import UD_FILES, check_fast_path, check_truncation_and_padding, fast_general_theirs, training_sample, ud_lines
+from bpe_shapes import (UD_FILES, check_fast_path, check_options_pairs_and_pretokenized, check_truncation_and_padding,
+                        fast_general_theirs, training_sample, ud_lines)
 from test_pipeline_bpe import ADDED, ADDED_TEXTS, EDGE_TEXTS
 from test_pipeline_bpe_fuzz import TEXT
 from test_pipeline_bulk import assert_same_flat
@@ -71,14 +72,7 @@ def test_every_ud_line(path):
 
 @pytest.mark.parametrize("shape", SHAPES)
 def test_options_pairs_and_pretokenized(shape):
-    lines = [line for path in UD_FILES for line in ud_lines(path, 6)] + EDGE_TEXTS + ADDED_TEXTS
-    pairs = list(zip(lines, lines[1:] + [""]))
-    for add in (True, False):
-        check(shape, lambda t: t.encode_batch(lines, add_special_tokens=add))
-        check(shape, lambda t: t.encode_batch(pairs, add_special_tokens=add))
-    words = [line.split(" ") for line in lines[:40]]
-    check(shape, lambda t: t.encode_batch(words, is_pretokenized=True))
-    check(shape, lambda t: [t.encode(w, w[::-1], is_pretokenized=True) for w in words])
+    lines = check_options_pairs_and_pretokenized(check, shape, EDGE_TEXTS + ADDED_TEXTS)
     check(shape, lambda t: [t.encode(line) for line in lines[:60]])
 
 
