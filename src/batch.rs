@@ -8,7 +8,7 @@ use crate::encoder::with_thread_scratch;
 use crate::tokenizer::FullTokenizer;
 use crate::room::make_room;
 use crate::{Error, Result};
-use crate::run_output::{concat, in_block_order, RunBuffer};
+use crate::run_output::{concat, in_block_order, output_room, RunBuffer};
 use crate::threads::{run_runs_with_state, thread_count};
 use crate::batch_needles::Needles;
 use crate::batch_pairs::encode_pair;
@@ -184,19 +184,23 @@ fn encode(
     let block = if workers == 1 { texts.len().max(1) } else { block };
     // The buffer that holds block 0 becomes the batch's ids: room up front
     // for the whole batch's (a first guess, as `encode_rows` makes), so the
-    // other blocks' ids are copied after them without moving them.
+    // other blocks' ids are copied after them without moving them; the other
+    // runs' buffers get room for their share.
     let whole = bytes / 4 + 3 * texts.len();
     let (runs, alone) = run_runs_with_state(workers, blocks, |_| RunBuffer::new(Part::default()), |run, k| {
         let rows = &texts[(k * block).min(texts.len())..((k + 1) * block).min(texts.len())];
         let seconds = seconds.map(|s| &s[k * block..k * block + rows.len()]);
         // a block taken out of order (from the back of another run) goes alone
+        let fresh = run.is_empty();
         let in_run = run.takes(k);
         let mut lone = Part::default();
         let out = if in_run { &mut run.part } else { &mut lone };
-        if k == 0 {
-            make_room(&mut out.ids, whole, "token ids")?;
-            make_room(&mut out.offsets, if opts.offsets { whole } else { 0 }, "token offsets")?;
-            make_room(&mut out.lens, texts.len(), "row lengths")?;
+        // a run's buffer: room for its share of the batch (block 0's: all of it)
+        if in_run && fresh {
+            let room = if k == 0 { whole } else { whole.div_ceil(workers) };
+            output_room(&mut out.ids, room, "token ids")?;
+            output_room(&mut out.offsets, if opts.offsets { room } else { 0 }, "token offsets")?;
+            make_room(&mut out.lens, if k == 0 { texts.len() } else { 0 }, "row lengths")?;
         }
         match opts.offsets {
             true => encode_rows_offsets(tok, rows, &opts, &needles, k * block, out)?,

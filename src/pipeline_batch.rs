@@ -13,7 +13,7 @@
 use crate::pipeline::{IdsOnly, Input, Settings, Tokenizer};
 use crate::processors::truncation::TruncationParams;
 use crate::room::make_room;
-use crate::run_output::{concat, in_block_order, RunBuffer};
+use crate::run_output::{concat, in_block_order, output_room, RunBuffer};
 use crate::threads::run_runs_with_state;
 use crate::{Error, Result};
 
@@ -106,17 +106,20 @@ pub fn encode_flat(
     let jobs = texts.len().div_ceil(rows_per_job);
     // Each worker's blocks taken in order go into one buffer; the buffer
     // holding block 0 becomes the output, with room up front for the whole
-    // batch's ids (run_output.rs).
+    // batch's ids, the others for their share (run_output.rs).
     let whole = texts.iter().map(|t| t.len()).sum::<usize>() / 4 + texts.len();
     let (runs, alone) = run_runs_with_state(threads, jobs, |_| RunBuffer::new(Part::default()), |run, k| {
         let rows = &texts[k * rows_per_job..((k + 1) * rows_per_job).min(texts.len())];
+        let fresh = run.is_empty();
         let in_run = run.takes(k);
         let mut lone = Part::default();
         let part = if in_run { &mut run.part } else { &mut lone };
-        if k == 0 {
-            make_room(&mut part.ids, whole, "token ids")?;
-            make_room(&mut part.offsets, if offsets { whole } else { 0 }, "token offsets")?;
-            make_room(&mut part.lens, texts.len(), "row lengths")?;
+        // a run's buffer: room for its share of the batch (block 0's: all of it)
+        if in_run && fresh {
+            let room = if k == 0 { whole } else { whole.div_ceil(threads.max(1)) };
+            output_room(&mut part.ids, room, "token ids")?;
+            output_room(&mut part.offsets, if offsets { room } else { 0 }, "token offsets")?;
+            make_room(&mut part.lens, if k == 0 { texts.len() } else { 0 }, "row lengths")?;
         }
         encode_part(tok, rows, add_special_tokens, &settings, offsets, part)?;
         Ok((!in_run).then_some(lone))

@@ -23,6 +23,11 @@ impl<P> RunBuffer<P> {
         RunBuffer { first: 0, next: 0, part }
     }
 
+    /// Whether no block is in this buffer yet.
+    pub fn is_empty(&self) -> bool {
+        self.first == self.next
+    }
+
     /// Whether block `k` goes into this buffer: its first block, or the one
     /// after its last (noted as taken when so).
     pub fn takes(&mut self, k: usize) -> bool {
@@ -58,6 +63,40 @@ pub fn in_block_order<P>(runs: Vec<RunBuffer<P>>, alone: Vec<Option<P>>) -> Resu
         return Err(internal(format!("{expected} of {jobs} blocks done")));
     }
     Ok(pieces.into_iter().map(|(_, _, p)| p).collect())
+}
+
+/// Room for `n` more elements in a vector that becomes a call's output,
+/// the kernel asked to back it with huge pages (Linux: transparent huge
+/// pages, when their mode is `madvise` as here, are only given on request):
+/// a large batch's output is fresh memory every call, and faulting it in
+/// 4 kB at a time cost more than zeroing it.
+pub fn output_room<T>(v: &mut Vec<T>, n: usize, what: &'static str) -> Result<()> {
+    crate::room::make_room(v, n, what)?;
+    advise_huge_pages(v);
+    Ok(())
+}
+
+/// Asks for huge pages over the whole 2 MiB pages inside `v`'s capacity
+/// (nothing below 4 MiB; advice only, its result ignored).
+fn advise_huge_pages<T>(v: &mut Vec<T>) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        const MADV_HUGEPAGE: std::ffi::c_int = 14;
+        extern "C" {
+            fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: std::ffi::c_int) -> std::ffi::c_int;
+        }
+        let start = v.as_mut_ptr() as usize;
+        let end = start.saturating_add(v.capacity().saturating_mul(std::mem::size_of::<T>()));
+        let (from, to) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
+        if to >= from.saturating_add(2 * HUGE) {
+            // SAFETY: the range is page-aligned and inside the vector's own allocation; MADV_HUGEPAGE
+            // changes how its pages are backed, never their contents.
+            unsafe { madvise(from as *mut std::ffi::c_void, to - from, MADV_HUGEPAGE) };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = v;
 }
 
 fn internal(what: String) -> Error {
