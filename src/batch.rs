@@ -9,7 +9,7 @@ use crate::tokenizer::FullTokenizer;
 use crate::room::make_room;
 use crate::{Error, Result};
 use crate::run_output::{concat, in_block_order, output_room, RunBuffer};
-use crate::threads::{run_runs_with_state, thread_count};
+use crate::threads::{run_holding, run_runs_with_state, thread_count};
 use crate::batch_needles::Needles;
 use crate::batch_pairs::encode_pair;
 use crate::batch_rows::{close_row, content_limit, open_row};
@@ -43,6 +43,9 @@ fn encode_rows_offsets(tok: &FullTokenizer, texts: &[&[u8]], opts: &BatchOptions
             if needles.found_in(text) {
                 out.flagged.push((first + k) as u64);
             }
+            // (the row's [CLS] fallibly too: the buffer holds the rows before it)
+            make_room(&mut out.ids, 1, "token ids")?;
+            make_room(&mut out.offsets, 1, "token offsets")?;
             let start = open_row(opts, &mut out.ids, |id| id);
             open_row(opts, &mut out.offsets, |_| (0, 0));
             tok.encode_offsets_into(text, &mut out.ids, &mut out.offsets, None, scratch)?;
@@ -75,9 +78,7 @@ fn encode_rows(
         if memo {
             scratch.enable_cache();
         }
-        let bytes = texts.iter().chain(seconds.unwrap_or_default()).map(|t| t.len()).sum::<usize>();
-        // A first guess; each text makes the room it can need (`encode_into`).
-        make_room(&mut out.ids, bytes / 4 + 3 * texts.len(), "token ids")?;
+        make_room(&mut out.ids, guess(texts, seconds), "token ids")?;
         for (k, text) in texts.iter().enumerate() {
             let second = seconds.and_then(|s| s.get(k));
             if needles.found_in(text) || second.is_some_and(|b| needles.found_in(b)) {
@@ -86,6 +87,7 @@ fn encode_rows(
             let start = out.ids.len();
             match second {
                 None => {
+                    make_room(&mut out.ids, 1, "token ids")?;
                     open_row(opts, &mut out.ids, |id| id);
                     // Right truncation: only the text's first ids are kept, so only they are made.
                     match content_limit(opts) {
@@ -184,27 +186,28 @@ fn encode(
     let block = if workers == 1 { texts.len().max(1) } else { block };
     // The buffer that holds block 0 becomes the batch's ids: room up front
     // for the whole batch's (a first guess, as `encode_rows` makes), so the
-    // other blocks' ids are copied after them without moving them; the other
-    // runs' buffers get room for their share.
-    let whole = bytes / 4 + 3 * texts.len();
+    // other blocks' ids are copied after them without moving them.
+    let whole = guess(texts, seconds);
     let (runs, alone) = run_runs_with_state(workers, blocks, |_| RunBuffer::new(Part::default()), |run, k| {
         let rows = &texts[(k * block).min(texts.len())..((k + 1) * block).min(texts.len())];
-        let seconds = seconds.map(|s| &s[k * block..k * block + rows.len()]);
+        let row_seconds = seconds.map(|s| &s[k * block..k * block + rows.len()]);
         // a block taken out of order (from the back of another run) goes alone
         let fresh = run.is_empty();
         let in_run = run.takes(k);
         let mut lone = Part::default();
         let out = if in_run { &mut run.part } else { &mut lone };
-        // a run's buffer: room for its share of the batch (block 0's: all of it)
+        // A run's buffer, at its first block: room for the run's rows from there (block 0's: the whole batch).
         if in_run && fresh {
-            let room = if k == 0 { whole } else { whole.div_ceil(workers) };
+            let span = run_holding(blocks, workers, k);
+            let rest = (k * block).min(texts.len())..(span.end * block).min(texts.len());
+            let room = if k == 0 { whole } else { guess(&texts[rest.clone()], seconds.map(|s| &s[rest])) };
             output_room(&mut out.ids, room, "token ids")?;
             output_room(&mut out.offsets, if opts.offsets { room } else { 0 }, "token offsets")?;
             make_room(&mut out.lens, if k == 0 { texts.len() } else { 0 }, "row lengths")?;
         }
         match opts.offsets {
             true => encode_rows_offsets(tok, rows, &opts, &needles, k * block, out)?,
-            false => encode_rows(tok, rows, seconds, &opts, &needles, memo, k * block, out)?,
+            false => encode_rows(tok, rows, row_seconds, &opts, &needles, memo, k * block, out)?,
         }
         Ok((!in_run).then_some(lone))
     })?;
@@ -225,6 +228,12 @@ fn encode(
     }
     batch.row_splits = splits(&lens)?;
     Ok(batch)
+}
+
+/// A first guess of the ids of `texts` (and `seconds`): English runs near
+/// 4.5 bytes a token; each text makes the room it can need (`encode_into`).
+fn guess(texts: &[&[u8]], seconds: Option<&[&[u8]]>) -> usize {
+    texts.iter().chain(seconds.unwrap_or_default()).map(|t| t.len()).sum::<usize>() / 4 + 3 * texts.len()
 }
 
 /// Row lengths to `rows + 1` boundaries.

@@ -14,7 +14,7 @@ use crate::pipeline::{IdsOnly, Input, Settings, Tokenizer};
 use crate::processors::truncation::TruncationParams;
 use crate::room::make_room;
 use crate::run_output::{concat, in_block_order, output_room, RunBuffer};
-use crate::threads::run_runs_with_state;
+use crate::threads::{run_holding, run_runs_with_state};
 use crate::{Error, Result};
 
 /// Rows one job encodes: enough to amortize the hand-off, few enough to balance.
@@ -50,9 +50,7 @@ fn offset(v: usize) -> Result<u32> {
 
 /// Appends the rows of `texts` to `part`.
 fn encode_part(tok: &Tokenizer, texts: &[&str], add_special_tokens: bool, settings: &Settings, offsets: bool, part: &mut Part) -> Result<()> {
-    // English runs near 4.5 bytes a token
-    let bytes: usize = texts.iter().map(|t| t.len()).sum();
-    make_room(&mut part.ids, bytes / 4 + texts.len(), "token ids")?;
+    make_room(&mut part.ids, guess(texts), "token ids")?;
     for (k, text) in texts.iter().enumerate() {
         if let Some(next) = texts.get(k + 2) {
             prefetch_text(next);
@@ -78,6 +76,11 @@ fn encode_part(tok: &Tokenizer, texts: &[&str], add_special_tokens: bool, settin
         }
     }
     Ok(())
+}
+
+/// A first guess of the ids of `texts`: English runs near 4.5 bytes a token.
+fn guess(texts: &[&str]) -> usize {
+    texts.iter().map(|t| t.len()).sum::<usize>() / 4 + texts.len()
 }
 
 /// Requests the cache lines of `text`'s first `PREFETCH_BYTES` bytes: the
@@ -106,17 +109,18 @@ pub fn encode_flat(
     let jobs = texts.len().div_ceil(rows_per_job);
     // Each worker's blocks taken in order go into one buffer; the buffer
     // holding block 0 becomes the output, with room up front for the whole
-    // batch's ids, the others for their share (run_output.rs).
-    let whole = texts.iter().map(|t| t.len()).sum::<usize>() / 4 + texts.len();
+    // batch's ids (run_output.rs).
     let (runs, alone) = run_runs_with_state(threads, jobs, |_| RunBuffer::new(Part::default()), |run, k| {
         let rows = &texts[k * rows_per_job..((k + 1) * rows_per_job).min(texts.len())];
         let fresh = run.is_empty();
         let in_run = run.takes(k);
         let mut lone = Part::default();
         let part = if in_run { &mut run.part } else { &mut lone };
-        // a run's buffer: room for its share of the batch (block 0's: all of it)
+        // A run's buffer, at its first block: room for the run's rows from there (block 0's: the whole batch).
         if in_run && fresh {
-            let room = if k == 0 { whole } else { whole.div_ceil(threads.max(1)) };
+            let span = run_holding(jobs, threads, k);
+            let room = if k == 0 { texts } else { &texts[k * rows_per_job..(span.end * rows_per_job).min(texts.len())] };
+            let room = guess(room);
             output_room(&mut part.ids, room, "token ids")?;
             output_room(&mut part.offsets, if offsets { room } else { 0 }, "token offsets")?;
             make_room(&mut part.lens, if k == 0 { texts.len() } else { 0 }, "row lengths")?;

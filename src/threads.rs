@@ -152,6 +152,14 @@ pub fn run_runs_with_state<S: Send, T: Send>(
     Ok((states.into_iter().map(|(_, s)| s).collect(), done.into_iter().map(|(_, t)| t).collect()))
 }
 
+/// The run holding job `k` when [`run_runs_with_state`] deals `jobs` jobs
+/// to `workers` workers (the jobs its worker takes first, in order).
+pub fn run_holding(jobs: usize, workers: usize, k: usize) -> std::ops::Range<usize> {
+    let workers = workers.clamp(1, jobs.max(1));
+    let bound = |w: usize| (jobs as u64 * w as u64 / workers as u64) as usize;
+    (0..workers).map(|w| bound(w)..bound(w + 1)).find(|r| r.contains(&k)).unwrap_or(k..k + 1)
+}
+
 /// The jobs not yet taken of each worker's run: `front << 32 | back` (the
 /// jobs `front..back`), changed by compare-and-swap, so each job is taken
 /// exactly once.
@@ -332,6 +340,13 @@ mod tests {
                 assert_eq!(runs.load(Ordering::SeqCst), jobs);
             }
         }
+    }
+
+    #[test]
+    fn the_run_holding_a_job_is_the_one_its_worker_takes_first() {
+        assert_eq!([0, 2, 3, 9].map(|k| run_holding(10, 3, k)), [0..3, 0..3, 3..6, 6..10]);
+        assert_eq!(run_holding(1, 2, 0), 0..1);
+        assert_eq!(run_holding(5, 1, 4), 0..5);
     }
 
     #[test]
