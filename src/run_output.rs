@@ -163,6 +163,10 @@ mod tests {
         for threads in [1, 2, 3, 8] {
             for jobs in [0, 1, 2, 5, 64, 1000] {
                 let (runs, alone) = run_runs_with_state(threads, jobs, |_| RunBuffer::new(Vec::new()), |run: &mut RunBuffer<Vec<u32>>, k| {
+                    if jobs == 64 {
+                        // slow jobs: every worker takes some of its own run before the others steal
+                        std::thread::sleep(std::time::Duration::from_micros(200));
+                    }
                     let block: Vec<u32> = (0..k as u32 % 7).map(|i| k as u32 * 10 + i).collect();
                     if run.takes(k) {
                         run.part.extend_from_slice(&block);
@@ -185,6 +189,14 @@ mod tests {
         let mut run = RunBuffer::new(());
         assert!(run.takes(5) && run.takes(6) && !run.takes(4) && !run.takes(8) && run.takes(7));
         assert_eq!((run.first, run.next), (5, 8));
+    }
+
+    #[test]
+    fn buffers_and_lone_blocks_are_put_in_block_order() {
+        let run = |first, next, part| RunBuffer { first, next, part };
+        // the second worker's buffer (5..8) handed back first; blocks 2..5 taken alone
+        let alone = vec![None, None, Some("b2"), Some("b3"), Some("b4"), None, None, None];
+        assert_eq!(in_block_order(vec![run(5, 8, "c"), run(0, 2, "a")], alone).unwrap(), ["a", "b2", "b3", "b4", "c"]);
     }
 
     #[test]
