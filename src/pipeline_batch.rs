@@ -109,7 +109,7 @@ pub fn encode_flat(
     let jobs = texts.len().div_ceil(rows_per_job);
     // Each worker's blocks taken in order go into one buffer; the buffer
     // holding block 0 becomes the output, with room up front for the whole
-    // batch's ids (run_output.rs).
+    // batch's ids, each other run's buffer for its own rows (run_output.rs).
     let (runs, alone) = run_runs_with_state(threads, jobs, |_| RunBuffer::new(Part::default()), |run, k| {
         let rows = &texts[k * rows_per_job..((k + 1) * rows_per_job).min(texts.len())];
         let fresh = run.is_empty();
@@ -119,8 +119,8 @@ pub fn encode_flat(
         // A run's buffer, at its first block: room for the run's rows from there (block 0's: the whole batch).
         if in_run && fresh {
             let span = run_holding(jobs, threads, k);
-            let room = if k == 0 { texts } else { &texts[k * rows_per_job..(span.end * rows_per_job).min(texts.len())] };
-            let room = guess(room);
+            let rest = if k == 0 { texts } else { &texts[k * rows_per_job..(span.end * rows_per_job).min(texts.len())] };
+            let room = guess(rest);
             output_room(&mut part.ids, room, "token ids")?;
             output_room(&mut part.offsets, if offsets { room } else { 0 }, "token offsets")?;
             make_room(&mut part.lens, if k == 0 { texts.len() } else { 0 }, "row lengths")?;
