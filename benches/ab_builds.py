@@ -6,13 +6,17 @@ machine a slow spell then hits both builds alike.
 Each build is a directory holding a `bertpiece` package (for instance a copy
 of `python/` with the build's `_core.abi3.so` in it). Every turn runs one
 fresh interpreter per build and corpus; it encodes the corpus with
-`encode_batch(lines, add_special_tokens=False, num_threads=1)` several
-times, the word memo emptied before each pass, and reports its best pass.
+`encode_batch(lines, add_special_tokens=False, num_threads=N)` (`--threads`,
+1 by default) several times, the word memo emptied before each pass, and
+reports (`--offsets`: with return_offsets=True) its best pass by wall clock and by CPU time (all the process's
+threads: at 2 threads on a shared machine the CPU figure is the steadier
+one) and the process's peak RSS.
 With `--warm` the memo is kept from pass to pass instead (after one pass
 to fill it): the steady state of a long run over text in one language.
 
     python benches/ab_builds.py /tmp/build-a /tmp/build-b --turns 2
     python benches/ab_builds.py /tmp/build-a /tmp/build-b --corpora ud-vi.txt ud-ja.txt
+    python benches/ab_builds.py /tmp/build-a /tmp/build-b --corpora en-large.txt --threads 2 --turns 5
 
 `--corpora` replaces the default five corpora by the files named; each
 gets the model bench.py gives it (`bench.model_for`).
@@ -38,22 +42,24 @@ def case(corpus: str) -> tuple[str, str, int]:
 
 
 WORKER = r"""
-import sys, time
+import resource, sys, time
 sys.path.insert(0, sys.argv[1])
 import bertpiece
 from bertpiece import _core
-path, model, passes, warm = sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5] == "warm"
+path, model, passes, warm, threads = sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5] == "warm", int(sys.argv[6])
+offsets = sys.argv[7] == "offsets"
 lines = open(path, encoding="utf-8").read().splitlines()
 tok = bertpiece.BertTokenizer.from_pretrained(model)
-tok.encode_batch(lines if warm else lines[:50], add_special_tokens=False, num_threads=1)
-best = float("inf")
+tok.encode_batch(lines if warm else lines[:50], add_special_tokens=False, num_threads=threads, return_offsets=offsets)
+best = cpu = float("inf")
 for _ in range(passes):
     if not warm:
         _core._forget_words()
-    t = time.perf_counter()
-    tok.encode_batch(lines, add_special_tokens=False, num_threads=1)
-    best = min(best, time.perf_counter() - t)
-print(sum(len(l.encode()) for l in lines) / best / 1e6)
+    t, c = time.perf_counter(), time.process_time()
+    tok.encode_batch(lines, add_special_tokens=False, num_threads=threads, return_offsets=offsets)
+    best, cpu = min(best, time.perf_counter() - t), min(cpu, time.process_time() - c)
+mb = sum(len(l.encode()) for l in lines) / 1e6
+print(mb / best, mb / cpu, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
 """
 
 
@@ -65,6 +71,8 @@ def main():
     ap.add_argument("--corpus-dir", type=Path, default=CORPUS)
     ap.add_argument("--warm", action="store_true", help="keep the word memo from pass to pass")
     ap.add_argument("--corpora", nargs="+", metavar="FILE", help="corpus files to run instead of the default five")
+    ap.add_argument("--threads", type=int, default=1, help="num_threads of the calls")
+    ap.add_argument("--offsets", action="store_true", help="return_offsets=True")
     args = ap.parse_args()
     cases = [case(c) for c in args.corpora or DEFAULT_CORPORA]
     for corpus, _, _ in cases:
@@ -73,22 +81,33 @@ def main():
     for build in (args.a, args.b):
         if not (build / "bertpiece" / "__init__.py").is_file():
             sys.exit(f"ab_builds: {build} holds no bertpiece package")
-    print("| turn | build | corpus | best pass MB/s |\n|---|---|---|---|")
-    speeds = {}
+    print(f"threads {args.threads}, offsets {args.offsets}\n\n| turn | build | corpus | best pass MB/s | best CPU MB/s | peak RSS MB |\n|---|---|---|---|---|---|")
+    speeds, cpus = {}, {}
     for turn in range(1, args.turns + 1):
         for name, build in (("A", args.a), ("B", args.b)):
             for corpus, model, passes in cases:
                 r = subprocess.run([sys.executable, "-c", WORKER, str(build), str(args.corpus_dir / corpus), model,
-                                    str(passes), "warm" if args.warm else "cold"], capture_output=True, text=True, check=True)
-                mbs = float(r.stdout)
+                                    str(passes), "warm" if args.warm else "cold", str(args.threads),
+                                    "offsets" if args.offsets else "ids"],
+                                   capture_output=True, text=True, check=True)
+                mbs, cpu, rss = map(float, r.stdout.split())
                 speeds.setdefault((name, corpus), []).append(mbs)
-                print(f"| {turn} | {name} | {corpus} | {mbs:.1f} |", flush=True)
+                cpus.setdefault((name, corpus), []).append(cpu)
+                print(f"| {turn} | {name} | {corpus} | {mbs:.1f} | {cpu:.1f} | {rss:.0f} |", flush=True)
     # Per corpus: each build's best turn, and B / A turn by turn (a slow spell hits one turn's pair alike).
-    print("\n| corpus | A best MB/s | B best MB/s | B / A per turn (median) |\n|---|---|---|---|")
+    print("\n| corpus | A best MB/s | B best MB/s | B / A per turn (median) | A best CPU MB/s | B best CPU MB/s "
+          "| B / A CPU per turn (median) |\n|---|---|---|---|---|---|---|")
     for corpus, _, _ in cases:
         a, b = speeds["A", corpus], speeds["B", corpus]
-        ratios = sorted(y / x for x, y in zip(a, b))
-        print(f"| {corpus} | {max(a):.1f} | {max(b):.1f} | {ratios[len(ratios) // 2]:.3f} |")
+        ca, cb = cpus["A", corpus], cpus["B", corpus]
+        print(f"| {corpus} | {max(a):.1f} | {max(b):.1f} | {median_ratio(a, b):.3f} | {max(ca):.1f} | {max(cb):.1f} "
+              f"| {median_ratio(ca, cb):.3f} |")
+
+
+def median_ratio(a, b):
+    """B / A turn by turn (a slow spell hits one turn's pair alike), the median."""
+    ratios = sorted(y / x for x, y in zip(a, b))
+    return ratios[len(ratios) // 2]
 
 
 if __name__ == "__main__":

@@ -4,11 +4,12 @@
 //! NumPy arrays without a Python object per token.
 
 use crate::aligned::Span;
-use crate::encoder::{with_thread_scratch, Scratch};
+use crate::encoder::with_thread_scratch;
 use crate::tokenizer::FullTokenizer;
-use crate::room::{make_room, out_of_memory, zeroed, Zeroable};
+use crate::room::make_room;
 use crate::{Error, Result};
-use crate::threads::{for_each_slice, run_jobs_in_runs, thread_count};
+use crate::run_output::{concat, in_block_order, output_room, RunBuffer};
+use crate::threads::{run_holding, run_runs_with_state, thread_count};
 use crate::batch_needles::Needles;
 use crate::batch_pairs::encode_pair;
 use crate::batch_rows::{close_row, content_limit, open_row};
@@ -32,21 +33,28 @@ pub struct Batch {
     pub too_short: bool,
 }
 
-#[derive(Default)]
-struct Row {
-    ids: Vec<u32>,
-    offsets: Vec<Span>,
-}
-
-/// With offsets (`offsets.rs`, which makes the row's room): one row at a time.
-fn encode_row_offsets(tok: &FullTokenizer, text: &[u8], opts: &BatchOptions, scratch: &mut Scratch) -> Result<Row> {
-    let mut row = Row::default();
-    open_row(opts, &mut row.ids, |id| id);
-    open_row(opts, &mut row.offsets, |_| (0, 0));
-    tok.encode_offsets_into(text, &mut row.ids, &mut row.offsets, None, scratch)?;
-    close_row(opts, &mut row.ids, 0, |id| id);
-    close_row(opts, &mut row.offsets, 0, |_| (0, 0));
-    Ok(row)
+/// With offsets (`offsets.rs`, which makes each row's room): each row's ids
+/// and spans appended to `out`'s, its length to `lens`, and its index (from
+/// `first`) to `flagged` if it holds a needle.
+fn encode_rows_offsets(tok: &FullTokenizer, texts: &[&[u8]], opts: &BatchOptions, needles: &Needles, first: usize, out: &mut Part) -> Result<()> {
+    with_thread_scratch(|scratch| {
+        scratch.enable_cache();
+        for (k, text) in texts.iter().enumerate() {
+            if needles.found_in(text) {
+                out.flagged.push((first + k) as u64);
+            }
+            // (the row's [CLS] fallibly too: the buffer holds the rows before it)
+            make_room(&mut out.ids, 1, "token ids")?;
+            make_room(&mut out.offsets, 1, "token offsets")?;
+            let start = open_row(opts, &mut out.ids, |id| id);
+            open_row(opts, &mut out.offsets, |_| (0, 0));
+            tok.encode_offsets_into(text, &mut out.ids, &mut out.offsets, None, scratch)?;
+            close_row(opts, &mut out.ids, start, |id| id);
+            close_row(opts, &mut out.offsets, start, |_| (0, 0));
+            out.lens.push((out.ids.len() - start) as u64);
+        }
+        Ok(())
+    })
 }
 
 /// Ids only: each row's ids appended to `ids`, its length to `lens`, and
@@ -70,9 +78,7 @@ fn encode_rows(
         if memo {
             scratch.enable_cache();
         }
-        let bytes = texts.iter().chain(seconds.unwrap_or_default()).map(|t| t.len()).sum::<usize>();
-        // A first guess; each text makes the room it can need (`encode_into`).
-        make_room(&mut out.ids, bytes / 4 + 3 * texts.len(), "token ids")?;
+        make_room(&mut out.ids, guess(texts, seconds), "token ids")?;
         for (k, text) in texts.iter().enumerate() {
             let second = seconds.and_then(|s| s.get(k));
             if needles.found_in(text) || second.is_some_and(|b| needles.found_in(b)) {
@@ -81,6 +87,7 @@ fn encode_rows(
             let start = out.ids.len();
             match second {
                 None => {
+                    make_room(&mut out.ids, 1, "token ids")?;
                     open_row(opts, &mut out.ids, |id| id);
                     // Right truncation: only the text's first ids are kept, so only they are made.
                     match content_limit(opts) {
@@ -107,6 +114,7 @@ fn encode_rows(
 #[derive(Default)]
 struct Part {
     ids: Vec<u32>,
+    offsets: Vec<Span>,
     lens: Vec<u64>,
     flagged: Vec<u64>,
     types: Vec<u8>,
@@ -171,57 +179,48 @@ fn encode(
     let memo = true;
     let workers = workers_for(threads, bytes, texts.len());
     // Contiguous blocks, several per thread for balance, dealt as one run of
-    // neighbours per thread (`run_jobs_in_runs`: each memo learns its rows' words).
+    // neighbours per thread (`run_runs_with_state`: each memo learns its rows'
+    // words), each worker's blocks taken in order into one buffer (run_output.rs).
     let block = texts.len().div_ceil(workers * 16).max(1);
     let blocks = if workers == 1 { 1 } else { texts.len().div_ceil(block) };
     let block = if workers == 1 { texts.len().max(1) } else { block };
-    let mut batch = Batch::default();
-    if opts.offsets {
-        let rows: Vec<Vec<Row>> = run_jobs_in_runs(workers, blocks, |k| {
-            let rows = &texts[(k * block).min(texts.len())..((k + 1) * block).min(texts.len())];
-            with_thread_scratch(|scratch| {
-                if memo {
-                    scratch.enable_cache();
-                }
-                rows.iter().map(|t| encode_row_offsets(tok, t, &opts, scratch)).collect::<Result<Vec<Row>>>()
-            })
-        })?
-        .into_iter()
-        .collect::<Result<_>>()?;
-        let rows: Vec<Row> = rows.into_iter().flatten().collect();
-        let total = rows.iter().map(|r| r.ids.len()).sum();
-        batch.ids.try_reserve_exact(total).map_err(|_| out_of_memory::<u32>(total, "token ids"))?;
-        batch.offsets.try_reserve_exact(total).map_err(|_| out_of_memory::<Span>(total, "token offsets"))?;
-        let mut lens = Vec::with_capacity(rows.len());
-        for r in rows {
-            batch.ids.extend_from_slice(&r.ids);
-            batch.offsets.extend_from_slice(&r.offsets);
-            lens.push(r.ids.len() as u64);
+    // The buffer that holds block 0 becomes the batch's ids: room up front
+    // for the whole batch's (a first guess, as `encode_rows` makes), so the
+    // other blocks' ids are copied after them without moving them.
+    let whole = guess(texts, seconds);
+    let (runs, alone) = run_runs_with_state(workers, blocks, |_| RunBuffer::new(Part::default()), |run, k| {
+        let rows = &texts[(k * block).min(texts.len())..((k + 1) * block).min(texts.len())];
+        let row_seconds = seconds.map(|s| &s[k * block..k * block + rows.len()]);
+        // a block taken out of order (from the back of another run) goes alone
+        let fresh = run.is_empty();
+        let in_run = run.takes(k);
+        let mut lone = Part::default();
+        let out = if in_run { &mut run.part } else { &mut lone };
+        // A run's buffer, at its first block: room for the run's rows from there (block 0's: the whole batch).
+        if in_run && fresh {
+            let span = run_holding(blocks, workers, k);
+            let rest = (k * block).min(texts.len())..(span.end * block).min(texts.len());
+            let room = if k == 0 { whole } else { guess(&texts[rest.clone()], seconds.map(|s| &s[rest])) };
+            output_room(&mut out.ids, room, "token ids")?;
+            output_room(&mut out.offsets, if opts.offsets { room } else { 0 }, "token offsets")?;
+            make_room(&mut out.lens, if k == 0 { texts.len() } else { 0 }, "row lengths")?;
         }
-        batch.row_splits = splits(&lens)?;
-        batch.flagged = texts.iter().enumerate().filter(|(_, t)| needles.found_in(t)).map(|(i, _)| i as u64).collect();
-        return Ok(batch);
-    }
-    if workers == 1 {
-        let mut part = Part { lens: Vec::with_capacity(texts.len()), ..Part::default() };
-        encode_rows(tok, texts, seconds, &opts, &needles, memo, 0, &mut part)?;
-        batch.row_splits = splits(&part.lens)?;
-        (batch.ids, batch.flagged, batch.too_short) = (part.ids, part.flagged, part.too_short);
-        batch.type_ids = seconds.map(|_| part.types);
-        return Ok(batch);
-    }
-    // Each block into its own buffer; then the buffers are copied into place in parallel.
-    let parts: Vec<Part> = run_jobs_in_runs(workers, blocks, |k| {
-        let rows = &texts[k * block..((k + 1) * block).min(texts.len())];
-        let mut part = Part { lens: Vec::with_capacity(rows.len()), ..Part::default() };
-        let seconds = seconds.map(|s| &s[k * block..k * block + rows.len()]);
-        encode_rows(tok, rows, seconds, &opts, &needles, memo, k * block, &mut part).map(|()| part)
-    })?
-    .into_iter()
-    .collect::<Result<_>>()?;
-    batch.ids = gather(workers, &parts, |p| &p.ids)?;
-    batch.type_ids = seconds.map(|_| gather(workers, &parts, |p| &p.types)).transpose()?;
-    let mut lens = Vec::with_capacity(texts.len());
+        match opts.offsets {
+            true => encode_rows_offsets(tok, rows, &opts, &needles, k * block, out)?,
+            false => encode_rows(tok, rows, row_seconds, &opts, &needles, memo, k * block, out)?,
+        }
+        Ok((!in_run).then_some(lone))
+    })?;
+    let alone = alone.into_iter().collect::<Result<Vec<_>>>()?;
+    let mut parts = in_block_order(runs, alone)?;
+    let mut batch = Batch {
+        ids: concat(&mut parts, workers, |p| &mut p.ids, "token ids")?,
+        offsets: concat(&mut parts, workers, |p| &mut p.offsets, "token offsets")?,
+        type_ids: seconds.map(|_| concat(&mut parts, workers, |p| &mut p.types, "token type ids")).transpose()?,
+        ..Batch::default()
+    };
+    let mut lens = Vec::new();
+    make_room(&mut lens, texts.len(), "row lengths")?;
     for p in &parts {
         lens.extend_from_slice(&p.lens);
         batch.flagged.extend_from_slice(&p.flagged);
@@ -231,28 +230,10 @@ fn encode(
     Ok(batch)
 }
 
-/// Values below which the parts are copied on the calling thread: a copy
-/// of a few hundred kB takes less than handing it to a pool thread and
-/// waiting for that thread to wake (a serving batch of 256 sentences has
-/// about 6,000 ids).
-const PAR_MIN_GATHER: usize = 1 << 18;
-
-/// The parts' `field`s back to back, copied into place on `threads`
-/// threads (zeroed memory comes from the OS untouched: its pages are first
-/// written, and faulted in, by the copy).
-fn gather<T: Zeroable + Send + Sync>(threads: usize, parts: &[Part], field: impl Fn(&Part) -> &[T] + Sync) -> Result<Vec<T>> {
-    let total = parts.iter().map(|p| field(p).len()).sum();
-    let threads = if total < PAR_MIN_GATHER { 1 } else { threads };
-    let mut all = zeroed::<T>(total, "batch output")?;
-    let mut rest = &mut all[..];
-    let mut places = Vec::with_capacity(parts.len());
-    for p in parts {
-        let (here, tail) = rest.split_at_mut(field(p).len());
-        places.push(here);
-        rest = tail;
-    }
-    for_each_slice(threads, places, |k, dst| dst.copy_from_slice(field(&parts[k])))?;
-    Ok(all)
+/// A first guess of the ids of `texts` (and `seconds`): English runs near
+/// 4.5 bytes a token; each text makes the room it can need (`encode_into`).
+fn guess(texts: &[&[u8]], seconds: Option<&[&[u8]]>) -> usize {
+    texts.iter().chain(seconds.unwrap_or_default()).map(|t| t.len()).sum::<usize>() / 4 + 3 * texts.len()
 }
 
 /// Row lengths to `rows + 1` boundaries.

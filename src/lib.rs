@@ -51,6 +51,7 @@ pub mod pre_tokenizer;
 pub mod pre_tokenizers;
 pub mod processors;
 pub mod room;
+mod run_output;
 pub mod sentencepiece;
 pub mod threads;
 pub mod tokenizer;

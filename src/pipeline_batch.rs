@@ -3,16 +3,18 @@
 //! the shared thread pool. Each row goes through `Tokenizer::encode_ids_into`
 //! (ids and offsets straight into the job's vectors, no `Encoding`) where the
 //! file's shape has that path, else through `Tokenizer::encode`, keeping only
-//! its ids and offsets. Rows are handed out in blocks so each thread holds one
-//! block's output at a time, the blocks as one contiguous run per thread
-//! (`run_jobs_in_runs`): a thread's word cache then learns its run's words,
-//! not those of blocks from all over the batch (two threads taking blocks in
-//! turn spent their extra CPU time in the Viterbi of words the other had seen).
+//! its ids and offsets. Rows are handed out in blocks, the blocks as one
+//! contiguous run per thread (`run_runs_with_state`): a thread's word cache
+//! then learns its run's words, not those of blocks from all over the batch
+//! (two threads taking blocks in turn spent their extra CPU time in the
+//! Viterbi of words the other had seen); each thread appends the blocks it
+//! takes in order to one buffer (run_output.rs).
 
 use crate::pipeline::{IdsOnly, Input, Settings, Tokenizer};
 use crate::processors::truncation::TruncationParams;
-use crate::room::{make_room, out_of_memory};
-use crate::threads::{for_each_slice, run_jobs_in_runs};
+use crate::room::make_room;
+use crate::run_output::{concat, in_block_order, output_room, RunBuffer};
+use crate::threads::{run_holding, run_runs_with_state};
 use crate::{Error, Result};
 
 /// Rows one job encodes: enough to amortize the hand-off, few enough to balance.
@@ -46,11 +48,9 @@ fn offset(v: usize) -> Result<u32> {
         .ok_or_else(|| Error::Tokenize(format!("offset {v} does not fit the int32 offsets array")))
 }
 
-fn encode_part(tok: &Tokenizer, texts: &[&str], add_special_tokens: bool, settings: &Settings, offsets: bool) -> Result<Part> {
-    let mut part = Part { lens: Vec::with_capacity(texts.len()), ..Part::default() };
-    // English runs near 4.5 bytes a token
-    let bytes: usize = texts.iter().map(|t| t.len()).sum();
-    make_room(&mut part.ids, bytes / 4 + texts.len(), "token ids")?;
+/// Appends the rows of `texts` to `part`.
+fn encode_part(tok: &Tokenizer, texts: &[&str], add_special_tokens: bool, settings: &Settings, offsets: bool, part: &mut Part) -> Result<()> {
+    make_room(&mut part.ids, guess(texts), "token ids")?;
     for (k, text) in texts.iter().enumerate() {
         if let Some(next) = texts.get(k + 2) {
             prefetch_text(next);
@@ -75,7 +75,12 @@ fn encode_part(tok: &Tokenizer, texts: &[&str], add_special_tokens: bool, settin
             }
         }
     }
-    Ok(part)
+    Ok(())
+}
+
+/// A first guess of the ids of `texts`: English runs near 4.5 bytes a token.
+fn guess(texts: &[&str]) -> usize {
+    texts.iter().map(|t| t.len()).sum::<usize>() / 4 + texts.len()
 }
 
 /// Requests the cache lines of `text`'s first `PREFETCH_BYTES` bytes: the
@@ -102,12 +107,29 @@ pub fn encode_flat(
     // One thread: one job, whose vectors are the batch's (no join, no copy).
     let rows_per_job = if threads <= 1 { texts.len().max(1) } else { ROWS_PER_JOB };
     let jobs = texts.len().div_ceil(rows_per_job);
-    let parts = run_jobs_in_runs(threads, jobs, |k| {
+    // Each worker's blocks taken in order go into one buffer; the buffer
+    // holding block 0 becomes the output, with room up front for the whole
+    // batch's ids, each other run's buffer for its own rows (run_output.rs).
+    let (runs, alone) = run_runs_with_state(threads, jobs, |_| RunBuffer::new(Part::default()), |run, k| {
         let rows = &texts[k * rows_per_job..((k + 1) * rows_per_job).min(texts.len())];
-        encode_part(tok, rows, add_special_tokens, &settings, offsets)
-    })?
-    .into_iter()
-    .collect::<Result<Vec<Part>>>()?;
+        let fresh = run.is_empty();
+        let in_run = run.takes(k);
+        let mut lone = Part::default();
+        let part = if in_run { &mut run.part } else { &mut lone };
+        // A run's buffer, at its first block: room for the run's rows from there (block 0's: the whole batch).
+        if in_run && fresh {
+            let span = run_holding(jobs, threads, k);
+            let rest = if k == 0 { texts } else { &texts[k * rows_per_job..(span.end * rows_per_job).min(texts.len())] };
+            let room = guess(rest);
+            output_room(&mut part.ids, room, "token ids")?;
+            output_room(&mut part.offsets, if offsets { room } else { 0 }, "token offsets")?;
+            make_room(&mut part.lens, if k == 0 { texts.len() } else { 0 }, "row lengths")?;
+        }
+        encode_part(tok, rows, add_special_tokens, &settings, offsets, part)?;
+        Ok((!in_run).then_some(lone))
+    })?;
+    let alone = alone.into_iter().collect::<Result<Vec<_>>>()?;
+    let mut parts = in_block_order(runs, alone)?;
     let mut out = FlatBatch::default();
     make_room(&mut out.row_splits, texts.len() + 1, "row splits")?;
     out.row_splits.push(0);
@@ -119,47 +141,8 @@ pub fn encode_flat(
             out.row_splits.push(end);
         }
     }
-    (out.ids, out.offsets) = join_parts(parts, threads)?;
-    Ok(out)
-}
-
-/// The parts' ids and offsets back to back: a lone part's vectors as they
-/// are, several copied into one buffer each on `threads` threads (each part
-/// to its own place, so the copies run side by side).
-fn join_parts(mut parts: Vec<Part>, threads: usize) -> Result<(Vec<u32>, Vec<[u32; 2]>)> {
-    if parts.len() <= 1 {
-        return Ok(parts.pop().map_or_else(Default::default, |p| (p.ids, p.offsets)));
-    }
-    let ids = join(&parts, threads, |p| &p.ids, "token ids")?;
-    let offsets = join(&parts, threads, |p| &p.offsets, "token offsets")?;
-    Ok((ids, offsets))
-}
-
-/// `column(part)` of every part back to back, copied on `threads` threads.
-fn join<T: Copy + Send + Sync>(parts: &[Part], threads: usize, column: impl Fn(&Part) -> &Vec<T> + Sync, what: &'static str) -> Result<Vec<T>> {
-    let total: usize = parts.iter().map(|p| column(p).len()).sum();
-    let mut out: Vec<T> = Vec::new();
-    out.try_reserve_exact(total).map_err(|_| out_of_memory::<T>(total, what))?;
-    // each part's place in the (uninitialized) room, in order
-    let mut slices = Vec::with_capacity(parts.len());
-    let mut rest = out.spare_capacity_mut().get_mut(..total).unwrap_or_default();
-    for p in parts {
-        let Some((head, tail)) = rest.split_at_mut_checked(column(p).len()) else {
-            return Err(Error::Tokenize(format!("internal error: parts longer than their {total} {what}")));
-        };
-        slices.push(head);
-        rest = tail;
-    }
-    for_each_slice(threads, slices, |k, dst| {
-        if let Some(p) = parts.get(k) {
-            dst.write_copy_of_slice(column(p));
-        }
-    })?;
-    // SAFETY: the slices cover `out`'s first `total` slots exactly (their
-    // lengths sum to `total`), and `for_each_slice` ran the copy into every
-    // one of them (it returned Ok: every job ran; a panic would not get here),
-    // so all `total` elements are initialized.
-    unsafe { out.set_len(total) };
+    out.ids = concat(&mut parts, threads, |p| &mut p.ids, "token ids")?;
+    out.offsets = concat(&mut parts, threads, |p| &mut p.offsets, "token offsets")?;
     Ok(out)
 }
 

@@ -103,18 +103,41 @@ pub fn run_jobs<T: Send>(threads: usize, jobs: usize, job: impl Fn(usize) -> T +
 /// language), and each worker's word memo then learns them once instead of
 /// every worker learning every word, as with jobs taken in turn.
 pub fn run_jobs_in_runs<T: Send>(threads: usize, jobs: usize, job: impl Fn(usize) -> T + Sync) -> Result<Vec<T>> {
-    let workers = threads.min(jobs);
-    if workers <= 1 || jobs > u32::MAX as usize {
+    if jobs > u32::MAX as usize {
         return run_jobs(threads, jobs, job);
     }
+    Ok(run_runs_with_state(threads, jobs, |_| (), |(), k| job(k))?.1)
+}
+
+/// [`run_jobs_in_runs`] with a state per worker: `state(w)` makes worker
+/// `w`'s, and each job it runs gets it (`job(&mut state, k)`), e.g. one
+/// output buffer that the worker's jobs taken in order append to. Returns
+/// the states of the workers that ran, by worker (the calling thread's
+/// first), and the results in job order. One worker (or more than
+/// `u32::MAX` jobs) runs every job in order on the calling thread.
+pub fn run_runs_with_state<S: Send, T: Send>(
+    threads: usize,
+    jobs: usize,
+    state: impl Fn(usize) -> S + Sync,
+    job: impl Fn(&mut S, usize) -> T + Sync,
+) -> Result<(Vec<S>, Vec<T>)> {
+    let workers = threads.min(jobs);
+    if workers <= 1 || jobs > u32::MAX as usize {
+        let mut s = state(0);
+        let out = (0..jobs).map(|k| job(&mut s, k)).collect();
+        return Ok((vec![s], out));
+    }
     let pool = pool()?;
-    let (runs, done, job) = (&Runs::new(jobs, workers), &Mutex::new(Vec::with_capacity(jobs)), &job);
+    let (runs, done, states) = (&Runs::new(jobs, workers), &Mutex::new(Vec::with_capacity(jobs)), &Mutex::new(Vec::with_capacity(workers)));
+    let (job, state) = (&job, &state);
     let work = move |w: usize| {
+        let mut s = state(w);
         let mut mine = Vec::new();
         while let Some(k) = runs.take(w) {
-            mine.push((k, job(k)));
+            mine.push((k, job(&mut s, k)));
         }
         done.lock().unwrap_or_else(|p| p.into_inner()).extend(mine);
+        states.lock().unwrap_or_else(|p| p.into_inner()).push((w, s));
     };
     pool.in_place_scope(|s| {
         for w in 1..workers {
@@ -124,7 +147,17 @@ pub fn run_jobs_in_runs<T: Send>(threads: usize, jobs: usize, job: impl Fn(usize
     });
     let mut done = std::mem::take(&mut *done.lock().unwrap_or_else(|p| p.into_inner()));
     done.sort_unstable_by_key(|(k, _)| *k);
-    Ok(done.into_iter().map(|(_, t)| t).collect())
+    let mut states = std::mem::take(&mut *states.lock().unwrap_or_else(|p| p.into_inner()));
+    states.sort_unstable_by_key(|(w, _)| *w);
+    Ok((states.into_iter().map(|(_, s)| s).collect(), done.into_iter().map(|(_, t)| t).collect()))
+}
+
+/// The run holding job `k` when [`run_runs_with_state`] deals `jobs` jobs
+/// to `workers` workers (the jobs its worker takes first, in order).
+pub fn run_holding(jobs: usize, workers: usize, k: usize) -> std::ops::Range<usize> {
+    let workers = workers.clamp(1, jobs.max(1));
+    let bound = |w: usize| (jobs as u64 * w as u64 / workers as u64) as usize;
+    (0..workers).map(|w| bound(w)..bound(w + 1)).find(|r| r.contains(&k)).unwrap_or(k..k + 1)
 }
 
 /// The jobs not yet taken of each worker's run: `front << 32 | back` (the
@@ -307,6 +340,13 @@ mod tests {
                 assert_eq!(runs.load(Ordering::SeqCst), jobs);
             }
         }
+    }
+
+    #[test]
+    fn the_run_holding_a_job_is_the_one_its_worker_takes_first() {
+        assert_eq!([0, 2, 3, 9].map(|k| run_holding(10, 3, k)), [0..3, 0..3, 3..6, 6..10]);
+        assert_eq!(run_holding(1, 2, 0), 0..1);
+        assert_eq!(run_holding(5, 1, 4), 0..5);
     }
 
     #[test]

@@ -184,7 +184,8 @@ DOCUMENT_CALLS = {
     "call batch special_tokens_mask": "tok([doc, 'hi'], return_special_tokens_mask=True)",
     "call batch padded offsets": "tok([doc, 'hi'], padding=True, return_offsets_mapping=True, return_tensors='np')",
     "encode_batch offsets": "tok.encode_batch([doc], return_offsets=True)",
-    "encode_batch two threads": "tok.encode_batch([doc, doc[:1 << 20]], num_threads=2)",
+    # two documents: one (32 MiB of ids) now fits, its block's buffer being the output itself
+    "encode_batch two threads": "tok.encode_batch([doc, doc, doc[:1 << 20]], num_threads=2)",
     "FullTokenizer.tokenize": "full.tokenize(doc)",
     "FullTokenizer.encode": "full.encode(doc)",
     "FullTokenizer.encode never_split": "protected.encode(doc)",
