@@ -7,17 +7,20 @@
 //!
 //! A word's ids depend on its bytes only (the matcher is a pure function of
 //! them), so a hit is exact: the key is the whole word, compared in full.
-//! Two tables: words of up to 16 bytes with up to 3 ids (most words), and of
-//! up to 32 bytes with up to 7 (long words, and short ones of many pieces:
-//! non-Latin scripts, compounds); such a short word leaves a mark in the
-//! short table, so the common miss, a new short word, probes one table. Each is
-//! two-way set associative, a set per cache line or two: a hit in the older
-//! way swaps it to the front, a new word pushes the older one out.
+//! Three tables: words of up to 8 bytes with up to 3 ids (most words: four
+//! 16-byte entries to a cache line, `word_cache_tiny.rs`), of up to 16 bytes
+//! with up to 3 ids, and of up to 32 bytes with up to 7 (long words, and short
+//! ones of many pieces: non-Latin scripts, compounds); a word kept in a table
+//! for longer words leaves a mark in the table of its length, so the common
+//! miss, a new short word, probes one table. The two tables of longer words
+//! are two-way set associative, a set per cache line or two: a hit in the
+//! older way swaps it to the front, a new word pushes the older one out.
 //! (Simulated on the UD files and en-large, two ways and the long table raise
 //! the hit rate by 2 to 12 points over one direct-mapped table of short words.)
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use table::{Found, Table};
+use tiny::Tiny;
 
 pub use key::Key;
 
@@ -26,6 +29,8 @@ pub use key::Key;
 mod key;
 #[path = "word_cache_table.rs"]
 mod table;
+#[path = "word_cache_tiny.rs"]
+mod tiny;
 
 /// Bumped by [`forget_all`]: a memo from an older generation starts empty.
 static GENERATION: AtomicU64 = AtomicU64::new(0);
@@ -38,10 +43,13 @@ pub fn forget_all() {
 
 /// Longest word kept (bytes).
 pub const MAX_BYTES: usize = 32;
-/// Sets of each table (powers of two): 16384 × 64 B + 8192 × 128 B = 2 MiB
-/// (more than L2 here, but a miss costs over ten hits; doubling the long
-/// table from 4096 sets made a warm memo 20 % faster on ud-ru and left
-/// en-large unchanged).
+/// Sets of each table (powers of two): 8192 × 64 B (words of up to 8 bytes)
+/// + 16384 × 64 B (9 to 16 bytes: most words of Cyrillic and Greek text; a
+/// warm memo replaying ud-ru misses 1,607 times a pass, 2,838 with 8192 sets)
+/// + 8192 × 128 B = 2.5 MiB (more than L2 here, but a miss costs over ten
+/// hits; doubling the long table from 4096 sets made a warm memo 20 % faster
+/// on ud-ru and left en-large unchanged).
+const TINY_SETS: usize = 8192;
 const SHORT_SETS: usize = 16384;
 /// Most ids a short entry holds.
 const SHORT_IDS: usize = 3;
@@ -51,6 +59,7 @@ const LONG_SETS: usize = 8192;
 /// so a short single text does not pay for memory it would never reuse.
 #[derive(Default)]
 pub struct WordCache {
+    tiny: Tiny<TINY_SETS>,
     short: Table<2, SHORT_IDS>,
     long: Table<4, 7>,
     /// The tokenizer whose words these are (0: none yet).
@@ -59,26 +68,28 @@ pub struct WordCache {
     generation: u64,
     /// Other tokenizers' memos on this thread, most recent first: a thread
     /// serving several tokenizers in turn swaps memos instead of clearing
-    /// 2 MiB at every switch (which cost 36 µs per call).
+    /// 2.5 MiB at every switch (which cost 36 µs per call).
     parked: Vec<WordCache>,
 }
 
-/// Memos parked per thread besides the current one (2 MiB each, touched as used).
+/// Memos parked per thread besides the current one (2.5 MiB each, touched as used).
 const PARKED: usize = 3;
 
 impl WordCache {
     /// Allocates the tables (once).
     pub fn enable(&mut self) {
+        self.tiny.enable();
         self.short.enable(SHORT_SETS);
         self.long.enable(LONG_SETS);
     }
 
     pub fn is_enabled(&self) -> bool {
-        !self.short.sets.is_empty()
+        self.tiny.is_enabled()
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
+        self.tiny.clear();
         self.short.clear();
         self.long.clear();
     }
@@ -107,6 +118,7 @@ impl WordCache {
             };
             fresh = !next.is_enabled(); // new tables come zeroed (empty) from the allocator
             next.enable();
+            std::mem::swap(&mut self.tiny, &mut next.tiny);
             std::mem::swap(&mut self.short, &mut next.short);
             std::mem::swap(&mut self.long, &mut next.long);
             std::mem::swap(&mut self.owner, &mut next.owner);
@@ -128,16 +140,21 @@ impl WordCache {
     #[inline(always)]
     pub fn ids(&mut self, word: &[u8], out: &mut Vec<u32>, compute: impl FnOnce(&mut Vec<u32>)) {
         match word.len() {
-            1..=16 => {
-                let key = Key::new(word);
-                match self.short.get(&key, out) {
-                    Found::Ids => {}
-                    Found::No => self.short_miss(key, word, out, compute),
-                    Found::Elsewhere => self.long_lookup(Key::new(word), out, compute),
-                }
-            }
+            1..=8 => self.tiny_lookup(Key::new(word), word, out, compute),
+            9..=16 => self.short_lookup(word, out, compute),
             17..=MAX_BYTES => self.long_lookup(Key::new(word), out, compute),
             _ => compute(out),
+        }
+    }
+
+    /// A word of 9..=16 bytes (or a shorter one the tiny table marks as kept here).
+    #[inline(always)]
+    fn short_lookup(&mut self, word: &[u8], out: &mut Vec<u32>, compute: impl FnOnce(&mut Vec<u32>)) {
+        let key = Key::new(word);
+        match self.short.get(&key, out) {
+            Found::Ids => {}
+            Found::No => self.short_miss(key, word, out, compute),
+            Found::Elsewhere => self.long_lookup(Key::new(word), out, compute),
         }
     }
 
@@ -145,14 +162,40 @@ impl WordCache {
     /// [`Key::packed8`]): the key without packing the bytes again.
     #[inline(always)]
     pub fn ids_packed8(&mut self, packed: u64, len: usize, out: &mut Vec<u32>, compute: impl FnOnce(&[u8], &mut Vec<u32>)) {
-        let key = Key::<2>::packed8(packed, len);
         let bytes = packed.to_le_bytes();
         let word = &bytes[..len];
-        match self.short.get(&key, out) {
-            Found::Ids => {}
-            Found::No => self.short_miss(key, word, out, |out| compute(word, out)),
-            Found::Elsewhere => self.long_lookup(Key::new(word), out, |out| compute(word, out)),
+        self.tiny_lookup(Key::packed8(packed, len), word, out, |out| compute(word, out));
+    }
+
+    /// A word of 1..=8 bytes: the tiny table, or where its mark says.
+    #[inline(always)]
+    fn tiny_lookup(&mut self, key: Key<1>, word: &[u8], out: &mut Vec<u32>, compute: impl FnOnce(&mut Vec<u32>)) {
+        match self.tiny.get(&key, out) {
+            tiny::Found::Ids => {}
+            tiny::Found::No => self.tiny_miss(key, word, out, compute),
+            tiny::Found::Short => self.short_lookup(word, out, compute),
+            tiny::Found::Long => self.long_lookup(Key::new(word), out, compute),
         }
+    }
+
+    /// A word of up to 8 bytes the tiny table has neither ids nor a mark
+    /// for: computed, and memoized there if its ids fit, else in the table
+    /// they fit with a mark in the tiny one (out of line, as `short_miss`).
+    #[inline(never)]
+    fn tiny_miss(&mut self, key: Key<1>, word: &[u8], out: &mut Vec<u32>, compute: impl FnOnce(&mut Vec<u32>)) {
+        let mark = out.len();
+        compute(out);
+        let ids = &out[mark..];
+        if self.tiny.put(&key, ids) {
+            return;
+        }
+        let long = ids.len() > SHORT_IDS;
+        if long {
+            self.long.put(&Key::new(word), ids);
+        } else {
+            self.short.put(&Key::new(word), ids);
+        }
+        self.tiny.put_mark(&key, long);
     }
 
     /// A short word the short table has neither ids nor a mark for:
@@ -293,19 +336,56 @@ mod tests {
             lookup(&mut c, &[b'y'; MAX_BYTES + 1], &[1], &mut computed);
         }
         assert_eq!(computed, 6);
-        // Two words of one set: both stay.
+        // Two words of one set of the short table (9..=16 bytes): both stay.
         let mut c = WordCache::default();
         c.enable();
-        let first = Key::<2>::new(b"first").set(SHORT_SETS);
-        let other = (0..).map(|i| format!("o{i}")).find(|w| Key::<2>::new(w.as_bytes()).set(SHORT_SETS) == first).unwrap_or_default();
+        let first = Key::<2>::new(b"first-word").set(SHORT_SETS);
+        let other =
+            (0..).map(|i| format!("other-{i}")).find(|w| Key::<2>::new(w.as_bytes()).set(SHORT_SETS) == first).unwrap_or_default();
         computed = 0;
         for _ in 0..3 {
-            lookup(&mut c, b"first", &[1], &mut computed);
+            lookup(&mut c, b"first-word", &[1], &mut computed);
             lookup(&mut c, other.as_bytes(), &[2], &mut computed);
         }
         assert_eq!(computed, 2);
         c.clear();
-        lookup(&mut c, b"first", &[1], &mut computed);
+        lookup(&mut c, b"first-word", &[1], &mut computed);
         assert_eq!(computed, 3);
+    }
+
+    #[test]
+    fn every_length_and_id_count_is_memoized_where_it_fits() {
+        let mut c = WordCache::default();
+        c.enable();
+        // Ids of up to 17 bits fit the tiny table's entries; larger ones go to the short table.
+        let id_sets: [&[u32]; 7] = [&[3], &[1 << 17], &[5, 6, 7], &[1, 2, 1 << 20], &[1, 2, 3, 4], &[9; 7], &[8; 8]];
+        for round in 0..2 {
+            for len in 1..=MAX_BYTES + 2 {
+                for (k, ids) in id_sets.iter().enumerate() {
+                    let word: Vec<u8> = (0..len).map(|i| b'a' + ((i * 7 + k) % 26) as u8).collect();
+                    let mut computed = 0;
+                    for _ in 0..3 {
+                        assert_eq!(lookup(&mut c, &word, ids, &mut computed), *ids, "{len} {k}");
+                    }
+                    let kept = len <= MAX_BYTES && ids.len() <= 7;
+                    let want = if kept { round ^ 1 } else { 3 }; // kept: computed once, in the first round only
+                    assert_eq!(computed, want, "round {round}, {} bytes, ids {ids:?}", len);
+                }
+            }
+        }
+        // A tiny set holds four words: a fifth pushes out the least recently used.
+        let set = |w: &str| Tiny::<TINY_SETS>::set(&Key::new(w.as_bytes()));
+        let rivals: Vec<String> = (0..).map(|i| format!("t{i}")).filter(|w| set(w) == set("t0")).take(5).collect();
+        let mut c = WordCache::default();
+        c.enable();
+        let mut computed = 0;
+        for (i, w) in rivals.iter().enumerate() {
+            lookup(&mut c, w.as_bytes(), &[i as u32], &mut computed);
+        }
+        assert_eq!(computed, 5);
+        for (i, w) in rivals.iter().enumerate().rev() {
+            assert_eq!(lookup(&mut c, w.as_bytes(), &[i as u32], &mut computed), [i as u32]);
+        }
+        assert_eq!(computed, 6, "only the first was pushed out");
     }
 }

@@ -91,6 +91,7 @@ mod tests {
                 packed[..len].copy_from_slice(&word);
                 let packed = u64::from_le_bytes(packed);
                 assert!(Key::<2>::packed8(packed, len) == Key::<2>::new(&word), "{word:?}");
+                assert!(Key::<1>::packed8(packed, len) == Key::<1>::new(&word), "{word:?}"); // the tiny table's keys
                 assert_eq!(Key::<2>::packed8(packed, len).set(16384), Key::<2>::new(&word).set(16384));
             }
         }
