@@ -172,7 +172,7 @@ fn encode(
         thread_count(num_threads)?
     };
     let needles = Needles::new(needles);
-    // Every batch turns its threads' word memos on (2 MiB once per thread,
+    // Every batch turns its threads' word memos on (2.5 MiB once per thread,
     // kept for later batches): serving calls are small batches one after
     // another on the same threads, and a warm memo took about a quarter off a
     // padded batch of 32 or 256 sentences (issue 28; it used to wait for 64 kB).
