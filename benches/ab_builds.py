@@ -10,6 +10,8 @@ fresh interpreter per build and corpus; it encodes the corpus with
 times, the word memo emptied before each pass, and reports its best pass.
 With `--warm` the memo is kept from pass to pass instead (after one pass
 to fill it): the steady state of a long run over text in one language.
+With `--cpu-time` a pass is timed in CPU time (`time.process_time`), not wall
+clock: on a shared machine, pinned with `taskset -c 0`, it times the work.
 
     python benches/ab_builds.py /tmp/build-a /tmp/build-b --turns 2
     python benches/ab_builds.py /tmp/build-a /tmp/build-b --corpora ud-vi.txt ud-ja.txt
@@ -43,6 +45,7 @@ sys.path.insert(0, sys.argv[1])
 import bertpiece
 from bertpiece import _core
 path, model, passes, warm = sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5] == "warm"
+clock = time.process_time if sys.argv[6] == "cpu" else time.perf_counter
 lines = open(path, encoding="utf-8").read().splitlines()
 tok = bertpiece.BertTokenizer.from_pretrained(model)
 tok.encode_batch(lines if warm else lines[:50], add_special_tokens=False, num_threads=1)
@@ -50,9 +53,9 @@ best = float("inf")
 for _ in range(passes):
     if not warm:
         _core._forget_words()
-    t = time.perf_counter()
+    t = clock()
     tok.encode_batch(lines, add_special_tokens=False, num_threads=1)
-    best = min(best, time.perf_counter() - t)
+    best = min(best, clock() - t)
 print(sum(len(l.encode()) for l in lines) / best / 1e6)
 """
 
@@ -64,6 +67,7 @@ def main():
     ap.add_argument("--turns", type=int, default=2)
     ap.add_argument("--corpus-dir", type=Path, default=CORPUS)
     ap.add_argument("--warm", action="store_true", help="keep the word memo from pass to pass")
+    ap.add_argument("--cpu-time", action="store_true", help="time passes in CPU time, not wall clock")
     ap.add_argument("--corpora", nargs="+", metavar="FILE", help="corpus files to run instead of the default five")
     args = ap.parse_args()
     cases = [case(c) for c in args.corpora or DEFAULT_CORPORA]
@@ -79,7 +83,7 @@ def main():
         for name, build in (("A", args.a), ("B", args.b)):
             for corpus, model, passes in cases:
                 r = subprocess.run([sys.executable, "-c", WORKER, str(build), str(args.corpus_dir / corpus), model,
-                                    str(passes), "warm" if args.warm else "cold"], capture_output=True, text=True, check=True)
+                                    str(passes), "warm" if args.warm else "cold", "cpu" if args.cpu_time else "wall"], capture_output=True, text=True, check=True)
                 mbs = float(r.stdout)
                 speeds.setdefault((name, corpus), []).append(mbs)
                 print(f"| {turn} | {name} | {corpus} | {mbs:.1f} |", flush=True)
