@@ -35,8 +35,8 @@ pub struct WordPiece {
     trie: Trie,
     whole: WholeWords,
     continuation: WholeWords,
-    /// Words the memo missed go through [`prefixes`]: both tables hold
-    /// every token of their kind, and every token is UTF-8.
+    /// Words the memo missed go through [`prefixes`]: the vocabulary is
+    /// small, both tables hold every token of their kind, every token is UTF-8.
     by_prefixes: bool,
     continuation_root: Option<u32>,
     failure: Option<Failure>,
@@ -63,8 +63,13 @@ impl WordPiece {
         // thread if the OS will not start another).
         let side = || {
             let chars = tokens.iter().map(|t| t.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u32).collect::<Vec<_>>();
-            let utf8 = tokens.iter().all(|t| std::str::from_utf8(t).is_ok());
-            (WholeWords::build(tokens, &ids, Keys::Initial), WholeWords::build(tokens, &ids, Keys::Continuation), utf8, chars)
+            let whole = WholeWords::build(tokens, &ids, Keys::Initial);
+            // The prefix probes are for small vocabularies only (`encode_unseen_word`):
+            // a large one gets no continuation table (1.1 MiB less for multilingual-cased).
+            let small = whole.slots.len() <= SMALL_WHOLE_SLOTS;
+            let continuation = WholeWords::build(if small { tokens } else { &[] }, &ids, Keys::Continuation);
+            let probes = small && tokens.iter().all(|t| std::str::from_utf8(t).is_ok());
+            (whole, continuation, probes, chars)
         };
         let main = || {
             let trie = Trie::build(tokens);
@@ -72,7 +77,7 @@ impl WordPiece {
             let failure = root.map(|r| Failure::build(&trie, r));
             (trie, root, failure)
         };
-        let ((trie, continuation_root, failure), (whole, continuation, utf8, token_chars)) = std::thread::scope(|scope| {
+        let ((trie, continuation_root, failure), (whole, continuation, probes, token_chars)) = std::thread::scope(|scope| {
             match std::thread::Builder::new().spawn_scoped(scope, side) {
                 Ok(handle) => {
                     let built = main();
@@ -82,7 +87,7 @@ impl WordPiece {
             }
         });
         let identity = ids.iter().enumerate().all(|(i, &id)| id == i as u32);
-        let by_prefixes = utf8 && whole.complete && continuation.complete;
+        let by_prefixes = probes && whole.complete && continuation.complete;
         WordPiece { trie, whole, continuation, by_prefixes, continuation_root, failure, token_chars, ids, identity, max_input_chars_per_word }
     }
 
@@ -129,17 +134,16 @@ impl WordPiece {
     /// the memo and the trie out of cache (docs/benchmarks/bert-bulk.md).
     #[inline]
     pub fn encode_unseen_word(&self, word: &[u8], chars: usize, emit: impl FnMut(u32)) -> bool {
-        let small = self.whole.slots.len() <= SMALL_WHOLE_SLOTS;
-        if small && self.takes_prefixes(word) {
+        if self.takes_prefixes(word) {
             if chars as i64 > self.max_input_chars_per_word {
                 return false;
             }
             return prefixes::pieces(&self.whole, &self.continuation, word, emit);
         }
-        self.encode(word, chars, small, emit)
+        self.encode(word, chars, self.whole.slots.len() <= SMALL_WHOLE_SLOTS, emit)
     }
 
-    /// Whether [`prefixes::pieces`] may split `word`.
+    /// Whether [`prefixes::pieces`] may split `word` (never with a large vocabulary).
     #[inline(always)]
     fn takes_prefixes(&self, word: &[u8]) -> bool {
         self.by_prefixes && (1..=prefixes::MAX_WORD).contains(&word.len()) && !word.starts_with(b"##")

@@ -102,6 +102,7 @@ fn a_large_vocabulary_skips_the_whole_word_probe_for_unseen_words_and_still_equa
     let bytes: Vec<&[u8]> = tokens.iter().map(|t| t.as_bytes()).collect();
     let w = WordPiece::new(&bytes, 1000);
     assert!(w.whole.slots.len() > SMALL_WHOLE_SLOTS, "the probe is skipped for this vocabulary");
+    assert!(!w.by_prefixes && w.continuation.slots.len() == 16, "no prefix probes, no continuation table");
     // Random words (most of several pieces), and the tokens themselves (whole words).
     for k in 0..3000 {
         let word: Vec<u32> = if k % 3 == 0 {
