@@ -48,8 +48,10 @@ fn low_bytes(n: usize) -> u64 {
 #[inline]
 pub(super) fn pieces(initial: &WholeWords, continuation: &WholeWords, word: &[u8], mut emit: impl FnMut(u32)) -> bool {
     let n = word.len();
+    debug_assert!((1..=MAX_WORD).contains(&n), "a word of {n} bytes");
     let mut buf = [0u8; MAX_WORD + 8];
-    let Some(head) = buf.get_mut(..n) else { return false };
+    // (An empty word has no pieces, as in the greedy loop; a longer one is the caller's to avoid.)
+    let Some(head) = buf.get_mut(..n).filter(|_| n > 0) else { return n == 0 };
     head.copy_from_slice(word);
     // Bit e - 1: a piece may end at byte e (a code point starts there, or e == n).
     let mut ends = 1u64 << (n - 1);
