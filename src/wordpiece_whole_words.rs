@@ -16,6 +16,7 @@ pub(super) struct WholeWords {
     /// One bit per hash (high half, low bits), set for the keys' hashes, at
     /// least eight bits a key (about one non-key in ten passes): the prefix
     /// probes read this small table first and the slots only where it is set.
+    /// (A table too large for the probes has 64 bits, all set.)
     filter: Vec<u64>,
     /// The longest key, in bytes: no longer prefix of a word can be one.
     pub(super) max_len: usize,
@@ -104,8 +105,12 @@ impl WholeWords {
         let key = |t| keys.key(t);
         let n = tokens.iter().filter(|t| key(t).is_some()).count();
         let size = (n + n / 4).next_power_of_two().max(16);
-        let bits = (8 * n).next_power_of_two().max(64);
-        let mut w = WholeWords { slots: vec![Slot::default(); size], arena: Vec::new(), filter: vec![0; bits / 64], max_len: 0, complete: true };
+        // Only the prefix probes read the filter, and only in a small table: a
+        // large one gets a filter of 64 bits all set, which passes every hash.
+        let small = size <= SMALL_WHOLE_SLOTS;
+        let bits = if small { (8 * n).next_power_of_two().max(64) } else { 64 };
+        let filter = vec![if small { 0 } else { !0 }; bits / 64];
+        let mut w = WholeWords { slots: vec![Slot::default(); size], arena: Vec::new(), filter, max_len: 0, complete: true };
         for (i, t) in tokens.iter().enumerate() {
             let Some(k) = key(t) else { continue };
             // Long tokens and huge vocabularies do not fit the slot's head; the trie has them.
@@ -233,6 +238,7 @@ mod tests {
                 for k in want.keys() {
                     assert!(w.may_hold(hash(k)), "{size} tokens, {keys:?}, {k:?} filtered out");
                 }
+                assert!(w.slots.len() <= SMALL_WHOLE_SLOTS || w.filter == [!0], "a large table's filter passes all");
                 for t in &refs {
                     for k in [*t, t.get(2..).unwrap_or(b"")] {
                         assert_eq!(w.get(k), want.get(k).copied(), "{size} tokens, {keys:?}, {k:?}");
