@@ -13,6 +13,9 @@ threads: at 2 threads on a shared machine the CPU figure is the steadier
 one) and the process's peak RSS.
 With `--warm` the memo is kept from pass to pass instead (after one pass
 to fill it): the steady state of a long run over text in one language.
+The CPU-time columns are what to read on a shared machine (pinned with
+`taskset -c 0` they time the work, not the other processes); `--cpu-time`,
+which once switched the one clock to CPU time, is still accepted.
 
     python benches/ab_builds.py /tmp/build-a /tmp/build-b --turns 2
     python benches/ab_builds.py /tmp/build-a /tmp/build-b --corpora ud-vi.txt ud-ja.txt
@@ -70,6 +73,7 @@ def main():
     ap.add_argument("--turns", type=int, default=2)
     ap.add_argument("--corpus-dir", type=Path, default=CORPUS)
     ap.add_argument("--warm", action="store_true", help="keep the word memo from pass to pass")
+    ap.add_argument("--cpu-time", action="store_true", help="accepted for older commands: CPU time is always reported")
     ap.add_argument("--corpora", nargs="+", metavar="FILE", help="corpus files to run instead of the default five")
     ap.add_argument("--threads", type=int, default=1, help="num_threads of the calls")
     ap.add_argument("--offsets", action="store_true", help="return_offsets=True")

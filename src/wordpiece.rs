@@ -10,16 +10,20 @@
 //! greedy loop stays as the reference the fast path is tested against.
 //!
 //! The parts: the trie (`wordpiece_trie.rs`), the failure links
-//! (`wordpiece_failure.rs`) and the whole-word table (`wordpiece_whole_words.rs`).
+//! (`wordpiece_failure.rs`), the tables of word-initial and continuation
+//! tokens (`wordpiece_whole_words.rs`) and the cold-word path that probes
+//! them by prefixes (`wordpiece_prefixes.rs`).
 
 use crate::prefetch::prefetch;
 use crate::unicode::encode_into;
 use failure::Failure;
 use trie::{Trie, NO_TOKEN};
-use whole_words::{WholeWords, SMALL_WHOLE_SLOTS};
+use whole_words::{Keys, WholeWords, SMALL_WHOLE_SLOTS};
 
 #[path = "wordpiece_failure.rs"]
 mod failure;
+#[path = "wordpiece_prefixes.rs"]
+mod prefixes;
 #[path = "wordpiece_trie.rs"]
 mod trie;
 #[path = "wordpiece_whole_words.rs"]
@@ -30,6 +34,10 @@ mod whole_words;
 pub struct WordPiece {
     trie: Trie,
     whole: WholeWords,
+    continuation: WholeWords,
+    /// Words the memo missed go through [`prefixes`]: the vocabulary is
+    /// small, both tables hold every token of their kind, every token is UTF-8.
+    by_prefixes: bool,
     continuation_root: Option<u32>,
     failure: Option<Failure>,
     /// Code points of each token's text (for the pieces' end positions).
@@ -55,7 +63,13 @@ impl WordPiece {
         // thread if the OS will not start another).
         let side = || {
             let chars = tokens.iter().map(|t| t.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u32).collect::<Vec<_>>();
-            (WholeWords::build(tokens, &ids), chars)
+            let whole = WholeWords::build(tokens, &ids, Keys::Initial);
+            // The prefix probes are for small vocabularies only (`encode_unseen_word`):
+            // a large one gets no continuation table (1.1 MiB less for multilingual-cased).
+            let small = whole.slots.len() <= SMALL_WHOLE_SLOTS;
+            let continuation = WholeWords::build(if small { tokens } else { &[] }, &ids, Keys::Continuation);
+            let probes = small && tokens.iter().all(|t| std::str::from_utf8(t).is_ok());
+            (whole, continuation, probes, chars)
         };
         let main = || {
             let trie = Trie::build(tokens);
@@ -63,7 +77,7 @@ impl WordPiece {
             let failure = root.map(|r| Failure::build(&trie, r));
             (trie, root, failure)
         };
-        let ((trie, continuation_root, failure), (whole, token_chars)) = std::thread::scope(|scope| {
+        let ((trie, continuation_root, failure), (whole, continuation, probes, token_chars)) = std::thread::scope(|scope| {
             match std::thread::Builder::new().spawn_scoped(scope, side) {
                 Ok(handle) => {
                     let built = main();
@@ -73,7 +87,8 @@ impl WordPiece {
             }
         });
         let identity = ids.iter().enumerate().all(|(i, &id)| id == i as u32);
-        WordPiece { trie, whole, continuation_root, failure, token_chars, ids, identity, max_input_chars_per_word }
+        let by_prefixes = probes && whole.complete && continuation.complete;
+        WordPiece { trie, whole, continuation, by_prefixes, continuation_root, failure, token_chars, ids, identity, max_input_chars_per_word }
     }
 
     /// Splits `word` (code points), appending `(token index, end)` per piece
@@ -109,14 +124,29 @@ impl WordPiece {
 
     /// As [`encode_word`](Self::encode_word), for words a memo of recent
     /// words has just missed: the rarer words, less often tokens. With a
-    /// large vocabulary the whole-word probe is skipped: it mostly misses,
-    /// and its table (MBs) pushes the memo and the trie out of cache.
-    /// Measured with the memo in front (docs/benchmarks/bert-bulk.md): skipping it
-    /// made the multilingual vocabulary faster on the UD files (ud-ko by a
-    /// fifth), and bert-base-uncased slower on ud-en, so a small table keeps it.
+    /// small vocabulary (its word-initial table at most SMALL_WHOLE_SLOTS)
+    /// they go by prefix probes, the loads overlapping (`wordpiece_prefixes.rs`),
+    /// where the vocabulary and word allow, else the whole word is probed and
+    /// then LinMaxMatch walks the trie. A large vocabulary walks the trie
+    /// only: on its words, which share the trie's hot upper nodes, the
+    /// probes' cache misses cost more than the walk (measured:
+    /// docs/benchmarks/wordpiece-miss-32.md), and its table (MBs) pushes
+    /// the memo and the trie out of cache (docs/benchmarks/bert-bulk.md).
     #[inline]
     pub fn encode_unseen_word(&self, word: &[u8], chars: usize, emit: impl FnMut(u32)) -> bool {
+        if self.takes_prefixes(word) {
+            if chars as i64 > self.max_input_chars_per_word {
+                return false;
+            }
+            return prefixes::pieces(&self.whole, &self.continuation, word, emit);
+        }
         self.encode(word, chars, self.whole.slots.len() <= SMALL_WHOLE_SLOTS, emit)
+    }
+
+    /// Whether [`prefixes::pieces`] may split `word` (never with a large vocabulary).
+    #[inline(always)]
+    fn takes_prefixes(&self, word: &[u8]) -> bool {
+        self.by_prefixes && (1..=prefixes::MAX_WORD).contains(&word.len()) && !word.starts_with(b"##")
     }
 
     /// Both of the above; `probe_whole`: look the word up whole first.

@@ -102,6 +102,7 @@ fn a_large_vocabulary_skips_the_whole_word_probe_for_unseen_words_and_still_equa
     let bytes: Vec<&[u8]> = tokens.iter().map(|t| t.as_bytes()).collect();
     let w = WordPiece::new(&bytes, 1000);
     assert!(w.whole.slots.len() > SMALL_WHOLE_SLOTS, "the probe is skipped for this vocabulary");
+    assert!(!w.by_prefixes && w.continuation.slots.len() == 16, "no prefix probes, no continuation table");
     // Random words (most of several pieces), and the tokens themselves (whole words).
     for k in 0..3000 {
         let word: Vec<u32> = if k % 3 == 0 {
@@ -160,4 +161,116 @@ fn bare_prefix_is_not_a_piece() {
     // "##" itself never matches an empty continuation.
     let w = wp(&["a", "##"], 200);
     assert_eq!(run(&w, "ab"), None);
+}
+
+/// The prefix probes, called directly, against the greedy loop (ids mapped);
+/// and the cold-word entry (which takes them where it can) against both.
+fn check_prefixes(w: &WordPiece, word: &str) {
+    let bytes = word.as_bytes();
+    let mut want = Vec::new();
+    let greedy = w.greedy(bytes, |t| want.push(w.ids[t as usize]));
+    let chars = word.chars().count();
+    if w.takes_prefixes(bytes) {
+        let mut got = Vec::new();
+        let fast = prefixes::pieces(&w.whole, &w.continuation, bytes, |id| got.push(id));
+        assert_eq!(fast, greedy, "{word:?}");
+        if greedy {
+            assert_eq!(got, want, "{word:?}");
+        }
+    }
+    let within = chars as i64 <= w.max_input_chars_per_word;
+    let mut got = Vec::new();
+    assert_eq!(w.encode_unseen_word(bytes, chars, |id| got.push(id)), greedy && within, "unseen, {word:?}");
+    if greedy && within {
+        assert_eq!(got, want, "unseen, {word:?}");
+    }
+}
+
+#[test]
+fn prefix_probes_equal_greedy_on_adversarial_vocabularies() {
+    // One to four UTF-8 bytes a letter, and '#': keys past eight bytes (their
+    // rest in the arena), tokens prefixes of one another, "##" tokens only, none.
+    let alphabet = ['a', 'b', 'é', '中', '𝔸', '#'];
+    let mut seed = 0x0123_4567_89AB_CDEFu64;
+    for round in 0..400 {
+        let mut tokens: Vec<String> = Vec::new();
+        let letter = |seed: &mut u64| alphabet[(rng(seed) % 6) as usize];
+        match round % 4 {
+            // Runs of one letter: every token a prefix of the next.
+            0 => {
+                let c = letter(&mut seed);
+                for n in 1..=(1 + rng(&mut seed) % 20) as usize {
+                    tokens.push(c.to_string().repeat(n));
+                    tokens.push(format!("##{}", c.to_string().repeat(n)));
+                }
+            }
+            kind => {
+                for _ in 0..(1 + rng(&mut seed) % 40) {
+                    let len = 1 + rng(&mut seed) % 12;
+                    let t: String = (0..len).map(|_| letter(&mut seed)).collect();
+                    // 1: mixed; 2: "##" tokens only; 3: no "##" token.
+                    let cont = match kind {
+                        1 => rng(&mut seed) % 2 == 0,
+                        2 => true,
+                        _ => false,
+                    };
+                    tokens.push(if cont { format!("##{t}") } else { t });
+                }
+            }
+        }
+        if rng(&mut seed) % 3 == 0 {
+            tokens.push("##".into());
+        }
+        tokens.push(tokens[0].clone()); // repeated: the first index wins
+        let bytes: Vec<&[u8]> = tokens.iter().map(|t| t.as_bytes()).collect();
+        let ids: Vec<u32> = (0..tokens.len() as u32).map(|i| 7 * i + 3).collect();
+        let max = [1000, 5, 12][round % 3];
+        let w = WordPiece::with_ids(&bytes, ids, max);
+        assert!(w.by_prefixes && w.whole.slots.len() <= SMALL_WHOLE_SLOTS, "{tokens:?}");
+        for k in 0..60 {
+            let word: String = if k % 4 == 0 {
+                // A token, or two run together.
+                let t = |seed: &mut u64| tokens[(rng(seed) % tokens.len() as u64) as usize].trim_start_matches('#').to_string();
+                if k % 8 == 0 { t(&mut seed) } else { t(&mut seed) + &t(&mut seed) }
+            } else {
+                (0..1 + rng(&mut seed) % 30).map(|_| letter(&mut seed)).collect()
+            };
+            check_prefixes(&w, &word);
+        }
+    }
+}
+
+#[test]
+fn prefix_probes_at_the_length_limits() {
+    let w = WordPiece::new(&[b"a", b"##a", b"aaaa", b"##aaa", b"\xC3\xA9", b"##\xC3\xA9"], 100);
+    let w200 = WordPiece::new(&[b"a", b"##a", b"aaaa", b"##aaa"], 200);
+    for n in [1, 31, 32, 33, 63, 64, 65, 99, 100, 101, 199, 200, 201] {
+        for w in [&w, &w200] {
+            check_prefixes(w, &"a".repeat(n));
+            check_prefixes(w, &"é".repeat(n));
+            check_prefixes(w, &("a".repeat(n) + "b"));
+        }
+    }
+}
+
+#[test]
+fn prefix_probes_are_off_where_a_table_cannot_hold_every_token() {
+    let long = "a".repeat(256);
+    for (tokens, ids) in [
+        (vec!["a".to_string(), "##a".into(), long.clone()], vec![0, 1, 2]), // a token over 255 bytes
+        (vec!["a".to_string(), "##a".into(), format!("##{long}")], vec![0, 1, 2]),
+        (vec!["a".to_string(), "##a".into()], vec![0, 1 << 24]), // an id over 24 bits
+    ] {
+        let bytes: Vec<&[u8]> = tokens.iter().map(|t| t.as_bytes()).collect();
+        let w = WordPiece::with_ids(&bytes, ids, 1000);
+        assert!(!w.by_prefixes);
+        for n in [1, 2, 255, 256, 257] {
+            check_prefixes(&w, &"a".repeat(n));
+        }
+    }
+    // A token that is not UTF-8 could end inside a letter of a word.
+    let w = WordPiece::new(&[b"\xC3", b"##\xA9", b"a"], 1000);
+    assert!(!w.by_prefixes);
+    check_prefixes(&w, "é");
+    check_prefixes(&w, "aé");
 }
