@@ -73,32 +73,42 @@ impl<K: Key> Table<K> {
         (key.hash(len) >> 32) as usize & (self.slots.len().wrapping_sub(1))
     }
 
-    /// The word's (value, pieces); a word found past its home slot swaps
-    /// places with the home slot's word, so that a word looked up often
-    /// ends up where the inline lookup ([`WordCache::get_home`]) finds it
-    /// (growing re-places the words in slot order, not in the order they
-    /// came). The probe run stays valid: the word moved out of the home slot
-    /// lands further along its own run, whose slots are all taken.
     #[inline]
-    fn get(&mut self, key: K, len: u32) -> Option<(u32, u32)> {
+    fn get(&self, key: K, len: u32) -> Option<(u32, u32)> {
+        let i = self.find(key, len)?;
+        self.slots.get(i)?.holds(key, len)
+    }
+
+    /// The slot holding the word.
+    #[inline]
+    fn find(&self, key: K, len: u32) -> Option<usize> {
         if self.slots.is_empty() {
             return None;
         }
         let mask = self.slots.len() - 1;
-        let home = self.home(key, len);
-        let mut i = home;
+        let mut i = self.home(key, len);
         loop {
             let s = self.slots.get(i)?;
             if s.meta == 0 {
                 return None;
             }
-            if let Some(found) = s.holds(key, len) {
-                if i != home {
-                    self.slots.swap(i, home);
-                }
-                return Some(found);
+            if s.holds(key, len).is_some() {
+                return Some(i);
             }
             i = (i + 1) & mask;
+        }
+    }
+
+    /// A word found past its home slot swaps places with the home slot's
+    /// word, so that a word looked up often ends up where the inline lookup
+    /// ([`WordCache::get_home`]) finds it (growing re-places the words in
+    /// slot order, not in the order they came). The probe run stays valid:
+    /// the word moved out of the home slot lands further along its own run,
+    /// whose slots are all taken.
+    fn move_home(&mut self, key: K, len: u32) {
+        if let Some(i) = self.find(key, len) {
+            let home = self.home(key, len);
+            self.slots.swap(i, home);
         }
     }
 
@@ -199,7 +209,7 @@ impl WordCache {
 
     /// (what was stored, count of pieces) of the cached word `text[start..end]` (non-empty).
     #[inline]
-    pub fn get(&mut self, text: &[u8], start: usize, end: usize) -> Option<(u32, u32)> {
+    pub fn get(&self, text: &[u8], start: usize, end: usize) -> Option<(u32, u32)> {
         let len = end - start;
         if len <= 8 {
             self.short.get(key8(text, start, len), len as u32)
@@ -229,12 +239,23 @@ impl WordCache {
     /// [`WordCache::get`] for words over 8 bytes (out of line: the short
     /// words' lookup stays small enough to inline into the scanner's loop).
     #[inline(never)]
-    fn get_longer(&mut self, text: &[u8], start: usize, end: usize) -> Option<(u32, u32)> {
+    fn get_longer(&self, text: &[u8], start: usize, end: usize) -> Option<(u32, u32)> {
         let len = end - start;
         if len <= SHORT {
             self.mid.get([key8(text, start, 8), key8(text, start + 8, len - 8)], len as u32)
         } else {
             self.long.get(text.get(start..end)?).copied()
+        }
+    }
+
+    /// Moves the word `text[start..end]` (2 to 16 bytes) into its home slot
+    /// if it is cached past it (see [`Table::move_home`]).
+    pub fn move_home(&mut self, text: &[u8], start: usize, end: usize) {
+        let len = end - start;
+        if len <= 8 {
+            self.short.move_home(key8(text, start, len), len as u32);
+        } else if len <= SHORT {
+            self.mid.move_home([key8(text, start, 8), key8(text, start + 8, len - 8)], len as u32);
         }
     }
 
@@ -294,7 +315,8 @@ mod tests {
     /// The inline lookup agrees with `get` wherever it answers: words of 2
     /// to 16 bytes in their home slot, of one piece or several (colliding
     /// words later in the probe run go to `get`), keys loaded at a text's end
-    /// and inside it; a word `get` finds past its home slot is in it after.
+    /// and inside it; a word past its home slot is in it after `move_home`,
+    /// and every word is still found.
     #[test]
     fn get_home_is_get_for_words_in_their_home_slot() {
         let mut c = WordCache::new();
@@ -321,8 +343,9 @@ mod tests {
                     }
                     None => {
                         probed += 1;
-                        // `get` moved it to its home slot: the inline lookup finds it now
-                        assert_eq!(c.get_home(t, a, w.len()), want, "{w:?} after get");
+                        // moved to its home slot, the inline lookup finds it
+                        c.move_home(t, a, a + w.len());
+                        assert_eq!(c.get_home(t, a, w.len()), want, "{w:?} after move_home");
                     }
                 }
             }

@@ -66,7 +66,7 @@ impl Words<'_> {
         if len > LINEAR_MAX {
             return Hit::Miss;
         }
-        let Some(found) = self.cache.as_deref_mut().map(|c| c.get(text, start, end)) else { return Hit::Miss };
+        let Some(found) = self.cache.as_deref().map(|c| c.get(text, start, end)) else { return Hit::Miss };
         match found {
             // a one-token word keeps its id where others keep their start in `pieces`
             Some((id, 1)) => Hit::One(id),
@@ -157,8 +157,16 @@ impl Words<'_> {
         }
     }
 
+    /// [`Words::tokenize_ids`] of a word not found in its home slot: a
+    /// cached word of 2 to 16 bytes is moved into it first, for the inline
+    /// lookup next time (only here: the other entries do not look there).
     #[inline(never)]
     fn tokenize_ids_cold(&mut self, text: &[u8], start: usize, end: usize, ids: &mut Vec<u32>) {
+        if end - start > 1 {
+            if let Some(c) = self.cache.as_deref_mut() {
+                c.move_home(text, start, end);
+            }
+        }
         match self.cached(text, start, end) {
             Hit::One(id) => ids.push(id),
             Hit::Many(pieces) => ids.extend(pieces.iter().map(|p| p.0)),
