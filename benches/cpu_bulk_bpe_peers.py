@@ -6,7 +6,7 @@ CPU with fastokens' pool at one thread (its venv holds fastokens; the
 builds' `_core` are loaded as ab_bulk_bpe.py does, the rounds and the
 report are benches/bulk_bpe_rounds.py's):
 
-    RAYON_NUM_THREADS=1 taskset -c 0 python benches/cpu_bulk_bpe_peers.py BUILD [BUILD...] [--rounds 5]
+    RAYON_NUM_THREADS=1 taskset -c 0 python benches/cpu_bulk_bpe_peers.py BUILD [BUILD...] [--rounds 5] [--tokenizer FILE]
 
 fastokens' call is bench_pipeline.py's "bulk" (`encode_batch_flat`, its ids
 made an array); bertpiece's is `pipeline_encode_flat` (ids only, made the
@@ -42,8 +42,9 @@ def main():
     ap = argparse.ArgumentParser()
     add_common_arguments(ap)
     ap.add_argument("--threads", type=int, default=1, help="bertpiece's num_threads (fastokens': RAYON_NUM_THREADS)")
+    ap.add_argument("--tokenizer", default=None, help="default: bench_pipeline.py's cached file")
     args = ap.parse_args()
-    path, tokenizer_json, lines, mb = material(args.corpus, args.mb)
+    path, tokenizer_json, lines, mb = material(args.corpus, args.mb, args.tokenizer)
     calls = {}
     for i, build in enumerate(args.builds):
         core = load_core(build, i)

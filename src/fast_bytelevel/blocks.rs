@@ -4,9 +4,10 @@
 //! first bytes computed from the masks with shifts, and the pieces taken
 //! out of the mask bit by bit, so a word costs no data-dependent branch of
 //! its own in the scan. Only the plain case: a block's bytes are ASCII
-//! letters, digits, spaces (0x20) and punctuation; the first byte of any
+//! letters, digits, spaces (0x20) and punctuation, and the punctuation chars
+//! U+2010 to U+2027 (curly quotes, dashes); the first byte of any
 //! other kind (a quote, which may start a contraction; another whitespace or
-//! control; a non-ASCII byte; an added token's first byte) ends the block's
+//! control; another non-ASCII byte; an added token's first byte) ends the block's
 //! trusted part, and the scalar scanner ([`super::scan::piece_end`]) takes
 //! the piece there.
 
@@ -103,6 +104,7 @@ impl Classify for Avx2 {
 unsafe fn classify_sse2(block: &[u8; 64], stops: [u8; 4]) -> Masks {
     use std::arch::x86_64::*;
     let mut m = Masks::default();
+    let (mut e2, mut x80, mut tail) = (0u64, 0u64, 0u64);
     for k in 0..4 {
         let v = _mm_set_epi64x(word(block, 16 * k + 8) as i64, word(block, 16 * k) as i64);
         // signed compares: a non-ASCII byte is negative, below every bound here
@@ -121,7 +123,13 @@ unsafe fn classify_sse2(block: &[u8; 64], stops: [u8; 4]) -> Masks {
         m.digit |= (_mm_movemask_epi8(digit) as u32 as u64) << shift;
         m.space |= (_mm_movemask_epi8(space) as u32 as u64) << shift;
         m.special |= (_mm_movemask_epi8(special) as u32 as u64) << shift;
+        // E2, 80 and 90..=A7 (signed: -112..=-89) for `general_punctuation`
+        e2 |= (_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(0xE2u8 as i8))) as u32 as u64) << shift;
+        x80 |= (_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x80u8 as i8))) as u32 as u64) << shift;
+        let t = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(0x8Fu8 as i8)), _mm_cmplt_epi8(v, _mm_set1_epi8(0xA8u8 as i8)));
+        tail |= (_mm_movemask_epi8(t) as u32 as u64) << shift;
     }
+    m.special &= !general_punctuation(e2, x80, tail);
     m
 }
 
@@ -135,6 +143,7 @@ unsafe fn classify_sse2(block: &[u8; 64], stops: [u8; 4]) -> Masks {
 unsafe fn classify_avx2(block: &[u8; 64], stops: [u8; 4]) -> Masks {
     use std::arch::x86_64::*;
     let mut m = Masks::default();
+    let (mut e2, mut x80, mut tail) = (0u64, 0u64, 0u64);
     for k in 0..2 {
         let at = 32 * k;
         let v = _mm256_set_epi64x(word(block, at + 24) as i64, word(block, at + 16) as i64, word(block, at + 8) as i64, word(block, at) as i64);
@@ -159,8 +168,29 @@ unsafe fn classify_avx2(block: &[u8; 64], stops: [u8; 4]) -> Masks {
         m.digit |= (_mm256_movemask_epi8(digit) as u32 as u64) << shift;
         m.space |= (_mm256_movemask_epi8(space) as u32 as u64) << shift;
         m.special |= (_mm256_movemask_epi8(special) as u32 as u64) << shift;
+        // E2, 80 and 90..=A7 (signed: -112..=-89) for `general_punctuation`
+        e2 |= (_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(0xE2u8 as i8))) as u32 as u64) << shift;
+        x80 |= (_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(0x80u8 as i8))) as u32 as u64) << shift;
+        let t = _mm256_and_si256(
+            _mm256_cmpgt_epi8(v, _mm256_set1_epi8(0x8Fu8 as i8)),
+            _mm256_cmpgt_epi8(_mm256_set1_epi8(0xA8u8 as i8), v),
+        );
+        tail |= (_mm256_movemask_epi8(t) as u32 as u64) << shift;
     }
+    m.special &= !general_punctuation(e2, x80, tail);
     m
+}
+
+/// The bytes of the chars U+2010 to U+2027 (UTF-8 E2 80 90..=A7: dashes,
+/// curly quotes, bullets, the ellipsis) wholly inside the block, from the
+/// masks of bytes E2, 80 and 90..=A7: for GPT-2's split they are
+/// punctuation (not `\s`, `\p{L}` or `\p{N}`), like ASCII punctuation, so the
+/// block scanner takes them rather than stopping there (English text has a
+/// curly quote every ~250 bytes). A char cut by the block's end stays special.
+#[inline(always)]
+fn general_punctuation(e2: u64, x80: u64, tail: u64) -> u64 {
+    let first = e2 & (x80 >> 1) & (tail >> 2);
+    first | first << 1 | first << 2
 }
 
 /// Two bytes' positions in a block as bit masks (bit k: byte k is `a`; is `b`),

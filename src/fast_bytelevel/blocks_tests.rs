@@ -47,6 +47,9 @@ fn block_starts_are_the_scalar_pieces_starts() {
     let pieces = [
         "a", "Z", "the", " the", " x", "  ", "   ", " ", "7", "1999", " 42", ".", ",", "!?", " (", "--", "'", "'s", "'ll", "'S",
         "\t", "\n", "\r\n", "\x0b", "\x00", "\x7f", "é", " é", "日", "<", "[", "|", "~", "_", "don't", "ab12cd", "x  y", "a   b",
+        // U+2010..=U+2027 (the block takes them as punctuation) and their neighbours (it does not)
+        "“", "”", " “", ".”", "‘", "’", "—", "–", "…", "•", "\u{2010}", "\u{2027}", "\u{200f}", "\u{2028}", "\u{2029}",
+        "\u{2030}", "\u{2007}", "\u{202f}", "\u{2080}", "\u{2090}", "â", "’s", "”\n",
     ];
     let mut rng = Lcg(25);
     let mut checked = 0;
@@ -97,6 +100,29 @@ fn the_classes_agree_with_the_scanner_table() {
 }
 
 use crate::fast_bytelevel::scan::CharClass;
+
+#[test]
+fn general_punctuation_is_punctuation_where_the_block_holds_all_of_it() {
+    for c in '\u{2000}'..='\u{2030}' {
+        let mut utf8 = [0u8; 4];
+        let ch = c.encode_utf8(&mut utf8).as_bytes();
+        let taken = ('\u{2010}'..='\u{2027}').contains(&c);
+        for at in 0..=63 {
+            let mut block = [b'a'; 64];
+            let n = ch.len().min(64 - at);
+            block[at..at + n].copy_from_slice(&ch[..n]);
+            let Some(m) = Sse2.classify(&block, [0; 4]) else { return };
+            if let Some(avx2) = Avx2::detect() {
+                assert_eq!(avx2.classify(&block, [0; 4]), Some(m), "{c:?} at {at}: AVX2 against SSE2");
+            }
+            let bits = ((1u64 << n) - 1) << at;
+            let whole = n == ch.len();
+            // punctuation: no class mask; special: left to the scalar scanner
+            assert_eq!(m.letter & bits | m.digit & bits | m.space & bits, 0, "{c:?} at {at}");
+            assert_eq!(m.special & bits, if taken && whole { 0 } else { bits }, "{c:?} at {at}");
+        }
+    }
+}
 
 #[test]
 fn avx2_masks_are_sse2_masks() {

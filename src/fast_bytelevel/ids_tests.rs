@@ -48,7 +48,7 @@ fn assert_ids_as_scalar(bpe: &ByteBpe, plain: &AsciiClasses, text: &str) {
 fn each_classifier_gives_the_scalar_splits_ids() {
     let bpe = model();
     let plain = AsciiClasses::plain();
-    let pieces = ["the", " the", "ab", " ab", " ", "  ", "12", " 12", ".", ",", "'s", "'", "é", " é", "\t", "\n", "x  y", "ab12", "日"];
+    let pieces = ["the", " the", "ab", " ab", " ", "  ", "12", " 12", ".", ",", "'s", "'", "é", " é", "\t", "\n", "x  y", "ab12", "日", "“", ".”", " ‘", "’s", "—", "\u{2029}"];
     let mut state = 64u64;
     let mut next = |n: usize| {
         state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -69,7 +69,7 @@ fn texts_around_the_block_length_give_the_scalar_splits_ids() {
     let bpe = model();
     let plain = AsciiClasses::plain();
     for len in [0, 1, 2, 63, 64, 65, 127, 128, 129, 200, 256, 257] {
-        for unit in [" a", "a ", "  ", "ab", "1 ", "é", "'s", "x'll ", " the"] {
+        for unit in [" a", "a ", "  ", "ab", "1 ", "é", "'s", "x'll ", " the", "“a”", ".” "] {
             let base: String = unit.repeat(len).chars().take(len).collect();
             let new_word = format!("{base} zq{len}");
             for text in [base, new_word] {
@@ -86,7 +86,7 @@ fn texts_around_the_block_length_give_the_scalar_splits_ids() {
 #[test]
 fn the_block_splitter_gives_the_scalar_pieces_and_stops() {
     use crate::fast_bytelevel::scan::split_gpt2_until;
-    let pieces = ["the", " the", "ab", " ab", " ", "  ", "12", " 12", ".", ",", "'s", "'", "é", " é", "\t", "\n", "x  y", "<", "日"];
+    let pieces = ["the", " the", "ab", " ab", " ", "  ", "12", " 12", ".", ",", "'s", "'", "é", " é", "\t", "\n", "x  y", "<", "日", "“", ".”", "—<", "\u{2028}"];
     let mut state = 7u64;
     let mut next = |n: usize| {
         state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
