@@ -18,21 +18,11 @@ import os
 
 from tokenizers import Tokenizer
 
+from bertpiece.oracle_bpe import BYTE_CHAR, CHAR_BYTE  # GPT-2's byte <-> char table
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = "/work/shared/data/corpus/en-large.txt"
 M64 = (1 << 64) - 1
-
-
-def byte_of_char():
-    """GPT-2's byte-level char -> its byte."""
-    bs = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
-    cs, n = bs[:], 0
-    for b in range(256):
-        if b not in bs:
-            bs.append(b)
-            cs.append(256 + n)
-            n += 1
-    return {chr(c): b for b, c in zip(bs, cs)}
 
 
 def home_hash(word):
@@ -91,13 +81,11 @@ def main():
     with open(CORPUS, encoding="utf-8") as f:
         text = f.read(int(args.mb * 1_000_000))
     lines = text[: text.rfind("\n") + 1].split("\n")[:-1]
-    raw = byte_of_char()
     for path in args.tokenizer:
         tok = Tokenizer.from_file(path)
-        seq = [bytes(raw[c] for c in w) for line in lines for w, _ in tok.pre_tokenizer.pre_tokenize_str(line)]
+        seq = [bytes(CHAR_BYTE[c] for c in w) for line in lines for w, _ in tok.pre_tokenizer.pre_tokenize_str(line)]
         counts = collections.Counter(seq)
-        inv = {b: c for c, b in raw.items()}
-        tokens = {w: len(tok.model.tokenize("".join(inv[b] for b in w))) for w in counts}
+        tokens = {w: len(tok.model.tokenize("".join(BYTE_CHAR[b] for b in w))) for w in counts}
         several = sum(c for w, c in counts.items() if tokens[w] > 1)
         total = len(seq)
         print(f"{os.path.basename(path)}: {total} pieces, {len(counts)} distinct; "
