@@ -197,6 +197,9 @@ impl PyPipelineTokenizer {
 const JOBS_PER_THREAD: usize = 16;
 const MAX_JOB_TEXTS: usize = 512;
 
+/// The unused room (tokens a column) from which a batch's encodings are cut to their length.
+const SHRINK_ROOM: usize = 32;
+
 /// The share of the jobs (percent, times the other threads) left to the other threads while the
 /// calling thread makes the Python objects of those done (as sentencepiece's batch does).
 const HANDOVER_PERCENT: usize = 15;
@@ -218,8 +221,11 @@ fn encode_all<'py>(
     // Columns cut to their length where made (in parallel): a batch's encodings are all kept
     // at once, and held twice the memory they used (the per-text calls' results mostly are not
     // kept: there the shrinking cost more than it saved, docs/benchmarks/encode-one-32.md).
+    // Short texts leave little room unused, and shrinking costs them more than it saves.
     let encode = |k: usize| encode(k).map(|mut e| {
-        e.shrink_to_fit();
+        if e.ids.capacity() - e.ids.len() >= SHRINK_ROOM {
+            e.shrink_to_fit();
+        }
         e
     });
     if let Some(p) = &s.padding {
