@@ -230,7 +230,7 @@ fn encode_all<'py>(
     });
     if let Some(p) = &s.padding {
         let out = py.detach(|| -> crate::Result<Vec<Encoding>> {
-            let mut out = threads::run_jobs(threads, n, &encode)?.into_iter().collect::<crate::Result<Vec<_>>>()?;
+            let mut out = threads::run_jobs(threads, n, encode)?.into_iter().collect::<crate::Result<Vec<_>>>()?;
             pad_encodings(&mut out, p)?;
             Ok(out)
         })?;
