@@ -81,6 +81,20 @@ impl Encoding {
         self.attention_mask.reserve(n);
     }
 
+    /// Every column (and overflowing piece) cut to its length. Encoders reserve room for the
+    /// most tokens a text may give (twice what English text gives); an encoding that outlives
+    /// its call (a Python `Encoding`) keeps only what it uses (half the memory for English).
+    pub fn shrink_to_fit(&mut self) {
+        self.ids.shrink_to_fit();
+        self.type_ids.shrink_to_fit();
+        self.tokens.shrink_to_fit();
+        self.words.shrink_to_fit();
+        self.offsets.shrink_to_fit();
+        self.special_tokens_mask.shrink_to_fit();
+        self.attention_mask.shrink_to_fit();
+        self.overflowing.iter_mut().for_each(Encoding::shrink_to_fit);
+    }
+
     /// Token `i`'s text (`vocab`: the model these tokens came from).
     pub fn token<'a>(&'a self, i: usize, vocab: &'a (impl TokenVocab + ?Sized)) -> &'a str {
         match self.tokens.get(i) {
@@ -206,6 +220,25 @@ mod tests {
         let m = Encoding::merge(vec![Encoding::special(&[0], &[Some("<s>".into())], 0), a, b]);
         assert_eq!(m.sequence_ids(), vec![None, Some(0), Some(1)]);
         assert_eq!(m.special_tokens_mask, vec![1, 0, 0]);
+    }
+
+    #[test]
+    fn shrinking_keeps_every_value_and_cuts_the_room() {
+        let mut e = Encoding::default();
+        e.reserve(64);
+        e.push(7, None, (0, 3), Some(0), 0);
+        e.push(8, Some("x".into()), (3, 4), Some(1), 0);
+        e.set_sequence_id(0);
+        let mut over = e.clone();
+        over.reserve(64);
+        e.overflowing.push(over);
+        let before = e.clone();
+        e.shrink_to_fit();
+        assert_eq!(e, before);
+        for x in [&e, &e.overflowing[0]] {
+            assert_eq!((x.ids.capacity(), x.tokens.capacity(), x.offsets.capacity(), x.words.capacity()), (2, 2, 2, 2));
+            assert_eq!((x.type_ids.capacity(), x.special_tokens_mask.capacity(), x.attention_mask.capacity()), (2, 2, 2));
+        }
     }
 
     #[test]

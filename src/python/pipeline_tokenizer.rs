@@ -86,14 +86,14 @@ impl PyPipelineTokenizer {
 
     /// `encode_batch` of texts (no pairs, not pre-tokenized), borrowed from the Python strs.
     #[pyo3(signature = (texts, add_special_tokens, settings, num_threads=None))]
-    fn encode_batch_texts(
+    fn encode_batch_texts<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         texts: Vec<PyBackedStr>,
         add_special_tokens: &Bound<'_, PyAny>,
         settings: &Bound<'_, PySettings>,
         num_threads: Option<i64>,
-    ) -> PyResult<Vec<PyPipelineEncoding>> {
+    ) -> PyResult<Vec<Bound<'py, PyPipelineEncoding>>> {
         // a bool or NumPy bool only (tokenizers' TypeError for 1 or None)
         let (t, s, add) = (&self.inner, &settings.get().inner, add_special_tokens.extract::<bool>()?);
         encode_all(py, t, s, texts.len(), num_threads, |k| t.encode(&Input::Raw(&texts[k]), None, add, s))
@@ -109,7 +109,7 @@ impl PyPipelineTokenizer {
         add_special_tokens: bool,
         settings: &Bound<'_, PySettings>,
         num_threads: Option<i64>,
-    ) -> PyResult<Vec<PyPipelineEncoding>> {
+    ) -> PyResult<Vec<Bound<'py, PyPipelineEncoding>>> {
         let (t, s) = (&self.inner, &settings.get().inner);
         encode_all(py, t, s, items.len(), num_threads, |k| encode_one(t, &items[k], is_pretokenized, add_special_tokens, s))
     }
@@ -192,24 +192,75 @@ impl PyPipelineTokenizer {
     }
 }
 
+/// Jobs per thread in [`encode_all`] (texts are dealt in runs of about `n / (threads * this)`),
+/// and the most texts one job takes.
+const JOBS_PER_THREAD: usize = 16;
+const MAX_JOB_TEXTS: usize = 512;
+
+/// The unused room (tokens a column) from which a batch's encodings are cut to their length.
+const SHRINK_ROOM: usize = 32;
+
+/// The share of the jobs (percent, times the other threads) left to the other threads while the
+/// calling thread makes the Python objects of those done (as sentencepiece's batch does).
+const HANDOVER_PERCENT: usize = 15;
+
 /// The `n` encodings `encode(k)` makes, on up to `num_threads` threads with the GIL released, padded
 /// as the settings say (HF pads each encoding, then the batch together: BatchLongest to the longest).
-fn encode_all(
-    py: Python<'_>,
+/// Unpadded, the calling thread makes the `Encoding` objects of the runs of texts done, in order,
+/// while the other threads encode the rest: made after all the encoding, that serial part was
+/// longer than the encoding itself and 2 threads were slower than 1 (docs/benchmarks/encode-one-32.md).
+fn encode_all<'py>(
+    py: Python<'py>,
     t: &Arc<Tokenizer>,
     s: &Settings,
     n: usize,
     num_threads: Option<i64>,
     encode: impl Fn(usize) -> crate::Result<Encoding> + Send + Sync,
-) -> PyResult<Vec<PyPipelineEncoding>> {
+) -> PyResult<Vec<Bound<'py, PyPipelineEncoding>>> {
     let threads = threads::thread_count(thread_count(py, num_threads)?)?;
-    let out = py.detach(|| -> crate::Result<Vec<Encoding>> {
-        let out = threads::run_jobs(threads, n, &encode)?;
-        let mut out = out.into_iter().collect::<crate::Result<Vec<_>>>()?;
-        if let Some(p) = &s.padding {
-            pad_encodings(&mut out, p)?;
+    // Columns cut to their length where made (in parallel): a batch's encodings are all kept
+    // at once, and held twice the memory they used (the per-text calls' results mostly are not
+    // kept: there the shrinking cost more than it saved, docs/benchmarks/encode-one-32.md).
+    // Short texts leave little room unused, and shrinking costs them more than it saves.
+    let encode = |k: usize| encode(k).map(|mut e| {
+        if e.ids.capacity() - e.ids.len() >= SHRINK_ROOM {
+            e.shrink_to_fit();
         }
-        Ok(out)
-    })?;
-    Ok(out.into_iter().map(|e| PyPipelineEncoding::new(e, Vocab(Some(t.clone())))).collect())
+        e
+    });
+    if let Some(p) = &s.padding {
+        let out = py.detach(|| -> crate::Result<Vec<Encoding>> {
+            let mut out = threads::run_jobs(threads, n, encode)?.into_iter().collect::<crate::Result<Vec<_>>>()?;
+            pad_encodings(&mut out, p)?;
+            Ok(out)
+        })?;
+        return out.into_iter().map(|e| Bound::new(py, PyPipelineEncoding::new(e, Vocab(Some(t.clone()))))).collect();
+    }
+    let per_job = (n / (threads * JOBS_PER_THREAD)).clamp(1, MAX_JOB_TEXTS);
+    let jobs = n.div_ceil(per_job);
+    let reserve = jobs * threads.saturating_sub(1) * HANDOVER_PERCENT / 100;
+    let (mut out, mut failed) = (Vec::<Py<PyPipelineEncoding>>::with_capacity(n), None::<PyErr>);
+    let run = |j: usize| (j * per_job..n.min((j + 1) * per_job)).map(&encode).collect::<crate::Result<Vec<_>>>();
+    let ready = |_, done: crate::Result<Vec<Encoding>>| {
+        // the first error in input order, as when all were collected first
+        if failed.is_some() {
+            return;
+        }
+        Python::attach(|py| match done {
+            Ok(done) => {
+                for e in done {
+                    match Bound::new(py, PyPipelineEncoding::new(e, Vocab(Some(t.clone())))) {
+                        Ok(o) => out.push(o.unbind()),
+                        Err(e) => return failed = Some(e),
+                    }
+                }
+            }
+            Err(e) => failed = Some(e.into()),
+        })
+    };
+    py.detach(|| threads::run_jobs_in_order(threads, jobs, reserve, run, ready))?;
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(out.into_iter().map(|o| o.into_bound(py)).collect()),
+    }
 }
