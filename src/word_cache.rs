@@ -293,6 +293,19 @@ mod tests {
     }
 
     #[test]
+    fn a_table_the_memory_is_not_there_for_stays_empty() {
+        // 2^60 sets cannot be had: no abort, the table empty, every word a miss, still exact
+        let mut t = Table::<2, SHORT_IDS>::default();
+        t.enable(1 << 60);
+        assert!(t.sets.is_empty());
+        let key = Key::<2>::new(b"word");
+        t.put(&key, &[7]);
+        let mut out = Vec::new();
+        assert_eq!(t.get(&key, &mut out), Found::No);
+        assert!(out.is_empty());
+    }
+
+    #[test]
     fn hits_are_exact_and_the_older_way_survives_one_newcomer() {
         let mut c = WordCache::default();
         let mut computed = 0;

@@ -50,9 +50,11 @@ impl<const W: usize, const I: usize> Entry<W, I> {
 impl<const W: usize, const I: usize> Table<W, I> {
     const EMPTY: Entry<W, I> = Entry { key: [0; W], len: 0, n: 0, ids: [0; I] };
 
+    /// Allocates the table; if the memory is not there, it stays empty (every
+    /// lookup a miss: slower, never an abort).
     pub(super) fn enable(&mut self, sets: usize) {
-        if self.sets.is_empty() {
-            self.sets = vec![Set([Self::EMPTY; 2]); sets];
+        if self.sets.is_empty() && self.sets.try_reserve_exact(sets).is_ok() {
+            self.sets.resize(sets, Set([Self::EMPTY; 2]));
         }
     }
 

@@ -66,8 +66,11 @@ impl<const SETS: usize> Tiny<SETS> {
 
     pub(super) fn enable(&mut self) {
         const { assert!(SETS.is_power_of_two() && SETS > 1) };
-        if self.sets.is_none() {
-            self.sets = vec![Line::default(); SETS].into_boxed_slice().try_into().ok();
+        // Without the memory the table stays off (every lookup a miss), never an abort.
+        let mut lines = Vec::new();
+        if self.sets.is_none() && lines.try_reserve_exact(SETS).is_ok() {
+            lines.resize(SETS, Line::default());
+            self.sets = lines.into_boxed_slice().try_into().ok();
         }
     }
 
@@ -179,6 +182,16 @@ mod tests {
         let found = t.get(&Key::new(word), &mut out);
         assert_eq!(out[0], 99, "what was there stays");
         (found, out.split_off(1))
+    }
+
+    #[test]
+    fn a_table_the_memory_is_not_there_for_stays_off() {
+        // 2^50 lines of 64 bytes (64 PiB) cannot be had: no abort, the table off, every lookup a miss
+        let mut t = Tiny::<{ 1 << 50 }>::default();
+        t.enable();
+        assert!(!t.is_enabled());
+        t.put(&Key::new(b"word"), &[1]);
+        assert_eq!(get(&mut t, b"word").0, Found::No);
     }
 
     #[test]
