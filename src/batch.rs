@@ -8,8 +8,8 @@ use crate::encoder::with_thread_scratch;
 use crate::tokenizer::FullTokenizer;
 use crate::room::make_room;
 use crate::{Error, Result};
-use crate::run_output::{concat, in_block_order, output_room, RunBuffer};
-use crate::threads::{run_holding, run_runs_with_state, thread_count};
+use crate::run_output::{concat, in_block_order, output_room, run_rows, RunBuffer};
+use crate::threads::{run_runs_with_state, thread_count};
 use crate::batch_needles::Needles;
 use crate::batch_pairs::encode_pair;
 use crate::batch_rows::{close_row, content_limit, open_row};
@@ -187,20 +187,15 @@ fn encode(
     // The buffer that holds block 0 becomes the batch's ids: room up front
     // for the whole batch's (a first guess, as `encode_rows` makes), so the
     // other blocks' ids are copied after them without moving them.
-    let whole = guess(texts, seconds);
     let (runs, alone) = run_runs_with_state(workers, blocks, |_| RunBuffer::new(Part::default()), |run, k| {
         let rows = &texts[(k * block).min(texts.len())..((k + 1) * block).min(texts.len())];
         let row_seconds = seconds.map(|s| &s[k * block..k * block + rows.len()]);
-        // a block taken out of order (from the back of another run) goes alone
-        let fresh = run.is_empty();
-        let in_run = run.takes(k);
+        let place = run.take(k);
         let mut lone = Part::default();
-        let out = if in_run { &mut run.part } else { &mut lone };
-        // A run's buffer, at its first block: room for the run's rows from there (block 0's: the whole batch).
-        if in_run && fresh {
-            let span = run_holding(blocks, workers, k);
-            let rest = (k * block).min(texts.len())..(span.end * block).min(texts.len());
-            let room = if k == 0 { whole } else { guess(&texts[rest.clone()], seconds.map(|s| &s[rest])) };
+        let out = if place.is_some() { &mut run.part } else { &mut lone };
+        if place == Some(true) {
+            let rest = run_rows(k, block, blocks, workers, texts.len());
+            let room = guess(&texts[rest.clone()], seconds.map(|s| &s[rest]));
             output_room(&mut out.ids, room, "token ids")?;
             output_room(&mut out.offsets, if opts.offsets { room } else { 0 }, "token offsets")?;
             make_room(&mut out.lens, if k == 0 { texts.len() } else { 0 }, "row lengths")?;
@@ -209,7 +204,7 @@ fn encode(
             true => encode_rows_offsets(tok, rows, &opts, &needles, k * block, out)?,
             false => encode_rows(tok, rows, row_seconds, &opts, &needles, memo, k * block, out)?,
         }
-        Ok((!in_run).then_some(lone))
+        Ok(place.is_none().then_some(lone))
     })?;
     let alone = alone.into_iter().collect::<Result<Vec<_>>>()?;
     let mut parts = in_block_order(runs, alone)?;

@@ -13,8 +13,8 @@
 use crate::pipeline::{IdsOnly, Input, Settings, Tokenizer};
 use crate::processors::truncation::TruncationParams;
 use crate::room::make_room;
-use crate::run_output::{concat, in_block_order, output_room, RunBuffer};
-use crate::threads::{run_holding, run_runs_with_state};
+use crate::run_output::{concat, in_block_order, output_room, run_rows, RunBuffer};
+use crate::threads::run_runs_with_state;
 use crate::{Error, Result};
 
 /// Rows one job encodes: enough to amortize the hand-off, few enough to balance.
@@ -112,21 +112,17 @@ pub fn encode_flat(
     // batch's ids, each other run's buffer for its own rows (run_output.rs).
     let (runs, alone) = run_runs_with_state(threads, jobs, |_| RunBuffer::new(Part::default()), |run, k| {
         let rows = &texts[k * rows_per_job..((k + 1) * rows_per_job).min(texts.len())];
-        let fresh = run.is_empty();
-        let in_run = run.takes(k);
+        let place = run.take(k);
         let mut lone = Part::default();
-        let part = if in_run { &mut run.part } else { &mut lone };
-        // A run's buffer, at its first block: room for the run's rows from there (block 0's: the whole batch).
-        if in_run && fresh {
-            let span = run_holding(jobs, threads, k);
-            let rest = if k == 0 { texts } else { &texts[k * rows_per_job..(span.end * rows_per_job).min(texts.len())] };
-            let room = guess(rest);
+        let part = if place.is_some() { &mut run.part } else { &mut lone };
+        if place == Some(true) {
+            let room = guess(&texts[run_rows(k, rows_per_job, jobs, threads, texts.len())]);
             output_room(&mut part.ids, room, "token ids")?;
             output_room(&mut part.offsets, if offsets { room } else { 0 }, "token offsets")?;
             make_room(&mut part.lens, if k == 0 { texts.len() } else { 0 }, "row lengths")?;
         }
         encode_part(tok, rows, add_special_tokens, &settings, offsets, part)?;
-        Ok((!in_run).then_some(lone))
+        Ok(place.is_none().then_some(lone))
     })?;
     let alone = alone.into_iter().collect::<Result<Vec<_>>>()?;
     let mut parts = in_block_order(runs, alone)?;

@@ -8,7 +8,8 @@
 //! every block in a buffer of its own, gathered into a fresh zeroed array,
 //! copied them all and wrote every page twice (memset, page faults).
 
-use crate::threads::for_each_slice;
+use crate::threads::{for_each_slice, run_holding};
+use std::ops::Range;
 use crate::{Error, Result};
 
 /// One worker's blocks `first..next`, back to back in `part`.
@@ -28,6 +29,16 @@ impl<P> RunBuffer<P> {
         self.first == self.next
     }
 
+    /// Takes block `k` as [`takes`](Self::takes) does and says where it goes:
+    /// `Some(true)` into this buffer as its first block (the caller makes the
+    /// buffer's room then: [`run_rows`]), `Some(false)` into this buffer after
+    /// the blocks before it, `None` alone (a block taken out of order, from the
+    /// back of another worker's run).
+    pub fn take(&mut self, k: usize) -> Option<bool> {
+        let first = self.is_empty();
+        self.takes(k).then_some(first)
+    }
+
     /// Whether block `k` goes into this buffer: its first block, or the one
     /// after its last (noted as taken when so).
     pub fn takes(&mut self, k: usize) -> bool {
@@ -41,6 +52,17 @@ impl<P> RunBuffer<P> {
             false
         }
     }
+}
+
+/// The rows a run's buffer is made for at its first block `k`, of `jobs`
+/// blocks of `block` rows (`rows` in all) dealt to `workers`: block 0's buffer
+/// becomes the call's output, so room for every row; another, its own run's
+/// rows from `k` on ([`run_holding`]).
+pub fn run_rows(k: usize, block: usize, jobs: usize, workers: usize, rows: usize) -> Range<usize> {
+    if k == 0 {
+        return 0..rows;
+    }
+    (k * block).min(rows)..(run_holding(jobs, workers, k).end * block).min(rows)
 }
 
 /// The parts of all `jobs` blocks in block order, each covering one or more
@@ -189,6 +211,15 @@ mod tests {
         let mut run = RunBuffer::new(());
         assert!(run.takes(5) && run.takes(6) && !run.takes(4) && !run.takes(8) && run.takes(7));
         assert_eq!((run.first, run.next), (5, 8));
+        let mut run = RunBuffer::new(());
+        assert_eq!([5, 6, 4, 8, 7].map(|k| run.take(k)), [Some(true), Some(false), None, None, Some(false)]);
+    }
+
+    #[test]
+    fn a_run_buffer_is_made_for_its_runs_rows_and_block_0s_for_all() {
+        // 10 blocks of 3 rows (29 rows: the last block short) dealt to 3 workers: runs 0..3, 3..6, 6..10
+        assert_eq!([0, 3, 4, 6].map(|k| run_rows(k, 3, 10, 3, 29)), [0..29, 9..18, 12..18, 18..29]);
+        assert_eq!(run_rows(0, 5, 1, 1, 0), 0..0);
     }
 
     #[test]
