@@ -6,6 +6,7 @@
 //! token's string into the encoding was the per-text call's largest cost.
 
 pub use crate::encoding_ranges::SequenceRanges;
+use crate::room::make_room;
 
 /// A token's text: None when it is the model vocabulary's text of its id
 /// ([`TokenVocab::text`]), else the text itself. Producers store None only for
@@ -70,15 +71,17 @@ impl Encoding {
         self.ids.is_empty()
     }
 
-    /// Room for `n` more tokens in every column.
-    pub fn reserve(&mut self, n: usize) {
-        self.ids.reserve(n);
-        self.type_ids.reserve(n);
-        self.tokens.reserve(n);
-        self.words.reserve(n);
-        self.offsets.reserve(n);
-        self.special_tokens_mask.reserve(n);
-        self.attention_mask.reserve(n);
+    /// Room for `n` more tokens in every column, made fallibly (56 bytes a
+    /// token: a guess from a long text's size must be a MemoryError, not an abort).
+    pub fn reserve(&mut self, n: usize) -> crate::Result<()> {
+        let what = "encoding";
+        make_room(&mut self.ids, n, what)?;
+        make_room(&mut self.type_ids, n, what)?;
+        make_room(&mut self.tokens, n, what)?;
+        make_room(&mut self.words, n, what)?;
+        make_room(&mut self.offsets, n, what)?;
+        make_room(&mut self.special_tokens_mask, n, what)?;
+        make_room(&mut self.attention_mask, n, what)
     }
 
     /// Every column (and overflowing piece) cut to its length. Encoders reserve room for the
@@ -225,12 +228,12 @@ mod tests {
     #[test]
     fn shrinking_keeps_every_value_and_cuts_the_room() {
         let mut e = Encoding::default();
-        e.reserve(64);
+        e.reserve(64).unwrap();
         e.push(7, None, (0, 3), Some(0), 0);
         e.push(8, Some("x".into()), (3, 4), Some(1), 0);
         e.set_sequence_id(0);
         let mut over = e.clone();
-        over.reserve(64);
+        over.reserve(64).unwrap();
         e.overflowing.push(over);
         let before = e.clone();
         e.shrink_to_fit();

@@ -253,7 +253,7 @@ impl Tokenizer {
             Input::Raw(text) => {
                 // One allocation per column for most texts: short English sentences run near 3 bytes
                 // a token, long texts near 4.5 (their rare growth costs less than the room unused).
-                e.reserve(text.len() / if text.len() <= 4096 { 2 } else { 4 } + 1 + room);
+                e.reserve(text.len() / if text.len() <= 4096 { 2 } else { 4 } + 1 + room)?;
                 self.encode_text(text, type_id, None, &mut e)?
             }
             Input::PreTokenized(words) => {

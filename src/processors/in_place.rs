@@ -163,7 +163,8 @@ fn assemble(encodings: &mut [Encoding], parts: &[Part], vocab: &(impl TokenVocab
             Part::Special { ids, .. } => ids.len(),
         })
         .sum::<usize>();
-    out.reserve(total);
+    // no more than the second sequence already holds; without it the pushes below grow the columns
+    let _ = out.reserve(total);
     let lead_len = lead_specials(parts).count();
     if lead_len > 0 {
         // appended, then rotated to the front (room reserved above: no allocation)

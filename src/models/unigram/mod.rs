@@ -126,6 +126,9 @@ impl Unigram {
         let unk_score = self.min_score - UNK_PENALTY;
         let best = &mut s.best;
         best.clear();
+        // 24 bytes a byte of the word: a word of hundreds of MB (a text with
+        // no space) must be a MemoryError, not an abort
+        crate::room::make_room(best, size + 1, "Unigram lattice")?;
         best.resize(size + 1, Best { id: 0, start: NONE, score: 0.0 });
         for (start, &lead) in bytes.iter().enumerate() {
             let char_len = char_len(lead);
@@ -156,6 +159,14 @@ impl Unigram {
         }
         let path = &mut s.path;
         path.clear();
+        // a piece per char at most: room for the path made fallibly first
+        let mut pieces = 0;
+        let mut end = size;
+        while let Some(node) = best.get(end).filter(|n| end > 0 && n.start != NONE) {
+            pieces += 1;
+            end = node.start as usize;
+        }
+        crate::room::make_room(path, pieces, "Unigram path")?;
         let mut end = size;
         while end > 0 {
             let node = best.get(end).copied().filter(|n| n.start != NONE);
@@ -175,6 +186,8 @@ impl Unigram {
     /// `tokenize` with the caller's buffers (the fused path reuses them).
     fn tokenize_into(&self, word: &str, out: &mut Vec<ModelToken>, scratch: &mut Scratch) -> Result<()> {
         self.best_path(word, scratch)?;
+        // a token per piece (a fused unknown run's bytes make their own room)
+        crate::room::make_room(out, scratch.path.len(), "Unigram tokens")?;
         let mut run: Option<(usize, usize)> = None;
         for &(id, s, e) in &scratch.path {
             if Some(id) == self.unk_id {
@@ -198,6 +211,7 @@ impl Unigram {
         if let Some(&id) = self.ids.get(text) {
             out.push((id, s, e));
         } else if let Some(bytes) = self.byte_ids(text) {
+            crate::room::make_room(out, bytes.len(), "Unigram tokens")?;
             out.extend(bytes.into_iter().map(|id| (id, s, e)));
         } else {
             out.push((self.unk_id.ok_or_else(missing_unk_id)?, s, e));

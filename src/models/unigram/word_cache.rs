@@ -87,7 +87,7 @@ fn load(text: &[u8], at: usize, n: usize) -> u64 {
 
 #[derive(Clone, Default)]
 pub(super) struct WordCache {
-    /// Open addressing, linear probing, a power-of-two length at most half full.
+    /// Open addressing, linear probing, a power-of-two length at most three quarters full.
     slots: Vec<Slot>,
     /// Where each slot's spans start in `spans` (beside the slots: only offsets need them).
     span_at: Vec<u32>,
@@ -257,8 +257,14 @@ impl WordCache {
             return;
         }
         let flag = flag(prefixed);
-        if (self.len + 1) * 4 > self.slots.len() * 3 {
-            self.grow();
+        // Without the memory for the table or the arenas the word is not
+        // cached (it is tokenized again when seen again), never an abort.
+        if (self.len + 1) * 4 > self.slots.len() * 3 && !self.resize_to((self.slots.len() * 2).max(1024)) {
+            return;
+        }
+        let arenas = (self.keys.try_reserve(word.len()), self.ids.try_reserve(pieces.len()), self.spans.try_reserve(pieces.len()));
+        if arenas.0.is_err() || arenas.1.is_err() || arenas.2.is_err() {
+            return;
         }
         let mut slot = Slot { tag: hash(word, flag), key_len: word.len() as u8 | flag, pieces: pieces.len() as u8, ..Slot::default() };
         match slot.key.get_mut(..word.len()) {
@@ -292,11 +298,19 @@ impl WordCache {
         }
     }
 
-    fn grow(&mut self) {
-        let size = (self.slots.len() * 2).max(1024);
-        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
-        let old_at = std::mem::replace(&mut self.span_at, vec![0; size]);
+    /// Re-places the words in `size` (a power of two) slots; false, the
+    /// cache as it was, when that memory cannot be had.
+    fn resize_to(&mut self, size: usize) -> bool {
+        let (mut slots, mut span_at) = (Vec::new(), Vec::new());
+        if slots.try_reserve_exact(size).is_err() || span_at.try_reserve_exact(size).is_err() {
+            return false;
+        }
+        slots.resize(size, Slot::default());
+        span_at.resize(size, 0);
+        let old = std::mem::replace(&mut self.slots, slots);
+        let old_at = std::mem::replace(&mut self.span_at, span_at);
         old.into_iter().zip(old_at).filter(|(s, _)| s.tag != 0).for_each(|(s, at)| self.place(s, at));
+        true
     }
 }
 
@@ -352,6 +366,19 @@ mod tests {
         assert!(c.get(false, long.as_bytes()).is_none());
         c.clear();
         assert!(c.get(true, words[0].as_bytes()).is_none());
+    }
+
+    #[test]
+    fn a_table_the_memory_is_not_there_for_keeps_the_cache_as_it_was() {
+        // 2^60 slots of 32 bytes cannot be had: no abort, the words cached before still found
+        let mut c = WordCache::default();
+        c.insert(true, b"word", &[(5, 0, 7)]);
+        assert!(!c.resize_to(1 << 60));
+        assert_eq!(c.get(true, b"word"), Some((&[5u32][..], &[[0u8, 7]][..])));
+        c.insert(false, b"other", &[(6, 0, 5), (7, 5, 5)]);
+        assert_eq!(c.get(false, b"other").map(|g| g.0.to_vec()), Some(vec![6, 7]));
+        assert!(c.resize_to(2048));
+        assert_eq!(c.get(true, b"word").map(|g| g.0.to_vec()), Some(vec![5]));
     }
 
     /// A word's key and hash read inside a longer text (one load, or the
