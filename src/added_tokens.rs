@@ -6,6 +6,8 @@
 //! take the whitespace (`\s`) before/after into the token.
 
 use crate::normalized_string::NormalizedString;
+use crate::room::try_push;
+use crate::Result;
 use std::collections::HashMap;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,9 +116,9 @@ pub fn find_matches(
     matcher: &Matcher,
     tokens: &HashMap<u32, AddedToken>,
     skip_special: bool,
-) -> Vec<(std::ops::Range<usize>, Option<u32>)> {
+) -> Result<Vec<(std::ops::Range<usize>, Option<u32>)>> {
     if text.is_empty() || matcher.is_empty() {
-        return vec![(0..text.len(), None)];
+        return Ok(vec![(0..text.len(), None)]);
     }
     let mut out = Vec::new();
     let (mut start_offset, mut from) = (0usize, 0usize);
@@ -146,17 +148,20 @@ pub fn find_matches(
             }
         }
         if start_offset < start {
-            out.push((start_offset..start, None));
+            try_push(&mut out, (start_offset..start, None), WHAT)?;
         }
-        out.push((start..stop, Some(id)));
+        try_push(&mut out, (start..stop, Some(id)), WHAT)?;
         // HF goes on from the match's own end, not from where rstrip stopped.
         start_offset = stop;
     }
     if start_offset != text.len() {
-        out.push((start_offset..text.len(), None));
+        try_push(&mut out, (start_offset..text.len(), None), WHAT)?;
     }
-    out
+    Ok(out)
 }
+
+/// What a failed allocation names.
+const WHAT: &str = "added-token splits";
 
 /// One piece of the input after added-token extraction: text still to
 /// pre-tokenize, or an added token already decided.
@@ -173,18 +178,19 @@ pub fn split_pieces(
     tokens: &HashMap<u32, AddedToken>,
     skip_special: bool,
     out: &mut Vec<Split>,
-    mut then: impl FnMut(NormalizedString, &mut Vec<Split>),
-) {
-    for (r, id) in find_matches(&s.chars, matcher, tokens, skip_special) {
+    mut then: impl FnMut(NormalizedString, &mut Vec<Split>) -> Result<()>,
+) -> Result<()> {
+    for (r, id) in find_matches(&s.chars, matcher, tokens, skip_special)? {
         if r.is_empty() {
             continue;
         }
-        let piece = s.slice(r);
+        let piece = s.slice(r)?;
         match id {
-            Some(id) => out.push(Split::Token(piece, id)),
-            None => then(piece, out),
+            Some(id) => try_push(out, Split::Token(piece, id), WHAT)?,
+            None => then(piece, out)?,
         }
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -201,7 +207,7 @@ mod tests {
             [(0, tok("<m>", true, false, false)), (1, tok("<m>x", false, false, false))].into_iter().collect();
         let m = Matcher::new(tokens.iter().map(|(&id, t)| (t.content.clone(), id)));
         let text: Vec<char> = "a  <m> <m>x".chars().collect();
-        let got = find_matches(&text, &m, &tokens, false);
+        let got = find_matches(&text, &m, &tokens, false).unwrap();
         assert_eq!(got, vec![(0..1, None), (1..6, Some(0)), (6..7, None), (7..11, Some(1))]);
     }
 
@@ -210,6 +216,6 @@ mod tests {
         let tokens: HashMap<u32, AddedToken> = [(0, tok("ab", false, false, true))].into_iter().collect();
         let m = Matcher::new([("ab".to_string(), 0)]);
         let text: Vec<char> = "xab ab".chars().collect();
-        assert_eq!(find_matches(&text, &m, &tokens, false), vec![(0..4, None), (4..6, Some(0))]);
+        assert_eq!(find_matches(&text, &m, &tokens, false).unwrap(), vec![(0..4, None), (4..6, Some(0))]);
     }
 }

@@ -7,7 +7,12 @@
 //! char, or with the empty span at the start of this piece), and -n replaces
 //! the next char and removes the n after it.
 
+use crate::room::{make_room, out_of_memory};
+use crate::Result;
 use std::ops::Range;
+
+/// What a failed allocation names.
+const WHAT: &str = "normalized text";
 
 /// `[start, end)` in the original text, in chars.
 pub type Span = (usize, usize);
@@ -22,10 +27,13 @@ pub struct NormalizedString {
 
 impl NormalizedString {
     /// `text` unchanged, its chars numbered from `origin`.
-    pub fn new(text: &str, origin: usize) -> Self {
-        let chars: Vec<char> = text.chars().collect();
-        let spans = (0..chars.len()).map(|i| (origin + i, origin + i + 1)).collect();
-        NormalizedString { chars, spans, origin }
+    pub fn new(text: &str, origin: usize) -> Result<Self> {
+        let n = text.chars().count();
+        let mut s = NormalizedString { origin, ..NormalizedString::default() };
+        s.make_room(n)?;
+        s.chars.extend(text.chars());
+        s.spans.extend((0..n).map(|i| (origin + i, origin + i + 1)));
+        Ok(s)
     }
 
     pub fn len(&self) -> usize {
@@ -36,14 +44,27 @@ impl NormalizedString {
         self.chars.is_empty()
     }
 
-    pub fn text(&self) -> String {
-        self.chars.iter().collect()
+    /// The chars as a string (made fallibly: a piece can be the whole text).
+    pub fn text(&self) -> Result<String> {
+        let mut text = String::new();
+        let bytes = self.chars.iter().map(|c| c.len_utf8()).sum();
+        text.try_reserve_exact(bytes).map_err(|_| out_of_memory::<u8>(bytes, WHAT))?;
+        text.extend(self.chars.iter());
+        Ok(text)
+    }
+
+    /// Room for `n` more chars and spans: 20 bytes a char, so a long text's
+    /// pieces are made fallibly (a `MemoryError`, never an abort).
+    fn make_room(&mut self, n: usize) -> Result<()> {
+        make_room(&mut self.chars, n, WHAT)?;
+        make_room(&mut self.spans, n, WHAT)
     }
 
     /// Applies HF-style edits to the whole string.
-    pub fn transform(&mut self, edits: impl IntoIterator<Item = (char, isize)>) {
-        let mut chars = Vec::with_capacity(self.chars.len());
-        let mut spans = Vec::with_capacity(self.chars.len());
+    pub fn transform(&mut self, edits: impl IntoIterator<Item = (char, isize)>) -> Result<()> {
+        let edits = edits.into_iter();
+        let mut out = NormalizedString { origin: self.origin, ..NormalizedString::default() };
+        out.make_room(self.chars.len().max(edits.size_hint().0))?;
         let mut pos = 0usize; // chars of `self` consumed
         for (c, change) in edits {
             let span = if change > 0 {
@@ -55,19 +76,24 @@ impl NormalizedString {
                 pos += 1 + change.unsigned_abs();
                 s
             };
-            chars.push(c);
-            spans.push(span);
+            // more chars than it had (insertions): grown as `push` grows, fallibly
+            out.make_room(1)?;
+            out.chars.push(c);
+            out.spans.push(span);
         }
-        self.chars = chars;
-        self.spans = spans;
+        self.chars = out.chars;
+        self.spans = out.spans;
+        Ok(())
     }
 
     /// Puts `c` in front, aligned as HF's `prepend` aligns it: with the first char.
-    pub fn prepend(&mut self, c: char) {
+    pub fn prepend(&mut self, c: char) -> Result<()> {
         if let Some(&first) = self.spans.first() {
+            self.make_room(1)?;
             self.chars.insert(0, c);
             self.spans.insert(0, first);
         }
+        Ok(())
     }
 
     /// The original span of the normalized chars `r` (first start, last end, as HF).
@@ -79,9 +105,13 @@ impl NormalizedString {
     }
 
     /// The normalized chars `r` as a piece of their own.
-    pub fn slice(&self, r: Range<usize>) -> NormalizedString {
+    pub fn slice(&self, r: Range<usize>) -> Result<NormalizedString> {
         let origin = self.original_span(r.clone()).map_or(self.origin, |s| s.0);
-        NormalizedString { chars: self.chars[r.clone()].to_vec(), spans: self.spans[r].to_vec(), origin }
+        let mut piece = NormalizedString { origin, ..NormalizedString::default() };
+        piece.make_room(r.len())?;
+        piece.chars.extend_from_slice(&self.chars[r.clone()]);
+        piece.spans.extend_from_slice(&self.spans[r]);
+        Ok(piece)
     }
 }
 
@@ -91,23 +121,23 @@ mod tests {
 
     #[test]
     fn inserted_chars_take_the_previous_span() {
-        let mut s = NormalizedString::new("aé", 3);
-        s.transform([('a', 0), ('e', 0), ('\u{301}', 1)]);
+        let mut s = NormalizedString::new("aé", 3).unwrap();
+        s.transform([('a', 0), ('e', 0), ('\u{301}', 1)]).unwrap();
         assert_eq!(s.spans, vec![(3, 4), (4, 5), (4, 5)]);
         assert_eq!(s.original_span(1..3), Some((4, 5)));
     }
 
     #[test]
     fn removal_skips_chars() {
-        let mut s = NormalizedString::new("abc", 0);
-        s.transform([('x', -2)]);
-        assert_eq!((s.text(), s.spans.clone()), ("x".to_string(), vec![(0, 1)]));
+        let mut s = NormalizedString::new("abc", 0).unwrap();
+        s.transform([('x', -2)]).unwrap();
+        assert_eq!((s.text().unwrap(), s.spans.clone()), ("x".to_string(), vec![(0, 1)]));
     }
 
     #[test]
     fn prepend_takes_the_first_span() {
-        let mut s = NormalizedString::new("ab", 0).slice(1..2);
-        s.prepend(' ');
+        let mut s = NormalizedString::new("ab", 0).unwrap().slice(1..2).unwrap();
+        s.prepend(' ').unwrap();
         assert_eq!(s.spans, vec![(1, 2), (1, 2)]);
         assert_eq!(s.origin, 1);
     }

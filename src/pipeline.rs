@@ -13,6 +13,7 @@ use crate::models::Model;
 use crate::normalized_string::NormalizedString;
 use crate::processors::padding::pad_encodings;
 use crate::processors::truncation::truncate_encodings;
+use crate::room::{make_room, try_push};
 use crate::Result;
 use std::collections::{HashMap, HashSet};
 
@@ -91,13 +92,14 @@ impl Tokenizer {
     }
 
     /// HF's `extract_and_normalize` then pre-tokenization: the splits of one text.
-    fn splits(&self, text: &str) -> Vec<Split> {
-        let whole = NormalizedString::new(text, 0);
+    fn splits(&self, text: &str) -> Result<Vec<Split>> {
+        const WHAT: &str = "pre-tokenized text";
+        let whole = NormalizedString::new(text, 0)?;
         let mut first = Vec::new();
         if self.added_first.may_occur_in(text) {
             split_pieces(&whole, &self.raw_matcher, &self.added_r, self.encode_special_tokens, &mut first, |piece, out| {
-                out.push(Split::Text(piece))
-            });
+                try_push(out, Split::Text(piece), WHAT)
+            })?;
         } else if !whole.is_empty() {
             // no added token's first byte in the text: what the matcher would give (the whole
             // text as one piece, equal to `whole.slice(0..len)`), without its walk or a copy
@@ -106,31 +108,33 @@ impl Tokenizer {
         let mut out = Vec::with_capacity(first.len());
         for split in first {
             let Split::Text(mut piece) = split else {
-                out.push(split);
+                try_push(&mut out, split, WHAT)?;
                 continue;
             };
             if let Some(n) = &self.config.normalizer {
-                n.normalize(&mut piece);
+                n.normalize(&mut piece)?;
             }
             let pre_tokenize = |p: NormalizedString, out: &mut Vec<Split>| match &self.config.pre_tokenizer {
                 // The fused path cuts the words itself (encode_text).
-                Some(_) if self.fused_unigram.is_some() => out.push(Split::Text(p)),
+                Some(_) if self.fused_unigram.is_some() => try_push(out, Split::Text(p), WHAT),
                 Some(pt) => {
                     let mut words = Vec::new();
-                    pt.pre_tokenize(p, &mut words);
+                    pt.pre_tokenize(p, &mut words)?;
+                    make_room(out, words.len(), WHAT)?;
                     out.extend(words.into_iter().filter(|w| !w.is_empty()).map(Split::Text));
+                    Ok(())
                 }
-                None => out.push(Split::Text(p)),
+                None => try_push(out, Split::Text(p), WHAT),
             };
             if !self.normalized_matcher.is_empty() {
-                split_pieces(&piece, &self.normalized_matcher, &self.added_r, self.encode_special_tokens, &mut out, pre_tokenize);
+                split_pieces(&piece, &self.normalized_matcher, &self.added_r, self.encode_special_tokens, &mut out, pre_tokenize)?;
             } else if !piece.is_empty() {
                 // no normalized added token: the matcher's one piece, `piece.slice(0..len)`, without the copy
                 piece.origin = piece.original_span(0..piece.len()).map_or(piece.origin, |s| s.0);
-                pre_tokenize(piece, &mut out);
+                pre_tokenize(piece, &mut out)?;
             }
         }
-        out
+        Ok(out)
     }
 
     /// Tokens of one text; `word` overrides the word index (pre-tokenized input).
@@ -155,7 +159,7 @@ impl Tokenizer {
             }
         }
         let (mut model_tokens, mut char_of, mut word_text) = (Vec::new(), Vec::new(), String::new());
-        for split in self.splits(text) {
+        for split in self.splits(text)? {
             let w = Some(word.unwrap_or(next_word));
             match (split, &self.fused_unigram, &self.config.model) {
                 (Split::Text(piece), Some(fused), Model::Unigram(model)) => {
@@ -166,7 +170,7 @@ impl Tokenizer {
                 (split, ..) => match split {
                 Split::Token(piece, id) => {
                     let span = piece.original_span(0..piece.len()).unwrap_or((piece.origin, piece.origin));
-                    out.push(id, self.own(id, &piece.text()), span, w, type_id);
+                    out.push(id, self.own(id, &piece.text()?), span, w, type_id);
                 }
                 Split::Text(piece) => {
                     word_text.clear();
@@ -216,14 +220,14 @@ impl Tokenizer {
         if !self.added_first.may_occur_in(text) {
             return piece(text, 0, &mut next_word, out);
         }
-        for split in self.added_splits_unnormalized(text) {
+        for split in self.added_splits_unnormalized(text)? {
             match split {
                 Split::Token(p, id) => {
                     let span = p.original_span(0..p.len()).unwrap_or((p.origin, p.origin));
-                    out.push(id, self.own(id, &p.text()), span, Some(word.unwrap_or(next_word)), type_id);
+                    out.push(id, self.own(id, &p.text()?), span, Some(word.unwrap_or(next_word)), type_id);
                     next_word += 1;
                 }
-                Split::Text(p) => piece(&p.text(), p.origin, &mut next_word, out)?,
+                Split::Text(p) => piece(&p.text()?, p.origin, &mut next_word, out)?,
             }
         }
         Ok(())
@@ -232,17 +236,19 @@ impl Tokenizer {
     /// The added-token splits of `text` for a file without normalizer (the
     /// fast paths): the raw matcher, then the normalized matcher on the raw
     /// pieces, as [`Tokenizer::splits`] does with no normalizer and no pre-tokenizer.
-    fn added_splits_unnormalized(&self, text: &str) -> Vec<Split> {
+    fn added_splits_unnormalized(&self, text: &str) -> Result<Vec<Split>> {
+        const WHAT: &str = "added-token splits";
+        let text_piece = |p, out: &mut Vec<Split>| try_push(out, Split::Text(p), WHAT);
         let mut first = Vec::new();
-        split_pieces(&NormalizedString::new(text, 0), &self.raw_matcher, &self.added_r, self.encode_special_tokens, &mut first, |p, out| out.push(Split::Text(p)));
+        split_pieces(&NormalizedString::new(text, 0)?, &self.raw_matcher, &self.added_r, self.encode_special_tokens, &mut first, text_piece)?;
         let mut out = Vec::with_capacity(first.len());
         for split in first {
             match split {
-                Split::Text(piece) => split_pieces(&piece, &self.normalized_matcher, &self.added_r, self.encode_special_tokens, &mut out, |p, out| out.push(Split::Text(p))),
-                token => out.push(token),
+                Split::Text(piece) => split_pieces(&piece, &self.normalized_matcher, &self.added_r, self.encode_special_tokens, &mut out, text_piece)?,
+                token => try_push(&mut out, token, WHAT)?,
             }
         }
-        out
+        Ok(out)
     }
 
     /// One sequence's encoding; `room`: columns reserved for this many more tokens

@@ -61,9 +61,10 @@ impl Tokenizer {
     /// The normalizer's output for `content`, if there is a normalizer and it changes it.
     pub(super) fn normalized_form(&self, content: &str) -> Option<String> {
         let n = self.config.normalizer.as_ref()?;
-        let mut s = NormalizedString::new(content, 0);
-        n.normalize(&mut s);
-        let form = s.text();
+        // a token's content is a few bytes: its allocations cannot fail where anything still runs
+        let mut s = NormalizedString::new(content, 0).ok()?;
+        n.normalize(&mut s).ok()?;
+        let form = s.text().ok()?;
         (form != content).then_some(form)
     }
 

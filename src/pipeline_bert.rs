@@ -109,7 +109,7 @@ impl Tokenizer {
             if !self.added_first.may_occur_in(text) {
                 return piece(text, 0, ids, offsets);
             }
-            for split in self.added_splits_unnormalized(text) {
+            for split in self.added_splits_unnormalized(text)? {
                 match split {
                     Split::Token(p, id) => {
                         ids.push(id);
@@ -118,7 +118,7 @@ impl Tokenizer {
                             o.push([span.0 as u32, span.1 as u32]);
                         }
                     }
-                    Split::Text(p) => piece(&p.text(), p.origin, ids, offsets)?,
+                    Split::Text(p) => piece(&p.text()?, p.origin, ids, offsets)?,
                 }
             }
             Ok(())

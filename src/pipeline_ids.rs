@@ -164,7 +164,7 @@ impl Tokenizer {
         match &path {
             // no added token in the text (found out by the scan itself, where it can)
             SequencePath::ByteLevel(fast) if fast.encode_text_ids(text, &self.added_first, ids, offsets.as_deref_mut()) => {}
-            SequencePath::ByteLevel(fast) => self.encode_added_ids(fast, text, ids, &mut offsets, &mut added_spaces, seq_from),
+            SequencePath::ByteLevel(fast) => self.encode_added_ids(fast, text, ids, &mut offsets, &mut added_spaces, seq_from)?,
             SequencePath::Unigram(u) => u.encode_ids(text, ids, offsets.as_deref_mut())?,
             SequencePath::Bert(b) => {
                 // right truncation needs the first `max + 1` ids only (one more tells it cut)
@@ -242,11 +242,11 @@ impl Tokenizer {
         offsets: &mut Option<&mut Vec<[u32; 2]>>,
         added_spaces: &mut Vec<(usize, u32, u32)>,
         ids_from: usize,
-    ) {
-        for split in self.added_splits_unnormalized(text) {
+    ) -> Result<()> {
+        for split in self.added_splits_unnormalized(text)? {
             match split {
                 Split::Token(piece, id) => {
-                    let (a, b) = space_counts(&piece.text());
+                    let (a, b) = space_counts(&piece.text()?);
                     added_spaces.push((ids.len() - ids_from, a as u32, b as u32));
                     ids.push(id);
                     if let Some(o) = offsets.as_deref_mut() {
@@ -254,8 +254,9 @@ impl Tokenizer {
                         o.push([span.0 as u32, span.1 as u32]);
                     }
                 }
-                Split::Text(piece) => fast.encode_piece_ids(&piece.text(), piece.origin, ids, offsets.as_deref_mut()),
+                Split::Text(piece) => fast.encode_piece_ids(&piece.text()?, piece.origin, ids, offsets.as_deref_mut()),
             }
         }
+        Ok(())
     }
 }

@@ -50,6 +50,27 @@ pub fn make_room<T>(v: &mut Vec<T>, additional: usize, what: &'static str) -> Re
     v.try_reserve(additional).map_err(|_| out_of_memory::<T>(additional, what))
 }
 
+/// `item` pushed onto `v`, grown fallibly (amortized, as `push` grows).
+#[inline]
+pub fn try_push<T>(v: &mut Vec<T>, item: T, what: &'static str) -> Result<()> {
+    make_room(v, 1, what)?;
+    v.push(item);
+    Ok(())
+}
+
+/// `items` collected into a vector grown fallibly (room for the iterator's
+/// lower bound first, then doubling as needed).
+pub fn try_collect<T>(items: impl IntoIterator<Item = T>, what: &'static str) -> Result<Vec<T>> {
+    let items = items.into_iter();
+    let mut v = Vec::new();
+    make_room(&mut v, items.size_hint().0, what)?;
+    for item in items {
+        make_room(&mut v, 1, what)?; // amortized: doubles when full, as `push` does
+        v.push(item);
+    }
+    Ok(v)
+}
+
 /// `n` zeroed items (fresh pages from the OS stay untouched until written).
 pub fn zeroed<T: Zeroable>(n: usize, what: &'static str) -> Result<Vec<T>> {
     let layout = std::alloc::Layout::array::<T>(n).map_err(|_| out_of_memory::<T>(n, what))?;

@@ -42,9 +42,8 @@ impl RegexReplace {
     }
 
     fn apply(&self, token: &str) -> String {
-        let mut s = crate::normalized_string::NormalizedString::new(token, 0);
-        self.replace.normalize(&mut s);
-        s.text()
+        // the normalizer's text without its spans (a decoder has no offsets)
+        self.replace.replace_text(token).into_owned()
     }
 }
 

@@ -9,6 +9,8 @@ mod strip;
 mod unicode;
 
 use crate::normalized_string::NormalizedString;
+use crate::room::{make_room, try_collect};
+use crate::Result;
 pub use bert::BertNormalizer;
 pub use precompiled::Precompiled;
 pub use replace::Replace;
@@ -40,48 +42,46 @@ pub enum Normalizer {
 }
 
 impl Normalizer {
-    pub fn normalize(&self, s: &mut NormalizedString) {
+    pub fn normalize(&self, s: &mut NormalizedString) -> Result<()> {
         match self {
             Normalizer::Nfc => unicode::nfc(s),
             Normalizer::Nfd => unicode::nfd(s),
             Normalizer::Nfkc => unicode::nfkc(s),
             Normalizer::Nfkd => unicode::nfkd(s),
-            Normalizer::Nmt => unicode::nmt(s),
+            Normalizer::Nmt => Ok(unicode::nmt(s)),
             Normalizer::Lowercase => {
-                let edits: Vec<(char, isize)> = s
-                    .chars
-                    .iter()
-                    .flat_map(|c| c.to_lowercase().enumerate().map(|(i, l)| (l, isize::from(i > 0))))
-                    .collect();
-                s.transform(edits);
+                let edits = s.chars.iter().flat_map(|c| c.to_lowercase().enumerate().map(|(i, l)| (l, isize::from(i > 0))));
+                let edits = try_collect(edits, "normalized text")?;
+                s.transform(edits)
             }
             Normalizer::Bert(b) => b.normalize(s),
-            Normalizer::Strip { left, right } => strip::strip(s, *left, *right),
-            Normalizer::StripAccents => strip::strip_accents(s),
+            Normalizer::Strip { left, right } => Ok(strip::strip(s, *left, *right)),
+            Normalizer::StripAccents => Ok(strip::strip_accents(s)),
             Normalizer::Replace(r) => r.normalize(s),
-            Normalizer::Prepend(p) => {
-                if !s.is_empty() {
-                    prepend_str(s, p)
-                }
-            }
-            Normalizer::ByteLevel => {
-                if !s.is_empty() {
-                    crate::pre_tokenizers::byte_level::to_byte_chars(s)
-                }
-            }
+            Normalizer::Prepend(p) => match s.is_empty() {
+                true => Ok(()),
+                false => prepend_str(s, p),
+            },
+            Normalizer::ByteLevel => match s.is_empty() {
+                true => Ok(()),
+                false => crate::pre_tokenizers::byte_level::to_byte_chars(s),
+            },
             Normalizer::Precompiled(p) => p.normalize(s),
-            Normalizer::Sequence(steps) => steps.iter().for_each(|n| n.normalize(s)),
+            Normalizer::Sequence(steps) => steps.iter().try_for_each(|n| n.normalize(s)),
         }
     }
 }
 
 /// HF's `NormalizedString::prepend`: every char of `p` takes the first char's span.
-fn prepend_str(s: &mut NormalizedString, p: &str) {
+fn prepend_str(s: &mut NormalizedString, p: &str) -> Result<()> {
     if let Some(&first) = s.spans.first() {
         let n = p.chars().count();
+        make_room(&mut s.chars, n, "normalized text")?;
+        make_room(&mut s.spans, n, "normalized text")?;
         s.chars.splice(0..0, p.chars());
         s.spans.splice(0..0, std::iter::repeat_n(first, n));
     }
+    Ok(())
 }
 
 /// HF's `NormalizedString::filter`: a removed char takes its span with it, so
@@ -106,33 +106,33 @@ mod tests {
 
     #[test]
     fn lowercase_expands_with_spans() {
-        let mut s = NormalizedString::new("İa", 0);
-        Normalizer::Lowercase.normalize(&mut s);
-        assert_eq!(s.text(), "i\u{307}a");
+        let mut s = NormalizedString::new("İa", 0).unwrap();
+        Normalizer::Lowercase.normalize(&mut s).unwrap();
+        assert_eq!(s.text().unwrap(), "i\u{307}a");
         assert_eq!(s.spans, vec![(0, 1), (0, 1), (1, 2)]);
     }
 
     #[test]
     fn prepend_aligns_with_the_first_char_and_skips_empty_text() {
-        let mut s = NormalizedString::new("ab", 4);
-        Normalizer::Prepend("▁x".into()).normalize(&mut s);
-        assert_eq!((s.text(), s.spans.clone()), ("▁xab".to_string(), vec![(4, 5), (4, 5), (4, 5), (5, 6)]));
-        let mut e = NormalizedString::new("", 0);
-        Normalizer::Prepend("▁".into()).normalize(&mut e);
+        let mut s = NormalizedString::new("ab", 4).unwrap();
+        Normalizer::Prepend("▁x".into()).normalize(&mut s).unwrap();
+        assert_eq!((s.text().unwrap(), s.spans.clone()), ("▁xab".to_string(), vec![(4, 5), (4, 5), (4, 5), (5, 6)]));
+        let mut e = NormalizedString::new("", 0).unwrap();
+        Normalizer::Prepend("▁".into()).normalize(&mut e).unwrap();
         assert!(e.is_empty());
     }
 
     #[test]
     fn byte_level_maps_bytes_with_the_char_span() {
-        let mut s = NormalizedString::new(" é", 0);
-        Normalizer::ByteLevel.normalize(&mut s);
-        assert_eq!((s.text(), s.spans.clone()), ("ĠÃ©".to_string(), vec![(0, 1), (1, 2), (1, 2)]));
+        let mut s = NormalizedString::new(" é", 0).unwrap();
+        Normalizer::ByteLevel.normalize(&mut s).unwrap();
+        assert_eq!((s.text().unwrap(), s.spans.clone()), ("ĠÃ©".to_string(), vec![(0, 1), (1, 2), (1, 2)]));
     }
 
     #[test]
     fn sequence_runs_in_order() {
-        let mut s = NormalizedString::new("  Ab ", 0);
-        Normalizer::Sequence(vec![Normalizer::Strip { left: true, right: true }, Normalizer::Lowercase]).normalize(&mut s);
-        assert_eq!((s.text(), s.spans.clone()), ("ab".to_string(), vec![(2, 3), (3, 4)]));
+        let mut s = NormalizedString::new("  Ab ", 0).unwrap();
+        Normalizer::Sequence(vec![Normalizer::Strip { left: true, right: true }, Normalizer::Lowercase]).normalize(&mut s).unwrap();
+        assert_eq!((s.text().unwrap(), s.spans.clone()), ("ab".to_string(), vec![(2, 3), (3, 4)]));
     }
 }

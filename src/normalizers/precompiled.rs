@@ -11,6 +11,7 @@
 //! is checked when the charsmap is loaded, so lookups cannot read out of bounds.
 
 use crate::normalized_string::NormalizedString;
+use crate::room::make_room;
 use unicode_segmentation::UnicodeSegmentation;
 
 #[derive(Clone, Debug)]
@@ -183,23 +184,34 @@ impl Precompiled {
         })
     }
 
-    pub fn normalize(&self, s: &mut NormalizedString) {
-        let text = s.text();
+    pub fn normalize(&self, s: &mut NormalizedString) -> crate::Result<()> {
+        const WHAT: &str = "normalized text";
+        let text = s.text()?;
         if self.keeps(&text) {
-            return;
+            return Ok(());
         }
-        let mut edits = Vec::with_capacity(s.len());
-        let mut modified = false;
-        self.each_chunk(&text, |old, new| match new {
-            Some(norm) => {
-                modified = true;
-                replace(&mut edits, old, norm);
+        let mut edits = Vec::new();
+        make_room(&mut edits, s.len(), WHAT)?;
+        let (mut modified, mut room) = (false, Ok(()));
+        self.each_chunk(&text, |old, new| {
+            // a chunk gives at most as many edits as the chars of its replacement or itself
+            let n = new.unwrap_or(old).chars().count().max(old.chars().count());
+            if room.is_err() || { room = make_room(&mut edits, n, WHAT); room.is_err() } {
+                return;
             }
-            None => edits.extend(old.chars().map(|c| (c, 0))),
+            match new {
+                Some(norm) => {
+                    modified = true;
+                    replace(&mut edits, old, norm);
+                }
+                None => edits.extend(old.chars().map(|c| (c, 0))),
+            }
         });
+        room?;
         if modified {
-            s.transform(edits);
+            s.transform(edits)?;
         }
+        Ok(())
     }
 
     /// The text `normalize` makes of `text`, without spans (for ids-only
@@ -356,8 +368,8 @@ mod tests {
         replace(&mut e, "\u{1e}", "");
         e.push(('g', 0));
         assert_eq!(e, vec![('T', 0), ('M', 0), ('g', 0)]);
-        let mut s = NormalizedString::new("™\u{1e}g", 0);
-        s.transform(e);
-        assert_eq!((s.text(), s.spans.clone()), ("TMg".to_string(), vec![(0, 1), (1, 2), (2, 3)]));
+        let mut s = NormalizedString::new("™\u{1e}g", 0).unwrap();
+        s.transform(e).unwrap();
+        assert_eq!((s.text().unwrap(), s.spans.clone()), ("TMg".to_string(), vec![(0, 1), (1, 2), (2, 3)]));
     }
 }

@@ -12,6 +12,7 @@
 //! as the two engines' meanings or Unicode tables could differ.
 
 use crate::normalized_string::NormalizedString;
+use crate::room::make_room;
 use crate::pre_tokenizers::onig_subset::{assertion, compile, consumes_a_char, perl_class, unicode_class};
 use regex::Regex;
 use regex_syntax::ast::{self, Ast, ClassSet, ClassSetItem, GroupKind, LiteralKind};
@@ -50,20 +51,25 @@ impl Replace {
         self.regex.replace_all(text, regex::NoExpand(&self.content))
     }
 
-    pub fn normalize(&self, s: &mut NormalizedString) {
-        let text = s.text();
+    pub fn normalize(&self, s: &mut NormalizedString) -> crate::Result<()> {
+        const WHAT: &str = "normalized text";
+        let text = s.text()?;
         if !self.regex.is_match(&text) {
-            return;
+            return Ok(());
         }
-        let mut char_at = Vec::with_capacity(text.len() + 1); // byte offset -> char index
+        let mut char_at = Vec::new(); // byte offset -> char index
+        make_room(&mut char_at, text.len() + 1, WHAT)?;
         for (i, c) in text.chars().enumerate() {
             char_at.extend(std::iter::repeat_n(i, c.len_utf8()));
         }
         char_at.push(s.len());
-        let (mut chars, mut spans) = (Vec::with_capacity(s.len()), Vec::with_capacity(s.len()));
+        let (mut chars, mut spans) = (Vec::new(), Vec::new());
+        let content = self.content.chars().count();
         let mut last = 0;
         for m in self.regex.find_iter(&text) {
             let (start, end) = (char_at[m.start()], char_at[m.end()]);
+            make_room(&mut chars, start - last + content, WHAT)?;
+            make_room(&mut spans, start - last + content, WHAT)?;
             chars.extend_from_slice(&s.chars[last..start]);
             spans.extend_from_slice(&s.spans[last..start]);
             // Matches are never empty (checked when built), so `end >= 1`.
@@ -74,10 +80,13 @@ impl Replace {
             }
             last = end;
         }
+        make_room(&mut chars, s.len() - last, WHAT)?;
+        make_room(&mut spans, s.len() - last, WHAT)?;
         chars.extend_from_slice(&s.chars[last..]);
         spans.extend_from_slice(&s.spans[last..]);
         s.chars = chars;
         s.spans = spans;
+        Ok(())
     }
 }
 
@@ -156,12 +165,12 @@ mod tests {
 
     #[test]
     fn content_takes_the_span_of_the_last_matched_char() {
-        let mut s = NormalizedString::new("a   b", 0);
-        Replace::regex(" {2,}", "_-").unwrap().normalize(&mut s);
-        assert_eq!((s.text(), s.spans.clone()), ("a_-b".to_string(), vec![(0, 1), (3, 4), (3, 4), (4, 5)]));
-        let mut t = NormalizedString::new("x y", 0);
-        Replace::literal(" ", "").unwrap().normalize(&mut t);
-        assert_eq!((t.text(), t.spans.clone()), ("xy".to_string(), vec![(0, 1), (2, 3)]));
+        let mut s = NormalizedString::new("a   b", 0).unwrap();
+        Replace::regex(" {2,}", "_-").unwrap().normalize(&mut s).unwrap();
+        assert_eq!((s.text().unwrap(), s.spans.clone()), ("a_-b".to_string(), vec![(0, 1), (3, 4), (3, 4), (4, 5)]));
+        let mut t = NormalizedString::new("x y", 0).unwrap();
+        Replace::literal(" ", "").unwrap().normalize(&mut t).unwrap();
+        assert_eq!((t.text().unwrap(), t.spans.clone()), ("xy".to_string(), vec![(0, 1), (2, 3)]));
     }
 
     #[test]

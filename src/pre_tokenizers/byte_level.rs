@@ -5,6 +5,8 @@
 //! the whole char, as HF does.
 
 use crate::normalized_string::NormalizedString;
+use crate::room::{make_room, try_push};
+use crate::Result;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -57,35 +59,34 @@ pub struct ByteLevel {
 impl ByteLevel {
     /// Splits one piece of text (a stretch between added tokens) into words,
     /// each mapped to byte-level chars.
-    pub fn pre_tokenize(&self, mut s: NormalizedString, out: &mut Vec<NormalizedString>) {
+    pub fn pre_tokenize(&self, mut s: NormalizedString, out: &mut Vec<NormalizedString>) -> Result<()> {
         if self.add_prefix_space && s.chars.first() != Some(&' ') {
-            s.prepend(' ');
+            s.prepend(' ')?;
         }
         let from = out.len();
         if self.use_regex {
-            for r in split_gpt2(&s.chars) {
-                out.push(s.slice(r));
+            for r in split_gpt2(&s.chars)? {
+                try_push(out, s.slice(r)?, "pre-tokenized text")?;
             }
         } else if !s.is_empty() {
-            out.push(s);
+            try_push(out, s, "pre-tokenized text")?;
         }
-        for piece in &mut out[from..] {
-            to_byte_chars(piece);
-        }
+        out[from..].iter_mut().try_for_each(to_byte_chars)
     }
 }
 
 /// Maps each char to its UTF-8 bytes' chars; the first byte replaces the
 /// char, the others are inserted after it (so all carry its span).
-pub fn to_byte_chars(s: &mut NormalizedString) {
-    let mut edits = Vec::with_capacity(s.len() * 2);
+pub fn to_byte_chars(s: &mut NormalizedString) -> Result<()> {
+    let mut edits = Vec::new();
+    make_room(&mut edits, s.chars.iter().map(|c| c.len_utf8()).sum(), "normalized text")?;
     let mut buf = [0u8; 4];
     for &c in &s.chars {
         for (i, &b) in c.encode_utf8(&mut buf).as_bytes().iter().enumerate() {
             edits.push((BYTES_CHAR[b as usize], isize::from(i > 0)));
         }
     }
-    s.transform(edits);
+    s.transform(edits)
 }
 
 /// GPT-2's split of `text`: its pieces in order, covering all of it (HF's
@@ -113,18 +114,20 @@ pub fn split_gpt2_str<'t>(text: &'t str, mut out: impl FnMut(&'t str)) {
 }
 
 /// The GPT-2 split of `chars` as char ranges covering all of it, in order.
-pub fn split_gpt2(chars: &[char]) -> Vec<std::ops::Range<usize>> {
-    let text: String = chars.iter().collect();
-    let mut ranges = Vec::new();
+pub fn split_gpt2(chars: &[char]) -> Result<Vec<std::ops::Range<usize>>> {
+    let text = super::split::chars_text(chars)?;
+    let (mut ranges, mut room) = (Vec::new(), Ok(()));
     let (mut start_char, mut start_byte) = (0usize, 0usize);
     split_gpt2_str(&text, |piece| {
         let n = piece.chars().count();
         debug_assert_eq!(piece.as_ptr() as usize - text.as_ptr() as usize, start_byte);
-        ranges.push(start_char..start_char + n);
+        if room.is_ok() {
+            room = try_push(&mut ranges, start_char..start_char + n, "pre-tokenized text");
+        }
         start_char += n;
         start_byte += piece.len();
     });
-    ranges
+    room.map(|_| ranges)
 }
 
 /// The byte-level char of byte `b` as a code point (GPT-2's `bytes_to_unicode`).
@@ -143,7 +146,7 @@ mod tests {
 
     fn words(text: &str) -> Vec<String> {
         let chars: Vec<char> = text.chars().collect();
-        split_gpt2(&chars).into_iter().map(|r| chars[r].iter().collect()).collect()
+        split_gpt2(&chars).unwrap().into_iter().map(|r| chars[r].iter().collect()).collect()
     }
 
     #[test]
@@ -168,9 +171,9 @@ mod tests {
     fn multibyte_chars_keep_their_span() {
         let bl = ByteLevel { add_prefix_space: true, trim_offsets: true, use_regex: true };
         let mut out = Vec::new();
-        bl.pre_tokenize(NormalizedString::new("é", 0), &mut out);
+        bl.pre_tokenize(NormalizedString::new("é", 0).unwrap(), &mut out).unwrap();
         assert_eq!(out.len(), 1);
-        assert_eq!(out[0].text(), "ĠÃ©");
+        assert_eq!(out[0].text().unwrap(), "ĠÃ©");
         assert_eq!(out[0].spans, vec![(0, 1); 3]);
     }
 }

@@ -5,6 +5,7 @@
 
 use super::split::{char_matches, regex_matches, split, Behavior};
 use crate::normalized_string::NormalizedString;
+use crate::Result;
 use crate::pre_tokenizer::{is_hf_punctuation, is_hf_space};
 use regex::Regex;
 use std::sync::LazyLock;
@@ -24,17 +25,18 @@ fn hf_punctuation(c: char) -> bool {
 }
 
 /// BertPreTokenizer: whitespace removed, then each punctuation char isolated.
-pub fn bert(s: NormalizedString, out: &mut Vec<NormalizedString>) {
+pub fn bert(s: NormalizedString, out: &mut Vec<NormalizedString>) -> Result<()> {
     let mut words = Vec::new();
-    split(&s, char_matches(&s.chars, hf_space), Behavior::Removed, &mut words);
+    split(&s, char_matches(&s.chars, hf_space)?, Behavior::Removed, &mut words)?;
     for w in &words {
-        split(w, char_matches(&w.chars, hf_punctuation), Behavior::Isolated, out);
+        split(w, char_matches(&w.chars, hf_punctuation)?, Behavior::Isolated, out)?;
     }
+    Ok(())
 }
 
 /// Whitespace: runs of `\w` and runs of other non-space chars; spaces removed.
-pub fn whitespace(s: NormalizedString, out: &mut Vec<NormalizedString>) {
-    split(&s, regex_matches(&s.chars, &WORDS, true), Behavior::Removed, out);
+pub fn whitespace(s: NormalizedString, out: &mut Vec<NormalizedString>) -> Result<()> {
+    split(&s, regex_matches(&s.chars, &WORDS, true)?, Behavior::Removed, out)
 }
 
 /// Whitespace's words on a str (byte ranges): the same matches, without the chars.
@@ -43,24 +45,24 @@ pub fn whitespace_words(text: &str) -> impl Iterator<Item = (usize, usize)> + '_
 }
 
 /// WhitespaceSplit: split on Rust's `char::is_whitespace`, which is removed.
-pub fn whitespace_split(s: NormalizedString, out: &mut Vec<NormalizedString>) {
-    split(&s, char_matches(&s.chars, hf_space), Behavior::Removed, out);
+pub fn whitespace_split(s: NormalizedString, out: &mut Vec<NormalizedString>) -> Result<()> {
+    split(&s, char_matches(&s.chars, hf_space)?, Behavior::Removed, out)
 }
 
 /// Punctuation: each punctuation char (as BertPreTokenizer's) is a delimiter.
-pub fn punctuation(behavior: Behavior, s: NormalizedString, out: &mut Vec<NormalizedString>) {
-    split(&s, char_matches(&s.chars, hf_punctuation), behavior, out);
+pub fn punctuation(behavior: Behavior, s: NormalizedString, out: &mut Vec<NormalizedString>) -> Result<()> {
+    split(&s, char_matches(&s.chars, hf_punctuation)?, behavior, out)
 }
 
 /// Digits: Rust's `char::is_numeric` chars isolated one by one, or in runs.
-pub fn digits(individual: bool, s: NormalizedString, out: &mut Vec<NormalizedString>) {
+pub fn digits(individual: bool, s: NormalizedString, out: &mut Vec<NormalizedString>) -> Result<()> {
     let behavior = if individual { Behavior::Isolated } else { Behavior::Contiguous };
-    split(&s, char_matches(&s.chars, char::is_numeric), behavior, out);
+    split(&s, char_matches(&s.chars, char::is_numeric)?, behavior, out)
 }
 
 /// CharDelimiterSplit: the delimiter char is removed.
-pub fn char_delimiter(delimiter: char, s: NormalizedString, out: &mut Vec<NormalizedString>) {
-    split(&s, char_matches(&s.chars, |c| c == delimiter), Behavior::Removed, out);
+pub fn char_delimiter(delimiter: char, s: NormalizedString, out: &mut Vec<NormalizedString>) -> Result<()> {
+    split(&s, char_matches(&s.chars, |c| c == delimiter)?, Behavior::Removed, out)
 }
 
 /// Split with a string pattern: HF escapes it into a regex; the leftmost
@@ -90,8 +92,8 @@ impl LiteralSplit {
         Ok(LiteralSplit { pattern: pattern.to_string(), regex, behavior, invert })
     }
 
-    pub fn pre_tokenize(&self, s: NormalizedString, out: &mut Vec<NormalizedString>) {
-        split(&s, regex_matches(&s.chars, &self.regex, self.invert), self.behavior, out);
+    pub fn pre_tokenize(&self, s: NormalizedString, out: &mut Vec<NormalizedString>) -> Result<()> {
+        split(&s, regex_matches(&s.chars, &self.regex, self.invert)?, self.behavior, out)
     }
 }
 
@@ -99,13 +101,13 @@ impl LiteralSplit {
 mod tests {
     use super::*;
 
-    fn words(f: impl Fn(NormalizedString, &mut Vec<NormalizedString>), text: &str) -> Vec<(String, (usize, usize))> {
+    fn words(f: impl Fn(NormalizedString, &mut Vec<NormalizedString>) -> Result<()>, text: &str) -> Vec<(String, (usize, usize))> {
         let mut out = Vec::new();
-        f(NormalizedString::new(text, 0), &mut out);
-        out.iter().map(|p| (p.text(), p.original_span(0..p.len()).unwrap_or((0, 0)))).collect()
+        f(NormalizedString::new(text, 0).unwrap(), &mut out).unwrap();
+        out.iter().map(|p| (p.text().unwrap(), p.original_span(0..p.len()).unwrap_or((0, 0)))).collect()
     }
 
-    fn texts(f: impl Fn(NormalizedString, &mut Vec<NormalizedString>), text: &str) -> Vec<String> {
+    fn texts(f: impl Fn(NormalizedString, &mut Vec<NormalizedString>) -> Result<()>, text: &str) -> Vec<String> {
         words(f, text).into_iter().map(|(t, _)| t).collect()
     }
 

@@ -6,6 +6,8 @@
 //! those of the first token unless the scheme is `never`.
 
 use crate::normalized_string::NormalizedString;
+use crate::room::try_push;
+use crate::Result;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PrependScheme {
@@ -22,7 +24,7 @@ pub struct Metaspace {
 }
 
 impl Metaspace {
-    pub fn pre_tokenize(&self, mut s: NormalizedString, out: &mut Vec<NormalizedString>) {
+    pub fn pre_tokenize(&self, mut s: NormalizedString, out: &mut Vec<NormalizedString>) -> Result<()> {
         let r = self.replacement;
         s.chars.iter_mut().filter(|c| **c == ' ').for_each(|c| *c = r);
         let prepend = match self.prepend_scheme {
@@ -32,23 +34,23 @@ impl Metaspace {
             PrependScheme::Never => false,
         };
         if prepend && s.chars.first() != Some(&r) {
-            s.prepend(r);
+            s.prepend(r)?;
         }
         if !self.split {
-            out.push(s);
-            return;
+            return try_push(out, s, "pre-tokenized text");
         }
         // HF's split on the replacement char, MergedWithNext: each one starts a word.
         let mut start = 0;
         for i in 1..s.len() {
             if s.chars[i] == r {
-                out.push(s.slice(start..i));
+                try_push(out, s.slice(start..i)?, "pre-tokenized text")?;
                 start = i;
             }
         }
         if start < s.len() {
-            out.push(s.slice(start..s.len()));
+            try_push(out, s.slice(start..s.len())?, "pre-tokenized text")?;
         }
+        Ok(())
     }
 
     pub fn decode_chain(&self, tokens: Vec<String>) -> Vec<String> {
@@ -75,8 +77,8 @@ mod tests {
 
     fn words(m: Metaspace, text: &str, origin: usize) -> Vec<(String, Vec<(usize, usize)>)> {
         let mut out = Vec::new();
-        m.pre_tokenize(NormalizedString::new(text, origin), &mut out);
-        out.into_iter().map(|w| (w.text(), w.spans)).collect()
+        m.pre_tokenize(NormalizedString::new(text, origin).unwrap(), &mut out).unwrap();
+        out.into_iter().map(|w| (w.text().unwrap(), w.spans)).collect()
     }
 
     #[test]

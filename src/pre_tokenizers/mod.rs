@@ -12,6 +12,8 @@ pub mod unicode_scripts;
 mod unicode_scripts_table;
 
 use crate::normalized_string::NormalizedString;
+use crate::room::try_collect;
+use crate::Result;
 pub use byte_level::ByteLevel;
 pub use char_class::LiteralSplit;
 pub use metaspace::Metaspace;
@@ -40,7 +42,7 @@ pub enum PreTokenizer {
 impl PreTokenizer {
     /// Splits `s` into words appended to `out` (empty words are dropped, as
     /// HF drops them after every pre-tokenizer).
-    pub fn pre_tokenize(&self, s: NormalizedString, out: &mut Vec<NormalizedString>) {
+    pub fn pre_tokenize(&self, s: NormalizedString, out: &mut Vec<NormalizedString>) -> Result<()> {
         match self {
             PreTokenizer::ByteLevel(b) => b.pre_tokenize(s, out),
             PreTokenizer::Bert => char_class::bert(s, out),
@@ -52,16 +54,18 @@ impl PreTokenizer {
             PreTokenizer::LiteralSplit(l) => l.pre_tokenize(s, out),
             PreTokenizer::RegexSplit(r) => r.pre_tokenize(s, out),
             PreTokenizer::Sequence(items) => {
-                let mut pieces = vec![s];
+                let mut pieces = try_collect([s], "pre-tokenized text")?;
                 let mut next = Vec::new();
                 for item in items {
                     for piece in pieces.drain(..) {
-                        item.pre_tokenize(piece, &mut next);
+                        item.pre_tokenize(piece, &mut next)?;
                     }
                     next.retain(|p| !p.is_empty());
                     std::mem::swap(&mut pieces, &mut next);
                 }
+                crate::room::make_room(out, pieces.len(), "pre-tokenized text")?;
                 out.append(&mut pieces);
+                Ok(())
             }
             PreTokenizer::Metaspace(m) => m.pre_tokenize(s, out),
             PreTokenizer::UnicodeScripts => unicode_scripts::pre_tokenize(s, out),
@@ -79,9 +83,9 @@ mod tests {
         // .pre_tokenize_str("ab12 c3") on tokenizers 0.23.3.
         let seq = PreTokenizer::Sequence(vec![PreTokenizer::WhitespaceSplit, PreTokenizer::Digits { individual_digits: true }]);
         let mut out = Vec::new();
-        seq.pre_tokenize(NormalizedString::new("ab12 c3", 0), &mut out);
+        seq.pre_tokenize(NormalizedString::new("ab12 c3", 0).unwrap(), &mut out).unwrap();
         let got: Vec<(String, (usize, usize))> =
-            out.iter().map(|p| (p.text(), p.original_span(0..p.len()).unwrap_or((0, 0)))).collect();
+            out.iter().map(|p| (p.text().unwrap(), p.original_span(0..p.len()).unwrap_or((0, 0)))).collect();
         let want = [("ab", (0, 2)), ("1", (2, 3)), ("2", (3, 4)), ("c", (5, 6)), ("3", (6, 7))];
         assert_eq!(got, want.map(|(t, o)| (t.to_string(), o)));
     }

@@ -10,7 +10,8 @@
 //! with [`Error::Unsupported`] naming the construct.
 
 use super::onig_subset::{assertion, compile, consumes_a_char, perl_class, unicode_class};
-use super::split::{regex_matches, split, Behavior};
+use super::split::{chars_text, regex_matches, split, zeroed_indices, Behavior};
+use crate::room::try_push;
 use crate::normalized_string::NormalizedString;
 use crate::{Error, Result};
 use regex::Regex;
@@ -62,13 +63,13 @@ impl RegexSplit {
         Ok(RegexSplit { pattern: pattern.to_string(), regex, space_tail, behavior, invert })
     }
 
-    pub fn pre_tokenize(&self, s: NormalizedString, out: &mut Vec<NormalizedString>) {
+    pub fn pre_tokenize(&self, s: NormalizedString, out: &mut Vec<NormalizedString>) -> Result<()> {
         let matches = if self.space_tail {
-            space_tail_matches(&s.chars, &self.regex, self.invert)
+            space_tail_matches(&s.chars, &self.regex, self.invert)?
         } else {
-            regex_matches(&s.chars, &self.regex, self.invert)
+            regex_matches(&s.chars, &self.regex, self.invert)?
         };
-        split(&s, matches, self.behavior, out);
+        split(&s, matches, self.behavior, out)
     }
 }
 
@@ -76,9 +77,10 @@ impl RegexSplit {
 /// them: at each position `head` is tried first; failing that, a whitespace
 /// run is matched whole if it ends the text or is one char long, else all but
 /// its last char (which `(?!\S)` leaves to the next word).
-fn space_tail_matches(chars: &[char], head: &Regex, invert: bool) -> Vec<(std::ops::Range<usize>, bool)> {
-    let text: String = chars.iter().collect();
-    let mut char_at = vec![0usize; text.len() + 1];
+fn space_tail_matches(chars: &[char], head: &Regex, invert: bool) -> Result<Vec<(std::ops::Range<usize>, bool)>> {
+    const WHAT: &str = "pre-tokenized text";
+    let text = chars_text(chars)?;
+    let mut char_at = zeroed_indices(text.len() + 1)?;
     for (ci, (bi, _)) in text.char_indices().enumerate() {
         char_at[bi] = ci;
     }
@@ -98,10 +100,11 @@ fn space_tail_matches(chars: &[char], head: &Regex, invert: bool) -> Vec<(std::o
             }
             (None, None) => break,
         };
-        found.push((start, end));
+        try_push(&mut found, (start, end), WHAT)?;
         pos = end;
     }
-    let mut out = Vec::with_capacity(found.len() * 2 + 1);
+    let mut out = Vec::new();
+    crate::room::make_room(&mut out, found.len() * 2 + 1, WHAT)?;
     let mut prev = 0;
     for (start, end) in found {
         if prev != start {
@@ -113,7 +116,7 @@ fn space_tail_matches(chars: &[char], head: &Regex, invert: bool) -> Vec<(std::o
     if prev != text.len() {
         out.push((char_at[prev]..chars.len(), invert));
     }
-    out
+    Ok(out)
 }
 
 /// Ok if every construct of `a` means the same in Oniguruma; else what does
@@ -219,8 +222,8 @@ mod tests {
     fn words(pattern: &str, behavior: Behavior, text: &str) -> Vec<(String, (usize, usize))> {
         let r = RegexSplit::new("pattern.Regex", pattern, behavior, false).unwrap();
         let mut out = Vec::new();
-        r.pre_tokenize(NormalizedString::new(text, 0), &mut out);
-        out.iter().map(|p| (p.text(), p.original_span(0..p.len()).unwrap_or((0, 0)))).collect()
+        r.pre_tokenize(NormalizedString::new(text, 0).unwrap(), &mut out).unwrap();
+        out.iter().map(|p| (p.text().unwrap(), p.original_span(0..p.len()).unwrap_or((0, 0)))).collect()
     }
 
     #[test]

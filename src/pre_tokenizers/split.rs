@@ -4,6 +4,8 @@
 //! `PreTokenizedString::split` drops them after every pre-tokenizer.
 
 use crate::normalized_string::NormalizedString;
+use crate::room::{make_room, try_push};
+use crate::Result;
 use regex::Regex;
 use std::ops::Range;
 
@@ -19,31 +21,31 @@ pub enum Behavior {
 
 /// Stretches of `chars` in order, each marked match or not (HF's
 /// `find_matches` for a char predicate: every matching char is its own match).
-pub fn char_matches(chars: &[char], is_match: impl Fn(char) -> bool) -> Vec<(Range<usize>, bool)> {
+pub fn char_matches(chars: &[char], is_match: impl Fn(char) -> bool) -> Result<Vec<(Range<usize>, bool)>> {
     let mut out = Vec::new();
     let mut last = 0;
     for (i, &c) in chars.iter().enumerate() {
         if is_match(c) {
             if last < i {
-                out.push((last..i, false));
+                try_push(&mut out, (last..i, false), WHAT)?;
             }
-            out.push((i..i + 1, true));
+            try_push(&mut out, (i..i + 1, true), WHAT)?;
             last = i + 1;
         }
     }
     if last < chars.len() {
-        out.push((last..chars.len(), false));
+        try_push(&mut out, (last..chars.len(), false), WHAT)?;
     }
-    out
+    Ok(out)
 }
 
 /// Stretches of `chars` in order, marked match or not, for a regex's
 /// leftmost non-overlapping matches (HF's `find_matches` for a regex; an
 /// empty match is a match of its own). `invert` flips the marks (HF's `Invert`).
-pub fn regex_matches(chars: &[char], re: &Regex, invert: bool) -> Vec<(Range<usize>, bool)> {
-    let text: String = chars.iter().collect();
+pub fn regex_matches(chars: &[char], re: &Regex, invert: bool) -> Result<Vec<(Range<usize>, bool)>> {
+    let text = chars_text(chars)?;
     // byte offset -> char index (only char boundaries are ever looked up).
-    let mut char_at = vec![0usize; text.len() + 1];
+    let mut char_at = zeroed_indices(text.len() + 1)?;
     for (ci, (bi, _)) in text.char_indices().enumerate() {
         char_at[bi] = ci;
     }
@@ -52,21 +54,42 @@ pub fn regex_matches(chars: &[char], re: &Regex, invert: bool) -> Vec<(Range<usi
     let mut prev = 0;
     for m in re.find_iter(&text) {
         if prev != m.start() {
-            out.push((char_at[prev]..char_at[m.start()], invert));
+            try_push(&mut out, (char_at[prev]..char_at[m.start()], invert), WHAT)?;
         }
-        out.push((char_at[m.start()]..char_at[m.end()], !invert));
+        try_push(&mut out, (char_at[m.start()]..char_at[m.end()], !invert), WHAT)?;
         prev = m.end();
     }
     if prev != text.len() {
-        out.push((char_at[prev]..chars.len(), invert));
+        try_push(&mut out, (char_at[prev]..chars.len(), invert), WHAT)?;
     }
-    out
+    Ok(out)
+}
+
+/// What a failed allocation of a pre-tokenizer names.
+const WHAT: &str = "pre-tokenized text";
+
+/// `chars` as a string, made fallibly (a piece can be the whole text).
+pub(super) fn chars_text(chars: &[char]) -> Result<String> {
+    let mut text = String::new();
+    let bytes = chars.iter().map(|c| c.len_utf8()).sum();
+    text.try_reserve_exact(bytes).map_err(|_| crate::room::out_of_memory::<u8>(bytes, WHAT))?;
+    text.extend(chars);
+    Ok(text)
+}
+
+/// `n` zeroed indices, made fallibly.
+pub(super) fn zeroed_indices(n: usize) -> Result<Vec<usize>> {
+    let mut v = Vec::new();
+    make_room(&mut v, n, WHAT)?;
+    v.resize(n, 0);
+    Ok(v)
 }
 
 /// Applies `behavior` to `matches` (HF's folds, verbatim in meaning) and
 /// pushes the kept, non-empty stretches of `s` to `out`.
-pub fn split(s: &NormalizedString, matches: Vec<(Range<usize>, bool)>, behavior: Behavior, out: &mut Vec<NormalizedString>) {
-    let mut kept: Vec<(Range<usize>, bool)> = Vec::with_capacity(matches.len());
+pub fn split(s: &NormalizedString, matches: Vec<(Range<usize>, bool)>, behavior: Behavior, out: &mut Vec<NormalizedString>) -> Result<()> {
+    let mut kept: Vec<(Range<usize>, bool)> = Vec::new();
+    make_room(&mut kept, matches.len(), WHAT)?;
     // `remove` is true only for Removed's matches.
     let mut previous_match = false;
     match behavior {
@@ -98,9 +121,10 @@ pub fn split(s: &NormalizedString, matches: Vec<(Range<usize>, bool)>, behavior:
     }
     for (r, remove) in kept {
         if !remove && r.start < r.end {
-            out.push(s.slice(r));
+            try_push(out, s.slice(r)?, WHAT)?;
         }
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -108,10 +132,10 @@ mod tests {
     use super::*;
 
     fn run(text: &str, behavior: Behavior) -> Vec<(String, (usize, usize))> {
-        let s = NormalizedString::new(text, 0);
+        let s = NormalizedString::new(text, 0).unwrap();
         let mut out = Vec::new();
-        split(&s, char_matches(&s.chars, |c| c == '-'), behavior, &mut out);
-        out.iter().map(|p| (p.text(), p.original_span(0..p.len()).unwrap_or((0, 0)))).collect()
+        split(&s, char_matches(&s.chars, |c| c == '-').unwrap(), behavior, &mut out).unwrap();
+        out.iter().map(|p| (p.text().unwrap(), p.original_span(0..p.len()).unwrap_or((0, 0)))).collect()
     }
 
     fn texts(text: &str, behavior: Behavior) -> Vec<String> {

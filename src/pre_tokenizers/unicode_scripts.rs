@@ -9,6 +9,8 @@
 
 use super::unicode_scripts_table::SCRIPT_CLASSES;
 use crate::normalized_string::NormalizedString;
+use crate::room::try_push;
+use crate::Result;
 
 /// `Any`'s class.
 const ANY: u16 = 0;
@@ -30,26 +32,27 @@ pub fn script_class(c: char) -> u16 {
     }
 }
 
-pub fn pre_tokenize(s: NormalizedString, out: &mut Vec<NormalizedString>) {
+pub fn pre_tokenize(s: NormalizedString, out: &mut Vec<NormalizedString>) -> Result<()> {
     let mut cuts = Vec::new();
     let mut last = None;
     for (i, &c) in s.chars.iter().enumerate() {
         let class = script_class(c);
         if class != ANY {
             if last != Some(class) {
-                cuts.push(i);
+                try_push(&mut cuts, i, "pre-tokenized text")?;
             }
             last = Some(class);
         }
     }
-    cuts.push(s.len());
+    try_push(&mut cuts, s.len(), "pre-tokenized text")?;
     for w in cuts.windows(2) {
         if let [start, end] = *w {
             if start < end {
-                out.push(s.slice(start..end));
+                try_push(out, s.slice(start..end)?, "pre-tokenized text")?;
             }
         }
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -58,8 +61,8 @@ mod tests {
 
     fn pieces(text: &str) -> Vec<(String, (usize, usize))> {
         let mut out = Vec::new();
-        pre_tokenize(NormalizedString::new(text, 0), &mut out);
-        out.iter().map(|p| (p.text(), p.original_span(0..p.len()).unwrap_or((0, 0)))).collect()
+        pre_tokenize(NormalizedString::new(text, 0).unwrap(), &mut out).unwrap();
+        out.iter().map(|p| (p.text().unwrap(), p.original_span(0..p.len()).unwrap_or((0, 0)))).collect()
     }
 
     #[test]

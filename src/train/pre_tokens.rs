@@ -143,13 +143,13 @@ fn count_chunk(normalizer: &Option<Normalizer>, pre_tokenizer: &Option<PreTokeni
     let mut word = String::new();
     for bytes in texts {
         let text = std::str::from_utf8(bytes).map_err(|_| Error::InvalidText)?;
-        let mut whole = NormalizedString::new(text, 0);
+        let mut whole = NormalizedString::new(text, 0)?;
         if let Some(n) = normalizer {
-            n.normalize(&mut whole);
+            n.normalize(&mut whole)?;
         }
         words.clear();
         match pre_tokenizer {
-            Some(pt) => pt.pre_tokenize(whole, &mut words),
+            Some(pt) => pt.pre_tokenize(whole, &mut words)?,
             None => words.push(whole),
         }
         for w in &words {

@@ -118,7 +118,7 @@ impl MetaspaceUnigram {
             return self.encode_metaspace(model, &piece, emit);
         }
         let mut parts = Vec::new();
-        whitespace_split(piece, &mut parts);
+        whitespace_split(piece, &mut parts)?;
         parts.iter().filter(|p| !p.is_empty()).try_for_each(|p| self.encode_metaspace(model, p, emit))
     }
 

@@ -50,9 +50,9 @@ impl FusedUnigram<'_> {
         match plain {
             Some((plain, collapse)) => self.shape.with_state(|st| self.raw_words(st, &plain, collapse, &mut Emit::Ids(ids, offsets))),
             None => {
-                let mut piece = NormalizedString::new(text, 0);
+                let mut piece = NormalizedString::new(text, 0)?;
                 if let Some(n) = self.normalizer {
-                    n.normalize(&mut piece);
+                    n.normalize(&mut piece)?;
                 }
                 self.shape.encode_normalized(self.model, piece, &mut Emit::Ids(ids, offsets))
             }

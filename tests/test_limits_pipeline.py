@@ -1,0 +1,91 @@
+"""The general pipeline (normalizers, pre-tokenizers, added tokens, every
+model) on a text too large for the memory left: a `MemoryError`, never an
+abort of the process. Its normalized text takes 20 bytes a char (a char and
+its span in the original), and every step's pieces are made fallibly. Each
+call runs in a child whose address space is capped (RLIMIT_AS) a little above
+what it maps once the text exists, as tests/test_limits.py's documents do;
+16 MiB of text, with spaces and without (one word)."""
+
+import json
+import sys
+
+import pytest
+from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
+from tokenizers import Tokenizer as HFTokenizer
+
+import bertpiece
+from preloaded import run_python
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS is enforced on Linux")
+
+
+def _wordpiece():
+    vocab = {t: i for i, t in enumerate(["[UNK]", "[CLS]", "[SEP]", "a", "b", "ab", "##a", "##b", "##ab"])}
+    tok = Tokenizer(models.WordPiece(vocab, unk_token="[UNK]"))
+    tok.normalizer = normalizers.BertNormalizer()
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    tok.post_processor = processors.BertProcessing(("[SEP]", 2), ("[CLS]", 1))
+    tok.add_special_tokens(["[CLS]", "[SEP]"])
+    return tok
+
+
+def _byte_level():
+    vocab = {c: i for i, c in enumerate(pre_tokenizers.ByteLevel.alphabet())}
+    vocab["ab"], vocab["Ġa"] = len(vocab), len(vocab) + 1
+    tok = Tokenizer(models.BPE(vocab, [("a", "b"), ("Ġ", "a")]))
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    return tok
+
+
+def _nfkc_split_bpe():
+    vocab = {t: i for i, t in enumerate(["<unk>", "a", "b", "ab", " "])}
+    tok = Tokenizer(models.BPE(vocab, [("a", "b")], unk_token="<unk>"))
+    tok.normalizer = normalizers.Sequence([normalizers.NFKC(), normalizers.Replace("b", "b"), normalizers.Lowercase()])
+    tok.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.Split(" ", "isolated"), pre_tokenizers.Digits()])
+    tok.add_tokens(["zz"])
+    return tok
+
+
+SHAPES = {"wordpiece": _wordpiece, "byte_level": _byte_level, "nfkc_split_bpe": _nfkc_split_bpe}
+
+CHILD = """
+import resource, warnings
+import bertpiece
+from bertpiece._core import PipelineTokenizer
+general = bertpiece.Tokenizer(PipelineTokenizer.from_str(JSON, fast_path=False), JSON)
+doc = UNIT * ((16 << 20) // len(UNIT))
+with open("/proc/self/statm") as f:
+    used = int(f.read().split()[0]) * resource.getpagesize()
+resource.setrlimit(resource.RLIMIT_AS, (used + (CAP << 20),) * 2)
+warnings.simplefilter("ignore")
+try:
+    CALL
+    print("ok")
+except MemoryError as e:
+    print("MemoryError", e)
+"""
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_the_files_are_what_tokenizers_gives(shape):
+    text = SHAPES[shape]().to_str()
+    hf, ours = HFTokenizer.from_str(text), bertpiece.Tokenizer.from_str(text)
+    for t in ["ab ab", "aab  bzzb", "AB ａｂ 12", ""]:
+        want, got = hf.encode(t), ours.encode(t)
+        assert (got.ids, got.offsets) == (want.ids, want.offsets), (shape, t)
+
+
+# 150 MiB: the encoding's room fails first; 400 and 800: the normalized text or the pieces
+@pytest.mark.parametrize("cap", [150, 400, 800])
+@pytest.mark.parametrize("unit", ["ab", "a b "])
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_the_general_path_on_a_text_too_large_is_a_memory_error(shape, unit, cap):
+    code = (CHILD.replace("JSON", repr(SHAPES[shape]().to_str())).replace("UNIT", repr(unit))
+            .replace("CAP", str(cap)).replace("CALL", "general.encode(doc)"))
+    r = run_python(["-c", code], text=True, timeout=300)
+    assert r.returncode == 0, f"child ended with {r.returncode} (a negative code is a signal):\n{r.stderr[-3000:]}"
+    assert "panicked" not in r.stderr, r.stderr[-3000:]
+    assert r.stdout.startswith(("MemoryError", "ok")), (r.stdout, r.stderr[-3000:])
+    if cap == 150:
+        assert r.stdout.startswith("MemoryError"), r.stdout
