@@ -71,6 +71,21 @@ pub fn try_collect<T>(items: impl IntoIterator<Item = T>, what: &'static str) ->
     Ok(v)
 }
 
+/// [`make_room`] for hot loops: the check inline, the growth out of line.
+#[inline(always)]
+pub fn ensure_room<T>(v: &mut Vec<T>, additional: usize, what: &'static str) -> Result<()> {
+    if v.capacity() - v.len() >= additional {
+        return Ok(());
+    }
+    grow_room(v, additional, what)
+}
+
+#[cold]
+#[inline(never)]
+fn grow_room<T>(v: &mut Vec<T>, additional: usize, what: &'static str) -> Result<()> {
+    make_room(v, additional, what)
+}
+
 /// `n` zeroed items (fresh pages from the OS stay untouched until written).
 pub fn zeroed<T: Zeroable>(n: usize, what: &'static str) -> Result<Vec<T>> {
     let layout = std::alloc::Layout::array::<T>(n).map_err(|_| out_of_memory::<T>(n, what))?;

@@ -102,12 +102,15 @@ impl PySentencePieceModel {
         Ok(PySentencePieceModel { inner: Arc::new(inner), ints: PyOnceLock::new(), strs: PyOnceLock::new(), bytes: PyOnceLock::new() })
     }
 
-    fn encode_ids(&self, py: Python<'_>, text: &str) -> Vec<u32> {
-        py.detach(|| self.inner.encode_ids(text))
+    fn encode_ids(&self, py: Python<'_>, text: &str) -> PyResult<Vec<u32>> {
+        Ok(py.detach(|| self.inner.encode_ids(text))?)
     }
 
-    fn encode_pieces(&self, py: Python<'_>, text: &str) -> Vec<String> {
-        py.detach(|| self.inner.encode_pieces(text))
+    // (strs made through CPython's constructor: a failure is a MemoryError, where
+    // PyO3's conversion of a `String` panics)
+    fn encode_pieces<'py>(&self, py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyList>> {
+        let pieces = py.detach(|| self.inner.encode_pieces(text))?;
+        new_list(py, pieces.iter().map(|p| py_str(py, p)))
     }
 
     /// The ids of each text, as a list of ints or (`numpy`) an int32 array;
@@ -170,20 +173,20 @@ impl PySentencePieceModel {
         })
     }
 
-    fn decode_ids(&self, py: Python<'_>, ids: Vec<i64>) -> PyResult<String> {
+    fn decode_ids<'py>(&self, py: Python<'py>, ids: Vec<i64>) -> PyResult<Bound<'py, PyAny>> {
         let size = self.inner.len();
         if let Some(&bad) = ids.iter().find(|&&id| id < 0 || id as u64 >= size as u64) {
             return Err(out_of_range(bad, size));
         }
-        Ok(py.detach(|| self.inner.decode_ids(&ids)).unwrap_or_default())
+        py_str(py, &py.detach(|| self.inner.decode_ids(&ids)).transpose()?.unwrap_or_default())
     }
 
-    fn decode_pieces(&self, py: Python<'_>, pieces: Vec<PyBackedStr>) -> String {
-        py.detach(|| self.inner.decode_pieces(&pieces))
+    fn decode_pieces<'py>(&self, py: Python<'py>, pieces: Vec<PyBackedStr>) -> PyResult<Bound<'py, PyAny>> {
+        py_str(py, &py.detach(|| self.inner.decode_pieces(&pieces))?)
     }
 
-    fn normalize(&self, py: Python<'_>, text: &str) -> String {
-        py.detach(|| self.inner.normalize(text))
+    fn normalize<'py>(&self, py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+        py_str(py, &py.detach(|| self.inner.normalize(text))?)
     }
 
     fn piece_to_id(&self, piece: &str) -> u32 {

@@ -7,6 +7,7 @@
 //! thread slowed by other work takes fewer.
 
 use super::{EncodeBuffers, Processor};
+use crate::room::make_room;
 use crate::threads;
 use std::ops::Range;
 
@@ -79,22 +80,35 @@ impl Processor {
     pub fn encode_batch<S: AsRef<str> + Sync>(&self, texts: &[S], threads: usize, options: RowOptions, mut ready: impl FnMut(Rows)) -> crate::Result<()> {
         let slices = slices(texts, threads);
         let reserve = slices.len() * threads.saturating_sub(1) * LISTS_SHARE_PERCENT / 100;
-        threads::run_jobs_in_order(threads, slices.len(), reserve, |k| self.encode_slice(&texts[slices[k].clone()], options), |_, rows| ready(rows))?;
+        // a slice that fails (no memory) hands no rows on, nor do the slices after it
+        let mut failed = None;
+        threads::run_jobs_in_order(threads, slices.len(), reserve, |k| self.encode_slice(&texts[slices[k].clone()], options), |_, rows| {
+            match rows {
+                Ok(rows) if failed.is_none() => ready(rows),
+                Ok(_) => {}
+                Err(e) => _ = failed.get_or_insert(e),
+            }
+        })?;
         // The calling thread's words, if enough, become the ones every thread reads first.
         super::words::share(self);
-        Ok(())
+        failed.map_or(Ok(()), Err)
     }
 
-    fn encode_slice<S: AsRef<str>>(&self, texts: &[S], o: RowOptions) -> Rows {
+    fn encode_slice<S: AsRef<str>>(&self, texts: &[S], o: RowOptions) -> crate::Result<Rows> {
+        const WHAT: &str = "sentencepiece ids";
         let bytes: usize = texts.iter().map(|t| t.as_ref().len()).sum();
         let extra = usize::from(o.bos.is_some()) + usize::from(o.eos.is_some());
-        let mut rows = Rows { ids: Vec::with_capacity(bytes / 3 + texts.len() * (1 + extra)), ends: Vec::with_capacity(texts.len()), surfaces: Vec::new() };
+        let mut rows = Rows::default();
+        make_room(&mut rows.ids, bytes / 3 + texts.len() * (1 + extra), WHAT)?;
+        make_room(&mut rows.ends, texts.len(), WHAT)?;
         let mut buffers = EncodeBuffers::default();
         for text in texts {
             let Rows { ids, surfaces, .. } = &mut rows;
+            self.encode_spans(text.as_ref(), &mut buffers)?;
+            make_room(ids, buffers.most_pieces() + extra, WHAT)?;
             ids.extend(o.bos);
             let (start, first_surface) = (ids.len(), surfaces.len());
-            self.encode_reusing(text.as_ref(), &mut buffers, |piece, id| {
+            self.emit(&buffers, |piece, id| {
                 // A piece of the model's own text is its id's piece (its PieceToId is never unk
                 // unless it is the unk piece); only an unknown run's text differs.
                 if o.pieces && self.proto.pieces.get(id as usize).is_none_or(|p| p.piece != piece) {
@@ -117,7 +131,7 @@ impl Processor {
             ids.extend(o.eos);
             rows.ends.push(rows.ids.len());
         }
-        rows
+        Ok(rows)
     }
 }
 

@@ -8,6 +8,8 @@ use super::model_proto::PieceType;
 use super::unigram::one_char_len;
 use super::Processor;
 use crate::fxhash::FxHashMap;
+use crate::room::{out_of_memory, try_push};
+use crate::Result;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -46,7 +48,7 @@ impl Ord for Pair {
     }
 }
 
-pub fn encode(p: &Processor, normalized: &str) -> Vec<(usize, usize, u32)> {
+pub fn encode(p: &Processor, normalized: &str) -> Result<Vec<(usize, usize, u32)>> {
     let text = normalized.as_bytes();
     let mut symbols: Vec<Symbol> = Vec::new();
     let mut pos = 0;
@@ -57,30 +59,33 @@ pub fn encode(p: &Processor, normalized: &str) -> Vec<(usize, usize, u32)> {
         }
         let len = if user > 0 { user } else { one_char_len(text[pos]).min(text.len() - pos) };
         let index = symbols.len();
-        symbols.push(Symbol { prev: index.checked_sub(1), next: Some(index + 1), freeze: user > 0, start: pos, len });
+        try_push(&mut symbols, Symbol { prev: index.checked_sub(1), next: Some(index + 1), freeze: user > 0, start: pos, len }, WHAT)?;
         pos += len;
     }
-    let Some(last) = symbols.last_mut() else { return Vec::new() };
+    let Some(last) = symbols.last_mut() else { return Ok(Vec::new()) };
     last.next = None;
 
     let mut agenda = BinaryHeap::new();
     // Keyed by the piece's text, the last merge written wins, as in the library.
     let mut rev_merge: FxHashMap<&str, (&str, &str)> = FxHashMap::default();
-    let mut offer = |symbols: &[Symbol], agenda: &mut BinaryHeap<Pair>, left: Option<usize>, right: Option<usize>| {
-        let (Some(l), Some(r)) = (left, right) else { return };
+    let mut offer = |symbols: &[Symbol], agenda: &mut BinaryHeap<Pair>, left: Option<usize>, right: Option<usize>| -> Result<()> {
+        let (Some(l), Some(r)) = (left, right) else { return Ok(()) };
         let (a, b) = (&symbols[l], &symbols[r]);
         if a.freeze || b.freeze {
-            return;
+            return Ok(());
         }
         let piece = &normalized[a.start..a.start + a.len + b.len];
-        let Some(&id) = p.pieces.get(piece) else { return };
+        let Some(&id) = p.pieces.get(piece) else { return Ok(()) };
+        agenda.try_reserve(1).map_err(|_| out_of_memory::<Pair>(agenda.len() + 1, WHAT))?;
         agenda.push(Pair { score: p.proto.pieces[id as usize].score, left: l, right: r, size: piece.len() });
         if p.kind(id) == Some(PieceType::Unused) {
+            rev_merge.try_reserve(1).map_err(|_| out_of_memory::<(&str, &str)>(rev_merge.len() + 1, WHAT))?;
             rev_merge.insert(piece, (&normalized[a.start..a.start + a.len], &normalized[b.start..b.start + b.len]));
         }
+        Ok(())
     };
     for i in 1..symbols.len() {
-        offer(&symbols, &mut agenda, Some(i - 1), Some(i));
+        offer(&symbols, &mut agenda, Some(i - 1), Some(i))?;
     }
     while let Some(top) = agenda.pop() {
         let (l, r) = (top.left, top.right);
@@ -93,27 +98,30 @@ pub fn encode(p: &Processor, normalized: &str) -> Vec<(usize, usize, u32)> {
             symbols[n].prev = Some(l);
         }
         symbols[r].len = 0;
-        offer(&symbols, &mut agenda, symbols[l].prev, Some(l));
-        offer(&symbols, &mut agenda, Some(l), symbols[l].next);
+        offer(&symbols, &mut agenda, symbols[l].prev, Some(l))?;
+        offer(&symbols, &mut agenda, Some(l), symbols[l].next)?;
     }
     let mut out = Vec::new();
     let mut index = Some(0);
     while let Some(i) = index {
         let s = &symbols[i];
-        resegment(p, &rev_merge, s.start, &normalized[s.start..s.start + s.len], &mut out);
+        resegment(p, &rev_merge, s.start, &normalized[s.start..s.start + s.len], &mut out)?;
         index = symbols[i].next;
     }
-    out
+    Ok(out)
 }
 
+/// What a failed allocation names.
+const WHAT: &str = "sentencepiece BPE symbols";
+
 /// Splits a merged UNUSED piece back into the two it was merged from (`resegment`).
-fn resegment(p: &Processor, rev_merge: &FxHashMap<&str, (&str, &str)>, start: usize, piece: &str, out: &mut Vec<(usize, usize, u32)>) {
+fn resegment(p: &Processor, rev_merge: &FxHashMap<&str, (&str, &str)>, start: usize, piece: &str, out: &mut Vec<(usize, usize, u32)>) -> Result<()> {
     let id = p.piece_to_id(piece);
     match (p.kind(id) == Some(PieceType::Unused)).then(|| rev_merge.get(piece)).flatten() {
         Some(&(a, b)) => {
-            resegment(p, rev_merge, start, a, out);
-            resegment(p, rev_merge, start + a.len(), b, out);
+            resegment(p, rev_merge, start, a, out)?;
+            resegment(p, rev_merge, start + a.len(), b, out)
         }
-        None => out.push((start, start + piece.len(), id)),
+        None => try_push(out, (start, start + piece.len(), id), WHAT),
     }
 }

@@ -34,7 +34,7 @@ fn push_bytes(text: &mut String, bytes: &mut Vec<u8>) {
 
 impl Processor {
     /// The text of `pieces` (each looked up with PieceToId).
-    pub fn decode_pieces<S: AsRef<str>>(&self, pieces: &[S]) -> String {
+    pub fn decode_pieces<S: AsRef<str>>(&self, pieces: &[S]) -> crate::Result<String> {
         let spec = &self.proto.normalizer_spec;
         let strip_first = spec.add_dummy_prefix || spec.remove_extra_whitespaces;
         let mut text = String::new();
@@ -74,12 +74,12 @@ impl Processor {
         push_bytes(&mut text, &mut bytes);
         match &self.denormalizer {
             Some(d) => d.normalize(&text, None),
-            None => text,
+            None => Ok(text),
         }
     }
 
     /// The text of `ids`; None if an id is out of range.
-    pub fn decode_ids(&self, ids: &[i64]) -> Option<String> {
+    pub fn decode_ids(&self, ids: &[i64]) -> Option<crate::Result<String>> {
         let pieces: Option<Vec<&str>> =
             ids.iter().map(|&id| usize::try_from(id).ok().and_then(|i| self.proto.pieces.get(i)).map(|p| p.piece.as_str())).collect();
         Some(self.decode_pieces(&pieces?))

@@ -72,6 +72,14 @@ pub struct EncodeBuffers {
     spans: Vec<(usize, usize, u32)>,
 }
 
+impl EncodeBuffers {
+    /// The most pieces [`Processor::emit`] gives: each covers a byte of the
+    /// normalized text at least (an unknown piece's bytes one each).
+    pub fn most_pieces(&self) -> usize {
+        self.normalized.len()
+    }
+}
+
 fn invalid(why: String) -> Error {
     Error::Config(format!("invalid sentencepiece model: {why}"))
 }
@@ -221,32 +229,42 @@ impl Processor {
         self.proto.pieces.get(id as usize).map(|p| p.kind)
     }
 
-    pub fn normalize(&self, text: &str) -> String {
+    pub fn normalize(&self, text: &str) -> Result<String> {
         self.normalizer.normalize(text, self.user_defined.as_ref())
     }
 
     /// Appends the (start, end, id) spans of the normalized text as the model splits it.
-    fn model_encode(&self, normalized: &str, spans: &mut Vec<(usize, usize, u32)>) {
+    fn model_encode(&self, normalized: &str, spans: &mut Vec<(usize, usize, u32)>) -> Result<()> {
         match (self.words, self.model_type) {
             (Some(cut), _) => words::encode(self, cut, normalized, spans),
-            (None, ModelType::Unigram) => spans.extend(unigram::encode(self, normalized)),
-            (None, ModelType::Bpe) => spans.extend(bpe::encode(self, normalized)),
+            (None, ModelType::Unigram) => Ok(*spans = unigram::encode(self, normalized)?),
+            (None, ModelType::Bpe) => Ok(*spans = bpe::encode(self, normalized)?),
         }
     }
 
     /// The encoded pieces (PopulateSentencePieceText): runs of unknown pieces
     /// merge into one; with byte_fallback an unknown piece becomes its bytes.
-    /// Calls `out(piece, id)` for each.
-    pub fn encode_with(&self, text: &str, out: impl FnMut(&str, u32)) {
-        self.encode_reusing(text, &mut EncodeBuffers::default(), out)
+    /// Calls `out(piece, id)` for each: at most [`EncodeBuffers::most_pieces`] calls.
+    pub fn encode_with(&self, text: &str, out: impl FnMut(&str, u32)) -> Result<()> {
+        let mut buffers = EncodeBuffers::default();
+        self.encode_spans(text, &mut buffers)?;
+        self.emit(&buffers, out);
+        Ok(())
     }
 
     /// [`Self::encode_with`] reusing `buffers` (a batch encodes many texts with one).
-    pub fn encode_reusing(&self, text: &str, buffers: &mut EncodeBuffers, mut out: impl FnMut(&str, u32)) {
+    /// The first half of [`Self::encode_with`]: `text` normalized and split
+    /// into `buffers` (made fallibly), for [`Self::emit`] to hand out.
+    pub fn encode_spans(&self, text: &str, buffers: &mut EncodeBuffers) -> Result<()> {
         let EncodeBuffers { normalized, spans } = buffers;
-        self.normalizer.normalize_into(text, self.user_defined.as_ref(), normalized);
+        self.normalizer.normalize_into(text, self.user_defined.as_ref(), normalized)?;
         spans.clear();
-        self.model_encode(normalized, spans);
+        self.model_encode(normalized, spans)
+    }
+
+    /// The second half of [`Self::encode_with`]: the pieces of `buffers`.
+    pub fn emit(&self, buffers: &EncodeBuffers, mut out: impl FnMut(&str, u32)) {
+        let EncodeBuffers { normalized, spans } = buffers;
         let mut unk_run: Option<(usize, usize)> = None;
         for &(start, end, id) in spans.iter() {
             let is_unk = id == self.unk_id;
@@ -272,15 +290,21 @@ impl Processor {
         }
     }
 
-    pub fn encode_ids(&self, text: &str) -> Vec<u32> {
+    pub fn encode_ids(&self, text: &str) -> Result<Vec<u32>> {
+        let mut buffers = EncodeBuffers::default();
+        self.encode_spans(text, &mut buffers)?;
         let mut ids = Vec::new();
-        self.encode_with(text, |_, id| ids.push(id));
-        ids
+        crate::room::make_room(&mut ids, buffers.most_pieces(), "sentencepiece ids")?;
+        self.emit(&buffers, |_, id| ids.push(id));
+        Ok(ids)
     }
 
-    pub fn encode_pieces(&self, text: &str) -> Vec<String> {
+    pub fn encode_pieces(&self, text: &str) -> Result<Vec<String>> {
+        let mut buffers = EncodeBuffers::default();
+        self.encode_spans(text, &mut buffers)?;
         let mut pieces = Vec::new();
-        self.encode_with(text, |p, _| pieces.push(p.to_string()));
-        pieces
+        crate::room::make_room(&mut pieces, buffers.spans.len(), "sentencepiece pieces")?;
+        self.emit(&buffers, |p, _| pieces.push(p.to_string()));
+        Ok(pieces)
     }
 }

@@ -186,14 +186,26 @@ impl Normalizer {
     }
 
     /// The normalized text (Normalizer::Normalize).
-    pub fn normalize(&self, text: &str, user: Option<&Trie>) -> String {
+    pub fn normalize(&self, text: &str, user: Option<&Trie>) -> crate::Result<String> {
         let mut out = String::new();
-        self.normalize_into(text, user, &mut out);
-        out
+        self.normalize_into(text, user, &mut out)?;
+        Ok(out)
     }
 
     /// [`Self::normalize`] into `out` (emptied first; a batch reuses one buffer).
-    pub fn normalize_into(&self, text: &str, user: Option<&Trie>, out: &mut String) {
+    pub fn normalize_into(&self, text: &str, user: Option<&Trie>, out: &mut String) -> crate::Result<()> {
+        // The text grows fallibly: before each push, room for it (a no-op check while there is room).
+        #[inline(always)]
+        fn room(out: &mut String, n: usize) -> crate::Result<()> {
+            match out.capacity() - out.len() >= n {
+                true => Ok(()),
+                false => grow(out, n),
+            }
+        }
+        #[cold]
+        fn grow(out: &mut String, n: usize) -> crate::Result<()> {
+            out.try_reserve(n).map_err(|_| crate::room::out_of_memory::<u8>(n, "normalized text"))
+        }
         out.clear();
         let mut input = text.as_bytes();
         if self.remove_extra_whitespaces {
@@ -205,9 +217,9 @@ impl Normalizer {
                 input = &input[len..];
             }
         }
-        out.reserve(input.len() * 3 / 2 + 4);
+        room(out, input.len() * 3 / 2 + 4)?;
         if input.is_empty() {
-            return;
+            return Ok(());
         }
         let space = if self.escape_whitespaces { SPACE_SYMBOL } else { " " };
         if !self.treat_whitespace_as_suffix && self.add_dummy_prefix {
@@ -226,6 +238,7 @@ impl Normalizer {
                 }
                 // ASCII bytes: both ends are char boundaries.
                 let at = text.len() - input.len();
+                room(out, run)?;
                 out.push_str(text.get(at..at + run).unwrap_or_default());
                 prev_space = false;
                 input = &input[run..];
@@ -234,6 +247,7 @@ impl Normalizer {
             if input[0] == b' ' && self.plain_space && input.get(1).is_none_or(|&b| b < 0x80) {
                 // What the general path below does with the replacement " ".
                 if !prev_space {
+                    room(out, space.len())?;
                     out.push_str(space);
                 }
                 prev_space = self.remove_extra_whitespaces;
@@ -245,6 +259,8 @@ impl Normalizer {
                 rep = rep.trim_start_matches(' ');
             }
             if !rep.is_empty() {
+                // each space of the replacement may become the 3-byte symbol
+                room(out, rep.len() * 3)?;
                 if self.escape_whitespaces {
                     for (i, part) in rep.split(' ').enumerate() {
                         if i > 0 {
@@ -268,7 +284,9 @@ impl Normalizer {
             }
         }
         if self.treat_whitespace_as_suffix && self.add_dummy_prefix {
+            room(out, space.len())?;
             out.push_str(space);
         }
+        Ok(())
     }
 }

@@ -13,6 +13,11 @@
 //! to prove a word's result does not depend on the score before it.
 
 use super::Processor;
+use crate::room::make_room;
+use crate::Result;
+
+/// What a failed allocation names.
+const WHAT: &str = "sentencepiece lattice";
 
 #[derive(Clone, Copy)]
 pub struct Node {
@@ -54,13 +59,15 @@ fn offer(target: &mut Node, id: u32, score: f32, start: usize) {
 /// (start + shift, end + shift, id) spans to `out` and returns the score at the
 /// end and the smallest margin (f64::INFINITY where no node had two offers;
 /// NaN scores make it NaN, which no check accepts). `nodes` is scratch.
-pub fn viterbi(p: &Processor, text: &[u8], base: f32, shift: usize, out: &mut Vec<(usize, usize, u32)>, nodes: &mut Vec<Node>) -> (f32, f64) {
+pub fn viterbi(p: &Processor, text: &[u8], base: f32, shift: usize, out: &mut Vec<(usize, usize, u32)>, nodes: &mut Vec<Node>) -> Result<(f32, f64)> {
     let size = text.len();
     if size == 0 {
-        return (base, f64::INFINITY);
+        return Ok((base, f64::INFINITY));
     }
     let unk_score = p.min_score - 10.0f32;
     nodes.clear();
+    // 24 bytes a byte of the text: a long word's lattice is made fallibly
+    make_room(nodes, size + 1, WHAT)?;
     nodes.resize(size + 1, Node { id: u32::MAX, score: 0.0, second: f32::NEG_INFINITY, start: usize::MAX });
     nodes[0].start = 0;
     nodes[0].score = base;
@@ -86,6 +93,13 @@ pub fn viterbi(p: &Processor, text: &[u8], base: f32, shift: usize, out: &mut Ve
             margin = if m.is_nan() || margin.is_nan() { f64::NAN } else { margin.min(m) };
         }
     }
+    // room for the path first: a piece per char at most
+    let (mut pieces, mut end) = (0, size);
+    while end > 0 {
+        pieces += 1;
+        end = nodes[end].start;
+    }
+    make_room(out, pieces, WHAT)?;
     let first = out.len();
     let mut end = size;
     while end > 0 {
@@ -94,11 +108,11 @@ pub fn viterbi(p: &Processor, text: &[u8], base: f32, shift: usize, out: &mut Ve
         end = node.start;
     }
     out[first..].reverse();
-    (nodes[size].score, margin)
+    Ok((nodes[size].score, margin))
 }
 
-pub fn encode(p: &Processor, normalized: &str) -> Vec<(usize, usize, u32)> {
+pub fn encode(p: &Processor, normalized: &str) -> Result<Vec<(usize, usize, u32)>> {
     let mut out = Vec::new();
-    viterbi(p, normalized.as_bytes(), 0.0, 0, &mut out, &mut Vec::new());
-    out
+    viterbi(p, normalized.as_bytes(), 0.0, 0, &mut out, &mut Vec::new())?;
+    Ok(out)
 }

@@ -32,6 +32,7 @@ use super::small_words::{SmallEntry, SmallKey, SmallTable};
 use super::unigram::{self, Node};
 use super::{bpe, ModelType, Processor};
 use crate::fxhash::FxHashMap;
+use crate::room::{ensure_room, make_room};
 use std::cell::RefCell;
 
 const SPACE: &[u8] = "\u{2581}".as_bytes();
@@ -152,9 +153,9 @@ fn slack(p: &Processor, len: usize, margin: f64) -> f64 {
 }
 
 /// Appends the spans of `normalized` to `out`, word by word through the cache.
-pub fn encode(p: &Processor, cut: WordCut, normalized: &str, out: &mut Vec<(usize, usize, u32)>) {
+pub fn encode(p: &Processor, cut: WordCut, normalized: &str, out: &mut Vec<(usize, usize, u32)>) -> crate::Result<()> {
     let text = normalized.as_bytes();
-    out.reserve(text.len() / 3 + 1);
+    make_room(out, text.len() / 3 + 1, "sentencepiece pieces")?;
     SCRATCH.with(|s| {
         let mut s = s.borrow_mut();
         let Scratch { models, nodes, spans } = &mut *s;
@@ -198,9 +199,12 @@ pub fn encode(p: &Processor, cut: WordCut, normalized: &str, out: &mut Vec<(usiz
                 shared.unwrap_or(&cache.small).prefetch(hash);
             }
             let caches = Caches { shared, own: &mut *cache };
-            score = encode_word(p, caches, nodes, spans, &normalized[start..end], start, key, score, out);
+            // a piece per byte at most: the word's room made fallibly (no more growth below)
+            ensure_room(out, end - start, "sentencepiece pieces")?;
+            score = encode_word(p, caches, nodes, spans, &normalized[start..end], start, key, score, out)?;
         }
-    });
+        Ok(())
+    })
 }
 
 /// Moves the calling thread's compact entries for `p` into its shared table
@@ -244,15 +248,15 @@ fn encode_word(
     small: Option<(SmallKey, u64)>,
     score: f32,
     out: &mut Vec<(usize, usize, u32)>,
-) -> f32 {
+) -> crate::Result<f32> {
     let bytes = word.as_bytes();
     let unigram = p.model_type == ModelType::Unigram;
     if bytes.len() > MAX_WORD {
         return match unigram {
-            true => unigram::viterbi(p, bytes, score, at, out, nodes).0,
+            true => Ok(unigram::viterbi(p, bytes, score, at, out, nodes)?.0),
             false => {
-                out.extend(bpe::encode(p, word).into_iter().map(|(s, e, id)| (s + at, e + at, id)));
-                0.0
+                out.extend(bpe::encode(p, word)?.into_iter().map(|(s, e, id)| (s + at, e + at, id)));
+                Ok(0.0)
             }
         };
     }
@@ -266,21 +270,21 @@ fn encode_word(
     }
     spans.clear();
     let slack = match unigram {
-        true => slack(p, bytes.len(), unigram::viterbi(p, bytes, 0.0, 0, spans, nodes).1),
+        true => slack(p, bytes.len(), unigram::viterbi(p, bytes, 0.0, 0, spans, nodes)?.1),
         false => {
-            spans.extend(bpe::encode(p, word));
+            spans.extend(bpe::encode(p, word)?);
             f64::INFINITY
         }
     };
     let pieces = spans.iter().map(|&(s, e, id)| ((e - s) as u32, id));
-    let score = use_or_rerun(p, slack, pieces.clone(), bytes, at, score, out, nodes);
+    let score = use_or_rerun(p, slack, pieces.clone(), bytes, at, score, out, nodes)?;
     if cache.small.len() + cache.general.len() < MAX_WORDS {
         match small.and_then(|(k, hash)| Some((k, hash, SmallEntry::new(slack, pieces)?))) {
             Some((k, hash, entry)) => cache.small.insert(k, hash, entry),
             None => _ = cache.general.insert(key, Cached::new(slack, spans)),
         }
     }
-    score
+    Ok(score)
 }
 
 /// Pushes a cached word's spans (`pieces`: byte length and id) if its run
@@ -296,12 +300,12 @@ fn use_or_rerun(
     score: f32,
     out: &mut Vec<(usize, usize, u32)>,
     nodes: &mut Vec<Node>,
-) -> f32 {
+) -> crate::Result<f32> {
     let unigram = p.model_type == ModelType::Unigram;
     // Written so that a NaN score or slack re-runs the word.
     let holds = slack > 2.0 * (score as f64).abs();
     if unigram && !holds {
-        return unigram::viterbi(p, bytes, score, at, out, nodes).0;
+        return Ok(unigram::viterbi(p, bytes, score, at, out, nodes)?.0);
     }
     let (mut pos, mut score) = (at, score);
     for (len, id) in pieces {
@@ -311,7 +315,7 @@ fn use_or_rerun(
             score += unigram::piece_score(p, id);
         }
     }
-    score
+    Ok(score)
 }
 
 #[cfg(test)]
