@@ -28,6 +28,9 @@ fn check(text: &str, classes: &AsciiClasses) -> usize {
         if let Some(avx2) = Avx2::detect() {
             assert_eq!(avx2.piece_starts(block, stops), Some(got), "{text:?} from {i}: AVX2 against SSE2");
         }
+        if let Some(avx512) = Avx512::detect() {
+            assert_eq!(avx512.piece_starts(block, stops), Some(got), "{text:?} from {i}: AVX-512 against SSE2");
+        }
         if got == 0 {
             continue;
         }
@@ -82,6 +85,9 @@ fn the_classes_agree_with_the_scanner_table() {
             if let Some(avx2) = Avx2::detect() {
                 assert_eq!(avx2.classify(&block, [0; 4]), Some(m), "byte {b:#04x} at {at}: AVX2 against SSE2");
             }
+            if let Some(avx512) = Avx512::detect() {
+                assert_eq!(avx512.classify(&block, [0; 4]), Some(m), "byte {b:#04x} at {at}: AVX-512 against SSE2");
+            }
             let bit = 1u64 << at;
             let kind = (m.letter & bit != 0, m.digit & bit != 0, m.space & bit != 0, m.special & bit != 0);
             let want = match table.get(b as usize) {
@@ -115,6 +121,9 @@ fn general_punctuation_is_punctuation_where_the_block_holds_all_of_it() {
             if let Some(avx2) = Avx2::detect() {
                 assert_eq!(avx2.classify(&block, [0; 4]), Some(m), "{c:?} at {at}: AVX2 against SSE2");
             }
+            if let Some(avx512) = Avx512::detect() {
+                assert_eq!(avx512.classify(&block, [0; 4]), Some(m), "{c:?} at {at}: AVX-512 against SSE2");
+            }
             let bits = ((1u64 << n) - 1) << at;
             let whole = n == ch.len();
             // punctuation: no class mask; special: left to the scalar scanner
@@ -125,8 +134,9 @@ fn general_punctuation_is_punctuation_where_the_block_holds_all_of_it() {
 }
 
 #[test]
-fn avx2_masks_are_sse2_masks() {
+fn avx2_and_avx512_masks_are_sse2_masks() {
     // random blocks of every byte value (runs of one kind too), with and without stops
+    let avx512 = Avx512::detect();
     let Some(avx2) = Avx2::detect() else { return };
     let mut rng = Lcg(2);
     let kinds: [&[u8]; 4] = [b"aZ ", b" 7'<", b"\x00\t\x7f\x80\xff[", b"abc def, 123"];
@@ -137,5 +147,8 @@ fn avx2_masks_are_sse2_masks() {
         }
         let stops = [[0; 4], [b'<', b'[', 0, 0], [b'<', b'[', b'|', b'~']][round % 3];
         assert_eq!(avx2.classify(&block, stops), Sse2.classify(&block, stops), "{block:?} {stops:?}");
+        if let Some(avx512) = avx512 {
+            assert_eq!(avx512.classify(&block, stops), Sse2.classify(&block, stops), "AVX-512: {block:?} {stops:?}");
+        }
     }
 }

@@ -4,7 +4,7 @@
 //! block scanner leaves (and the text's last 63 bytes) from the scalar one.
 //! The same splitter ([`split_blocks`]) serves the per-text `Encoding` entry.
 
-use super::blocks::{Avx2, Classify, Sse2};
+use super::blocks::{Avx2, Avx512, Classify, Sse2};
 use super::merge::Words;
 use super::scan::{piece_end, AsciiClasses};
 
@@ -13,11 +13,24 @@ impl Words<'_> {
     /// up to the first Stop byte: false if there is one (what was appended
     /// before it is the caller's to drop).
     pub fn text_ids(&mut self, text: &str, classes: &AsciiClasses, ids: &mut Vec<u32>) -> bool {
+        if let Some(avx512) = Avx512::detect() {
+            // SAFETY: `avx512` proves the CPU has AVX-512 F and BW, BMI1 and BMI2
+            return unsafe { self.text_ids_avx512(avx512, text, classes, ids) };
+        }
         match Avx2::detect() {
             // SAFETY: `avx2` proves the CPU has AVX2
             Some(avx2) => unsafe { self.text_ids_avx2(avx2, text, classes, ids) },
             None => self.text_ids_with(Sse2, text, classes, ids),
         }
+    }
+
+    /// [`Words::text_ids`] compiled for AVX-512 (the whole loop).
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512 F and BW, BMI1 and BMI2 (as holding an [`Avx512`] proves).
+    #[cfg_attr(target_arch = "x86_64", target_feature(enable = "avx512f,avx512bw,bmi1,bmi2"))]
+    unsafe fn text_ids_avx512(&mut self, avx512: Avx512, text: &str, classes: &AsciiClasses, ids: &mut Vec<u32>) -> bool {
+        self.text_ids_with(avx512, text, classes, ids)
     }
 
     /// [`Words::text_ids`] compiled for AVX2 (the whole loop, so that the
@@ -71,6 +84,10 @@ impl PieceSink for IdsSink<'_, '_, '_> {
 /// Stop byte (false if there is one): the same pieces as [`super::scan::split_gpt2_until`],
 /// found 64 bytes at a time where 64 are left (the per-text `Encoding` entry's splitter).
 pub fn split_blocks(text: &str, classes: &AsciiClasses, mut out: impl PieceSink) -> bool {
+    if let Some(avx512) = Avx512::detect() {
+        // SAFETY: `avx512` proves the CPU has AVX-512 F and BW, BMI1 and BMI2
+        return unsafe { split_blocks_avx512(avx512, text, classes, out) };
+    }
     match Avx2::detect() {
         // SAFETY: `avx2` proves the CPU has AVX2
         Some(avx2) => unsafe { split_blocks_avx2(avx2, text, classes, out) },
@@ -85,6 +102,15 @@ pub fn split_blocks(text: &str, classes: &AsciiClasses, mut out: impl PieceSink)
 #[cfg_attr(target_arch = "x86_64", target_feature(enable = "avx2"))]
 unsafe fn split_blocks_avx2(avx2: Avx2, text: &str, classes: &AsciiClasses, mut out: impl PieceSink) -> bool {
     split_blocks_with(avx2, text, classes, &mut out)
+}
+
+/// [`split_blocks`] compiled for AVX-512 (with `out` inlined into it).
+///
+/// # Safety
+/// The CPU must have AVX-512 F and BW, BMI1 and BMI2 (as holding an [`Avx512`] proves).
+#[cfg_attr(target_arch = "x86_64", target_feature(enable = "avx512f,avx512bw,bmi1,bmi2"))]
+unsafe fn split_blocks_avx512(avx512: Avx512, text: &str, classes: &AsciiClasses, mut out: impl PieceSink) -> bool {
+    split_blocks_with(avx512, text, classes, &mut out)
 }
 
 /// [`split_blocks`] with the block classifier `classifier`: the pieces between a block's
