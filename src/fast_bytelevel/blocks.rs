@@ -48,19 +48,22 @@ impl Avx2 {
 }
 
 /// AVX-512 F and BW compares (the whole block in one register, each class a
-/// compare straight into a mask register) with BMI1/BMI2 for the loops
-/// compiled with it: made only by [`Avx512::detect`], so holding one proves
-/// the CPU has all of them.
+/// compare straight into a mask register), with DQ, VBMI, VBMI2, BMI1 and BMI2 for
+/// the loops compiled with it (`super::gather`): made only by
+/// [`Avx512::detect`], so holding one proves the CPU has all of them.
 #[derive(Clone, Copy, Debug)]
 pub struct Avx512(());
 
 impl Avx512 {
-    /// Some on a CPU with AVX-512 F and BW, BMI1 and BMI2 (checked at run time, cached by std).
+    /// Some on a CPU with AVX-512 F, BW, DQ, VBMI and VBMI2, BMI1 and BMI2 (checked at run time, cached by std).
     #[inline]
     pub fn detect() -> Option<Avx512> {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512dq")
+            && std::arch::is_x86_feature_detected!("avx512vbmi")
+            && std::arch::is_x86_feature_detected!("avx512vbmi2")
             && std::arch::is_x86_feature_detected!("bmi1")
             && std::arch::is_x86_feature_detected!("bmi2")
         {

@@ -43,9 +43,9 @@ fn assert_ids_as_scalar(bpe: &ByteBpe, plain: &AsciiClasses, text: &str) {
         }
         if let Some(avx512) = Avx512::detect() {
             got.clear();
-            // SAFETY: `avx512` proves the CPU has AVX-512 F and BW, BMI1 and BMI2
-            assert!(unsafe { words.text_ids_avx512(avx512, text, plain, &mut got) });
-            assert_eq!(got, want, "AVX-512: {text:?}");
+            // SAFETY: `avx512` proves the CPU has AVX-512 F, BW, DQ, VBMI and VBMI2, BMI1 and BMI2
+            assert!(unsafe { words.text_ids_gather(avx512, text, plain, &mut got) });
+            assert_eq!(got, want, "AVX-512 gathers: {text:?}");
         }
     });
 }
@@ -120,7 +120,7 @@ fn the_block_splitter_gives_the_scalar_pieces_and_stops() {
             }
             if let Some(avx512) = Avx512::detect() {
                 got.clear();
-                // SAFETY: `avx512` proves the CPU has AVX-512 F and BW, BMI1 and BMI2
+                // SAFETY: `avx512` proves the CPU has AVX-512 F, BW, DQ, VBMI and VBMI2, BMI1 and BMI2
                 assert_eq!(unsafe { split_blocks_avx512(avx512, text, classes, |a, b| got.push((a, b))) }, want_done, "AVX-512: {text:?}");
                 assert_eq!(got, want, "AVX-512: {text:?}");
             }

@@ -12,6 +12,7 @@
 
 pub(crate) mod blocks;
 mod cache;
+mod gather;
 mod ids;
 pub mod merge;
 pub mod scan;
