@@ -238,6 +238,15 @@ unsafe fn classify_avx512(block: &[u8; 64], stops: [u8; 4]) -> Masks {
     use std::arch::x86_64::*;
     // SAFETY: `block` is 64 bytes, all that an unaligned 512-bit load reads.
     let v = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
+    classify_avx512_v(v, stops)
+}
+
+/// [`classify_avx512`] of a block already in a register.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+pub(super) fn classify_avx512_v(v: std::arch::x86_64::__m512i, stops: [u8; 4]) -> Masks {
+    use std::arch::x86_64::*;
     let lower = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
     // a non-ASCII byte (0x80 and up) is past every range's end after the subtraction
     let letter = _mm512_cmple_epu8_mask(_mm512_sub_epi8(lower, _mm512_set1_epi8(b'a' as i8)), _mm512_set1_epi8(25));
@@ -329,6 +338,26 @@ pub fn starts(m: Masks) -> u64 {
     // trusted: below the first special byte, less one (a start there reads the byte after it)
     let limit = m.special.trailing_zeros().min(63).saturating_sub(1);
     all & ((1u64 << limit) - 1)
+}
+
+/// The piece starts of a text's last `len` (< 64) bytes from a piece start,
+/// classified with the places past the text's end read as spaces (so a
+/// space run at the end stays one piece, and no piece runs into them), with
+/// the text's end as one more start: every piece of the tail, the last one
+/// ending at the text's end; as [`starts`] (the end not taken) when a byte
+/// of the tail is one the block scanner leaves to the scalar one.
+#[inline(always)]
+pub fn tail_starts(m: Masks, len: u32) -> u64 {
+    let text = (1u64 << len) - 1;
+    if m.special & text != 0 {
+        return starts(m);
+    }
+    let punct = !(m.letter | m.digit | m.space | m.special);
+    let after_space = m.space << 1;
+    let run_start = |c: u64| c & !(c << 1) & !after_space;
+    let space_start = (m.space & !after_space) | (m.space & after_space & !(m.space >> 1));
+    let all = run_start(m.letter) | run_start(m.digit) | run_start(punct) | space_start | 1;
+    (all & text) | 1 << len
 }
 
 #[cfg(test)]

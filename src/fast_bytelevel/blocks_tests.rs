@@ -152,3 +152,36 @@ fn avx2_and_avx512_masks_are_sse2_masks() {
         }
     }
 }
+
+/// A text's last < 64 bytes from every piece start, padded with spaces:
+/// where the tail holds no byte left to the scalar scanner, its starts are
+/// exactly the scalar pieces' starts and the text's end; else the block's.
+#[test]
+fn tail_starts_are_the_scalar_pieces_starts_and_the_end() {
+    let pieces = ["a", "the", " the", " x", "  ", " ", "7", " 42", ".", ",", "!?", " (", "'s", "\n", "é", "“", ".”", "—", "  a", "a  "];
+    let mut rng = Lcg(10);
+    let mut whole = 0;
+    for _ in 0..4000 {
+        let text: String = (0..1 + rng.next(30)).map(|_| pieces[rng.next(pieces.len())]).collect();
+        let mut scalar = Vec::new();
+        split_gpt2_until(&text, AsciiClasses::plain(), |a, _| scalar.push(a));
+        for &i in &scalar {
+            let left = text.len() - i;
+            if left >= 64 {
+                continue;
+            }
+            let mut block = [b' '; 64];
+            block[..left].copy_from_slice(&text.as_bytes()[i..]);
+            let Some(m) = Sse2.classify(&block, [0; 4]) else { return };
+            let got = tail_starts(m, left as u32);
+            if m.special & ((1u64 << left) - 1) != 0 {
+                assert_eq!(got, starts(m), "{text:?} from {i}");
+                continue;
+            }
+            let want = scalar.iter().filter(|&&s| s >= i).fold(1u64 << left, |w, &s| w | 1 << (s - i));
+            assert_eq!(got, want, "{text:?} from {i}: {got:064b} against {want:064b}");
+            whole += 1;
+        }
+    }
+    assert!(whole > 5000, "{whole}");
+}

@@ -9,9 +9,12 @@
 //! ([`Words::tokenize_ids`]) in its place, in order. The same ids and the
 //! same cache updates as the scalar loop: only words found in their home
 //! slot as one token are answered here, and those the scalar loop answers
-//! without touching the cache either.
+//! without touching the cache either. A text's last < 64 bytes take the same
+//! way (masked in, spaces past the text's end, the end a piece start:
+//! [`super::blocks::tail_starts`]) unless they hold a byte the block scanner
+//! leaves to the scalar one.
 
-use super::blocks::{Avx512, Classify};
+use super::blocks::{classify_avx512_v, tail_starts, Avx512, Classify};
 use super::merge::Words;
 use super::scan::{piece_end, AsciiClasses};
 
@@ -39,6 +42,7 @@ impl Words<'_> {
         // the block's piece starts; past 64: room for reading a group's ends (9 bytes from any start)
         let mut pos = [0u8; 80];
         let mut i = 0;
+        use std::arch::x86_64::*;
         while i < bytes.len() {
             if let (Some(stops), Some(block)) = (stops, bytes.get(i..i + 64)) {
                 if let Some(starts) = avx512.piece_starts(block, stops) {
@@ -47,9 +51,29 @@ impl Words<'_> {
                     if n > 0 {
                         // SAFETY: the CPU has the features (the caller's contract); 64 bytes from `i`
                         // are in the text; `starts` has bit 0 and `n` more bits (all below 64)
-                        i += unsafe { self.block_ids(bytes, i, starts, n, &mut pos, ids) };
+                        i += unsafe {
+                            let block = std::arch::x86_64::_mm512_loadu_si512(bytes.as_ptr().add(i).cast());
+                            self.block_pieces(block, bytes, i, starts, n, &mut pos, ids)
+                        };
                         continue;
                     }
+                }
+            }
+            // the text's last < 64 bytes: masked in from the text (no byte past it read), spaces past it
+            let left = bytes.len() - i;
+            if let (Some(stops), true) = (stops, left < 64) {
+                // SAFETY: the CPU has the features; the mask covers `left` bytes from `i`, all in the text
+                let block = unsafe {
+                    let mask = (1u64 << left) - 1;
+                    _mm512_mask_loadu_epi8(_mm512_set1_epi8(b' ' as i8), mask, bytes.as_ptr().add(i).cast())
+                };
+                let starts = tail_starts(classify_avx512_v(block, stops), left as u32);
+                let n = (starts & !1).count_ones() as usize;
+                if n > 0 {
+                    // SAFETY: the CPU has the features; `starts` has bit 0 and `n` more bits (all at or
+                    // below `left`): every piece's bytes are the text's, at places below 64 of `block`
+                    i += unsafe { self.block_pieces(block, bytes, i, starts, n, &mut pos, ids) };
+                    continue;
                 }
             }
             let Some(end) = piece_end(text, ascii, quote_stops, i) else { return false };
@@ -60,15 +84,18 @@ impl Words<'_> {
     }
 
     /// The ids of the `n` pieces between the starts `starts` (bit k: byte
-    /// `i + k` starts a piece; bit 0 set) appended to `ids`; returns the
-    /// last start (where the next block begins).
+    /// `i + k` starts a piece; bit 0 set) of the block at `i` (its 64 bytes
+    /// in `bytes_v`: the text's, or a tail's padded with spaces) appended to
+    /// `ids`; returns the last start (where the next block begins).
     ///
     /// # Safety
-    /// The CPU must have AVX-512 F, BW, DQ, VBMI and VBMI2; `bytes` holds 64 bytes from `i`.
+    /// The CPU must have AVX-512 F, BW, DQ, VBMI and VBMI2; `starts`' bits are all below 64 and
+    /// at most `bytes.len() - i`.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vbmi,avx512vbmi2,bmi1,bmi2")]
     #[inline]
-    unsafe fn block_ids(&mut self, bytes: &[u8], i: usize, starts: u64, n: usize, pos: &mut [u8; 80], ids: &mut Vec<u32>) -> usize {
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn block_pieces(&mut self, bytes_v: std::arch::x86_64::__m512i, bytes: &[u8], i: usize, starts: u64, n: usize, pos: &mut [u8; 80], ids: &mut Vec<u32>) -> usize {
         use std::arch::x86_64::*;
         // SAFETY (every raw access below): `IOTA` and `pos` are 64 and 80 bytes; a group's 9
         // positions from `g` <= 56 end by byte 65 of `pos`; the block is 64 bytes of the text; the
@@ -78,7 +105,6 @@ impl Words<'_> {
         unsafe {
             let compressed = _mm512_maskz_compress_epi8(starts, _mm512_loadu_si512(IOTA.as_ptr().cast()));
             _mm512_storeu_si512(pos.as_mut_ptr().cast(), compressed);
-            let bytes_v = _mm512_loadu_si512(bytes.as_ptr().add(i).cast());
             // each 64-bit lane's low byte spread over the lane, plus 0, 1, .. 7: the lane's piece's bytes
             let spread = _mm512_set1_epi64(0x0808_0808_0808_0808_u64 as i64);
             let spread = _mm512_mask_blend_epi64(0b0101_0101, spread, _mm512_setzero_si512());
