@@ -347,6 +347,7 @@ pub fn starts(m: Masks) -> u64 {
 /// ending at the text's end; as [`starts`] (the end not taken) when a byte
 /// of the tail is one the block scanner leaves to the scalar one.
 #[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub fn tail_starts(m: Masks, len: u32) -> u64 {
     let text = (1u64 << len) - 1;
     if m.special & text != 0 {

@@ -219,6 +219,7 @@ impl WordCache {
     /// The short (2–8 bytes, 16-byte slots) and mid (9–16 bytes, 24-byte
     /// slots) tables as [`RawTable`]s, valid until the cache next changes
     /// (an insert may grow a table, a full cache clears).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(super) fn raw_tables(&self) -> (Option<RawTable>, Option<RawTable>) {
         (self.short.raw(), self.mid.raw())
     }

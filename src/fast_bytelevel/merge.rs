@@ -58,6 +58,7 @@ impl Words<'_> {
     /// What the AVX-512 loop ([`super::gather`]) gathers from: the cache's
     /// short and mid tables (None: no cache, or a table without slots),
     /// valid until the cache next changes.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(super) fn raw_tables(&self) -> (Option<RawTable>, Option<RawTable>) {
         self.cache.as_deref().map_or((None, None), |c| c.raw_tables())
     }
@@ -65,6 +66,7 @@ impl Words<'_> {
     /// Puts the one-byte word `text[at]` in its home slot of the short table,
     /// as its byte's token: the AVX-512 loop looks one-byte words up there
     /// with the others (the other lookups take the byte's id and never look).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(super) fn learn_byte(&mut self, text: &[u8], at: usize) {
         let (Some(&b), Some(c)) = (text.get(at), self.cache.as_deref_mut()) else { return };
         if c.get(text, at, at + 1).is_some() {
