@@ -1,6 +1,6 @@
 //! GPT-2's split 64 bytes at a time for the ids-only bulk loop: the bytes'
-//! classes as bit masks (AVX2 compares where the CPU has them, found at run
-//! time; else SSE2, x86-64's baseline), the pieces'
+//! classes as bit masks (AVX-512BW compares into mask registers, or AVX2,
+//! where the CPU has them, found at run time; else SSE2, x86-64's baseline), the pieces'
 //! first bytes computed from the masks with shifts, and the pieces taken
 //! out of the mask bit by bit, so a word costs no data-dependent branch of
 //! its own in the scan. Only the plain case: a block's bytes are ASCII
@@ -47,6 +47,32 @@ impl Avx2 {
     }
 }
 
+/// AVX-512 F and BW compares (the whole block in one register, each class a
+/// compare straight into a mask register), with DQ, VBMI, VBMI2, BMI1 and BMI2 for
+/// the loops compiled with it (`super::gather`): made only by
+/// [`Avx512::detect`], so holding one proves the CPU has all of them.
+#[derive(Clone, Copy, Debug)]
+pub struct Avx512(());
+
+impl Avx512 {
+    /// Some on a CPU with AVX-512 F, BW, DQ, VBMI and VBMI2, BMI1 and BMI2 (checked at run time, cached by std).
+    #[inline]
+    pub fn detect() -> Option<Avx512> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512dq")
+            && std::arch::is_x86_feature_detected!("avx512vbmi")
+            && std::arch::is_x86_feature_detected!("avx512vbmi2")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+        {
+            return Some(Avx512(()));
+        }
+        None
+    }
+}
+
 /// Byte classes of a block as bit masks: letters, digits, spaces (0x20),
 /// and the bytes the block scanner leaves to the scalar one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -75,6 +101,24 @@ impl Classify for Avx2 {
         let block: &[u8; 64] = block.get(..64)?.try_into().ok()?;
         // SAFETY: an `Avx2` exists only where `Avx2::detect` found the CPU to have AVX2.
         Some(unsafe { classify_avx2(block, stops) })
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Classify for Avx512 {
+    #[inline(always)]
+    fn classify(self, block: &[u8], stops: [u8; 4]) -> Option<Masks> {
+        let block: &[u8; 64] = block.get(..64)?.try_into().ok()?;
+        // SAFETY: an `Avx512` exists only where `Avx512::detect` found the CPU to have AVX-512 F and BW.
+        Some(unsafe { classify_avx512(block, stops) })
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+impl Classify for Avx512 {
+    #[inline(always)]
+    fn classify(self, _block: &[u8], _stops: [u8; 4]) -> Option<Masks> {
+        None
     }
 }
 
@@ -181,6 +225,46 @@ unsafe fn classify_avx2(block: &[u8; 64], stops: [u8; 4]) -> Masks {
     m
 }
 
+/// [`classify_sse2`] 64 bytes a compare, each class's bits straight into a
+/// mask register (no movemask, no halves to shift together); ranges as one
+/// unsigned compare of the byte less the range's first.
+///
+/// # Safety
+/// The CPU must have AVX-512 F and BW.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn classify_avx512(block: &[u8; 64], stops: [u8; 4]) -> Masks {
+    use std::arch::x86_64::*;
+    // SAFETY: `block` is 64 bytes, all that an unaligned 512-bit load reads.
+    let v = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
+    classify_avx512_v(v, stops)
+}
+
+/// [`classify_avx512`] of a block already in a register.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+pub(super) fn classify_avx512_v(v: std::arch::x86_64::__m512i, stops: [u8; 4]) -> Masks {
+    use std::arch::x86_64::*;
+    let lower = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
+    // a non-ASCII byte (0x80 and up) is past every range's end after the subtraction
+    let letter = _mm512_cmple_epu8_mask(_mm512_sub_epi8(lower, _mm512_set1_epi8(b'a' as i8)), _mm512_set1_epi8(25));
+    let digit = _mm512_cmple_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8(b'0' as i8)), _mm512_set1_epi8(9));
+    let space = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b' ' as i8));
+    // controls and whitespace other than 0x20 and non-ASCII (signed: below 0x20), DEL, the quote, the stops
+    let mut special = _mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(0x20))
+        | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(0x7F))
+        | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'\'' as i8));
+    for s in stops {
+        special |= _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(s as i8));
+    }
+    let e2 = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(0xE2u8 as i8));
+    let x80 = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(0x80u8 as i8));
+    let tail = _mm512_cmple_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8(0x90u8 as i8)), _mm512_set1_epi8((0xA7 - 0x90) as i8));
+    Masks { letter, digit, space, special: special & !general_punctuation(e2, x80, tail) }
+}
+
 /// The bytes of the chars U+2010 to U+2027 (UTF-8 E2 80 90..=A7: dashes,
 /// curly quotes, bullets, the ellipsis) wholly inside the block, from the
 /// masks of bytes E2, 80 and 90..=A7: for GPT-2's split they are
@@ -254,6 +338,27 @@ pub fn starts(m: Masks) -> u64 {
     // trusted: below the first special byte, less one (a start there reads the byte after it)
     let limit = m.special.trailing_zeros().min(63).saturating_sub(1);
     all & ((1u64 << limit) - 1)
+}
+
+/// The piece starts of a text's last `len` (< 64) bytes from a piece start,
+/// classified with the places past the text's end read as spaces (so a
+/// space run at the end stays one piece, and no piece runs into them), with
+/// the text's end as one more start: every piece of the tail, the last one
+/// ending at the text's end; as [`starts`] (the end not taken) when a byte
+/// of the tail is one the block scanner leaves to the scalar one.
+#[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub fn tail_starts(m: Masks, len: u32) -> u64 {
+    let text = (1u64 << len) - 1;
+    if m.special & text != 0 {
+        return starts(m);
+    }
+    let punct = !(m.letter | m.digit | m.space | m.special);
+    let after_space = m.space << 1;
+    let run_start = |c: u64| c & !(c << 1) & !after_space;
+    let space_start = (m.space & !after_space) | (m.space & after_space & !(m.space >> 1));
+    let all = run_start(m.letter) | run_start(m.digit) | run_start(punct) | space_start | 1;
+    (all & text) | 1 << len
 }
 
 #[cfg(test)]

@@ -28,6 +28,9 @@ fn check(text: &str, classes: &AsciiClasses) -> usize {
         if let Some(avx2) = Avx2::detect() {
             assert_eq!(avx2.piece_starts(block, stops), Some(got), "{text:?} from {i}: AVX2 against SSE2");
         }
+        if let Some(avx512) = Avx512::detect() {
+            assert_eq!(avx512.piece_starts(block, stops), Some(got), "{text:?} from {i}: AVX-512 against SSE2");
+        }
         if got == 0 {
             continue;
         }
@@ -82,6 +85,9 @@ fn the_classes_agree_with_the_scanner_table() {
             if let Some(avx2) = Avx2::detect() {
                 assert_eq!(avx2.classify(&block, [0; 4]), Some(m), "byte {b:#04x} at {at}: AVX2 against SSE2");
             }
+            if let Some(avx512) = Avx512::detect() {
+                assert_eq!(avx512.classify(&block, [0; 4]), Some(m), "byte {b:#04x} at {at}: AVX-512 against SSE2");
+            }
             let bit = 1u64 << at;
             let kind = (m.letter & bit != 0, m.digit & bit != 0, m.space & bit != 0, m.special & bit != 0);
             let want = match table.get(b as usize) {
@@ -115,6 +121,9 @@ fn general_punctuation_is_punctuation_where_the_block_holds_all_of_it() {
             if let Some(avx2) = Avx2::detect() {
                 assert_eq!(avx2.classify(&block, [0; 4]), Some(m), "{c:?} at {at}: AVX2 against SSE2");
             }
+            if let Some(avx512) = Avx512::detect() {
+                assert_eq!(avx512.classify(&block, [0; 4]), Some(m), "{c:?} at {at}: AVX-512 against SSE2");
+            }
             let bits = ((1u64 << n) - 1) << at;
             let whole = n == ch.len();
             // punctuation: no class mask; special: left to the scalar scanner
@@ -125,8 +134,9 @@ fn general_punctuation_is_punctuation_where_the_block_holds_all_of_it() {
 }
 
 #[test]
-fn avx2_masks_are_sse2_masks() {
+fn avx2_and_avx512_masks_are_sse2_masks() {
     // random blocks of every byte value (runs of one kind too), with and without stops
+    let avx512 = Avx512::detect();
     let Some(avx2) = Avx2::detect() else { return };
     let mut rng = Lcg(2);
     let kinds: [&[u8]; 4] = [b"aZ ", b" 7'<", b"\x00\t\x7f\x80\xff[", b"abc def, 123"];
@@ -137,5 +147,41 @@ fn avx2_masks_are_sse2_masks() {
         }
         let stops = [[0; 4], [b'<', b'[', 0, 0], [b'<', b'[', b'|', b'~']][round % 3];
         assert_eq!(avx2.classify(&block, stops), Sse2.classify(&block, stops), "{block:?} {stops:?}");
+        if let Some(avx512) = avx512 {
+            assert_eq!(avx512.classify(&block, stops), Sse2.classify(&block, stops), "AVX-512: {block:?} {stops:?}");
+        }
     }
+}
+
+/// A text's last < 64 bytes from every piece start, padded with spaces:
+/// where the tail holds no byte left to the scalar scanner, its starts are
+/// exactly the scalar pieces' starts and the text's end; else the block's.
+#[test]
+fn tail_starts_are_the_scalar_pieces_starts_and_the_end() {
+    let pieces = ["a", "the", " the", " x", "  ", " ", "7", " 42", ".", ",", "!?", " (", "'s", "\n", "é", "“", ".”", "—", "  a", "a  "];
+    let mut rng = Lcg(10);
+    let mut whole = 0;
+    for _ in 0..4000 {
+        let text: String = (0..1 + rng.next(30)).map(|_| pieces[rng.next(pieces.len())]).collect();
+        let mut scalar = Vec::new();
+        split_gpt2_until(&text, AsciiClasses::plain(), |a, _| scalar.push(a));
+        for &i in &scalar {
+            let left = text.len() - i;
+            if left >= 64 {
+                continue;
+            }
+            let mut block = [b' '; 64];
+            block[..left].copy_from_slice(&text.as_bytes()[i..]);
+            let Some(m) = Sse2.classify(&block, [0; 4]) else { return };
+            let got = tail_starts(m, left as u32);
+            if m.special & ((1u64 << left) - 1) != 0 {
+                assert_eq!(got, starts(m), "{text:?} from {i}");
+                continue;
+            }
+            let want = scalar.iter().filter(|&&s| s >= i).fold(1u64 << left, |w, &s| w | 1 << (s - i));
+            assert_eq!(got, want, "{text:?} from {i}: {got:064b} against {want:064b}");
+            whole += 1;
+        }
+    }
+    assert!(whole > 5000, "{whole}");
 }

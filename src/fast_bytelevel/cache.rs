@@ -40,7 +40,10 @@ impl Key for [u64; 2] {
     }
 }
 
+/// `repr(C)`: the AVX-512 loop ([`super::gather`]) reads the key at offset 0
+/// and `value | meta << 32` right after it.
 #[derive(Clone, Copy, Default)]
+#[repr(C)]
 struct Slot<K> {
     key: K,
     /// What the caller stored with the word (a start in `pieces`, or a token id).
@@ -48,6 +51,9 @@ struct Slot<K> {
     /// pieces << 8 | word length; 0 marks an empty slot (words are never empty).
     meta: u32,
 }
+
+// the AVX-512 loop's offsets: key, then value, then meta
+const _: () = assert!(std::mem::size_of::<Slot<u64>>() == 16 && std::mem::size_of::<Slot<[u64; 2]>>() == 24);
 
 impl<K: Key> Slot<K> {
     /// (value, count of pieces) if this slot holds the word `key` of `len` bytes.
@@ -195,7 +201,29 @@ fn key8_at_end(text: &[u8], start: usize, len: usize) -> u64 {
     text.get(start..start + len).unwrap_or_default().iter().rev().fold(0u64, |w, &b| (w << 8) | u64::from(b))
 }
 
+/// A table's slots for the AVX-512 loop's gathers: the first slot's address
+/// and the slot count less one (a power of two); None when it has no slots.
+#[derive(Clone, Copy)]
+pub(super) struct RawTable {
+    pub slots: *const u8,
+    pub mask: u64,
+}
+
+impl<K: Key> Table<K> {
+    fn raw(&self) -> Option<RawTable> {
+        (!self.slots.is_empty()).then(|| RawTable { slots: self.slots.as_ptr().cast(), mask: self.slots.len() as u64 - 1 })
+    }
+}
+
 impl WordCache {
+    /// The short (2–8 bytes, 16-byte slots) and mid (9–16 bytes, 24-byte
+    /// slots) tables as [`RawTable`]s, valid until the cache next changes
+    /// (an insert may grow a table, a full cache clears).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(super) fn raw_tables(&self) -> (Option<RawTable>, Option<RawTable>) {
+        (self.short.raw(), self.mid.raw())
+    }
+
     pub fn new() -> WordCache {
         WordCache { owner: u64::MAX, short: Table::new(), mid: Table::new(), long: FxHashMap::default(), pieces: Vec::new() }
     }
@@ -249,7 +277,7 @@ impl WordCache {
         }
     }
 
-    /// Moves the word `text[start..end]` (2 to 16 bytes) into its home slot
+    /// Moves the word `text[start..end]` (1 to 16 bytes) into its home slot
     /// if it is cached past it (see [`Table::move_home`]).
     pub fn move_home(&mut self, text: &[u8], start: usize, end: usize) {
         let len = end - start;

@@ -1,10 +1,11 @@
 //! The ids-only loop over one text (the bulk call's common case): where 64
 //! bytes are left, the pieces come from the block scanner ([`super::blocks`])
-//! several at a time, each looked up as it comes; the piece at a byte the
+//! several at a time, each looked up as it comes (with AVX-512: eight looked
+//! up at once, [`super::gather`]); the piece at a byte the
 //! block scanner leaves (and the text's last 63 bytes) from the scalar one.
 //! The same splitter ([`split_blocks`]) serves the per-text `Encoding` entry.
 
-use super::blocks::{Avx2, Classify, Sse2};
+use super::blocks::{Avx2, Avx512, Classify, Sse2};
 use super::merge::Words;
 use super::scan::{piece_end, AsciiClasses};
 
@@ -13,6 +14,11 @@ impl Words<'_> {
     /// up to the first Stop byte: false if there is one (what was appended
     /// before it is the caller's to drop).
     pub fn text_ids(&mut self, text: &str, classes: &AsciiClasses, ids: &mut Vec<u32>) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx512) = Avx512::detect() {
+            // SAFETY: `avx512` proves the CPU has AVX-512 F, BW, DQ, VBMI and VBMI2, BMI1 and BMI2
+            return unsafe { self.text_ids_gather(avx512, text, classes, ids) };
+        }
         match Avx2::detect() {
             // SAFETY: `avx2` proves the CPU has AVX2
             Some(avx2) => unsafe { self.text_ids_avx2(avx2, text, classes, ids) },
@@ -32,7 +38,7 @@ impl Words<'_> {
 
     /// [`Words::text_ids`] with the block classifier `classifier`.
     #[inline(always)]
-    fn text_ids_with(&mut self, classifier: impl Classify, text: &str, classes: &AsciiClasses, ids: &mut Vec<u32>) -> bool {
+    pub(super) fn text_ids_with(&mut self, classifier: impl Classify, text: &str, classes: &AsciiClasses, ids: &mut Vec<u32>) -> bool {
         let mut sink = IdsSink { words: self, bytes: text.as_bytes(), ids };
         split_blocks_with(classifier, text, classes, &mut sink)
     }
@@ -71,6 +77,10 @@ impl PieceSink for IdsSink<'_, '_, '_> {
 /// Stop byte (false if there is one): the same pieces as [`super::scan::split_gpt2_until`],
 /// found 64 bytes at a time where 64 are left (the per-text `Encoding` entry's splitter).
 pub fn split_blocks(text: &str, classes: &AsciiClasses, mut out: impl PieceSink) -> bool {
+    if let Some(avx512) = Avx512::detect() {
+        // SAFETY: `avx512` proves the CPU has AVX-512 F, BW, DQ, VBMI and VBMI2, BMI1 and BMI2
+        return unsafe { split_blocks_avx512(avx512, text, classes, out) };
+    }
     match Avx2::detect() {
         // SAFETY: `avx2` proves the CPU has AVX2
         Some(avx2) => unsafe { split_blocks_avx2(avx2, text, classes, out) },
@@ -85,6 +95,15 @@ pub fn split_blocks(text: &str, classes: &AsciiClasses, mut out: impl PieceSink)
 #[cfg_attr(target_arch = "x86_64", target_feature(enable = "avx2"))]
 unsafe fn split_blocks_avx2(avx2: Avx2, text: &str, classes: &AsciiClasses, mut out: impl PieceSink) -> bool {
     split_blocks_with(avx2, text, classes, &mut out)
+}
+
+/// [`split_blocks`] compiled for AVX-512 (with `out` inlined into it).
+///
+/// # Safety
+/// The CPU must have AVX-512 F, BW, DQ, VBMI and VBMI2, BMI1 and BMI2 (as holding an [`Avx512`] proves).
+#[cfg_attr(target_arch = "x86_64", target_feature(enable = "avx512f,avx512bw,bmi1,bmi2"))]
+unsafe fn split_blocks_avx512(avx512: Avx512, text: &str, classes: &AsciiClasses, mut out: impl PieceSink) -> bool {
+    split_blocks_with(avx512, text, classes, &mut out)
 }
 
 /// [`split_blocks`] with the block classifier `classifier`: the pieces between a block's

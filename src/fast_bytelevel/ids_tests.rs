@@ -1,10 +1,10 @@
 //! The ids-only loop compiled with each block classifier (SSE2, the
-//! fallback, and AVX2 where this CPU has it) against the scalar split and
+//! fallback, and AVX2 and AVX-512 where this CPU has them) against the scalar split and
 //! the cached tokenizer on the same texts: texts across 64-byte blocks, with
 //! quotes, non-ASCII, digits and space runs at and around the blocks' edges.
 
 use super::*;
-use crate::fast_bytelevel::blocks::Avx2;
+use crate::fast_bytelevel::blocks::{Avx2, Avx512};
 use crate::fast_bytelevel::merge::ByteBpe;
 use crate::fast_bytelevel::scan::split_gpt2;
 use crate::models::bpe::Bpe;
@@ -40,6 +40,12 @@ fn assert_ids_as_scalar(bpe: &ByteBpe, plain: &AsciiClasses, text: &str) {
             // SAFETY: `avx2` proves the CPU has AVX2
             assert!(unsafe { words.text_ids_avx2(avx2, text, plain, &mut got) });
             assert_eq!(got, want, "AVX2: {text:?}");
+        }
+        if let Some(avx512) = Avx512::detect() {
+            got.clear();
+            // SAFETY: `avx512` proves the CPU has AVX-512 F, BW, DQ, VBMI and VBMI2, BMI1 and BMI2
+            assert!(unsafe { words.text_ids_gather(avx512, text, plain, &mut got) });
+            assert_eq!(got, want, "AVX-512 gathers: {text:?}");
         }
     });
 }
@@ -111,6 +117,12 @@ fn the_block_splitter_gives_the_scalar_pieces_and_stops() {
                 // SAFETY: `avx2` proves the CPU has AVX2
                 assert_eq!(unsafe { split_blocks_avx2(avx2, text, classes, |a, b| got.push((a, b))) }, want_done, "AVX2: {text:?}");
                 assert_eq!(got, want, "AVX2: {text:?}");
+            }
+            if let Some(avx512) = Avx512::detect() {
+                got.clear();
+                // SAFETY: `avx512` proves the CPU has AVX-512 F, BW, DQ, VBMI and VBMI2, BMI1 and BMI2
+                assert_eq!(unsafe { split_blocks_avx512(avx512, text, classes, |a, b| got.push((a, b))) }, want_done, "AVX-512: {text:?}");
+                assert_eq!(got, want, "AVX-512: {text:?}");
             }
             got.clear();
             assert_eq!(split_blocks(text, classes, |a, b| got.push((a, b))), want_done);

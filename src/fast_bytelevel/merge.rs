@@ -5,7 +5,7 @@
 //! string (see [`ByteBpe::tokenize`] for why the linear merge is HF's order).
 
 use super::cache::Piece;
-use super::cache::WordCache;
+use super::cache::{RawTable, WordCache};
 use crate::fxhash::FxHashMap;
 use crate::models::bpe::{Bpe, Word};
 use crate::pre_tokenizers::byte_level::{char_byte, BYTES_CHAR};
@@ -55,6 +55,27 @@ enum Hit<'a> {
 }
 
 impl Words<'_> {
+    /// What the AVX-512 loop ([`super::gather`]) gathers from: the cache's
+    /// short and mid tables (None: no cache, or a table without slots),
+    /// valid until the cache next changes.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(super) fn raw_tables(&self) -> (Option<RawTable>, Option<RawTable>) {
+        self.cache.as_deref().map_or((None, None), |c| c.raw_tables())
+    }
+
+    /// Puts the one-byte word `text[at]` in its home slot of the short table,
+    /// as its byte's token: the AVX-512 loop looks one-byte words up there
+    /// with the others (the other lookups take the byte's id and never look).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(super) fn learn_byte(&mut self, text: &[u8], at: usize) {
+        let (Some(&b), Some(c)) = (text.get(at), self.cache.as_deref_mut()) else { return };
+        if c.get(text, at, at + 1).is_some() {
+            c.move_home(text, at, at + 1);
+        } else if !c.is_full() {
+            c.insert(text, at, at + 1, self.bpe.byte_ids[b as usize], 1);
+        }
+    }
+
     /// The cached tokens of the word `text[start..end]` (non-empty; computed and cached when missing).
     #[inline]
     fn cached(&mut self, text: &[u8], start: usize, end: usize) -> Hit<'_> {
@@ -150,7 +171,7 @@ impl Words<'_> {
 
     /// The ids of the `n` cached pieces from `at` (a word found in its home slot).
     #[inline(always)]
-    fn push_pieces(&mut self, at: u32, n: u32, text: &[u8], start: usize, end: usize, ids: &mut Vec<u32>) {
+    pub(super) fn push_pieces(&mut self, at: u32, n: u32, text: &[u8], start: usize, end: usize, ids: &mut Vec<u32>) {
         match self.cache.as_deref().and_then(|c| c.pieces.get(at as usize..(at + n) as usize)) {
             Some(pieces) => pieces.iter().for_each(|p| ids.push(p.0)),
             None => self.tokenize_ids_cold(text, start, end, ids),

@@ -12,6 +12,8 @@
 
 pub(crate) mod blocks;
 mod cache;
+#[cfg(target_arch = "x86_64")]
+mod gather;
 mod ids;
 pub mod merge;
 pub mod scan;

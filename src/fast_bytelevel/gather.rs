@@ -1,0 +1,210 @@
+//! The ids-only loop with AVX-512 (F, BW, DQ, VBMI2): a 64-byte block's
+//! pieces looked up eight at a time. The block's piece starts (the masks of
+//! [`super::blocks`]) are compressed into a list of positions; for eight
+//! pieces at once the keys are permuted out of the block's register, masked
+//! to the pieces' lengths and hashed, and the home slots gathered from the word cache's
+//! tables, so the eight slot loads are in flight together and no branch
+//! depends on a piece's length or kind. A piece the gathers do not answer
+//! (several tokens, not in its home slot, over 16 bytes, not cached) takes the scalar lookup
+//! ([`Words::tokenize_ids`]) in its place, in order. The same ids and the
+//! same cache updates as the scalar loop: only words found in their home
+//! slot as one token are answered here, and those the scalar loop answers
+//! without touching the cache either. A text's last < 64 bytes take the same
+//! way (masked in, spaces past the text's end, the end a piece start:
+//! [`super::blocks::tail_starts`]) unless they hold a byte the block scanner
+//! leaves to the scalar one.
+
+use super::blocks::{classify_avx512_v, tail_starts, Avx512, Classify};
+use super::merge::Words;
+use super::scan::{piece_end, AsciiClasses};
+
+/// 0..64: a block's byte positions, compressed down to its piece starts.
+static IOTA: [u8; 64] = {
+    let mut a = [0u8; 64];
+    let mut k = 0;
+    while k < 64 {
+        a[k] = k as u8;
+        k += 1;
+    }
+    a
+};
+
+impl Words<'_> {
+    /// [`Words::text_ids`] with the lookups eight pieces at a time.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512 F, BW, DQ, VBMI and VBMI2, BMI1 and BMI2 (as holding an [`Avx512`] proves).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vbmi,avx512vbmi2,bmi1,bmi2")]
+    pub(super) unsafe fn text_ids_gather(&mut self, avx512: Avx512, text: &str, classes: &AsciiClasses, ids: &mut Vec<u32>) -> bool {
+        let bytes = text.as_bytes();
+        let (ascii, quote_stops, stops) = (classes.table(), classes.quote_stops(), classes.block_stops());
+        // the block's piece starts; past 64: room for reading a group's ends (9 bytes from any start)
+        let mut pos = [0u8; 80];
+        let mut i = 0;
+        use std::arch::x86_64::*;
+        while i < bytes.len() {
+            if let (Some(stops), Some(block)) = (stops, bytes.get(i..i + 64)) {
+                if let Some(starts) = avx512.piece_starts(block, stops) {
+                    // the pieces between the block's starts; the last start's piece may run past it
+                    let n = (starts & !1).count_ones() as usize;
+                    if n > 0 {
+                        // SAFETY: the CPU has the features (the caller's contract); 64 bytes from `i`
+                        // are in the text; `starts` has bit 0 and `n` more bits (all below 64)
+                        i += unsafe {
+                            let block = std::arch::x86_64::_mm512_loadu_si512(bytes.as_ptr().add(i).cast());
+                            self.block_pieces(block, bytes, i, starts, n, &mut pos, ids)
+                        };
+                        continue;
+                    }
+                }
+            }
+            // the text's last < 64 bytes: masked in from the text (no byte past it read), spaces past it
+            let left = bytes.len() - i;
+            if let (Some(stops), true) = (stops, left < 64) {
+                // SAFETY: the CPU has the features; the mask covers `left` bytes from `i`, all in the text
+                let block = unsafe {
+                    let mask = (1u64 << left) - 1;
+                    _mm512_mask_loadu_epi8(_mm512_set1_epi8(b' ' as i8), mask, bytes.as_ptr().add(i).cast())
+                };
+                let starts = tail_starts(classify_avx512_v(block, stops), left as u32);
+                let n = (starts & !1).count_ones() as usize;
+                if n > 0 {
+                    // SAFETY: the CPU has the features; `starts` has bit 0 and `n` more bits (all at or
+                    // below `left`): every piece's bytes are the text's, at places below 64 of `block`
+                    i += unsafe { self.block_pieces(block, bytes, i, starts, n, &mut pos, ids) };
+                    continue;
+                }
+            }
+            let Some(end) = piece_end(text, ascii, quote_stops, i) else { return false };
+            self.tokenize_ids(bytes, i, end, ids);
+            i = end;
+        }
+        true
+    }
+
+    /// The ids of the `n` pieces between the starts `starts` (bit k: byte
+    /// `i + k` starts a piece; bit 0 set) of the block at `i` (its 64 bytes
+    /// in `bytes_v`: the text's, or a tail's padded with spaces) appended to
+    /// `ids`; returns the last start (where the next block begins).
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512 F, BW, DQ, VBMI and VBMI2; `starts`' bits are all below 64 and
+    /// at most `bytes.len() - i`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vbmi,avx512vbmi2,bmi1,bmi2")]
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn block_pieces(&mut self, bytes_v: std::arch::x86_64::__m512i, bytes: &[u8], i: usize, starts: u64, n: usize, pos: &mut [u8; 80], ids: &mut Vec<u32>) -> usize {
+        use std::arch::x86_64::*;
+        // SAFETY (every raw access below): `IOTA` and `pos` are 64 and 80 bytes; a group's 9
+        // positions from `g` <= 56 end by byte 65 of `pos`; the block is 64 bytes of the text; the
+        // slots' reads are of lanes whose slot index is masked to the table's size, at offsets
+        // inside the slot (`Slot` is `repr(C)`); `got`'s 8 from `done` <= 8 are inside its 16; 8 ids
+        // are stored where `reserve(8)` made room, and the length grows by at most 8 (lanes < `count`).
+        unsafe {
+            let compressed = _mm512_maskz_compress_epi8(starts, _mm512_loadu_si512(IOTA.as_ptr().cast()));
+            _mm512_storeu_si512(pos.as_mut_ptr().cast(), compressed);
+            // each 64-bit lane's low byte spread over the lane, plus 0, 1, .. 7: the lane's piece's bytes
+            let spread = _mm512_set1_epi64(0x0808_0808_0808_0808_u64 as i64);
+            let spread = _mm512_mask_blend_epi64(0b0101_0101, spread, _mm512_setzero_si512());
+            let byte_steps = _mm512_set1_epi64(0x0706_0504_0302_0100);
+            let zero = _mm512_setzero_si512();
+            let all = _mm512_set1_epi64(-1);
+            let byte = _mm512_set1_epi64(0xFF);
+            let mut g = 0;
+            while g < n {
+                let count = (n - g).min(8);
+                let valid = ((1u32 << count) - 1) as u8;
+                let start = _mm512_cvtepu8_epi64(_mm_loadl_epi64(pos.as_ptr().add(g).cast()));
+                let end = _mm512_cvtepu8_epi64(_mm_loadl_epi64(pos.as_ptr().add(g + 1).cast()));
+                let len = _mm512_sub_epi64(end, start);
+                // the 8 bytes from each piece's start, taken from the block in its register (a byte
+                // index past 63 wraps: only bytes past the piece's end, masked off below)
+                let at = _mm512_add_epi8(_mm512_shuffle_epi8(start, spread), byte_steps);
+                let key = _mm512_permutexvar_epi8(at, bytes_v);
+                let (short, mid) = self.raw_tables();
+                // the home slot's `value | meta << 32` where it holds the word
+                let mut found = _mm512_setzero_si512();
+                let mut home = 0u8;
+                // 1 to 8 bytes: the short table, key masked to the length (one-byte words are put
+                // there by the first miss: `learn_byte`)
+                let short_lane = valid & _mm512_cmple_epi64_mask(len, _mm512_set1_epi64(8));
+                if let Some(t) = short {
+                    let mask = _mm512_srlv_epi64(all, _mm512_sub_epi64(_mm512_set1_epi64(64), _mm512_slli_epi64::<3>(len)));
+                    let k = _mm512_and_si512(key, mask);
+                    let h = _mm512_mullo_epi64(_mm512_xor_si512(k, len), _mm512_set1_epi64(0x9E37_79B9_7F4A_7C15u64 as i64));
+                    let slot = _mm512_and_si512(_mm512_srli_epi64::<32>(h), _mm512_set1_epi64(t.mask as i64));
+                    let at = _mm512_slli_epi64::<4>(slot);
+                    let sk = _mm512_mask_i64gather_epi64::<1>(zero, short_lane, at, t.slots.cast());
+                    let sv = _mm512_mask_i64gather_epi64::<1>(zero, short_lane, at, t.slots.add(8).cast());
+                    let meta = _mm512_srli_epi64::<32>(sv);
+                    let held = _mm512_mask_cmpeq_epi64_mask(short_lane, sk, k) & _mm512_cmpeq_epi64_mask(_mm512_and_si512(meta, byte), len);
+                    found = _mm512_mask_blend_epi64(held, found, sv);
+                    home |= held;
+                }
+                // 9 to 16 bytes: the mid table, two key words
+                let mid_lane = valid
+                    & _mm512_cmpge_epi64_mask(len, _mm512_set1_epi64(9))
+                    & _mm512_cmple_epi64_mask(len, _mm512_set1_epi64(16));
+                if let (Some(t), true) = (mid, mid_lane != 0) {
+                    let second = _mm512_permutexvar_epi8(_mm512_add_epi8(at, _mm512_set1_epi8(8)), bytes_v);
+                    let mask = _mm512_srlv_epi64(all, _mm512_sub_epi64(_mm512_set1_epi64(128), _mm512_slli_epi64::<3>(len)));
+                    let k1 = _mm512_and_si512(second, mask);
+                    let h = _mm512_xor_si512(_mm512_xor_si512(_mm512_mullo_epi64(key, _mm512_set1_epi64(0x9E37_79B9_7F4A_7C15u64 as i64)), k1), len);
+                    let h = _mm512_mullo_epi64(h, _mm512_set1_epi64(0xD6E8_FEB8_6659_FD93u64 as i64));
+                    let slot = _mm512_and_si512(_mm512_srli_epi64::<32>(h), _mm512_set1_epi64(t.mask as i64));
+                    let at = _mm512_add_epi64(_mm512_slli_epi64::<4>(slot), _mm512_slli_epi64::<3>(slot)); // 24 bytes a slot
+                    let s0 = _mm512_mask_i64gather_epi64::<1>(zero, mid_lane, at, t.slots.cast());
+                    let s1 = _mm512_mask_i64gather_epi64::<1>(zero, mid_lane, at, t.slots.add(8).cast());
+                    let sv = _mm512_mask_i64gather_epi64::<1>(zero, mid_lane, at, t.slots.add(16).cast());
+                    let meta = _mm512_srli_epi64::<32>(sv);
+                    let held = _mm512_mask_cmpeq_epi64_mask(mid_lane, s0, key)
+                        & _mm512_cmpeq_epi64_mask(s1, k1)
+                        & _mm512_cmpeq_epi64_mask(_mm512_and_si512(meta, byte), len);
+                    found = _mm512_mask_blend_epi64(held, found, sv);
+                    home |= held;
+                }
+                // one token a word: the slot's meta is 1 << 8 | length
+                let one_token = _mm512_or_si512(_mm512_set1_epi64(1 << 8), len);
+                let good = home & _mm512_cmpeq_epi64_mask(_mm512_srli_epi64::<32>(found), one_token);
+                // the answered lanes' ids 8 at a time up to each lane left to the scalar lookup (or, a
+                // word of several tokens in its home slot, to its pieces)
+                let mut got = [0u32; 16];
+                _mm256_storeu_si256(got.as_mut_ptr().cast(), _mm512_cvtepi64_epi32(found));
+                let mut slots = [0u64; 8];
+                _mm512_storeu_si512(slots.as_mut_ptr().cast(), found);
+                let mut bad = valid & !good;
+                let mut done = 0;
+                loop {
+                    let k = if bad == 0 { count } else { bad.trailing_zeros() as usize };
+                    ids.reserve(8);
+                    let run = _mm256_loadu_si256(got.as_ptr().add(done).cast());
+                    _mm256_storeu_si256(ids.as_mut_ptr().add(ids.len()).cast(), run);
+                    ids.set_len(ids.len() + (k - done));
+                    if bad == 0 {
+                        break;
+                    }
+                    let (a, b) = (i + pos[g + k] as usize, i + pos[g + k + 1] as usize);
+                    if home >> k & 1 != 0 {
+                        let slot = slots[k];
+                        self.push_pieces(slot as u32, (slot >> 40) as u32, bytes, a, b, ids);
+                    } else {
+                        self.tokenize_ids(bytes, a, b, ids);
+                        if b - a == 1 {
+                            self.learn_byte(bytes, a);
+                        }
+                    }
+                    done = k + 1;
+                    bad &= bad - 1;
+                }
+                g += 8;
+            }
+            pos[n] as usize
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "gather_tests.rs"]
+mod tests;

@@ -1,0 +1,123 @@
+//! The AVX-512 loop against the SSE2 one and the scalar split on the same
+//! texts, with a vocabulary in which whole words are one token (so most
+//! lanes are answered by the gathers) and others several: a vocabulary of
+//! 1 to 24 bytes a word, enough words that the tables grow and the cache
+//! fills and starts over in the middle of a block, each text encoded on a
+//! cold cache and again on a warm one, ending at every offset of a block.
+
+use super::*;
+use crate::fast_bytelevel::blocks::Sse2;
+use crate::fast_bytelevel::merge::ByteBpe;
+use crate::fast_bytelevel::scan::split_gpt2;
+use crate::models::bpe::Bpe;
+use crate::pre_tokenizers::byte_level::BYTES_CHAR;
+use std::collections::HashMap;
+
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n
+    }
+}
+
+/// Byte-level merges that make each of `words` one token (each prefix merged with its next byte).
+fn model(words: &[String]) -> ByteBpe {
+    let mut vocab: HashMap<String, u32> = BYTES_CHAR.iter().enumerate().map(|(i, c)| (c.to_string(), i as u32)).collect();
+    let mut merges = Vec::new();
+    for w in words {
+        let chars: Vec<String> = w.bytes().map(|b| BYTES_CHAR[b as usize].to_string()).collect();
+        let mut prefix = chars[0].clone();
+        for c in &chars[1..] {
+            let merged = format!("{prefix}{c}");
+            if !vocab.contains_key(&merged) {
+                let n = vocab.len() as u32;
+                vocab.insert(merged.clone(), n);
+                merges.push((prefix.clone(), c.clone()));
+            }
+            prefix = merged;
+        }
+    }
+    ByteBpe::new(&Bpe::new(vocab, &merges, Bpe::default()).unwrap()).unwrap()
+}
+
+fn word(rng: &mut Lcg, len: usize) -> String {
+    (0..len).map(|_| (b'a' + rng.next(26) as u8) as char).collect()
+}
+
+#[test]
+fn gathers_give_the_scalar_ids() {
+    let Some(avx512) = Avx512::detect() else { return };
+    let mut rng = Lcg(33);
+    // words of 1 to 24 bytes (with their space), half of them one token
+    let words: Vec<String> = (0..90_000).map(|k| word(&mut rng, 1 + k % 23)).collect();
+    let one_token: Vec<String> = words.iter().step_by(2).map(|w| format!(" {w}")).collect();
+    let bpe = model(&one_token[..2000]);
+    let plain = AsciiClasses::plain();
+    let punct = [",", ".", "!", " ,", "“", ".”", "'s", "  ", "7", " 42", "\n", "é"];
+    // texts of 0 to ~400 bytes: common words (one token), rare ones (the cache grows, then fills and
+    // starts over), punctuation and one-byte pieces
+    let texts: Vec<String> = (0..6000)
+        .map(|_| {
+            let mut t = String::new();
+            for _ in 0..rng.next(60) {
+                match rng.next(10) {
+                    0..=4 => t.push_str(&one_token[rng.next(2000)]),
+                    5..=7 => t.push_str(&format!(" {}", words[rng.next(words.len())])),
+                    _ => t.push_str(punct[rng.next(punct.len())]),
+                }
+            }
+            t
+        })
+        .collect();
+    let mut lanes = 0;
+    for pass in 0..3 {
+        for text in &texts {
+            let mut want = Vec::new();
+            split_gpt2(text, |a, b| {
+                let mut out = Vec::new();
+                bpe.tokenize(&text.as_bytes()[a..b], &mut out);
+                want.extend(out.iter().map(|p| p.0));
+            });
+            bpe.with_cache(|words| {
+                let mut got = Vec::new();
+                // SAFETY: `avx512` proves the CPU has the features
+                assert!(unsafe { words.text_ids_gather(avx512, text, plain, &mut got) });
+                assert_eq!(got, want, "pass {pass}: {text:?}");
+                got.clear();
+                assert!(words.text_ids_with(Sse2, text, plain, &mut got));
+                assert_eq!(got, want, "SSE2, pass {pass}: {text:?}");
+            });
+            lanes += want.len();
+        }
+    }
+    assert!(lanes > 500_000, "{lanes}");
+}
+
+/// A text cut at every length from 0 to 200 bytes (so a block ends at
+/// every offset from the text's end), on a warm cache.
+#[test]
+fn every_text_end_gives_the_scalar_ids() {
+    let Some(avx512) = Avx512::detect() else { return };
+    let words = [" the", " quick", " brown", " fox", " jumps", " over", " lazy", " dogs", " a", " extraordinarily"];
+    let bpe = model(&words.map(String::from));
+    let text = "The quick brown fox, “jumps” over the lazy dogs' backs... a extraordinarily 12 quick a a fox 9 the the lazy over brown the quick jumps. Over the lazy dogs a a a extraordinarily long words a brown fox!";
+    for pass in 0..2 {
+        for end in (0..=text.len()).filter(|&e| text.is_char_boundary(e)) {
+            let t = &text[..end];
+            let mut want = Vec::new();
+            split_gpt2(t, |a, b| {
+                let mut out = Vec::new();
+                bpe.tokenize(&t.as_bytes()[a..b], &mut out);
+                want.extend(out.iter().map(|p| p.0));
+            });
+            bpe.with_cache(|words| {
+                let mut got = Vec::new();
+                // SAFETY: `avx512` proves the CPU has the features
+                assert!(unsafe { words.text_ids_gather(avx512, t, AsciiClasses::plain(), &mut got) });
+                assert_eq!(got, want, "pass {pass}: {t:?}");
+            });
+        }
+    }
+}
