@@ -7,7 +7,8 @@
 //! costs no step of its own and no word is lowercased on its own. Whatever the window cannot finish (a word
 //! running past it, a word of 64 bytes or more, a byte of another class)
 //! goes to the word-at-a-time lane (`encoder_chunks.rs`) from the same
-//! position, which stays the path this one is tested against.
+//! position, which stays the path this one is tested against. A text's last
+//! < 64 bytes take a window too, spaces after them.
 
 use super::{Encoder, Words, PUNCT, SPACE, WORD};
 
@@ -92,6 +93,25 @@ impl Wide {
         self.masks_scalar(window, lowered)
     }
 
+    /// [`masks`](Self::masks) of a text's last `rest.len()` < 64 bytes, the
+    /// window's bytes past them taken as spaces (the class of `b' '` in every
+    /// reference), so that the text's last words go through a window too.
+    /// AVX-512 loads only those bytes (a masked load); otherwise they are
+    /// copied into a window of spaces first.
+    #[inline]
+    pub(super) fn masks_tail(&self, rest: &[u8], lowered: &mut Lowered) -> Masks {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx512 && rest.len() < 64 {
+            // SAFETY: `avx512` is set only where AVX-512 BW was detected; the
+            // load reads `rest.len()` bytes, all within `rest`.
+            return unsafe { self.tail_avx512(rest, lowered) };
+        }
+        let mut window = [b' '; 64];
+        let n = rest.len().min(64);
+        window[..n].copy_from_slice(&rest[..n]);
+        self.masks(&window, lowered)
+    }
+
     /// [`masks`](Self::masks) a byte at a time (the definition the vector versions are tested against).
     #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
     pub(super) fn masks_scalar(&self, window: &[u8; 64], lowered: &mut Lowered) -> Masks {
@@ -137,10 +157,25 @@ impl Wide {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512bw")]
     unsafe fn masks_avx512(&self, window: &[u8; 64], lowered: &mut Lowered) -> Masks {
+        self.classes_avx512(std::arch::x86_64::_mm512_loadu_si512(window.as_ptr().cast()), lowered)
+    }
+
+    /// The window of `rest` (< 64 bytes) and spaces after it, with a masked load.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512bw")]
+    unsafe fn tail_avx512(&self, rest: &[u8], lowered: &mut Lowered) -> Masks {
+        use std::arch::x86_64::*;
+        let v = _mm512_mask_loadu_epi8(_mm512_set1_epi8(b' ' as i8), (1u64 << rest.len()) - 1, rest.as_ptr().cast());
+        self.classes_avx512(v, lowered)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512bw")]
+    #[inline]
+    unsafe fn classes_avx512(&self, v: std::arch::x86_64::__m512i, lowered: &mut Lowered) -> Masks {
         use std::arch::x86_64::*;
         let row = |t: &[u8; 16]| _mm512_broadcast_i32x4(_mm_loadu_si128(t.as_ptr().cast()));
         let nibble = _mm512_set1_epi8(0x0F);
-        let v = _mm512_loadu_si512(window.as_ptr().cast());
         let lo = _mm512_and_si512(v, nibble);
         let bit = _mm512_shuffle_epi8(row(&BITS), _mm512_and_si512(_mm512_srli_epi16::<4>(v), nibble));
         let class = |t: &[u8; 16]| _mm512_test_epi8_mask(_mm512_shuffle_epi8(row(t), lo), bit);
@@ -239,10 +274,18 @@ mod tests {
                         assert_eq!(m.upper >> k & 1 != 0, lowercase && b.is_ascii_uppercase(), "{b:#x}");
                         assert_eq!(lowered[k], if lowercase { b.to_ascii_lowercase() } else { b }, "{b:#x}");
                     }
+                    // A text's tail: its bytes, then spaces.
+                    let cut = (seed >> 40) as usize % 64;
+                    let mut padded = [b' '; 64];
+                    padded[..cut].copy_from_slice(&window[..cut]);
+                    let mut tail_lowered = [0u8; 72];
+                    let tail = wide.masks_scalar(&padded, &mut tail_lowered);
                     for w in vector.iter().flat_map(|w| [w.clone(), w.avx2_only()]) {
                         let mut got = [0xA5u8; 72];
                         assert_eq!(w.masks(&window, &mut got), m, "avx512: {}", w.avx512);
                         assert_eq!(got[..64], lowered[..64], "avx512: {}", w.avx512);
+                        assert_eq!(w.masks_tail(&window[..cut], &mut got), tail, "avx512: {}, {cut} bytes", w.avx512);
+                        assert_eq!(got[..64], tail_lowered[..64], "avx512: {}, {cut} bytes", w.avx512);
                     }
                 }
             }
