@@ -51,7 +51,7 @@ pub struct Encoder {
     class: [u8; 256],
     /// WORD bytes are exactly [0-9A-Za-z], so runs can be found eight bytes at a time.
     alnum_words: bool,
-    /// The lane's 64-byte windows (None: no AVX2, or no lane).
+    /// The lane's 64-byte windows (None: no AVX2, or no lane; AVX-512 BW where detected).
     wide: Option<simd::Wide>,
     reference: Reference,
     case: WordCase,
@@ -148,7 +148,7 @@ impl Encoder {
         let r = [Reference::Google, Reference::Transformers, Reference::Tokenizers].iter().position(|&x| x == reference);
         let flags = [case.lowercase, case.strip_accents, chinese, split_punc].iter().fold(0, |k, &f| 2 * k + f as usize);
         let classes_key = r.unwrap_or(0) * 16 + flags;
-        let wide = if alnum_words { simd::Wide::new(&class) } else { None };
+        let wide = if alnum_words { simd::Wide::new(&class, case.lowercase) } else { None };
         Encoder { class, alnum_words, wide, reference, case, chinese, split_punc, classes_key }
     }
 
@@ -255,10 +255,16 @@ impl Encoder {
         Encoder { wide: None, ..self.clone() }
     }
 
-    /// Whether the lane takes 64-byte windows.
+    /// This encoder with the windows' AVX2 step only (no AVX-512).
     #[cfg(test)]
-    pub(crate) fn has_windows(&self) -> bool {
-        self.wide.is_some()
+    pub(crate) fn with_avx2_windows(&self) -> Self {
+        Encoder { wide: self.wide.as_ref().map(|w| w.avx2_only()), ..self.clone() }
+    }
+
+    /// Whether the lane takes 64-byte windows, and whether with AVX-512.
+    #[cfg(test)]
+    pub(crate) fn windows(&self) -> Option<bool> {
+        self.wide.as_ref().map(|w| w.is_avx512())
     }
 
     /// Whether words are lowercased.

@@ -44,14 +44,21 @@ impl Encoder {
         let n = text.len();
         let (mut i, mut chunk_start, mut mark) = (0, 0, out.len());
         let mut lowered = [0u8; 32];
+        // A window's bytes, lowercased where asked (what its words are read from).
+        let mut window_bytes = [0u8; 72];
         while i < n {
-            // 64 bytes at a time while they last (and AVX2 is there); the
-            // word-at-a-time steps below take what a window leaves.
-            if let (Some(wide), Some(w)) = (&self.wide, text.get(i..i + 64)) {
+            // 64 bytes at a time (and AVX2 is there), the last < 64 with
+            // spaces after them; the word-at-a-time steps below take what a
+            // window leaves.
+            if let Some(wide) = &self.wide {
+                let masks = match text.get(i..i + 64) {
+                    Some(w) => wide.masks(w.try_into().unwrap_or(&[0; 64]), &mut window_bytes),
+                    None => wide.masks_tail(&text[i..], &mut window_bytes), // spaces after the text
+                };
                 let mut chunk = (chunk_start, mark);
-                let (next, narrow) = self.window(text, i, wide.masks(w.try_into().unwrap_or(&[0; 64])), &mut chunk, out, &mut word);
+                let (next, narrow) = self.window(i, masks, &window_bytes, &mut chunk, out, &mut word);
                 (chunk_start, mark) = chunk;
-                i = next;
+                i = next.min(n);
                 if !narrow {
                     continue;
                 }

@@ -210,7 +210,7 @@ fn malformed_utf8_is_an_error() {
     assert!(tok.encode_into(b"ok \xFF", &mut out, &mut Scratch::default()).is_err());
 }
 
-/// The lane's 64-byte windows (AVX2, where present) against the
+/// The lane's 64-byte windows (AVX-512 BW and AVX2, where present) against the
 /// word-at-a-time lane and the general path, on texts of up to 500 bytes
 /// (many windows): words of 1 to 70 bytes (some past a window's end, some
 /// longer than one), capitals, punctuation, runs of whitespace, and
@@ -227,12 +227,16 @@ fn lane_windows_equal_the_word_at_a_time_lane_and_the_general_path() {
     let letters = b"aabbeexAB1Z9";
     let odd = ["é", "É", "中", "Σ", "\u{2028}", "\u{0}", "\u{7F}", "\u{1C}", "\u{85}", "\u{3000}"];
     let windows_here = std::arch::is_x86_feature_detected!("avx2");
+    let avx512_here = std::arch::is_x86_feature_detected!("avx512bw");
     for basic in options().into_iter().filter(|b| b.do_split_on_punc && b.tokenize_chinese_chars) {
         let tok = FullTokenizer::new(vocab.clone(), FullOptions { basic: basic.clone(), ..Default::default() }).unwrap();
         let mut narrow = tok.clone();
         narrow.encoder = tok.encoder.as_ref().map(|e| e.without_windows());
-        assert_eq!(tok.encoder.as_ref().is_some_and(|e| e.has_windows()), windows_here);
-        let (mut memo, mut narrow_memo) = (Scratch::with_cache(), Scratch::with_cache());
+        let mut avx2 = tok.clone();
+        avx2.encoder = tok.encoder.as_ref().map(|e| e.with_avx2_windows());
+        assert_eq!(tok.encoder.as_ref().and_then(|e| e.windows()), windows_here.then_some(avx512_here));
+        assert_eq!(avx2.encoder.as_ref().and_then(|e| e.windows()), windows_here.then_some(false));
+        let (mut memo, mut narrow_memo, mut avx2_memo) = (Scratch::with_cache(), Scratch::with_cache(), Scratch::with_cache());
         for _ in 0..300 {
             let mut text = String::new();
             let len = rng(&mut seed) % 500;
@@ -251,11 +255,13 @@ fn lane_windows_equal_the_word_at_a_time_lane_and_the_general_path() {
             let cps: Vec<u32> = text.chars().map(|c| c as u32).collect();
             let (mut want, mut raw) = (Vec::new(), Vec::new());
             tok.tokenize(&cps, |t| want.push(tok.piece_id(t.piece, &mut raw).unwrap()));
-            let (mut got, mut got_narrow) = (Vec::new(), Vec::new());
+            let (mut got, mut got_narrow, mut got_avx2) = (Vec::new(), Vec::new(), Vec::new());
             tok.encode_into(text.as_bytes(), &mut got, &mut memo).unwrap();
             narrow.encode_into(text.as_bytes(), &mut got_narrow, &mut narrow_memo).unwrap();
+            avx2.encode_into(text.as_bytes(), &mut got_avx2, &mut avx2_memo).unwrap();
             assert_eq!(got_narrow, want, "word at a time, {basic:?} text {text:?}");
-            assert_eq!(got, want, "windows, {basic:?} text {text:?}");
+            assert_eq!(got_avx2, want, "AVX2 windows, {basic:?} text {text:?}");
+            assert_eq!(got, want, "windows (AVX-512 where present), {basic:?} text {text:?}");
         }
     }
 }
