@@ -121,10 +121,10 @@ mod tests {
                         let rows: Result<Vec<Vec<u32>>, _> =
                             texts.iter().map(|x| tok.encode(&Input::Raw(x), None, add, &settings).map(|e| e.ids)).collect();
                         let Ok(rows) = rows else {
-                            assert!(encode_padded(&tok, texts, add, t, &p, 1).is_err());
+                            assert!(encode_padded(&tok, texts, add, t, &p, Some(1)).is_err());
                             continue;
                         };
-                        let out = encode_padded(&tok, texts, add, t, &p, 1).unwrap();
+                        let out = encode_padded(&tok, texts, add, t, &p, Some(1)).unwrap();
                         assert_eq!(out.longest, rows.iter().map(Vec::len).max().unwrap());
                         for (r, ids) in rows.iter().enumerate() {
                             let row: Vec<u32> = out.block[r * out.width..][..ids.len()].iter().map(|&v| v as u32).collect();
