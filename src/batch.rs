@@ -96,6 +96,7 @@ fn encode_rows(
                     open_row(opts, &mut out.ids, |id| id);
                     // Right truncation: only the text's first ids are kept, so only they are made.
                     match content_limit(opts) {
+                        Some(limit) if opts.valid_text => tok.encode_valid_prefix_into(text, limit, &mut out.ids, scratch)?,
                         Some(limit) => tok.encode_prefix_into(text, limit, &mut out.ids, scratch)?,
                         None => tok.encode_into(text, &mut out.ids, scratch)?,
                     }

@@ -6,7 +6,7 @@
 //! attention mask). BERT-shaped files' rows take BertTokenizer's batch path
 //! where they are its rows (src/pipeline_bert_batch.rs).
 
-use crate::batch::{encode_batch, Batch};
+use crate::batch::{encode_batch, Batch, BatchOptions};
 use crate::padding::Padding;
 use crate::pipeline::Tokenizer;
 use crate::pipeline_batch::{encode_flat, ROWS_PER_JOB};
@@ -43,7 +43,8 @@ pub fn encode_padded(
         // added token's text: the whole batch the general way, below
         let bytes: Vec<&[u8]> = texts.iter().map(|t| t.as_bytes()).collect();
         let jobs = if texts.len() <= ROWS_PER_JOB { 1 } else { all()?.min(texts.len().div_ceil(ROWS_PER_JOB)) };
-        let batch = encode_batch(b.bert, &bytes, b.opts, &b.needles, Some(jobs))?;
+        let opts = BatchOptions { valid_text: true, ..b.opts }; // (each row a str)
+        let batch = encode_batch(b.bert, &bytes, opts, &b.needles, Some(jobs))?;
         if batch.flagged.is_empty() {
             // (the scatter into the block on one thread below 16k ids, as BertTokenizer's padded call)
             let pad_threads = if batch.ids.len() < 1 << 14 { 1 } else { all()? };

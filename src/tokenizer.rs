@@ -252,7 +252,13 @@ impl FullTokenizer {
         self.encode_prefix_parts(text.as_bytes(), limit, out, scratch).map(drop)
     }
 
-    /// The parts' loop of the two above; returns where it stopped.
+    /// [`encode_str_prefix_into`](Self::encode_str_prefix_into) for generalized UTF-8 known to be
+    /// well formed (a batch's `BatchOptions::valid_text`): the rest is not read.
+    pub(crate) fn encode_valid_prefix_into(&self, text: &[u8], limit: usize, out: &mut Vec<u32>, scratch: &mut Scratch) -> Result<()> {
+        self.encode_prefix_parts(text, limit, out, scratch).map(drop)
+    }
+
+    /// The parts' loop of the three above; returns where it stopped.
     fn encode_prefix_parts(&self, text: &[u8], limit: usize, out: &mut Vec<u32>, scratch: &mut Scratch) -> Result<usize> {
         if max_tokens(text) <= limit {
             return self.encode_into(text, out, scratch).map(|()| text.len()); // (most serving rows)
