@@ -80,6 +80,11 @@ fn encode_rows(
         }
         make_room(&mut out.ids, guess(texts, seconds), "token ids")?;
         for (k, text) in texts.iter().enumerate() {
+            // The next row's text requested while this one is encoded: the search below is
+            // otherwise the first touch of each text's bytes, and waits for them.
+            if let Some(next) = texts.get(k + 1) {
+                prefetch_text(next);
+            }
             let second = seconds.and_then(|s| s.get(k));
             if needles.found_in(text) || second.is_some_and(|b| needles.found_in(b)) {
                 out.flagged.push((first + k) as u64);
@@ -91,6 +96,7 @@ fn encode_rows(
                     open_row(opts, &mut out.ids, |id| id);
                     // Right truncation: only the text's first ids are kept, so only they are made.
                     match content_limit(opts) {
+                        Some(limit) if opts.valid_text => tok.encode_valid_prefix_into(text, limit, &mut out.ids, scratch)?,
                         Some(limit) => tok.encode_prefix_into(text, limit, &mut out.ids, scratch)?,
                         None => tok.encode_into(text, &mut out.ids, scratch)?,
                     }
@@ -108,6 +114,22 @@ fn encode_rows(
         }
         Ok(())
     })
+}
+
+/// Bytes of a row's text that [`encode_rows`] asks the cache for ahead of it
+/// (a row cut at 128 ids reads about 640).
+const PREFETCH_TEXT: usize = 512;
+
+/// Starts loading the cache lines of `text`'s first [`PREFETCH_TEXT`] bytes: a hint.
+#[inline(always)]
+fn prefetch_text(text: &[u8]) {
+    let text = &text[..text.len().min(PREFETCH_TEXT)];
+    for line in text.chunks(64) {
+        crate::prefetch::prefetch(&line[0]);
+    }
+    if let Some(last) = text.last() {
+        crate::prefetch::prefetch(last); // (the text starts anywhere in its first line)
+    }
 }
 
 /// What one block of rows gives.

@@ -12,6 +12,10 @@ pub struct BatchOptions {
     pub offsets: bool,
     /// How a pair is cut to `max_length` (pairs only).
     pub pair: PairTruncation,
+    /// Every text is known to be generalized UTF-8 (a `str`'s own UTF-8, or one encoded with
+    /// "surrogatepass"): a row cut at `max_length` leaves the rest of its text unread, instead of
+    /// checking it so that malformed bytes are the error they are uncut.
+    pub valid_text: bool,
 }
 
 /// HF tokenizers' truncation strategies for a pair (right side).

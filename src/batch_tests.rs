@@ -110,8 +110,9 @@ fn truncated_rows_are_the_start_of_the_whole_rows() {
     for special in [None, Some((2, 3))] {
         let full = encode_batch(&tok, &texts, BatchOptions { special, ..Default::default() }, &[b"[MASK]"], Some(1)).unwrap();
         for max_length in [0, 1, 2, 3, 5, 64, 100, 127, 1000] {
-            for threads in [1, 2] {
-                let opts = BatchOptions { special, max_length: Some(max_length), ..Default::default() };
+            // (`valid_text`: the rest of a row cut short unread, the same rows)
+            for (threads, valid_text) in [(1, false), (2, false), (1, true), (2, true)] {
+                let opts = BatchOptions { special, max_length: Some(max_length), valid_text, ..Default::default() };
                 let cut = encode_batch(&tok, &texts, opts, &[b"[MASK]"], Some(threads)).unwrap();
                 assert_eq!(cut.flagged, full.flagged);
                 for (k, w) in full.row_splits.windows(2).enumerate() {
@@ -132,4 +133,9 @@ fn truncated_rows_are_the_start_of_the_whole_rows() {
     let bad = [long.as_bytes(), b" \xff"].concat();
     let opts = BatchOptions { max_length: Some(5), ..Default::default() };
     assert!(matches!(encode_batch(&tok, &[&bad], opts, &[], Some(1)), Err(Error::InvalidText)));
+    // Text said to be well formed is not read past the cut (the binding's strs cannot be malformed).
+    let opts = BatchOptions { valid_text: true, ..opts };
+    let cut = encode_batch(&tok, &[&bad], opts, &[], Some(1)).unwrap();
+    let want = encode_batch(&tok, &[long.as_bytes()], opts, &[], Some(1)).unwrap();
+    assert_eq!((cut.ids, cut.row_splits), (want.ids, want.row_splits));
 }

@@ -121,10 +121,10 @@ mod tests {
                         let rows: Result<Vec<Vec<u32>>, _> =
                             texts.iter().map(|x| tok.encode(&Input::Raw(x), None, add, &settings).map(|e| e.ids)).collect();
                         let Ok(rows) = rows else {
-                            assert!(encode_padded(&tok, texts, add, t, &p, 1).is_err());
+                            assert!(encode_padded(&tok, texts, add, t, &p, Some(1)).is_err());
                             continue;
                         };
-                        let out = encode_padded(&tok, texts, add, t, &p, 1).unwrap();
+                        let out = encode_padded(&tok, texts, add, t, &p, Some(1)).unwrap();
                         assert_eq!(out.longest, rows.iter().map(Vec::len).max().unwrap());
                         for (r, ids) in rows.iter().enumerate() {
                             let row: Vec<u32> = out.block[r * out.width..][..ids.len()].iter().map(|&v| v as u32).collect();
@@ -134,6 +134,30 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_block_is_the_same_on_any_thread_count_and_across_the_jobs_rows() {
+        // `encode_padded` looks the CPUs up only for batches that can use them (None), and splits
+        // batches of more than ROWS_PER_JOB rows into jobs: every count gives one-thread's block,
+        // long rows cut at max_length (the right-truncation parts) included.
+        let tok = Tokenizer::from_json(&json(BERT)).unwrap();
+        let long = "unaffable e\u{301} un ".repeat(40);
+        let texts: Vec<String> = (0..600).map(|i| if i % 7 == 0 { long.clone() } else { "un aff ".repeat(i % 13) + "!" }).collect();
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let p = Padding { to: None, multiple_of: Some(8), pad_id: 0, pad_type_id: 0, left: false };
+        for n in [1, 255, 256, 257, 600] {
+            for t in [None, cut(16, 0, Strategy::LongestFirst, Direction::Right)] {
+                let one = encode_padded(&tok, &texts[..n], true, t, &p, Some(1)).unwrap();
+                for threads in [None, Some(2)] {
+                    assert_eq!(encode_padded(&tok, &texts[..n], true, t, &p, threads).unwrap(), one, "{n} {t:?} {threads:?}");
+                }
+                let settings = Settings { truncation: t, padding: None };
+                let want = tok.encode(&Input::Raw(texts[0]), None, true, &settings).unwrap().ids;
+                let row: Vec<u32> = one.block[..want.len()].iter().map(|&v| v as u32).collect();
+                assert_eq!(row, want, "{n} {t:?}");
             }
         }
     }

@@ -6,7 +6,7 @@
 //! attention mask). BERT-shaped files' rows take BertTokenizer's batch path
 //! where they are its rows (src/pipeline_bert_batch.rs).
 
-use crate::batch::{encode_batch, Batch};
+use crate::batch::{encode_batch, Batch, BatchOptions};
 use crate::padding::Padding;
 use crate::pipeline::Tokenizer;
 use crate::pipeline_batch::{encode_flat, ROWS_PER_JOB};
@@ -25,28 +25,33 @@ pub struct PaddedBlock {
 }
 
 /// `texts` encoded one row each and padded as `padding` says (to its `to` or
-/// the longest row, at least the longest row, rounded up to its `multiple_of`).
+/// the longest row, at least the longest row, rounded up to its `multiple_of`),
+/// on up to `threads` threads (`None`: the usable CPUs, looked up only where
+/// the batch can use more than one: the lookup is a system call).
 pub fn encode_padded(
     tok: &Tokenizer,
     texts: &[&str],
     add_special_tokens: bool,
     truncation: Option<TruncationParams>,
     padding: &Padding,
-    threads: usize,
+    threads: Option<usize>,
 ) -> Result<PaddedBlock> {
+    let all = || crate::threads::thread_count(threads);
     if let Some(b) = tok.bert_batch(add_special_tokens, truncation.as_ref()) {
         // BERT-shaped rows on BertTokenizer's batch path (src/pipeline_bert_batch.rs), on as many
         // threads as `encode_flat` gives jobs (one per `ROWS_PER_JOB` rows); a row holding an
         // added token's text: the whole batch the general way, below
         let bytes: Vec<&[u8]> = texts.iter().map(|t| t.as_bytes()).collect();
-        let jobs = threads.min(texts.len().div_ceil(ROWS_PER_JOB)).max(1);
-        let batch = encode_batch(b.bert, &bytes, b.opts, &b.needles, Some(jobs))?;
+        let jobs = if texts.len() <= ROWS_PER_JOB { 1 } else { all()?.min(texts.len().div_ceil(ROWS_PER_JOB)) };
+        let opts = BatchOptions { valid_text: true, ..b.opts }; // (each row a str)
+        let batch = encode_batch(b.bert, &bytes, opts, &b.needles, Some(jobs))?;
         if batch.flagged.is_empty() {
             // (the scatter into the block on one thread below 16k ids, as BertTokenizer's padded call)
-            let pad_threads = if batch.ids.len() < 1 << 14 { 1 } else { threads };
+            let pad_threads = if batch.ids.len() < 1 << 14 { 1 } else { all()? };
             return padded(Batch { ids: batch.ids, row_splits: batch.row_splits, ..Default::default() }, padding, pad_threads);
         }
     }
+    let threads = all()?;
     let flat = encode_flat(tok, texts, add_special_tokens, truncation, false, threads)?;
     padded(Batch { ids: flat.ids, row_splits: flat.row_splits, ..Default::default() }, padding, threads)
 }
@@ -78,7 +83,7 @@ mod tests {
         let cut = TruncationParams { max_length: 4, stride: 0, strategy: Strategy::LongestFirst, direction: Direction::Left };
         for (truncation, left, threads) in [(None, false, 1), (None, true, 2), (Some(cut), false, 2), (Some(cut), true, 1)] {
             let p = Padding { to: None, multiple_of: Some(4), pad_id: 1, pad_type_id: 7, left };
-            let out = encode_padded(&tok, &texts, true, truncation, &p, threads).unwrap();
+            let out = encode_padded(&tok, &texts, true, truncation, &p, Some(threads)).unwrap();
             let settings = Settings { truncation, padding: None };
             let rows: Vec<Vec<u32>> = texts.iter().map(|t| tok.encode(&Input::Raw(t), None, true, &settings).unwrap().ids).collect();
             let longest = rows.iter().map(Vec::len).max().unwrap();
@@ -97,7 +102,7 @@ mod tests {
                 assert_eq!(out.block[r * width..][..width].iter().filter(|&&v| v == 1).count(), pad);
             }
         }
-        let none = encode_padded(&tok, &[], true, None, &Padding { to: Some(3), multiple_of: None, pad_id: 1, pad_type_id: 0, left: false }, 1).unwrap();
+        let none = encode_padded(&tok, &[], true, None, &Padding { to: Some(3), multiple_of: None, pad_id: 1, pad_type_id: 0, left: false }, None).unwrap();
         assert_eq!((none.width, none.block.len(), none.longest, none.shortest), (3, 0, 0, 0));
     }
 }

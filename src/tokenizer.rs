@@ -90,9 +90,9 @@ static IDENTITIES: AtomicU64 = AtomicU64::new(1);
 /// A single text at least this long turns the word memo on.
 pub(crate) const MEMO_MIN_TEXT: usize = 1 << 16;
 
-/// Bytes of text per id still wanted in a part of
+/// Half-bytes of text per id still wanted in a part of
 /// [`FullTokenizer::encode_prefix_into`] (English runs near 4.5 bytes an id).
-const PREFIX_BYTES_PER_ID: usize = 5;
+const PREFIX_HALF_BYTES_PER_ID: usize = 9;
 
 /// `FullTokenizer` settings beyond the basic options.
 #[derive(Clone, Debug)]
@@ -252,14 +252,20 @@ impl FullTokenizer {
         self.encode_prefix_parts(text.as_bytes(), limit, out, scratch).map(drop)
     }
 
-    /// The parts' loop of the two above; returns where it stopped.
+    /// [`encode_str_prefix_into`](Self::encode_str_prefix_into) for generalized UTF-8 known to be
+    /// well formed (a batch's `BatchOptions::valid_text`): the rest is not read.
+    pub(crate) fn encode_valid_prefix_into(&self, text: &[u8], limit: usize, out: &mut Vec<u32>, scratch: &mut Scratch) -> Result<()> {
+        self.encode_prefix_parts(text, limit, out, scratch).map(drop)
+    }
+
+    /// The parts' loop of the three above; returns where it stopped.
     fn encode_prefix_parts(&self, text: &[u8], limit: usize, out: &mut Vec<u32>, scratch: &mut Scratch) -> Result<usize> {
         if max_tokens(text) <= limit {
             return self.encode_into(text, out, scratch).map(|()| text.len()); // (most serving rows)
         }
         let (from, mut at) = (out.len(), 0);
         while at < text.len() && out.len() - from < limit {
-            let want = (limit - (out.len() - from)).saturating_mul(PREFIX_BYTES_PER_ID).max(64);
+            let want = ((limit - (out.len() - from)).saturating_mul(PREFIX_HALF_BYTES_PER_ID) / 2).max(64);
             let end = at.saturating_add(want).min(text.len());
             let end = text.get(end..).and_then(|t| memchr::memchr2(b' ', b'\n', t)).map_or(text.len(), |k| end + k);
             self.encode_into(text.get(at..end).unwrap_or_default(), out, scratch)?;

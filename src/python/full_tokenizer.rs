@@ -212,7 +212,7 @@ impl PyFullTokenizer {
         pair_truncation: &str,
     ) -> PyResult<BatchArrays> {
         let max_length = size_arg(max_length.as_ref(), "max_length")?;
-        let opts = BatchOptions { special, max_length, offsets: return_offsets, pair: self::pair_truncation(pair_truncation)? };
+        let opts = BatchOptions { special, max_length, offsets: return_offsets, pair: self::pair_truncation(pair_truncation)?, ..Default::default() };
         let needles: Vec<&[u8]> = added.iter().flatten().map(|a| a.as_bytes()).collect();
         let (batch, _) = self.run_batch(py, texts, pairs.as_ref(), opts, thread_count(py, num_threads)?, arrow, &needles, None)?;
         let n = batch.ids.len();
@@ -257,7 +257,7 @@ impl PyFullTokenizer {
         let max_length = size_arg(max_length.as_ref(), "max_length")?;
         // `__call__` pads to its max_length: the errors name that.
         let (pad_to, pad_to_multiple_of) = (size_arg(pad_to.as_ref(), "max_length")?, size_arg(pad_to_multiple_of.as_ref(), "pad_to_multiple_of")?);
-        let opts = BatchOptions { special, max_length, offsets: return_offsets, pair: self::pair_truncation(pair_truncation)? };
+        let opts = BatchOptions { special, max_length, offsets: return_offsets, pair: self::pair_truncation(pair_truncation)?, ..Default::default() };
         let padding = Padding { to: pad_to, multiple_of: pad_to_multiple_of, pad_id, pad_type_id, left: padding_left };
         let needles: Vec<&[u8]> = added.iter().flatten().map(|a| a.as_bytes()).collect();
         let (batch, padded) = self.run_batch(py, texts, pairs.as_ref(), opts, thread_count(py, num_threads)?, arrow, &needles, Some(padding))?;

@@ -20,19 +20,20 @@ use crate::pipeline_batch::encode_flat;
 use crate::room::make_room;
 use crate::pipeline_padded::{encode_padded, PaddedBlock};
 use crate::processors::truncation::TruncationParams;
-use crate::threads;
 use pyo3::prelude::*;
 
 /// Text (bytes) below which a call keeps the GIL: one sentence takes a few
 /// microseconds, about what letting go of the GIL and taking it back costs.
 const HOLD_GIL_BELOW: usize = 2048;
 
-/// The threads a call asks for: 1 without looking the usable CPUs up (a lock and a `getpid` system
-/// call each time, twice here: ~0.2 µs, a tenth of a padded call of one text), else capped at them.
-fn one_or_count(py: Python<'_>, num_threads: Option<i64>) -> PyResult<usize> {
+/// The threads a call asks for, as [`encode_padded`] takes them: 1, a count (capped at the usable
+/// CPUs there), or `None` for all usable CPUs, which it looks up only for a batch that can use more
+/// than one (a lock and a `getpid` system call each time: ~0.25 µs, a tenth of a padded call of
+/// one text, and most serving batches run on one thread).
+fn padded_threads(py: Python<'_>, num_threads: Option<i64>) -> PyResult<Option<usize>> {
     Ok(match num_threads {
-        Some(1) => 1,
-        n => threads::thread_count(thread_count(py, n)?)?,
+        Some(1) => Some(1),
+        n => thread_count(py, n)?,
     })
 }
 
@@ -84,7 +85,7 @@ pub(super) fn pipeline_encode_padded(
     num_threads: Option<i64>,
 ) -> PyResult<(usize, Array, usize, usize)> {
     let (inner, truncation) = (&tokenizer.get().inner, settings.get().inner.truncation);
-    let threads = one_or_count(py, num_threads)?;
+    let threads = padded_threads(py, num_threads)?;
     let read = BatchTexts::read(texts, Reference::Tokenizers, "texts")?;
     let bytes = read.slices();
     // (as pipeline_encode_flat: a str's own UTF-8 needs no validation)
@@ -156,7 +157,7 @@ pub(super) fn pipeline_encode_padded_planes<'py>(
         None => utf8_rows(&bytes)?,
     };
     let size: usize = bytes.iter().map(|b| b.len()).sum();
-    let threads = one_or_count(py, num_threads)?;
+    let threads = padded_threads(py, num_threads)?;
     let work = || encode_padded(inner, &strs, plan.add_special_tokens, plan.truncation, &plan.padding, threads);
     let PaddedBlock { width, block, longest, shortest } = if size < HOLD_GIL_BELOW { work()? } else { py.detach(work)? };
     Ok((width, super::numpy_planes::planes(py, block, strs.len(), width)?, longest, shortest))

@@ -75,7 +75,8 @@ impl PaddedPlan {
         let to = size_arg(pad_to.as_ref(), "max_length")?;
         let multiple_of = size_arg(pad_to_multiple_of.as_ref(), "pad_to_multiple_of")?;
         Ok(PaddedPlan {
-            opts: BatchOptions { special, max_length, ..Default::default() },
+            // (the texts are read by `BatchTexts`: a str's UTF-8 or "surrogatepass" bytes)
+            opts: BatchOptions { special, max_length, valid_text: true, ..Default::default() },
             padding: Padding { to, multiple_of, pad_id, pad_type_id, left: padding_left },
             added,
         })

@@ -75,7 +75,11 @@ def _state(d: dict) -> tuple:
     model's input names (a list, which may change in place: its items)."""
     backend = d["_tokenizer"]
     specials = d["_special_tokens_map"]
-    return (backend, getattr(backend, "_core", None), d["model_max_length"], d["padding_side"], d["truncation_side"],
+    try:
+        core = backend._core  # (an attribute load: cheaper than getattr's call on every call)
+    except AttributeError:
+        core = None
+    return (backend, core, d["model_max_length"], d["padding_side"], d["truncation_side"],
             d["split_special_tokens"], specials.get("pad_token"), specials.get("unk_token"), d["_pad_token_type_id"],
             tuple(d["model_input_names"]))
 
@@ -87,10 +91,14 @@ def serve(tok: Any, text: Any, options: dict) -> Optional[Any]:
     # the key of `_Cache.quick`, or None
     if not options:
         quick = ()
-    elif (len(options) == 4 and options.get("padding") is True and options.get("truncation") is True
-            and type(n := options.get("max_length")) is int and type(t := options.get("return_tensors")) is str
-            and t == "np"):
-        quick = n
+    elif len(options) == 4:
+        # (subscripts, not `get`'s method calls: this runs on every call)
+        try:
+            n, t = options["max_length"], options["return_tensors"]
+            quick = n if (options["padding"] is True and options["truncation"] is True and type(n) is int
+                          and type(t) is str and t == "np") else None
+        except KeyError:
+            quick = None
     else:
         quick = None
     if quick is not None:
