@@ -84,6 +84,28 @@ impl Encoding {
         make_room(&mut self.attention_mask, n, what)
     }
 
+    /// Room for `n` more tokens where the columns lack it (inline check, growth
+    /// out of line, at least doubling): what a producer calls per word so that
+    /// its pushes never grow a column infallibly.
+    #[inline(always)]
+    pub fn ensure(&mut self, n: usize) -> crate::Result<()> {
+        fn spare<T>(v: &Vec<T>) -> usize {
+            v.capacity() - v.len()
+        }
+        let least = spare(&self.ids).min(spare(&self.tokens)).min(spare(&self.offsets)).min(spare(&self.words));
+        let least = least.min(spare(&self.type_ids)).min(spare(&self.special_tokens_mask)).min(spare(&self.attention_mask));
+        if least >= n {
+            return Ok(());
+        }
+        self.grow(n)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, n: usize) -> crate::Result<()> {
+        self.reserve(n.max(self.ids.len()))
+    }
+
     /// Every column (and overflowing piece) cut to its length. Encoders reserve room for the
     /// most tokens a text may give (twice what English text gives); an encoding that outlives
     /// its call (a Python `Encoding`) keeps only what it uses (half the memory for English).

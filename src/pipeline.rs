@@ -170,15 +170,24 @@ impl Tokenizer {
                 (split, ..) => match split {
                 Split::Token(piece, id) => {
                     let span = piece.original_span(0..piece.len()).unwrap_or((piece.origin, piece.origin));
+                    out.ensure(1)?;
                     out.push(id, self.own(id, &piece.text()?), span, w, type_id);
                 }
                 Split::Text(piece) => {
+                    // the word's text, its tokens (one a byte at most) and a char index a byte, made
+                    // fallibly: a text with no space is one word
+                    const WHAT: &str = "the word being tokenized";
+                    let bytes = piece.chars.iter().map(|c| c.len_utf8()).sum();
                     word_text.clear();
+                    word_text.try_reserve(bytes).map_err(|_| crate::room::out_of_memory::<u8>(bytes, WHAT))?;
                     word_text.extend(piece.chars.iter());
                     model_tokens.clear();
+                    make_room(&mut model_tokens, bytes, WHAT)?;
                     self.config.model.tokenize(&word_text, &mut model_tokens)?;
+                    out.ensure(model_tokens.len())?;
                     // byte offset in the word -> char index
                     char_of.clear();
+                    make_room(&mut char_of, bytes, WHAT)?;
                     for (ci, c) in word_text.chars().enumerate() {
                         char_of.extend(std::iter::repeat_n(ci, c.len_utf8()));
                     }
@@ -199,8 +208,7 @@ impl Tokenizer {
     /// [`Tokenizer::encode_text`] through the byte-level fast path (see [`Tokenizer::encode_text_pieces`]).
     fn encode_text_fast(&self, fast: &crate::fast_bytelevel::FastByteLevel, text: &str, type_id: u32, word: Option<u32>, out: &mut Encoding) -> Result<()> {
         self.encode_text_pieces(text, type_id, word, out, |piece, origin, next_word, out| {
-            fast.encode_piece(piece, origin, next_word, word, type_id, out);
-            Ok(())
+            fast.encode_piece(piece, origin, next_word, word, type_id, out)
         })
     }
 
@@ -224,6 +232,7 @@ impl Tokenizer {
             match split {
                 Split::Token(p, id) => {
                     let span = p.original_span(0..p.len()).unwrap_or((p.origin, p.origin));
+                    out.ensure(1)?;
                     out.push(id, self.own(id, &p.text()?), span, Some(word.unwrap_or(next_word)), type_id);
                     next_word += 1;
                 }

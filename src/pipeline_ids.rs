@@ -162,9 +162,12 @@ impl Tokenizer {
         // added-token splits: (index in the sequence, their spaces), for the trims
         let mut added_spaces: Vec<(usize, u32, u32)> = Vec::new();
         match &path {
-            // no added token in the text (found out by the scan itself, where it can)
-            SequencePath::ByteLevel(fast) if fast.encode_text_ids(text, &self.added_first, ids, offsets.as_deref_mut()) => {}
-            SequencePath::ByteLevel(fast) => self.encode_added_ids(fast, text, ids, &mut offsets, &mut added_spaces, seq_from)?,
+            SequencePath::ByteLevel(fast) => {
+                // no added token in the text (found out by the scan itself, where it can), else split them out first
+                if !fast.encode_text_ids(text, &self.added_first, ids, offsets.as_deref_mut())? {
+                    self.encode_added_ids(fast, text, ids, &mut offsets, &mut added_spaces, seq_from)?
+                }
+            }
             SequencePath::Unigram(u) => u.encode_ids(text, ids, offsets.as_deref_mut())?,
             SequencePath::Bert(b) => {
                 // right truncation needs the first `max + 1` ids only (one more tells it cut)
@@ -254,7 +257,7 @@ impl Tokenizer {
                         o.push([span.0 as u32, span.1 as u32]);
                     }
                 }
-                Split::Text(piece) => fast.encode_piece_ids(&piece.text()?, piece.origin, ids, offsets.as_deref_mut()),
+                Split::Text(piece) => fast.encode_piece_ids(&piece.text()?, piece.origin, ids, offsets.as_deref_mut())?,
             }
         }
         Ok(())

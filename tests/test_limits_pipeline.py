@@ -1,5 +1,5 @@
 """The general pipeline (normalizers, pre-tokenizers, added tokens, every
-model) on a text too large for the memory left: a `MemoryError`, never an
+model) and the fast paths on a text too large for the memory left: a `MemoryError`, never an
 abort of the process. Its normalized text takes 20 bytes a char (a char and
 its span in the original), and every step's pieces are made fallibly. Each
 call runs in a child whose address space is capped (RLIMIT_AS) a little above
@@ -51,9 +51,11 @@ SHAPES = {"wordpiece": _wordpiece, "byte_level": _byte_level, "nfkc_split_bpe": 
 
 CHILD = """
 import resource, warnings
+import numpy  # (imported before the cap: its own start-up allocates)
 import bertpiece
 from bertpiece._core import PipelineTokenizer
 general = bertpiece.Tokenizer(PipelineTokenizer.from_str(JSON, fast_path=False), JSON)
+tok = bertpiece.Tokenizer.from_str(JSON)
 doc = UNIT * ((16 << 20) // len(UNIT))
 with open("/proc/self/statm") as f:
     used = int(f.read().split()[0]) * resource.getpagesize()
@@ -89,3 +91,23 @@ def test_the_general_path_on_a_text_too_large_is_a_memory_error(shape, unit, cap
     assert r.stdout.startswith(("MemoryError", "ok")), (r.stdout, r.stderr[-3000:])
     if cap == 150:
         assert r.stdout.startswith("MemoryError"), r.stdout
+
+
+# The fast paths' calls (byte-level BPE: its fused scanner, the gathered lookups, the merge of a word
+# too long for its cache, the bulk arrays; WordPiece: the fused BERT encoder), one child each.
+FAST_CALLS = ["tok.encode(doc)", "tok.encode_batch([doc, 'ab'])", "tok.encode_batch_arrays([doc], return_offsets=True)",
+              "tok.encode_batch_arrays([doc, doc], num_threads=2)"]
+
+
+@pytest.mark.parametrize("cap", [150, 400])
+@pytest.mark.parametrize("unit", ["ab", "a b "])
+@pytest.mark.parametrize("shape", ["byte_level", "wordpiece"])
+def test_the_fast_paths_on_a_text_too_large_are_a_memory_error(shape, unit, cap):
+    text = SHAPES[shape]().to_str()
+    assert bertpiece.Tokenizer.from_str(text)._core.fast_path() is not None
+    for call in FAST_CALLS:
+        code = CHILD.replace("JSON", repr(text)).replace("UNIT", repr(unit)).replace("CAP", str(cap)).replace("CALL", call)
+        r = run_python(["-c", code], text=True, timeout=300)
+        assert r.returncode == 0, f"{call}: child ended with {r.returncode} (a negative code is a signal):\n{r.stderr[-3000:]}"
+        assert "panicked" not in r.stderr, r.stderr[-3000:]
+        assert r.stdout.startswith(("MemoryError", "ok")), (call, r.stdout, r.stderr[-3000:])

@@ -43,6 +43,9 @@ pub struct Words<'a> {
     cache: Option<&'a mut WordCache>,
     /// Pieces of a word missing from the cache (reused across words).
     scratch: Vec<Piece>,
+    /// The first word whose tokens could not be made (no memory): it gave no
+    /// tokens, and [`ByteBpe::with_cache`] returns this error instead of the result.
+    failed: Option<crate::Error>,
 }
 
 /// A word's tokens as the cache has them.
@@ -111,7 +114,10 @@ impl Words<'_> {
         let Some(word) = text.get(start..end) else { return Hit::Miss };
         self.scratch.clear();
         // (a whole-word match of `ignore_merges` is cached as well)
-        self.bpe.tokenize_uncached(word, &mut self.scratch);
+        if let Err(e) = self.bpe.tokenize_uncached(word, &mut self.scratch) {
+            self.failed.get_or_insert(e);
+            return Hit::Many(&[]);
+        }
         if let [(id, _)] = self.scratch[..] {
             cache.insert(text, start, end, id, 1);
             return Hit::One(id);
@@ -127,7 +133,11 @@ impl Words<'_> {
         match self.cached(text, start, end) {
             Hit::One(id) => out.push((id, (end - start) as u32)),
             Hit::Many(pieces) => out.extend_from_slice(pieces),
-            Hit::Miss => self.bpe.tokenize_uncached(text.get(start..end).unwrap_or_default(), out),
+            Hit::Miss => {
+                if let Err(e) = self.bpe.tokenize_uncached(text.get(start..end).unwrap_or_default(), out) {
+                    self.failed.get_or_insert(e);
+                }
+            }
         }
     }
 
@@ -141,8 +151,10 @@ impl Words<'_> {
             Hit::Miss => {
                 let mut pieces = std::mem::take(&mut self.scratch);
                 pieces.clear();
-                self.bpe.tokenize_uncached(text.get(start..end).unwrap_or_default(), &mut pieces);
-                pieces.iter().for_each(|&(id, len)| f(id, len));
+                match self.bpe.tokenize_uncached(text.get(start..end).unwrap_or_default(), &mut pieces) {
+                    Ok(()) => pieces.iter().for_each(|&(id, len)| f(id, len)),
+                    Err(e) => _ = self.failed.get_or_insert(e),
+                }
                 self.scratch = pieces;
             }
         }
@@ -194,8 +206,11 @@ impl Words<'_> {
             Hit::Miss => {
                 let mut pieces = std::mem::take(&mut self.scratch);
                 pieces.clear();
-                self.bpe.tokenize_uncached(text.get(start..end).unwrap_or_default(), &mut pieces);
-                ids.extend(pieces.iter().map(|p| p.0));
+                match self.bpe.tokenize_uncached(text.get(start..end).unwrap_or_default(), &mut pieces) {
+                    // (the ids' room is made for the whole text: `encode_ids_until`)
+                    Ok(()) => ids.extend(pieces.iter().map(|p| p.0)),
+                    Err(e) => _ = self.failed.get_or_insert(e),
+                }
                 self.scratch = pieces;
             }
         }
@@ -230,36 +245,46 @@ impl ByteBpe {
     }
 
     /// Appends the tokens of one non-empty word (raw bytes) to `out`.
-    pub fn tokenize(&self, word: &[u8], out: &mut Vec<Piece>) {
+    pub fn tokenize(&self, word: &[u8], out: &mut Vec<Piece>) -> crate::Result<()> {
         self.with_cache(|words| words.tokenize(word, 0, word.len(), out))
     }
 
     /// Runs `f` with this thread's word cache borrowed once, for many words
     /// (one thread-local access and one borrow per text, not per word).
-    pub fn with_cache<R>(&self, f: impl FnOnce(&mut Words<'_>) -> R) -> R {
-        CACHE.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut cache) => {
-                if cache.owner != self.cache_key {
-                    cache.clear();
-                    cache.owner = self.cache_key;
+    /// A word whose tokens could not be made (no memory) makes it an error.
+    pub fn with_cache<R>(&self, f: impl FnOnce(&mut Words<'_>) -> R) -> crate::Result<R> {
+        CACHE.with(|cell| {
+            let run = |words: &mut Words<'_>| {
+                let r = f(words);
+                words.failed.take().map_or(Ok(r), Err)
+            };
+            match cell.try_borrow_mut() {
+                Ok(mut cache) => {
+                    if cache.owner != self.cache_key {
+                        cache.clear();
+                        cache.owner = self.cache_key;
+                    }
+                    run(&mut Words { bpe: self, cache: Some(&mut cache), scratch: Vec::new(), failed: None })
                 }
-                f(&mut Words { bpe: self, cache: Some(&mut cache), scratch: Vec::new() })
+                // only if `f` itself re-enters (it does not): no cache, same tokens
+                Err(_) => run(&mut Words { bpe: self, cache: None, scratch: Vec::new(), failed: None }),
             }
-            // only if `f` itself re-enters (it does not): no cache, same tokens
-            Err(_) => f(&mut Words { bpe: self, cache: None, scratch: Vec::new() }),
         })
     }
 
     /// A word off the cache: whole-word match (`ignore_merges`), then the
     /// linear merge for short words, the heap for long ones.
-    fn tokenize_uncached(&self, word: &[u8], out: &mut Vec<Piece>) {
+    /// Fallible for a word of any size: its room (a piece a byte at most) made first.
+    fn tokenize_uncached(&self, word: &[u8], out: &mut Vec<Piece>) -> crate::Result<()> {
+        crate::room::ensure_room(out, word.len(), "byte-level BPE pieces")?;
         if let Some(&id) = self.whole.as_ref().and_then(|w| w.get(word)) {
             out.push((id, word.len() as u32));
         } else if word.len() > LINEAR_MAX {
-            self.tokenize_long(word, out);
+            self.tokenize_long(word, out)?;
         } else {
             self.tokenize_short(word, out);
         }
+        Ok(())
     }
 
     /// Repeatedly merges the adjacent pair of lowest rank, leftmost on ties.
@@ -299,13 +324,14 @@ impl ByteBpe {
         out.truncate(from + n);
     }
 
-    fn tokenize_long(&self, word: &[u8], out: &mut Vec<Piece>) {
-        let mut w = Word::with_capacity(word.len());
+    fn tokenize_long(&self, word: &[u8], out: &mut Vec<Piece>) -> crate::Result<()> {
+        let mut w = Word::with_capacity(word.len())?;
         for &b in word {
             w.add(self.byte_ids[b as usize], 1);
         }
-        w.merge_all_by(|a, b| self.rank(a, b));
+        w.merge_all_by(|a, b| self.rank(a, b))?;
         out.extend(w.tokens().map(|(id, s, e)| (id, (e - s) as u32)));
+        Ok(())
     }
 }
 
@@ -344,7 +370,7 @@ mod tests {
                 for _ in 0..2 {
                     // twice: the second comes from the cache
                     let mut out = Vec::new();
-                    fast.tokenize(word.as_bytes(), &mut out);
+                    fast.tokenize(word.as_bytes(), &mut out).unwrap();
                     assert_eq!(out, general(&bpe, word.as_bytes()), "{word:?} ignore_merges={ignore}");
                 }
             }

@@ -18,6 +18,8 @@ mod ids;
 pub mod merge;
 pub mod scan;
 
+use crate::room::make_room;
+use crate::Result;
 use crate::added_tokens::FirstBytes;
 use crate::config::TokenizerConfig;
 use crate::encoding::Encoding;
@@ -76,23 +78,23 @@ impl FastByteLevel {
     /// one (a byte of `first`), for the caller to split them out first.
     /// Where the first bytes are ASCII punctuation, the scan itself stops at
     /// them (no pass of its own over the text); otherwise `first` is looked for first.
-    pub fn encode_text_ids(&self, text: &str, first: &FirstBytes, ids: &mut Vec<u32>, mut offsets: Option<&mut Vec<[u32; 2]>>) -> bool {
+    pub fn encode_text_ids(&self, text: &str, first: &FirstBytes, ids: &mut Vec<u32>, mut offsets: Option<&mut Vec<[u32; 2]>>) -> Result<bool> {
         let Some(stops) = &self.stops else {
             if first.may_occur_in(text) {
-                return false;
+                return Ok(false);
             }
-            self.encode_piece_ids(text, 0, ids, offsets);
-            return true;
+            self.encode_piece_ids(text, 0, ids, offsets)?;
+            return Ok(true);
         };
         let (ids_from, offsets_from) = (ids.len(), offsets.as_ref().map_or(0, |o| o.len()));
-        if self.encode_ids_until(text, 0, stops, ids, offsets.as_deref_mut()) {
-            return true;
+        if self.encode_ids_until(text, 0, stops, ids, offsets.as_deref_mut())? {
+            return Ok(true);
         }
         ids.truncate(ids_from);
         if let Some(o) = offsets {
             o.truncate(offsets_from);
         }
-        false
+        Ok(false)
     }
 
     /// `text` with the pre-tokenizer's `add_prefix_space` applied, and how many
@@ -110,9 +112,9 @@ impl FastByteLevel {
     /// char `origin` of the input: what the general path does with
     /// pre-tokenizer and model. `word` is the next word index (advanced per
     /// word) unless `fixed_word` overrides it (pre-tokenized input).
-    pub fn encode_piece(&self, text: &str, origin: usize, word: &mut u32, fixed_word: Option<u32>, type_id: u32, out: &mut Encoding) {
+    pub fn encode_piece(&self, text: &str, origin: usize, word: &mut u32, fixed_word: Option<u32>, type_id: u32, out: &mut Encoding) -> Result<()> {
         if text.is_empty() {
-            return;
+            return Ok(());
         }
         let (text, prefix) = self.prefixed(text);
         let text = &*text;
@@ -122,7 +124,12 @@ impl FastByteLevel {
         // chars of `text` before the current word
         let mut chars_before = 0usize;
         // the pieces 64 bytes at a time (no Stop bytes: the added tokens are split out already)
+        let mut room = Ok(());
         self.bpe.with_cache(|words| ids::split_blocks(text, scan::AsciiClasses::plain(), |start, end| {
+            // a token a byte at most: the word's room made fallibly (the pushes below never grow)
+            if room.is_err() || { room = out.ensure(end - start); room.is_err() } {
+                return;
+            }
             let w = fixed_word.unwrap_or(*word);
             *word += 1;
             let mut at = start; // byte where the next token starts
@@ -136,7 +143,8 @@ impl FastByteLevel {
                 at = end_byte;
             });
             chars_before = char_at;
-        }));
+        }))?;
+        room
     }
 
     /// Every model token's leading and trailing spaces (index: id; ids the model lacks: (0, 0)).
@@ -154,25 +162,27 @@ impl FastByteLevel {
     /// `ids` and, when asked, each token's (start, end) in chars of the
     /// original text to `offsets`. No token string, word index or type id.
     /// The caller keeps texts under 2^31 bytes, so every offset fits a u32.
-    pub fn encode_piece_ids(&self, text: &str, origin: usize, ids: &mut Vec<u32>, offsets: Option<&mut Vec<[u32; 2]>>) {
-        self.encode_ids_until(text, origin, scan::AsciiClasses::plain(), ids, offsets);
+    pub fn encode_piece_ids(&self, text: &str, origin: usize, ids: &mut Vec<u32>, offsets: Option<&mut Vec<[u32; 2]>>) -> Result<()> {
+        self.encode_ids_until(text, origin, scan::AsciiClasses::plain(), ids, offsets).map(|_| ())
     }
 
     /// [`FastByteLevel::encode_piece_ids`] with the scanner's classes
     /// `classes`, up to its first Stop byte: false if there is one (what was
     /// appended before it is the caller's to drop).
-    fn encode_ids_until(&self, text: &str, origin: usize, classes: &scan::AsciiClasses, ids: &mut Vec<u32>, offsets: Option<&mut Vec<[u32; 2]>>) -> bool {
+    fn encode_ids_until(&self, text: &str, origin: usize, classes: &scan::AsciiClasses, ids: &mut Vec<u32>, offsets: Option<&mut Vec<[u32; 2]>>) -> Result<bool> {
         if text.is_empty() {
-            return true;
+            return Ok(true);
         }
         let (text, prefix) = self.prefixed(text);
         let text = &*text;
         let bytes = text.as_bytes();
-        ids.reserve(text.len() / 4 + 1);
+        // an id a byte at most (and 8 ids of slack for the gathered stores): made fallibly
+        // here, so that no push below grows the buffer
+        make_room(ids, text.len() + 8, "byte-level BPE ids")?;
         let Some(offsets) = offsets else {
             return self.bpe.with_cache(|words| words.text_ids(text, classes, ids));
         };
-        offsets.reserve(text.len() / 4 + 1);
+        make_room(offsets, text.len() + 8, "byte-level BPE offsets")?;
         // ASCII text: chars are bytes (the common case, no counting)
         let ascii = text.is_ascii();
         self.bpe.with_cache(|words| {

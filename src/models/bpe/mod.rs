@@ -60,7 +60,7 @@ impl Bpe {
                 return Ok(());
             }
         }
-        let mut w = Word::with_capacity(word.len());
+        let mut w = Word::with_capacity(word.len())?;
         // (unk id, bytes it covers so far)
         let mut unk: Option<(u32, usize)> = None;
         let mut s = String::new();
@@ -109,7 +109,7 @@ impl Bpe {
         if let Some((uid, ulen)) = unk {
             w.add(uid, ulen);
         }
-        w.merge_all(&self.merges);
+        w.merge_all(&self.merges)?;
         out.extend(w.tokens());
         Ok(())
     }

@@ -3,6 +3,8 @@
 //! dropout: a popped candidate is skipped when its left symbol was absorbed,
 //! has no right neighbour any more, or the pair now makes another token.
 
+use crate::room::{make_room, out_of_memory};
+use crate::Result;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
@@ -25,8 +27,12 @@ pub struct Word {
 }
 
 impl Word {
-    pub fn with_capacity(n: usize) -> Self {
-        Word { symbols: Vec::with_capacity(n) }
+    /// Room for `n` symbols (one a byte of the word at most), made fallibly:
+    /// a word can be a whole text with no space (48 bytes a symbol).
+    pub fn with_capacity(n: usize) -> Result<Self> {
+        let mut symbols = Vec::new();
+        make_room(&mut symbols, n, "BPE word")?;
+        Ok(Word { symbols })
     }
 
     /// Appends a symbol `len` bytes long.
@@ -39,14 +45,21 @@ impl Word {
         self.symbols.push(Symbol { id, prev, next: None, len, alive: true });
     }
 
-    pub fn merge_all(&mut self, merges: &Merges) {
+    pub fn merge_all(&mut self, merges: &Merges) -> Result<()> {
         self.merge_all_by(|a, b| merges.get(&(a, b)).copied())
     }
 
     /// [`Word::merge_all`] with the merge table behind `get(left, right) -> (rank, new id)`
     /// (the byte-level fast path keeps its table in another map).
-    pub fn merge_all_by(&mut self, get: impl Fn(u32, u32) -> Option<(u32, u32)>) {
-        let mut queue = BinaryHeap::with_capacity(self.symbols.len());
+    pub fn merge_all_by(&mut self, get: impl Fn(u32, u32) -> Option<(u32, u32)>) -> Result<()> {
+        // the queue grows fallibly (a merge queues up to two pairs)
+        let push = |queue: &mut BinaryHeap<Reverse<(u32, usize, u32)>>, item| {
+            queue.try_reserve(1).map_err(|_| out_of_memory::<Reverse<(u32, usize, u32)>>(queue.len() + 1, "BPE merge queue"))?;
+            queue.push(item);
+            Ok::<(), crate::Error>(())
+        };
+        let mut queue = BinaryHeap::new();
+        queue.try_reserve(self.symbols.len()).map_err(|_| out_of_memory::<Reverse<(u32, usize, u32)>>(self.symbols.len(), "BPE merge queue"))?;
         for (pos, w) in self.symbols.windows(2).enumerate() {
             if let Some((rank, new_id)) = get(w[0].id, w[1].id) {
                 queue.push(Reverse((rank, pos, new_id)));
@@ -70,15 +83,16 @@ impl Word {
             let current = self.symbols[pos];
             if let Some(p) = current.prev {
                 if let Some((rank, id)) = get(self.symbols[p].id, current.id) {
-                    queue.push(Reverse((rank, p, id)));
+                    push(&mut queue, Reverse((rank, p, id)))?;
                 }
             }
             if let Some(n) = current.next {
                 if let Some((rank, id)) = get(current.id, self.symbols[n].id) {
-                    queue.push(Reverse((rank, pos, id)));
+                    push(&mut queue, Reverse((rank, pos, id)))?;
                 }
             }
         }
+        Ok(())
     }
 
     /// The surviving symbols in order: (id, start byte, end byte), the
@@ -104,14 +118,14 @@ mod tests {
         for id in [0, 1, 1] {
             w.add(id, 1);
         }
-        w.merge_all(&merges);
+        w.merge_all(&merges).unwrap();
         assert_eq!(w.tokens().collect::<Vec<_>>(), vec![(2, 0, 2), (1, 2, 3)]);
         // "bbb": leftmost bb first.
         let mut w = Word::default();
         for _ in 0..3 {
             w.add(1, 1);
         }
-        w.merge_all(&merges);
+        w.merge_all(&merges).unwrap();
         assert_eq!(w.tokens().collect::<Vec<_>>(), vec![(3, 0, 2), (1, 2, 3)]);
     }
 }

@@ -311,6 +311,7 @@ fn encode_word(
         Emit::Encoding(sink) => {
             let w = Some(sink.word.unwrap_or(*sink.next_word));
             *sink.next_word += 1;
+            sink.out.ensure(pieces.ids.len())?;
             for (id, bs, be) in pieces.iter() {
                 let unknown = if Some(id) == model.unk_id { model.unknown_text(text, &(id, bs, be)) } else { None };
                 // only an unknown piece keeps its text (never a vocabulary piece's: see `unknown_text`)
@@ -319,8 +320,10 @@ fn encode_word(
             Ok(())
         }
         Emit::Ids(ids, offsets) => {
+            crate::room::ensure_room(ids, pieces.ids.len(), "Unigram ids")?;
             ids.extend_from_slice(pieces.ids);
             if let Some(offsets) = offsets {
+                crate::room::ensure_room(offsets, pieces.ids.len(), "Unigram offsets")?;
                 for (_, bs, be) in pieces.iter() {
                     let (s, e) = span(char_of, bs, be);
                     offsets.push([offset_u32(s)?, offset_u32(e)?]);

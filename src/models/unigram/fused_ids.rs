@@ -21,7 +21,7 @@ use crate::normalized_string::NormalizedString;
 use crate::normalizers::Normalizer;
 use crate::pre_tokenizers::metaspace::PrependScheme;
 use crate::Result;
-use crate::room::{make_room, out_of_memory};
+use crate::room::{ensure_room, make_room, out_of_memory};
 use std::borrow::Cow;
 
 /// A fused Metaspace + Unigram file's parts, borrowed from its `Tokenizer`.
@@ -148,12 +148,17 @@ impl FusedUnigram<'_> {
                     let first = char_of.get(bs).map_or(0, |&c| c as usize);
                     (orig(first), orig(char_of.get(be.wrapping_sub(1)).map_or(first, |&c| c as usize)) + 1)
                 };
+                // the word's tokens' room, made fallibly (a text with no space is one word)
+                let n = pieces.ids.len();
                 match emit {
                     Emit::Ids(ids, None) => {
+                        ensure_room(ids, n, "Unigram ids")?;
                         ids.extend_from_slice(pieces.ids);
                         return Ok(0);
                     }
                     Emit::Ids(ids, Some(out)) => {
+                        ensure_room(ids, n, "Unigram ids")?;
+                        ensure_room(out, n, "Unigram offsets")?;
                         ids.extend_from_slice(pieces.ids);
                         for (_, bs, be) in pieces.iter() {
                             let (s, e) = span(bs, be);
@@ -163,6 +168,7 @@ impl FusedUnigram<'_> {
                     Emit::Encoding(sink) => {
                         let w = Some(sink.word.unwrap_or(*sink.next_word));
                         *sink.next_word += 1;
+                        sink.out.ensure(n)?;
                         for t in pieces.iter() {
                             // only an unknown piece keeps its text, as `encode_word` pushes it
                             let unknown = if Some(t.0) == self.model.unk_id { self.model.unknown_text(word, &t) } else { None };
