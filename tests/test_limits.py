@@ -6,7 +6,6 @@ capped (RLIMIT_AS), so an allocation that would succeed on a big machine
 fails there the way it fails on a small one."""
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -14,6 +13,7 @@ import textwrap
 
 import pytest
 
+from memory_cap import run_capped
 from preloaded import run_python
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS is enforced on Linux")
@@ -153,20 +153,10 @@ def test_cli_huge_sizes_end_with_a_message(tmp_path, extra):
 # failure handler) or panicking. 16 MiB of "a " (8M tokens; 32 MiB for the
 # windows, whose Python rows are small) under a cap of 80 MiB above what the
 # child maps once the document exists.
-DOCUMENT_CHILD = """
-import resource, sys, warnings
+DOCUMENT_SETUP = """
 import bertpiece
 TOKENIZERS
 doc = "a " * (REPEATS << 20)
-with open("/proc/self/statm") as f:
-    used = int(f.read().split()[0]) * resource.getpagesize()
-resource.setrlimit(resource.RLIMIT_AS, (used + (80 << 20),) * 2)
-warnings.simplefilter("ignore")
-try:
-    CALL
-    print("ok")
-except MemoryError as e:
-    print("MemoryError", e)
 """
 
 # Each tokenizer a call may use: only those the call names are made (BertTokenizer imports
@@ -207,8 +197,6 @@ def test_a_document_too_large_for_memory_is_a_memory_error(name):
     repeats = 16 if "windows" in name else 8
     call = DOCUMENT_CALLS[name]
     made = [line for names, line in DOCUMENT_TOKENIZERS.items() if any(re.search(rf"\b{n}\b", call) for n in names)]
-    code = DOCUMENT_CHILD.replace("TOKENIZERS", "\n".join(made)).replace("CALL", call).replace("REPEATS", str(repeats))
-    r = run_python(["-c", code], text=True, timeout=300)  # capped above its own mapping: see sweep()
-    assert r.returncode == 0, f"child ended with {r.returncode} (a negative code is a signal):\n{r.stderr[-3000:]}"
-    assert "panicked" not in r.stderr, r.stderr[-3000:]
-    assert r.stdout.startswith("MemoryError"), (r.stdout, r.stderr[-3000:])
+    setup = DOCUMENT_SETUP.replace("TOKENIZERS", "\n".join(made)).replace("REPEATS", str(repeats))
+    out = run_capped(setup, call, 80)  # capped above its own mapping: see sweep()
+    assert out.startswith("MemoryError"), out

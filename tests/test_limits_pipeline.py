@@ -6,7 +6,6 @@ call runs in a child whose address space is capped (RLIMIT_AS) a little above
 what it maps once the text exists, as tests/test_limits.py's documents do;
 16 MiB of text, with spaces and without (one word)."""
 
-import json
 import sys
 
 import pytest
@@ -14,7 +13,7 @@ from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers,
 from tokenizers import Tokenizer as HFTokenizer
 
 import bertpiece
-from preloaded import run_python
+from memory_cap import run_capped
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS is enforced on Linux")
 
@@ -49,23 +48,13 @@ def _nfkc_split_bpe():
 
 SHAPES = {"wordpiece": _wordpiece, "byte_level": _byte_level, "nfkc_split_bpe": _nfkc_split_bpe}
 
-CHILD = """
-import resource, warnings
+SETUP = """
 import numpy  # (imported before the cap: its own start-up allocates)
 import bertpiece
 from bertpiece._core import PipelineTokenizer
 general = bertpiece.Tokenizer(PipelineTokenizer.from_str(JSON, fast_path=False), JSON)
 tok = bertpiece.Tokenizer.from_str(JSON)
 doc = UNIT * ((16 << 20) // len(UNIT))
-with open("/proc/self/statm") as f:
-    used = int(f.read().split()[0]) * resource.getpagesize()
-resource.setrlimit(resource.RLIMIT_AS, (used + (CAP << 20),) * 2)
-warnings.simplefilter("ignore")
-try:
-    CALL
-    print("ok")
-except MemoryError as e:
-    print("MemoryError", e)
 """
 
 
@@ -83,14 +72,9 @@ def test_the_files_are_what_tokenizers_gives(shape):
 @pytest.mark.parametrize("unit", ["ab", "a b "])
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_the_general_path_on_a_text_too_large_is_a_memory_error(shape, unit, cap):
-    code = (CHILD.replace("JSON", repr(SHAPES[shape]().to_str())).replace("UNIT", repr(unit))
-            .replace("CAP", str(cap)).replace("CALL", "general.encode(doc)"))
-    r = run_python(["-c", code], text=True, timeout=300)
-    assert r.returncode == 0, f"child ended with {r.returncode} (a negative code is a signal):\n{r.stderr[-3000:]}"
-    assert "panicked" not in r.stderr, r.stderr[-3000:]
-    assert r.stdout.startswith(("MemoryError", "ok")), (r.stdout, r.stderr[-3000:])
+    out = run_capped(SETUP.replace("JSON", repr(SHAPES[shape]().to_str())).replace("UNIT", repr(unit)), "general.encode(doc)", cap)
     if cap == 150:
-        assert r.stdout.startswith("MemoryError"), r.stdout
+        assert out.startswith("MemoryError"), out
 
 
 # The fast paths' calls (byte-level BPE: its fused scanner, the gathered lookups, the merge of a word
@@ -106,8 +90,4 @@ def test_the_fast_paths_on_a_text_too_large_are_a_memory_error(shape, unit, cap)
     text = SHAPES[shape]().to_str()
     assert bertpiece.Tokenizer.from_str(text)._core.fast_path() is not None
     for call in FAST_CALLS:
-        code = CHILD.replace("JSON", repr(text)).replace("UNIT", repr(unit)).replace("CAP", str(cap)).replace("CALL", call)
-        r = run_python(["-c", code], text=True, timeout=300)
-        assert r.returncode == 0, f"{call}: child ended with {r.returncode} (a negative code is a signal):\n{r.stderr[-3000:]}"
-        assert "panicked" not in r.stderr, r.stderr[-3000:]
-        assert r.stdout.startswith(("MemoryError", "ok")), (call, r.stdout, r.stderr[-3000:])
+        run_capped(SETUP.replace("JSON", repr(text)).replace("UNIT", repr(unit)), call, cap)

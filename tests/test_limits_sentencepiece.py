@@ -10,25 +10,15 @@ import sys
 
 import pytest
 
-from preloaded import run_python
+from memory_cap import run_capped
 from spm_models import model
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS is enforced on Linux")
 
-CHILD = """
-import resource, warnings
+SETUP = """
 import bertpiece
 sp = bertpiece.SentencePieceProcessor(model_file=MODEL)
 doc = UNIT * ((16 << 20) // len(UNIT.encode()))
-with open("/proc/self/statm") as f:
-    used = int(f.read().split()[0]) * resource.getpagesize()
-resource.setrlimit(resource.RLIMIT_AS, (used + (CAP << 20),) * 2)
-warnings.simplefilter("ignore")
-try:
-    CALL
-    print("ok")
-except MemoryError as e:
-    print("MemoryError", e)
 """
 
 CALLS = ["sp.encode(doc)", "sp.encode(doc, out_type=str)", "sp.encode([doc, 'x'])",
@@ -42,12 +32,8 @@ CALLS = ["sp.encode(doc)", "sp.encode(doc, out_type=str)", "sp.encode([doc, 'x']
 def test_a_text_too_large_for_memory_is_a_memory_error(name, unit, cap, tmp_path):
     path = tmp_path / "m.model"
     path.write_bytes(model(name))
+    setup = SETUP.replace("MODEL", repr(str(path))).replace("UNIT", repr(unit))
     for call in CALLS:
-        code = (CHILD.replace("MODEL", repr(str(path))).replace("UNIT", repr(unit)).replace("CAP", str(cap))
-                .replace("CALL", call))
-        r = run_python(["-c", code], text=True, timeout=300)
-        assert r.returncode == 0, f"{call}: child ended with {r.returncode} (a negative code is a signal):\n{r.stderr[-3000:]}"
-        assert "panicked" not in r.stderr, r.stderr[-3000:]
-        assert r.stdout.startswith(("MemoryError", "ok")), (call, r.stdout, r.stderr[-3000:])
+        out = run_capped(setup, call, cap)
         if cap == 100 and "normalize" not in call:
-            assert r.stdout.startswith("MemoryError"), (call, r.stdout)
+            assert out.startswith("MemoryError"), (call, out)

@@ -13,7 +13,7 @@ import pytest
 import tokenizers
 
 import bertpiece
-from preloaded import run_python
+from memory_cap import run_capped
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS is enforced on Linux")
 
@@ -29,23 +29,13 @@ def unigram_json(byte_fallback):
         "model": {"type": "Unigram", "unk_id": 0, "vocab": vocab, "byte_fallback": byte_fallback}})
 
 
-CHILD = """
-import resource, warnings
+SETUP = """
 import bertpiece
 from bertpiece._core import PipelineTokenizer
 tok = bertpiece.Tokenizer.from_str(JSON)
 general = bertpiece.Tokenizer(PipelineTokenizer.from_str(JSON, fast_path=False), JSON)
 assert tok._core.fast_path() == "metaspace_unigram" and general._core.fast_path() is None
 doc = "ab" * (8 << 20)
-with open("/proc/self/statm") as f:
-    used = int(f.read().split()[0]) * resource.getpagesize()
-resource.setrlimit(resource.RLIMIT_AS, (used + (150 << 20),) * 2)
-warnings.simplefilter("ignore")
-try:
-    CALL
-    print("ok")
-except MemoryError as e:
-    print("MemoryError", e)
 """
 
 CALLS = {
@@ -71,8 +61,5 @@ def test_the_small_file_is_what_tokenizers_gives(byte_fallback):
 @pytest.mark.parametrize("byte_fallback", [False, True])
 @pytest.mark.parametrize("name", list(CALLS))
 def test_a_word_too_large_for_memory_is_a_memory_error(name, byte_fallback):
-    code = CHILD.replace("JSON", repr(unigram_json(byte_fallback))).replace("CALL", CALLS[name])
-    r = run_python(["-c", code], text=True, timeout=300)
-    assert r.returncode == 0, f"child ended with {r.returncode} (a negative code is a signal):\n{r.stderr[-3000:]}"
-    assert "panicked" not in r.stderr, r.stderr[-3000:]
-    assert r.stdout.startswith("MemoryError"), (r.stdout, r.stderr[-3000:])
+    out = run_capped(SETUP.replace("JSON", repr(unigram_json(byte_fallback))), CALLS[name], 150)
+    assert out.startswith("MemoryError"), out
