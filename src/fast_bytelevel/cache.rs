@@ -119,8 +119,9 @@ impl<K: Key> Table<K> {
     }
 
     fn insert(&mut self, key: K, len: u32, value: u32, n: u32) {
-        if 2 * (self.words + 1) > self.slots.len() {
-            self.grow();
+        // without the memory to grow, the word is not cached (its tokens are made again), never an abort
+        if 2 * (self.words + 1) > self.slots.len() && !self.grow_to((self.slots.len() * 2).max(FIRST_SLOTS)) {
+            return;
         }
         self.place(Slot { key, value, meta: (n << 8) | len });
         self.words += 1;
@@ -137,12 +138,19 @@ impl<K: Key> Table<K> {
         }
     }
 
-    fn grow(&mut self) {
-        let size = (self.slots.len() * 2).max(FIRST_SLOTS);
-        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
+    /// Re-places the words in `size` (a power of two) slots; false, the table
+    /// as it was, when that memory cannot be had.
+    fn grow_to(&mut self, size: usize) -> bool {
+        let mut slots = Vec::new();
+        if slots.try_reserve_exact(size).is_err() {
+            return false;
+        }
+        slots.resize(size, Slot::default());
+        let old = std::mem::replace(&mut self.slots, slots);
         for s in old.into_iter().filter(|s| s.meta != 0) {
             self.place(s);
         }
+        true
     }
 
     fn clear(&mut self) {
@@ -310,6 +318,18 @@ impl WordCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_the_memory_is_not_there_for_stays_as_it_was() {
+        // 2^60 slots cannot be had: no abort, the words cached before still found, more still cached
+        let mut c = WordCache::new();
+        c.insert(b"word", 0, 4, 7, 1);
+        assert!(!c.short.grow_to(1 << 60));
+        assert!(!c.mid.grow_to(1 << 60));
+        assert_eq!(c.get_home(b"word", 0, 4), Some((7, 1)));
+        c.insert(b"other", 0, 5, 8, 1);
+        assert_eq!(c.get_home(b"other", 0, 5), Some((8, 1)));
+    }
 
     #[test]
     fn keys_tell_apart_lengths_and_long_words() {

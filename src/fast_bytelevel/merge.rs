@@ -122,6 +122,10 @@ impl Words<'_> {
             cache.insert(text, start, end, id, 1);
             return Hit::One(id);
         }
+        if cache.pieces.try_reserve(self.scratch.len()).is_err() {
+            // without the memory the word is not cached, never an abort
+            return Hit::Many(&self.scratch);
+        }
         let at = cache.pieces.len();
         cache.pieces.extend_from_slice(&self.scratch);
         cache.insert(text, start, end, at as u32, self.scratch.len() as u32);
