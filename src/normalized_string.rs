@@ -7,7 +7,7 @@
 //! char, or with the empty span at the start of this piece), and -n replaces
 //! the next char and removes the n after it.
 
-use crate::room::{make_room, out_of_memory};
+use crate::room::{ensure_room, make_room, out_of_memory};
 use crate::Result;
 use std::ops::Range;
 
@@ -77,7 +77,8 @@ impl NormalizedString {
                 s
             };
             // more chars than it had (insertions): grown as `push` grows, fallibly
-            out.make_room(1)?;
+            ensure_room(&mut out.chars, 1, WHAT)?;
+            ensure_room(&mut out.spans, 1, WHAT)?;
             out.chars.push(c);
             out.spans.push(span);
         }

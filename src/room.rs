@@ -53,7 +53,7 @@ pub fn make_room<T>(v: &mut Vec<T>, additional: usize, what: &'static str) -> Re
 /// `item` pushed onto `v`, grown fallibly (amortized, as `push` grows).
 #[inline]
 pub fn try_push<T>(v: &mut Vec<T>, item: T, what: &'static str) -> Result<()> {
-    make_room(v, 1, what)?;
+    ensure_room(v, 1, what)?;
     v.push(item);
     Ok(())
 }
@@ -65,7 +65,7 @@ pub fn try_collect<T>(items: impl IntoIterator<Item = T>, what: &'static str) ->
     let mut v = Vec::new();
     make_room(&mut v, items.size_hint().0, what)?;
     for item in items {
-        make_room(&mut v, 1, what)?; // amortized: doubles when full, as `push` does
+        ensure_room(&mut v, 1, what)?; // amortized: doubles when full, as `push` does
         v.push(item);
     }
     Ok(v)
