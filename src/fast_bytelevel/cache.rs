@@ -21,37 +21,6 @@ const SHORT: usize = 16;
 /// First table size (slots, a power of two); doubled at half full.
 const FIRST_SLOTS: usize = 1 << 10;
 
-/// A slot's word length: the meta's low 7 bits (slots hold words of up to 16 bytes).
-pub(super) const LEN_BITS: u32 = 0x7F;
-/// In a slot's meta: the word is two tokens, both ids in the slot (see [`pair_count`]).
-pub(super) const PAIR_META: u32 = 0x80;
-/// In the count of pieces that [`WordCache::get`] returns and `insert` takes:
-/// the word is two tokens, `value` the first id, the count's low 24 bits
-/// `second id << 4 | first token's bytes` (see [`pair_count`]).
-pub const PAIR: u32 = 1 << 31;
-/// Second ids below this fit a slot's meta (GPT-2's 50,257 do; larger ones stay in `pieces`).
-pub const PAIR_IDS: u32 = 1 << 20;
-
-/// The count that caches a two-token word inline (`value` its first id):
-/// the AVX-512 loop answers it from the slot like a one-token word, no
-/// second load. None when the second id is too large (then `pieces`).
-#[inline]
-pub fn pair_count(second: u32, first_len: u32) -> Option<u32> {
-    (second < PAIR_IDS && first_len < 16).then_some(PAIR | second << 4 | first_len)
-}
-
-/// The two ids and the first token's bytes of a [`pair_count`] count.
-#[inline]
-pub fn unpair(n: u32) -> (u32, u32) {
-    ((n & 0xFF_FFFF) >> 4, n & 15)
-}
-
-/// A slot's meta from a count ([`pair_count`] or plain) and the word's length.
-#[inline]
-fn meta(n: u32, len: u32) -> u32 {
-    (n & 0xFF_FFFF) << 8 | (n >> 31) << 7 | len
-}
-
 /// A key inline in a slot: one or two u64 of the word's bytes, zero past its end.
 trait Key: Copy + Default + PartialEq {
     fn hash(self, len: u32) -> u64;
@@ -79,9 +48,7 @@ struct Slot<K> {
     key: K,
     /// What the caller stored with the word (a start in `pieces`, or a token id).
     value: u32,
-    /// pieces << 8 | word length, or for a two-token word `second id << 12
-    /// | first token's bytes << 8 | PAIR_META | length` ([`pair_count`]); 0 marks
-    /// an empty slot (words are never empty).
+    /// pieces << 8 | word length; 0 marks an empty slot (words are never empty).
     meta: u32,
 }
 
@@ -92,7 +59,7 @@ impl<K: Key> Slot<K> {
     /// (value, count of pieces) if this slot holds the word `key` of `len` bytes.
     #[inline(always)]
     fn holds(&self, key: K, len: u32) -> Option<(u32, u32)> {
-        (self.key == key && self.meta & LEN_BITS == len).then_some((self.value, self.meta >> 8 | (self.meta & PAIR_META) << 24))
+        (self.key == key && self.meta & 0xFF == len).then_some((self.value, self.meta >> 8))
     }
 }
 
@@ -155,13 +122,13 @@ impl<K: Key> Table<K> {
         if 2 * (self.words + 1) > self.slots.len() {
             self.grow();
         }
-        self.place(Slot { key, value, meta: meta(n, len) });
+        self.place(Slot { key, value, meta: (n << 8) | len });
         self.words += 1;
     }
 
     fn place(&mut self, slot: Slot<K>) {
         let mask = self.slots.len() - 1;
-        let mut i = self.home(slot.key, slot.meta & LEN_BITS);
+        let mut i = self.home(slot.key, slot.meta & 0xFF);
         while self.slots.get(i).is_some_and(|s| s.meta != 0) {
             i = (i + 1) & mask;
         }
@@ -192,9 +159,6 @@ pub(super) struct WordCache {
     long: FxHashMap<Box<[u8]>, (u32, u32)>,
     /// The tokens of every cached word, back to back.
     pub pieces: Vec<Piece>,
-    /// Two-token words among the pieces the AVX-512 loop saw lately (which loop it takes).
-    pair_lanes: u32,
-    lanes: u32,
 }
 
 /// The 8 bytes of `text` from `at` as a little-endian u64 (None past the end).
@@ -261,7 +225,7 @@ impl WordCache {
     }
 
     pub fn new() -> WordCache {
-        WordCache { owner: u64::MAX, short: Table::new(), mid: Table::new(), long: FxHashMap::default(), pieces: Vec::new(), pair_lanes: 0, lanes: 0 }
+        WordCache { owner: u64::MAX, short: Table::new(), mid: Table::new(), long: FxHashMap::default(), pieces: Vec::new() }
     }
 
     pub fn clear(&mut self) {
@@ -325,8 +289,7 @@ impl WordCache {
     }
 
     /// Caches the word `text[start..end]` (non-empty) with `value` and its
-    /// count of pieces `n` (the caller's, already pushed to `pieces` if n > 1),
-    /// or a [`pair_count`] count (`value` the first id; only for words of up to 16 bytes).
+    /// count of pieces `n` (the caller's, already pushed to `pieces` if n > 1).
     pub fn insert(&mut self, text: &[u8], start: usize, end: usize, value: u32, n: u32) {
         let len = end - start;
         if len <= 8 {
@@ -338,36 +301,6 @@ impl WordCache {
         }
     }
 
-    /// Whether two-token words have lately been common enough (over 1 in
-    /// 50 pieces: GPT-2's real ranks on English 4.3%, a vocabulary trained
-    /// on the text 0.3%) that the AVX-512 loop answers them from their slot
-    /// too: that loop costs ~6-9% where they are rare, the other one ~4%
-    /// where they are common (docs/benchmarks/bpe-bulk-round11.md).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    #[inline]
-    pub(super) fn pairs_often(&self) -> bool {
-        u64::from(self.pair_lanes) * 50 > u64::from(self.lanes)
-    }
-
-    /// Counts `pairs` two-token words among `lanes` pieces for
-    /// [`WordCache::pairs_often`] (halved now and then: recent texts count).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    pub(super) fn count_pairs(&mut self, pairs: u32, lanes: u32) {
-        self.pair_lanes = self.pair_lanes.saturating_add(pairs);
-        self.lanes = self.lanes.saturating_add(lanes);
-        if self.lanes > 1 << 14 {
-            self.pair_lanes /= 2;
-            self.lanes /= 2;
-        }
-    }
-
-    /// Sets the counts so that the next text takes the loop that answers
-    /// two-token words from their slot (`often`) or the one that does not.
-    #[cfg(test)]
-    pub(super) fn force_pairs(&mut self, often: bool) {
-        (self.pair_lanes, self.lanes) = (if often { 1 << 12 } else { 0 }, 1 << 13);
-    }
-
     /// True when no more words fit: the caller clears before caching more.
     pub fn is_full(&self) -> bool {
         self.short.words + self.mid.words + self.long.len() >= CACHE_WORDS
@@ -375,5 +308,86 @@ impl WordCache {
 }
 
 #[cfg(test)]
-#[path = "cache_tests.rs"]
-mod tests;
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_tell_apart_lengths_and_long_words() {
+        let mut c = WordCache::new();
+        let words: Vec<Vec<u8>> = (0..5000u32)
+            .map(|k| k.to_string().into_bytes())
+            .chain([b"a".to_vec(), b"a\0".to_vec(), b"\0".to_vec(), vec![7; 8], vec![7; 9], vec![7; 16], vec![7; 17], vec![7; 40]])
+            .chain([b"abcdefgh\0".to_vec(), b"abcdefgh".to_vec(), b"abcdefg".to_vec()])
+            .collect();
+        // each word alone (keys loaded byte by byte) and inside a longer text (8-byte loads past its end)
+        let at_end = |w: &Vec<u8>| (w.clone(), 0, w.len());
+        let inside = |w: &Vec<u8>| {
+            let mut t = b"xx".to_vec();
+            t.extend_from_slice(w);
+            t.extend_from_slice(b"zzzzzzzzzzzzzzzzz");
+            (t, 2, 2 + w.len())
+        };
+        for (k, w) in words.iter().enumerate() {
+            let (t, a, b) = at_end(w);
+            assert_eq!(c.get(&t, a, b), None);
+            c.insert(&t, a, b, k as u32, 1);
+        }
+        for (k, w) in words.iter().enumerate() {
+            for (t, a, b) in [at_end(w), inside(w)] {
+                assert_eq!(c.get(&t, a, b), Some((k as u32, 1)), "{w:?}");
+            }
+        }
+        c.clear();
+        assert_eq!(c.get(b"a", 0, 1), None);
+    }
+
+    /// The inline lookup agrees with `get` wherever it answers: words of 2
+    /// to 16 bytes in their home slot, of one piece or several (colliding
+    /// words later in the probe run go to `get`), keys loaded at a text's end
+    /// and inside it; a word past its home slot is in it after `move_home`,
+    /// and every word is still found.
+    #[test]
+    fn get_home_is_get_for_words_in_their_home_slot() {
+        let mut c = WordCache::new();
+        // 3,000 words of 2 to 16 bytes: the tables grow, and some words land past their home slot
+        let words: Vec<Vec<u8>> = (0..3000u32).map(|k| format!("{k:0>width$}", width = 2 + k as usize % 15).into_bytes()).collect();
+        let n_of = |k: usize| if k % 7 == 0 { 2 + k as u32 % 3 } else { 1 }; // some words of several pieces
+        for (k, w) in words.iter().enumerate() {
+            c.insert(w, 0, w.len(), k as u32, n_of(k));
+        }
+        let (mut inline, mut several, mut probed) = (0, 0, 0);
+        for (k, w) in words.iter().enumerate() {
+            let mut inside = b"x".to_vec();
+            inside.extend_from_slice(w);
+            inside.extend_from_slice(b"yyyyyyyyyyyyyyyyyy");
+            for (t, a) in [(w.as_slice(), 0), (inside.as_slice(), 1)] {
+                let got = c.get_home(t, a, w.len());
+                let want = c.get(t, a, a + w.len());
+                assert_eq!(want, Some((k as u32, n_of(k))), "{w:?}");
+                match got {
+                    Some(found) => {
+                        assert_eq!(Some(found), want, "{w:?}");
+                        inline += 1;
+                        several += (found.1 > 1) as usize;
+                    }
+                    None => {
+                        probed += 1;
+                        // moved to its home slot, the inline lookup finds it
+                        c.move_home(t, a, a + w.len());
+                        assert_eq!(c.get_home(t, a, w.len()), want, "{w:?} after move_home");
+                    }
+                }
+            }
+        }
+        assert!(inline > 1000 && several > 100 && probed > 0, "inline {inline} ({several} of several pieces), past their home slot {probed}");
+        // every word is still found after the moves
+        for (k, w) in words.iter().enumerate() {
+            assert_eq!(c.get(w, 0, w.len()), Some((k as u32, n_of(k))), "{w:?} after the moves");
+        }
+        // a missing word, a one-byte word, a word over 16 bytes: never inline
+        assert_eq!(c.get_home(b"zz", 0, 2), None);
+        assert_eq!(c.get_home(b"0", 0, 1), None);
+        c.insert(&[b'7'; 17], 0, 17, 5, 1);
+        assert_eq!(c.get_home(&[b'7'; 17], 0, 17), None);
+    }
+}

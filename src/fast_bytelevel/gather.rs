@@ -15,7 +15,6 @@
 //! leaves to the scalar one.
 
 use super::blocks::{classify_avx512_v, tail_starts, Avx512, Classify};
-use super::cache::{LEN_BITS, PAIR_META};
 use super::merge::Words;
 use super::scan::{piece_end, AsciiClasses};
 
@@ -43,9 +42,6 @@ impl Words<'_> {
         // the block's piece starts; past 64: room for reading a group's ends (9 bytes from any start)
         let mut pos = [0u8; 80];
         let mut i = 0;
-        // which loop the text's blocks take, from the texts before; the counts for the next ones
-        let pairs_often = self.cache_mut().is_some_and(|c| c.pairs_often());
-        let (mut pairs, mut lanes) = (0, 0);
         use std::arch::x86_64::*;
         while i < bytes.len() {
             if let (Some(stops), Some(block)) = (stops, bytes.get(i..i + 64)) {
@@ -57,12 +53,7 @@ impl Words<'_> {
                         // are in the text; `starts` has bit 0 and `n` more bits (all below 64)
                         i += unsafe {
                             let block = std::arch::x86_64::_mm512_loadu_si512(bytes.as_ptr().add(i).cast());
-                            lanes += n as u32;
-                            if pairs_often {
-                                self.block_pieces::<true>(block, bytes, i, starts, n, &mut pos, ids, &mut pairs)
-                            } else {
-                                self.block_pieces::<false>(block, bytes, i, starts, n, &mut pos, ids, &mut pairs)
-                            }
+                            self.block_pieces(block, bytes, i, starts, n, &mut pos, ids)
                         };
                         continue;
                     }
@@ -81,28 +72,13 @@ impl Words<'_> {
                 if n > 0 {
                     // SAFETY: the CPU has the features; `starts` has bit 0 and `n` more bits (all at or
                     // below `left`): every piece's bytes are the text's, at places below 64 of `block`
-                    i += unsafe {
-                        lanes += n as u32;
-                        if pairs_often {
-                            self.block_pieces::<true>(block, bytes, i, starts, n, &mut pos, ids, &mut pairs)
-                        } else {
-                            self.block_pieces::<false>(block, bytes, i, starts, n, &mut pos, ids, &mut pairs)
-                        }
-                    };
+                    i += unsafe { self.block_pieces(block, bytes, i, starts, n, &mut pos, ids) };
                     continue;
                 }
             }
-            let Some(end) = piece_end(text, ascii, quote_stops, i) else {
-                if let Some(c) = self.cache_mut() {
-                    c.count_pairs(pairs, lanes);
-                }
-                return false;
-            };
+            let Some(end) = piece_end(text, ascii, quote_stops, i) else { return false };
             self.tokenize_ids(bytes, i, end, ids);
             i = end;
-        }
-        if let Some(c) = self.cache_mut() {
-            c.count_pairs(pairs, lanes);
         }
         true
     }
@@ -119,24 +95,13 @@ impl Words<'_> {
     #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vbmi,avx512vbmi2,bmi1,bmi2")]
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    unsafe fn block_pieces<const PAIRS: bool>(
-        &mut self,
-        bytes_v: std::arch::x86_64::__m512i,
-        bytes: &[u8],
-        i: usize,
-        starts: u64,
-        n: usize,
-        pos: &mut [u8; 80],
-        ids: &mut Vec<u32>,
-        pairs: &mut u32,
-    ) -> usize {
+    unsafe fn block_pieces(&mut self, bytes_v: std::arch::x86_64::__m512i, bytes: &[u8], i: usize, starts: u64, n: usize, pos: &mut [u8; 80], ids: &mut Vec<u32>) -> usize {
         use std::arch::x86_64::*;
         // SAFETY (every raw access below): `IOTA` and `pos` are 64 and 80 bytes; a group's 9
         // positions from `g` <= 56 end by byte 65 of `pos`; the block is 64 bytes of the text; the
         // slots' reads are of lanes whose slot index is masked to the table's size, at offsets
-        // inside the slot (`Slot` is `repr(C)`); `got`'s 8 from `done` <= 8 are inside its 16; 16
-        // ids are stored where `reserve(16)` made room, and the length grows by the ids kept (two
-        // at most for each lane below `count`).
+        // inside the slot (`Slot` is `repr(C)`); `got`'s 8 from `done` <= 8 are inside its 16; 8 ids
+        // are stored where `reserve(8)` made room, and the length grows by at most 8 (lanes < `count`).
         unsafe {
             let compressed = _mm512_maskz_compress_epi8(starts, _mm512_loadu_si512(IOTA.as_ptr().cast()));
             _mm512_storeu_si512(pos.as_mut_ptr().cast(), compressed);
@@ -146,9 +111,8 @@ impl Words<'_> {
             let byte_steps = _mm512_set1_epi64(0x0706_0504_0302_0100);
             let zero = _mm512_setzero_si512();
             let all = _mm512_set1_epi64(-1);
-            let len_bits = _mm512_set1_epi64(LEN_BITS as i64);
+            let byte = _mm512_set1_epi64(0xFF);
             let mut g = 0;
-            let mut paired = 0; // a local: `pairs` may alias the ids' stores
             while g < n {
                 let count = (n - g).min(8);
                 let valid = ((1u32 << count) - 1) as u8;
@@ -175,7 +139,7 @@ impl Words<'_> {
                     let sk = _mm512_mask_i64gather_epi64::<1>(zero, short_lane, at, t.slots.cast());
                     let sv = _mm512_mask_i64gather_epi64::<1>(zero, short_lane, at, t.slots.add(8).cast());
                     let meta = _mm512_srli_epi64::<32>(sv);
-                    let held = _mm512_mask_cmpeq_epi64_mask(short_lane, sk, k) & _mm512_cmpeq_epi64_mask(_mm512_and_si512(meta, len_bits), len);
+                    let held = _mm512_mask_cmpeq_epi64_mask(short_lane, sk, k) & _mm512_cmpeq_epi64_mask(_mm512_and_si512(meta, byte), len);
                     found = _mm512_mask_blend_epi64(held, found, sv);
                     home |= held;
                 }
@@ -197,55 +161,34 @@ impl Words<'_> {
                     let meta = _mm512_srli_epi64::<32>(sv);
                     let held = _mm512_mask_cmpeq_epi64_mask(mid_lane, s0, key)
                         & _mm512_cmpeq_epi64_mask(s1, k1)
-                        & _mm512_cmpeq_epi64_mask(_mm512_and_si512(meta, len_bits), len);
+                        & _mm512_cmpeq_epi64_mask(_mm512_and_si512(meta, byte), len);
                     found = _mm512_mask_blend_epi64(held, found, sv);
                     home |= held;
                 }
-                // one token a word: the slot's meta is 1 << 8 | length; two tokens with both ids
-                // inline: its low byte is PAIR_META | length, the second id from bit 12
+                // one token a word: the slot's meta is 1 << 8 | length
                 let one_token = _mm512_or_si512(_mm512_set1_epi64(1 << 8), len);
-                let one = _mm512_mask_cmpeq_epi64_mask(home, _mm512_srli_epi64::<32>(found), one_token);
-                // (without PAIRS a pair is left to the scalar lookup, like a word of three tokens)
-                let two = if PAIRS { _mm512_mask_test_epi64_mask(home, found, _mm512_set1_epi64((PAIR_META as i64) << 32)) } else { 0 };
-                paired += two.count_ones();
-                let good = one | two;
-                // as 16 u32: each lane's first id, then its meta (a pair's second id from bit 12);
-                // within a run of answered lanes, every first id and the pairs' second ones are kept
-                let both = _mm512_mask_srli_epi32::<12>(found, 0xAAAA, found);
-                let keep = 0x5555 | u32::from(_mm512_mask_test_epi32_mask(0xAAAA, found, _mm512_set1_epi32(PAIR_META as i32)));
+                let good = home & _mm512_cmpeq_epi64_mask(_mm512_srli_epi64::<32>(found), one_token);
+                // the answered lanes' ids 8 at a time up to each lane left to the scalar lookup (or, a
+                // word of several tokens in its home slot, to its pieces)
                 let mut got = [0u32; 16];
-                if !PAIRS {
-                    _mm256_storeu_si256(got.as_mut_ptr().cast(), _mm512_cvtepi64_epi32(found));
-                }
+                _mm256_storeu_si256(got.as_mut_ptr().cast(), _mm512_cvtepi64_epi32(found));
                 let mut slots = [0u64; 8];
                 _mm512_storeu_si512(slots.as_mut_ptr().cast(), found);
-                // the answered lanes' ids compressed out, up to each lane left to the scalar lookup
-                // (or, a word of several tokens in its home slot, to its pieces)
                 let mut bad = valid & !good;
                 let mut done = 0;
                 loop {
                     let k = if bad == 0 { count } else { bad.trailing_zeros() as usize };
-                    ids.reserve(16);
-                    if PAIRS {
-                        let run = keep & ((1u32 << (2 * k)) - 1) & !((1u32 << (2 * done)) - 1);
-                        let out = _mm512_maskz_compress_epi32(run as u16, both);
-                        _mm512_storeu_si512(ids.as_mut_ptr().add(ids.len()).cast(), out);
-                        ids.set_len(ids.len() + run.count_ones() as usize);
-                    } else {
-                        // one id a lane: the count known before the gathers answer
-                        let run = _mm256_loadu_si256(got.as_ptr().add(done).cast());
-                        _mm256_storeu_si256(ids.as_mut_ptr().add(ids.len()).cast(), run);
-                        ids.set_len(ids.len() + (k - done));
-                    }
+                    ids.reserve(8);
+                    let run = _mm256_loadu_si256(got.as_ptr().add(done).cast());
+                    _mm256_storeu_si256(ids.as_mut_ptr().add(ids.len()).cast(), run);
+                    ids.set_len(ids.len() + (k - done));
                     if bad == 0 {
                         break;
                     }
                     let (a, b) = (i + pos[g + k] as usize, i + pos[g + k + 1] as usize);
                     if home >> k & 1 != 0 {
                         let slot = slots[k];
-                        let m = (slot >> 32) as u32;
-                        paired += m >> 7 & 1;
-                        self.push_pieces(slot as u32, m >> 8 | (m & PAIR_META) << 24, bytes, a, b, ids);
+                        self.push_pieces(slot as u32, (slot >> 40) as u32, bytes, a, b, ids);
                     } else {
                         self.tokenize_ids(bytes, a, b, ids);
                         if b - a == 1 {
@@ -257,7 +200,6 @@ impl Words<'_> {
                 }
                 g += 8;
             }
-            *pairs += paired;
             pos[n] as usize
         }
     }

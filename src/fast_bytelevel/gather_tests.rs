@@ -48,9 +48,7 @@ fn word(rng: &mut Lcg, len: usize) -> String {
 
 #[test]
 fn gathers_give_the_scalar_ids() {
-    let Some(avx512) = Avx512::detect() else {
-        return;
-    };
+    let Some(avx512) = Avx512::detect() else { return };
     let mut rng = Lcg(33);
     // words of 1 to 24 bytes (with their space), half of them one token
     let words: Vec<String> = (0..90_000).map(|k| word(&mut rng, 1 + k % 23)).collect();
@@ -64,10 +62,8 @@ fn gathers_give_the_scalar_ids() {
         .map(|_| {
             let mut t = String::new();
             for _ in 0..rng.next(60) {
-                match rng.next(12) {
+                match rng.next(10) {
                     0..=4 => t.push_str(&one_token[rng.next(2000)]),
-                    // two tokens: a one-token word and one more letter (no merge makes them one)
-                    10 | 11 => t.push_str(&format!("{}{}", one_token[rng.next(2000)], (b'a' + rng.next(26) as u8) as char)),
                     5..=7 => t.push_str(&format!(" {}", words[rng.next(words.len())])),
                     _ => t.push_str(punct[rng.next(punct.len())]),
                 }
@@ -75,19 +71,16 @@ fn gathers_give_the_scalar_ids() {
             t
         })
         .collect();
-    let (mut lanes, mut pairs) = (0, 0);
-    // passes 0-2 with two-token words answered by the gathers, 3-5 left to the scalar lookup
-    for pass in 0..6 {
+    let mut lanes = 0;
+    for pass in 0..3 {
         for text in &texts {
             let mut want = Vec::new();
             split_gpt2(text, |a, b| {
                 let mut out = Vec::new();
                 bpe.tokenize(&text.as_bytes()[a..b], &mut out);
                 want.extend(out.iter().map(|p| p.0));
-                pairs += (out.len() == 2) as usize;
             });
             bpe.with_cache(|words| {
-                words.cache_mut().expect("cached").force_pairs(pass < 3);
                 let mut got = Vec::new();
                 // SAFETY: `avx512` proves the CPU has the features
                 assert!(unsafe { words.text_ids_gather(avx512, text, plain, &mut got) });
@@ -99,20 +92,18 @@ fn gathers_give_the_scalar_ids() {
             lanes += want.len();
         }
     }
-    assert!(lanes > 1_000_000 && pairs > 100_000, "{lanes} pieces, {pairs} of two tokens");
+    assert!(lanes > 500_000, "{lanes}");
 }
 
 /// A text cut at every length from 0 to 200 bytes (so a block ends at
 /// every offset from the text's end), on a warm cache.
 #[test]
 fn every_text_end_gives_the_scalar_ids() {
-    let Some(avx512) = Avx512::detect() else {
-        return;
-    };
+    let Some(avx512) = Avx512::detect() else { return };
     let words = [" the", " quick", " brown", " fox", " jumps", " over", " lazy", " dogs", " a", " extraordinarily"];
     let bpe = model(&words.map(String::from));
     let text = "The quick brown fox, “jumps” over the lazy dogs' backs... a extraordinarily 12 quick a a fox 9 the the lazy over brown the quick jumps. Over the lazy dogs a a a extraordinarily long words a brown fox!";
-    for pass in 0..4 {
+    for pass in 0..2 {
         for end in (0..=text.len()).filter(|&e| text.is_char_boundary(e)) {
             let t = &text[..end];
             let mut want = Vec::new();
@@ -122,7 +113,6 @@ fn every_text_end_gives_the_scalar_ids() {
                 want.extend(out.iter().map(|p| p.0));
             });
             bpe.with_cache(|words| {
-                words.cache_mut().expect("cached").force_pairs(pass % 2 == 0);
                 let mut got = Vec::new();
                 // SAFETY: `avx512` proves the CPU has the features
                 assert!(unsafe { words.text_ids_gather(avx512, t, AsciiClasses::plain(), &mut got) });

@@ -5,7 +5,7 @@
 //! string (see [`ByteBpe::tokenize`] for why the linear merge is HF's order).
 
 use super::cache::Piece;
-use super::cache::{pair_count, unpair, RawTable, WordCache, PAIR};
+use super::cache::{RawTable, WordCache};
 use crate::fxhash::FxHashMap;
 use crate::models::bpe::{Bpe, Word};
 use crate::pre_tokenizers::byte_level::{char_byte, BYTES_CHAR};
@@ -49,8 +49,6 @@ pub struct Words<'a> {
 enum Hit<'a> {
     /// One token: the whole word (kept in the cache's slot itself, no second memory access).
     One(u32),
-    /// Two tokens, both ids in the slot ([`pair_count`]).
-    Two([Piece; 2]),
     Many(&'a [Piece]),
     /// Not cached (a long word, or no cache): tokenize it.
     Miss,
@@ -65,21 +63,12 @@ impl Words<'_> {
         self.cache.as_deref().map_or((None, None), |c| c.raw_tables())
     }
 
-    /// This thread's word cache (None: caching is off).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    #[inline]
-    pub(super) fn cache_mut(&mut self) -> Option<&mut WordCache> {
-        self.cache.as_deref_mut()
-    }
-
     /// Puts the one-byte word `text[at]` in its home slot of the short table,
     /// as its byte's token: the AVX-512 loop looks one-byte words up there
     /// with the others (the other lookups take the byte's id and never look).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(super) fn learn_byte(&mut self, text: &[u8], at: usize) {
-        let (Some(&b), Some(c)) = (text.get(at), self.cache.as_deref_mut()) else {
-            return;
-        };
+        let (Some(&b), Some(c)) = (text.get(at), self.cache.as_deref_mut()) else { return };
         if c.get(text, at, at + 1).is_some() {
             c.move_home(text, at, at + 1);
         } else if !c.is_full() {
@@ -98,13 +87,10 @@ impl Words<'_> {
         if len > LINEAR_MAX {
             return Hit::Miss;
         }
-        let Some(found) = self.cache.as_deref().map(|c| c.get(text, start, end)) else {
-            return Hit::Miss;
-        };
+        let Some(found) = self.cache.as_deref().map(|c| c.get(text, start, end)) else { return Hit::Miss };
         match found {
             // a one-token word keeps its id where others keep their start in `pieces`
             Some((id, 1)) => Hit::One(id),
-            Some((id, n)) if n & PAIR != 0 => Hit::Two(two(id, n, len)),
             Some((at, n)) => {
                 let pieces = self.cache.as_deref().and_then(|c| c.pieces.get(at as usize..(at + n) as usize));
                 pieces.map_or(Hit::Miss, Hit::Many)
@@ -118,27 +104,17 @@ impl Words<'_> {
     #[cold]
     #[inline(never)]
     fn cache_miss(&mut self, text: &[u8], start: usize, end: usize) -> Hit<'_> {
-        let Some(cache) = self.cache.as_deref_mut() else {
-            return Hit::Miss;
-        };
+        let Some(cache) = self.cache.as_deref_mut() else { return Hit::Miss };
         if cache.is_full() {
             cache.clear();
         }
-        let Some(word) = text.get(start..end) else {
-            return Hit::Miss;
-        };
+        let Some(word) = text.get(start..end) else { return Hit::Miss };
         self.scratch.clear();
         // (a whole-word match of `ignore_merges` is cached as well)
         self.bpe.tokenize_uncached(word, &mut self.scratch);
         if let [(id, _)] = self.scratch[..] {
             cache.insert(text, start, end, id, 1);
             return Hit::One(id);
-        }
-        if let (&[first, second], true) = (&self.scratch[..], end - start <= 16) {
-            if let Some(n) = pair_count(second.0, first.1) {
-                cache.insert(text, start, end, first.0, n);
-                return Hit::Two([first, second]);
-            }
         }
         let at = cache.pieces.len();
         cache.pieces.extend_from_slice(&self.scratch);
@@ -150,7 +126,6 @@ impl Words<'_> {
     pub fn tokenize(&mut self, text: &[u8], start: usize, end: usize, out: &mut Vec<Piece>) {
         match self.cached(text, start, end) {
             Hit::One(id) => out.push((id, (end - start) as u32)),
-            Hit::Two(pieces) => out.extend_from_slice(&pieces),
             Hit::Many(pieces) => out.extend_from_slice(pieces),
             Hit::Miss => self.bpe.tokenize_uncached(text.get(start..end).unwrap_or_default(), out),
         }
@@ -162,7 +137,6 @@ impl Words<'_> {
     pub fn tokenize_each(&mut self, text: &[u8], start: usize, end: usize, mut f: impl FnMut(u32, u32)) {
         match self.cached(text, start, end) {
             Hit::One(id) => f(id, (end - start) as u32),
-            Hit::Two(pieces) => pieces.iter().for_each(|&(id, len)| f(id, len)),
             Hit::Many(pieces) => pieces.iter().for_each(|&(id, len)| f(id, len)),
             Hit::Miss => {
                 let mut pieces = std::mem::take(&mut self.scratch);
@@ -195,15 +169,9 @@ impl Words<'_> {
         }
     }
 
-    /// The ids of the `n` cached pieces from `at` (a word found in its home
-    /// slot), or of a [`pair_count`] count `n` (`at` the first id). Out of
-    /// line: the loops that inline the one-token lookup stay small.
-    #[inline(never)]
+    /// The ids of the `n` cached pieces from `at` (a word found in its home slot).
+    #[inline(always)]
     pub(super) fn push_pieces(&mut self, at: u32, n: u32, text: &[u8], start: usize, end: usize, ids: &mut Vec<u32>) {
-        if n & PAIR != 0 {
-            ids.extend([at, unpair(n).0]);
-            return;
-        }
         match self.cache.as_deref().and_then(|c| c.pieces.get(at as usize..(at + n) as usize)) {
             Some(pieces) => pieces.iter().for_each(|p| ids.push(p.0)),
             None => self.tokenize_ids_cold(text, start, end, ids),
@@ -222,7 +190,6 @@ impl Words<'_> {
         }
         match self.cached(text, start, end) {
             Hit::One(id) => ids.push(id),
-            Hit::Two([a, b]) => ids.extend([a.0, b.0]),
             Hit::Many(pieces) => ids.extend(pieces.iter().map(|p| p.0)),
             Hit::Miss => {
                 let mut pieces = std::mem::take(&mut self.scratch);
@@ -233,13 +200,6 @@ impl Words<'_> {
             }
         }
     }
-}
-
-/// The two tokens of a word of `len` bytes cached as a [`pair_count`] count `n`, `first` its first id.
-#[inline]
-fn two(first: u32, n: u32, len: usize) -> [Piece; 2] {
-    let (second, first_len) = unpair(n);
-    [(first, first_len), (second, (len as u32).saturating_sub(first_len))]
 }
 
 impl ByteBpe {
