@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Two builds of bertpiece taking turns on a bulk call whose cost is mostly
 reading the Python texts (round bert34, docs/benchmarks/bert-bulk-34.md):
-`BertTokenizer._core.encode_batch(texts, num_threads=N)` on 400,000 distinct
-short strs ("w123 x", shuffled, so their objects lie apart in memory), where
-encoding is a few ns a text and each str's first touch misses the cache.
+`BertTokenizer._core.encode_batch(texts, num_threads=N)` on 400,000 short strs,
+each its own object ("w12 x", 64 forms, so the word memo answers nearly every
+word; shuffled, so the objects lie apart in memory and each str's first touch
+misses the cache).
 It shows what reading the texts while the workers encode changes, which the
 en-large bulk call (reading ~4 % of its CPU) cannot resolve on a shared machine.
 
@@ -30,7 +31,7 @@ sys.path.insert(0, sys.argv[1])
 import bertpiece
 threads, calls = int(sys.argv[2]), int(sys.argv[3])
 random.seed(1)
-texts = [f"w{k} x" for k in range(400_000)]
+texts = [f"w{k % 64} x" for k in range(400_000)]
 random.shuffle(texts)
 core = bertpiece.BertTokenizer(vocab_file=bertpiece.vocab_path("bert-base-uncased"), do_lower_case=True)._core
 cpu, wall = [], []
