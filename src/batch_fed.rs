@@ -123,10 +123,10 @@ impl BlockTexts for TextFeed<'_> {
 
 /// Encodes the texts `feed` gets as [`encode_batch`](crate::batch::encode_batch)
 /// would (no pairs): `read(work)` runs on the calling thread, puts every block
-/// (in [`read_order`](TextFeed::read_order)), then runs `work` once; on failure
-/// it stops the feed instead, and returns its error. Returns `None` when the
-/// reading failed (the caller has its error), else the result: the workers'
-/// parts, finished by [`Pending::finish`] (which needs no texts).
+/// (in [`read_order`](TextFeed::read_order)), then runs `work` once; if it
+/// cannot, it stops the feed instead (and knows why). Returns the workers'
+/// parts, put together by [`Pending::finish`] (which reads no text; an error
+/// if the feed stopped).
 pub fn encode_fed(
     tok: &FullTokenizer,
     feed: &TextFeed<'_>,

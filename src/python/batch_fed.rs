@@ -33,10 +33,11 @@ pub(super) fn encode_batch_fed(
     };
     // `items` holds a reference to each str whose UTF-8 the feed points into:
     // declared before the feed, it outlives it.
-    let mut items = Held(Vec::with_capacity(seq.len()));
+    let mut items = Held(Vec::new());
     let Some(feed) = TextFeed::new(seq.len(), threads)? else {
         return Ok(None);
     };
+    crate::room::make_room(&mut items.0, seq.len(), "texts")?;
     let mut read_all = false;
     let pending = encode_fed(tok, &feed, opts, needles, |work| {
         read_all = read_blocks(&seq, &feed, &mut items.0);
@@ -86,12 +87,18 @@ fn read_blocks<'py>(seq: &Seq<'_, 'py>, feed: &TextFeed<'_>, items: &mut Vec<Bou
         let first = items.len();
         // The block's items taken and their headers requested, then read (the
         // objects lie apart in memory: the first touch of each misses the cache).
+        if crate::room::make_room(items, rows.len(), "texts").is_err() {
+            return false;
+        }
         for i in rows {
             let Some(item) = seq.get(i) else { return false };
             prefetch_object(item.as_ptr());
             items.push(item);
         }
-        let mut texts = Vec::with_capacity(items.len() - first);
+        let mut texts = Vec::new();
+        if texts.try_reserve_exact(items.len() - first).is_err() {
+            return false; // (read the usual way, which reports the memory error)
+        }
         for item in &items[first..] {
             let Ok(s) = item.cast_exact::<PyString>() else { return false };
             let Ok(text) = s.to_str() else { return false };
