@@ -10,7 +10,7 @@ use crate::room::make_room;
 use crate::{Error, Result};
 use crate::run_output::{concat, in_block_order, output_room, run_rows, RunBuffer};
 use crate::threads::{run_runs_with_state, thread_count};
-use crate::batch_needles::Needles;
+pub(crate) use crate::batch_needles::Needles;
 use crate::batch_pairs::encode_pair;
 use crate::batch_rows::{close_row, content_limit, open_row};
 pub use crate::batch_rows::{BatchOptions, PairTruncation};
@@ -134,7 +134,7 @@ fn prefetch_text(text: &[u8]) {
 
 /// What one block of rows gives.
 #[derive(Default)]
-struct Part {
+pub(crate) struct Part {
     ids: Vec<u32>,
     offsets: Vec<Span>,
     lens: Vec<u64>,
@@ -173,7 +173,7 @@ const PAR_MIN_BYTES: usize = 16 << 10;
 const ROW_COST: usize = 64;
 
 /// The threads a batch of `bytes` input bytes and `rows` rows uses out of `threads`.
-fn workers_for(threads: usize, bytes: usize, rows: usize) -> usize {
+pub(crate) fn workers_for(threads: usize, bytes: usize, rows: usize) -> usize {
     threads.min(bytes.saturating_add(rows.saturating_mul(ROW_COST)) / PAR_MIN_BYTES).max(1)
 }
 
@@ -194,50 +194,115 @@ fn encode(
         thread_count(num_threads)?
     };
     let needles = Needles::new(needles);
+    let plan = Plan::new(workers_for(threads, bytes, texts.len()), texts.len());
+    // Contiguous blocks, several per thread for balance, dealt as one run of
+    // neighbours per thread (`run_runs_with_state`: each memo learns its rows'
+    // words), each worker's blocks taken in order into one buffer (run_output.rs).
+    let rows = Slices { texts, seconds };
+    let (runs, alone) = run_runs_with_state(plan.workers, plan.blocks, |_| RunBuffer::new(Part::default()), |run, k| {
+        block_job(tok, &rows, &opts, &needles, &plan, run, k)
+    })?;
+    finish(runs, alone, &plan, seconds.is_some())
+}
+
+/// How a batch of `rows` rows is cut into blocks for `workers` threads.
+pub(crate) struct Plan {
+    pub(crate) workers: usize,
+    pub(crate) block: usize,
+    pub(crate) blocks: usize,
+    pub(crate) rows: usize,
+}
+
+impl Plan {
+    pub(crate) fn new(workers: usize, rows: usize) -> Self {
+        let block = rows.div_ceil(workers * 16).max(1);
+        let blocks = if workers == 1 { 1 } else { rows.div_ceil(block) };
+        let block = if workers == 1 { rows.max(1) } else { block };
+        Plan { workers, block, blocks, rows }
+    }
+
+    /// The rows of block `k`.
+    pub(crate) fn block_rows(&self, k: usize) -> std::ops::Range<usize> {
+        (k * self.block).min(self.rows)..((k + 1) * self.block).min(self.rows)
+    }
+}
+
+/// A block's texts and, for pairs, second texts.
+pub(crate) type BlockRows<'a> = (&'a [&'a [u8]], Option<&'a [&'a [u8]]>);
+
+/// Where a block job finds its rows' texts.
+pub(crate) trait BlockTexts: Sync {
+    /// The texts (and second texts of pairs) of block `k`'s rows.
+    fn block(&self, plan: &Plan, k: usize) -> Result<BlockRows<'_>>;
+    /// A first guess of the ids of `rows` ([`guess`]), for a buffer's room.
+    fn guess(&self, plan: &Plan, rows: std::ops::Range<usize>) -> usize;
+}
+
+/// The texts all there, as slices.
+struct Slices<'a, 't> {
+    texts: &'a [&'t [u8]],
+    seconds: Option<&'a [&'t [u8]]>,
+}
+
+impl BlockTexts for Slices<'_, '_> {
+    fn block(&self, plan: &Plan, k: usize) -> Result<BlockRows<'_>> {
+        let r = plan.block_rows(k);
+        Ok((&self.texts[r.clone()], self.seconds.map(|s| &s[r])))
+    }
+
+    fn guess(&self, _: &Plan, rows: std::ops::Range<usize>) -> usize {
+        guess(&self.texts[rows.clone()], self.seconds.map(|s| &s[rows]))
+    }
+}
+
+/// Block `k` encoded into its worker's buffer `run`, or alone (returned).
+/// The buffer holding block 0 becomes the batch's ids: room up front for the
+/// whole batch's (a first guess, as `encode_rows` makes), so the other
+/// blocks' ids are copied after them without moving them.
+pub(crate) fn block_job(
+    tok: &FullTokenizer,
+    texts: &dyn BlockTexts,
+    opts: &BatchOptions,
+    needles: &Needles,
+    plan: &Plan,
+    run: &mut RunBuffer<Part>,
+    k: usize,
+) -> Result<Option<Part>> {
+    let (rows, row_seconds) = texts.block(plan, k)?;
+    let place = run.take(k);
+    let mut lone = Part::default();
+    let out = if place.is_some() { &mut run.part } else { &mut lone };
+    if place == Some(true) {
+        let room = texts.guess(plan, run_rows(k, plan.block, plan.blocks, plan.workers, plan.rows));
+        output_room(&mut out.ids, room, "token ids")?;
+        output_room(&mut out.offsets, if opts.offsets { room } else { 0 }, "token offsets")?;
+        make_room(&mut out.lens, if k == 0 { plan.rows } else { 0 }, "row lengths")?;
+    }
     // Every batch turns its threads' word memos on (2.5 MiB once per thread,
     // kept for later batches): serving calls are small batches one after
     // another on the same threads, and a warm memo took about a quarter off a
     // padded batch of 32 or 256 sentences (issue 28; it used to wait for 64 kB).
     let memo = true;
-    let workers = workers_for(threads, bytes, texts.len());
-    // Contiguous blocks, several per thread for balance, dealt as one run of
-    // neighbours per thread (`run_runs_with_state`: each memo learns its rows'
-    // words), each worker's blocks taken in order into one buffer (run_output.rs).
-    let block = texts.len().div_ceil(workers * 16).max(1);
-    let blocks = if workers == 1 { 1 } else { texts.len().div_ceil(block) };
-    let block = if workers == 1 { texts.len().max(1) } else { block };
-    // The buffer that holds block 0 becomes the batch's ids: room up front
-    // for the whole batch's (a first guess, as `encode_rows` makes), so the
-    // other blocks' ids are copied after them without moving them.
-    let (runs, alone) = run_runs_with_state(workers, blocks, |_| RunBuffer::new(Part::default()), |run, k| {
-        let rows = &texts[(k * block).min(texts.len())..((k + 1) * block).min(texts.len())];
-        let row_seconds = seconds.map(|s| &s[k * block..k * block + rows.len()]);
-        let place = run.take(k);
-        let mut lone = Part::default();
-        let out = if place.is_some() { &mut run.part } else { &mut lone };
-        if place == Some(true) {
-            let rest = run_rows(k, block, blocks, workers, texts.len());
-            let room = guess(&texts[rest.clone()], seconds.map(|s| &s[rest]));
-            output_room(&mut out.ids, room, "token ids")?;
-            output_room(&mut out.offsets, if opts.offsets { room } else { 0 }, "token offsets")?;
-            make_room(&mut out.lens, if k == 0 { texts.len() } else { 0 }, "row lengths")?;
-        }
-        match opts.offsets {
-            true => encode_rows_offsets(tok, rows, &opts, &needles, k * block, out)?,
-            false => encode_rows(tok, rows, row_seconds, &opts, &needles, memo, k * block, out)?,
-        }
-        Ok(place.is_none().then_some(lone))
-    })?;
+    match opts.offsets {
+        true => encode_rows_offsets(tok, rows, opts, needles, k * plan.block, out)?,
+        false => encode_rows(tok, rows, row_seconds, opts, needles, memo, k * plan.block, out)?,
+    }
+    Ok(place.is_none().then_some(lone))
+}
+
+/// The workers' buffers and lone blocks into the batch.
+pub(crate) fn finish(runs: Vec<RunBuffer<Part>>, alone: Vec<Result<Option<Part>>>, plan: &Plan, pairs: bool) -> Result<Batch> {
     let alone = alone.into_iter().collect::<Result<Vec<_>>>()?;
     let mut parts = in_block_order(runs, alone)?;
+    let workers = plan.workers;
     let mut batch = Batch {
         ids: concat(&mut parts, workers, |p| &mut p.ids, "token ids")?,
         offsets: concat(&mut parts, workers, |p| &mut p.offsets, "token offsets")?,
-        type_ids: seconds.map(|_| concat(&mut parts, workers, |p| &mut p.types, "token type ids")).transpose()?,
+        type_ids: pairs.then(|| concat(&mut parts, workers, |p| &mut p.types, "token type ids")).transpose()?,
         ..Batch::default()
     };
     let mut lens = Vec::new();
-    make_room(&mut lens, texts.len(), "row lengths")?;
+    make_room(&mut lens, plan.rows, "row lengths")?;
     for p in &parts {
         lens.extend_from_slice(&p.lens);
         batch.flagged.extend_from_slice(&p.flagged);
@@ -249,7 +314,7 @@ fn encode(
 
 /// A first guess of the ids of `texts` (and `seconds`): English runs near
 /// 4.5 bytes a token; each text makes the room it can need (`encode_into`).
-fn guess(texts: &[&[u8]], seconds: Option<&[&[u8]]>) -> usize {
+pub(crate) fn guess(texts: &[&[u8]], seconds: Option<&[&[u8]]>) -> usize {
     texts.iter().chain(seconds.unwrap_or_default()).map(|t| t.len()).sum::<usize>() / 4 + 3 * texts.len()
 }
 

@@ -16,6 +16,7 @@
 pub mod added_tokens;
 pub mod aligned;
 pub mod batch;
+pub mod batch_fed;
 mod batch_needles;
 mod batch_pairs;
 mod batch_rows;
@@ -54,6 +55,7 @@ pub mod room;
 mod run_output;
 pub mod sentencepiece;
 pub mod threads;
+pub mod threads_fed;
 pub mod tokenizer;
 pub mod train;
 pub mod unicode;

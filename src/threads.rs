@@ -43,7 +43,7 @@ pub fn thread_count(requested: Option<usize>) -> Result<usize> {
 /// The process's pool. A pool made before a `fork()` has no threads in the
 /// child, so it is remembered with the pid that made it; the child makes
 /// its own (the parent's is leaked, never joined).
-fn pool() -> Result<Arc<rayon::ThreadPool>> {
+pub(crate) fn pool() -> Result<Arc<rayon::ThreadPool>> {
     static POOL: Mutex<Option<(u32, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
     let pid = std::process::id();
     let mut slot = POOL.lock().unwrap_or_else(|p| p.into_inner());
@@ -166,13 +166,22 @@ pub fn run_holding(jobs: usize, workers: usize, k: usize) -> std::ops::Range<usi
 /// The jobs not yet taken of each worker's run: `front << 32 | back` (the
 /// jobs `front..back`), changed by compare-and-swap, so each job is taken
 /// exactly once.
-struct Runs {
+pub(crate) struct Runs {
     left: Vec<AtomicU64>,
+}
+
+/// What [`Runs::take_ready`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Take {
+    Job(usize),
+    /// Jobs are left, but none whose input is there yet.
+    NotReady,
+    Empty,
 }
 
 impl Runs {
     /// `jobs` (at most `u32::MAX`) in `workers` runs of equal length (± 1).
-    fn new(jobs: usize, workers: usize) -> Self {
+    pub(crate) fn new(jobs: usize, workers: usize) -> Self {
         let bound = |w: usize| jobs as u64 * w as u64 / workers as u64; // no overflow where usize is 32 bits
         Runs { left: (0..workers).map(|w| AtomicU64::new(bound(w) << 32 | bound(w + 1))).collect() }
     }
@@ -180,20 +189,40 @@ impl Runs {
     /// The next job of worker `w`: the front of its own run, else the back
     /// of the next run that has jobs left.
     fn take(&self, w: usize) -> Option<usize> {
-        let n = self.left.len();
-        (0..n).find_map(|d| self.pop(&self.left[(w + d) % n], d == 0))
+        match self.take_ready(w, &|_| true) {
+            Take::Job(k) => Some(k),
+            _ => None,
+        }
     }
 
-    fn pop(&self, run: &AtomicU64, front: bool) -> Option<usize> {
+    /// [`take`](Self::take) among the jobs for which `ready(k)`: a run whose
+    /// next job (front of its own, back of another's) is not ready is passed.
+    pub(crate) fn take_ready(&self, w: usize, ready: &dyn Fn(usize) -> bool) -> Take {
+        let n = self.left.len();
+        let mut waiting = false;
+        for d in 0..n {
+            match self.pop(&self.left[(w + d) % n], d == 0, ready) {
+                Take::Job(k) => return Take::Job(k),
+                Take::NotReady => waiting = true,
+                Take::Empty => {}
+            }
+        }
+        if waiting { Take::NotReady } else { Take::Empty }
+    }
+
+    fn pop(&self, run: &AtomicU64, front: bool, ready: &dyn Fn(usize) -> bool) -> Take {
         let mut now = run.load(Ordering::Relaxed);
         loop {
             let (lo, hi) = (now >> 32, now & u64::from(u32::MAX));
             if lo >= hi {
-                return None;
+                return Take::Empty;
             }
             let (k, next) = if front { (lo, (lo + 1) << 32 | hi) } else { (hi - 1, lo << 32 | (hi - 1)) };
+            if !ready(k as usize) {
+                return Take::NotReady;
+            }
             match run.compare_exchange_weak(now, next, Ordering::Relaxed, Ordering::Relaxed) {
-                Ok(_) => return Some(k as usize),
+                Ok(_) => return Take::Job(k as usize),
                 Err(seen) => now = seen,
             }
         }

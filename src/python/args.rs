@@ -66,7 +66,7 @@ pub(super) type PaddedArrays = (usize, Array, Array, Option<Array>, Array, Vec<u
 
 #[path = "args_batch.rs"]
 mod batch;
-pub(super) use batch::BatchTexts;
+pub(super) use batch::{prefetch_object, BatchTexts};
 
 /// Memory owned by Rust that NumPy adopts without a copy: `numpy.asarray`
 /// reads `__array_interface__` and keeps this object alive as the array's

@@ -24,23 +24,7 @@ impl<'py> BatchTexts<'py> {
         let mut out = BatchTexts { items: Vec::with_capacity(n), owned: Vec::new(), spans: Vec::with_capacity(n) };
         let (spans, owned) = (&mut out.spans, &mut out.owned);
         let mut add = |k: usize, item: &Bound<'py, PyAny>| -> PyResult<()> {
-            let s = match item.cast_exact::<PyString>() {
-                Ok(s) => s,
-                Err(_) => item.cast::<PyString>().map_err(|_| {
-                    let ty = item.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
-                    PyTypeError::new_err(format!("{what}[{k}] must be str, not {ty}"))
-                })?,
-            };
-            match s.to_str() {
-                Ok(text) => spans.push((text.as_ptr(), text.len())),
-                Err(e) if reference == Reference::Tokenizers => return Err(e),
-                Err(_) => {
-                    let b = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
-                    owned.push(b.cast::<PyBytes>()?.as_bytes().to_vec());
-                    let b = &owned[owned.len() - 1];
-                    spans.push((b.as_ptr(), b.len())); // a Vec's heap buffer stays put as `owned` grows
-                }
-            }
+            spans.push(text_span(item, k, reference, what, owned)?);
             Ok(())
         };
         // A list or tuple in two passes: its items taken (a reference each, each
@@ -115,13 +99,37 @@ impl Drop for BatchTexts<'_> {
     }
 }
 
+/// The UTF-8 of `item` (`what[k]`, which must be a str), as BatchTexts
+/// reads it: the str's own (cached in the object; valid while it lives), or,
+/// with lone surrogates, "surrogatepass" bytes pushed to `owned` (a Vec's
+/// heap buffer stays put as `owned` grows).
+pub(in crate::python) fn text_span(item: &Bound<'_, PyAny>, k: usize, reference: Reference, what: &str, owned: &mut Vec<Vec<u8>>) -> PyResult<(*const u8, usize)> {
+    let s = match item.cast_exact::<PyString>() {
+        Ok(s) => s,
+        Err(_) => item.cast::<PyString>().map_err(|_| {
+            let ty = item.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+            PyTypeError::new_err(format!("{what}[{k}] must be str, not {ty}"))
+        })?,
+    };
+    match s.to_str() {
+        Ok(text) => Ok((text.as_ptr(), text.len())),
+        Err(e) if reference == Reference::Tokenizers => Err(e),
+        Err(_) => {
+            let b = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
+            owned.push(b.cast::<PyBytes>()?.as_bytes().to_vec());
+            let b = &owned[owned.len() - 1];
+            Ok((b.as_ptr(), b.len()))
+        }
+    }
+}
+
 /// How many items ahead [`BatchTexts::read`] starts loading a str's header.
 const AHEAD: usize = 16;
 
 /// Starts loading the header of the object at `obj` (null: nothing): a
 /// hint, with no effect on any result.
 #[inline(always)]
-fn prefetch_object(obj: *mut pyo3::ffi::PyObject) {
+pub(in crate::python) fn prefetch_object(obj: *mut pyo3::ffi::PyObject) {
     // SAFETY: the caller's pointer is null or a live object's (borrowed, the GIL held)
     if let Some(obj) = unsafe { obj.as_ref() } {
         crate::prefetch::prefetch(obj);

@@ -42,6 +42,16 @@ impl PyFullTokenizer {
         needles: &[&[u8]],
         padding: Option<Padding>,
     ) -> PyResult<(Batch, Option<Padded>)> {
+        if arrow.is_none() && pairs.is_none() {
+            // A large batch of texts: read while the pool's workers encode (batch_fed.rs).
+            if let Some(batch) = super::batch_fed::encode_batch_fed(py, &self.inner, texts, opts, needles, threads)? {
+                let padded = match padding {
+                    Some(p) => Some(py.detach(|| batch.pad(&p, threads::thread_count(threads)?))?),
+                    None => None,
+                };
+                return Ok((batch, padded));
+            }
+        }
         let reference = self.inner.basic().options().reference;
         let read = match arrow {
             None => Some(BatchTexts::read(texts, reference, "texts")?),

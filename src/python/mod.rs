@@ -15,6 +15,7 @@
 
 mod args;
 mod array_struct;
+mod batch_fed;
 mod full_tokenizer;
 mod google;
 mod json_text;
