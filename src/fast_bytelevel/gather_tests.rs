@@ -8,7 +8,6 @@
 use super::*;
 use crate::fast_bytelevel::blocks::Sse2;
 use crate::fast_bytelevel::merge::ByteBpe;
-use crate::fast_bytelevel::scan::split_gpt2;
 use crate::models::bpe::Bpe;
 use crate::pre_tokenizers::byte_level::BYTES_CHAR;
 use std::collections::HashMap;
@@ -74,12 +73,7 @@ fn gathers_give_the_scalar_ids() {
     let mut lanes = 0;
     for pass in 0..3 {
         for text in &texts {
-            let mut want = Vec::new();
-            split_gpt2(text, |a, b| {
-                let mut out = Vec::new();
-                bpe.tokenize(&text.as_bytes()[a..b], &mut out).unwrap();
-                want.extend(out.iter().map(|p| p.0));
-            });
+            let want = bpe.scalar_text_ids(text);
             bpe.with_cache(|words| {
                 let mut got = Vec::new();
                 // SAFETY: `avx512` proves the CPU has the features
@@ -106,12 +100,7 @@ fn every_text_end_gives_the_scalar_ids() {
     for pass in 0..2 {
         for end in (0..=text.len()).filter(|&e| text.is_char_boundary(e)) {
             let t = &text[..end];
-            let mut want = Vec::new();
-            split_gpt2(t, |a, b| {
-                let mut out = Vec::new();
-                bpe.tokenize(&t.as_bytes()[a..b], &mut out).unwrap();
-                want.extend(out.iter().map(|p| p.0));
-            });
+            let want = bpe.scalar_text_ids(t);
             bpe.with_cache(|words| {
                 let mut got = Vec::new();
                 // SAFETY: `avx512` proves the CPU has the features

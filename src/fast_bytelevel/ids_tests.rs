@@ -6,7 +6,6 @@
 use super::*;
 use crate::fast_bytelevel::blocks::{Avx2, Avx512};
 use crate::fast_bytelevel::merge::ByteBpe;
-use crate::fast_bytelevel::scan::split_gpt2;
 use crate::models::bpe::Bpe;
 use crate::pre_tokenizers::byte_level::BYTES_CHAR;
 use std::collections::HashMap;
@@ -25,12 +24,7 @@ fn model() -> ByteBpe {
 /// The ids-only loop's ids of `text` with each classifier (SSE2, and AVX2 where this CPU has it) are the
 /// scalar split's, each piece tokenized by the model.
 fn assert_ids_as_scalar(bpe: &ByteBpe, plain: &AsciiClasses, text: &str) {
-    let mut want = Vec::new();
-    split_gpt2(text, |a, b| {
-        let mut out = Vec::new();
-        bpe.tokenize(&text.as_bytes()[a..b], &mut out).unwrap();
-        want.extend(out.iter().map(|p| p.0));
-    });
+    let want = bpe.scalar_text_ids(text);
     bpe.with_cache(|words| {
         let mut got = Vec::new();
         assert!(words.text_ids_with(Sse2, text, plain, &mut got));

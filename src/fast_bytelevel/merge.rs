@@ -253,6 +253,19 @@ impl ByteBpe {
         self.with_cache(|words| words.tokenize(word, 0, word.len(), out))
     }
 
+    /// The ids of `text` by the scalar split, each piece tokenized on its
+    /// own: what every ids loop is tested against.
+    #[cfg(test)]
+    pub(super) fn scalar_text_ids(&self, text: &str) -> Vec<u32> {
+        let mut ids = Vec::new();
+        super::scan::split_gpt2(text, |a, b| {
+            let mut out = Vec::new();
+            self.tokenize(&text.as_bytes()[a..b], &mut out).unwrap();
+            ids.extend(out.iter().map(|p| p.0));
+        });
+        ids
+    }
+
     /// Runs `f` with this thread's word cache borrowed once, for many words
     /// (one thread-local access and one borrow per text, not per word).
     /// A word whose tokens could not be made (no memory) makes it an error.
