@@ -7,7 +7,7 @@
 //! char, or with the empty span at the start of this piece), and -n replaces
 //! the next char and removes the n after it.
 
-use crate::room::{ensure_room, make_room, out_of_memory};
+use crate::room::{chars_text, ensure_room, make_room};
 use crate::Result;
 use std::ops::Range;
 
@@ -46,11 +46,7 @@ impl NormalizedString {
 
     /// The chars as a string (made fallibly: a piece can be the whole text).
     pub fn text(&self) -> Result<String> {
-        let mut text = String::new();
-        let bytes = self.chars.iter().map(|c| c.len_utf8()).sum();
-        text.try_reserve_exact(bytes).map_err(|_| out_of_memory::<u8>(bytes, WHAT))?;
-        text.extend(self.chars.iter());
-        Ok(text)
+        chars_text(&self.chars, WHAT)
     }
 
     /// Room for `n` more chars and spans: 20 bytes a char, so a long text's

@@ -13,7 +13,7 @@ use crate::models::Model;
 use crate::normalized_string::NormalizedString;
 use crate::processors::padding::pad_encodings;
 use crate::processors::truncation::truncate_encodings;
-use crate::room::{make_room, try_push};
+use crate::room::{ensure_text_room, make_room, try_push};
 use crate::Result;
 use std::collections::{HashMap, HashSet};
 
@@ -179,7 +179,7 @@ impl Tokenizer {
                     const WHAT: &str = "the word being tokenized";
                     let bytes = piece.chars.iter().map(|c| c.len_utf8()).sum();
                     word_text.clear();
-                    word_text.try_reserve(bytes).map_err(|_| crate::room::out_of_memory::<u8>(bytes, WHAT))?;
+                    ensure_text_room(&mut word_text, bytes, WHAT)?;
                     word_text.extend(piece.chars.iter());
                     model_tokens.clear();
                     make_room(&mut model_tokens, bytes, WHAT)?;

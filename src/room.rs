@@ -86,6 +86,29 @@ fn grow_room<T>(v: &mut Vec<T>, additional: usize, what: &'static str) -> Result
     make_room(v, additional, what)
 }
 
+/// [`ensure_room`] for a string: room for `additional` more bytes.
+#[inline(always)]
+pub fn ensure_text_room(s: &mut String, additional: usize, what: &'static str) -> Result<()> {
+    if s.capacity() - s.len() >= additional {
+        return Ok(());
+    }
+    grow_text_room(s, additional, what)
+}
+
+#[cold]
+#[inline(never)]
+fn grow_text_room(s: &mut String, additional: usize, what: &'static str) -> Result<()> {
+    s.try_reserve(additional).map_err(|_| out_of_memory::<u8>(additional, what))
+}
+
+/// `chars` as a string, its room made fallibly (a piece can be a whole text).
+pub fn chars_text(chars: &[char], what: &'static str) -> Result<String> {
+    let mut text = String::new();
+    ensure_text_room(&mut text, chars.iter().map(|c| c.len_utf8()).sum(), what)?;
+    text.extend(chars);
+    Ok(text)
+}
+
 /// `n` zeroed items (fresh pages from the OS stay untouched until written).
 pub fn zeroed<T: Zeroable>(n: usize, what: &'static str) -> Result<Vec<T>> {
     let layout = std::alloc::Layout::array::<T>(n).map_err(|_| out_of_memory::<T>(n, what))?;
@@ -125,6 +148,7 @@ pub unsafe trait Zeroable: Copy {}
 unsafe impl Zeroable for u8 {}
 unsafe impl Zeroable for u32 {}
 unsafe impl Zeroable for u64 {}
+unsafe impl Zeroable for usize {}
 unsafe impl Zeroable for i64 {}
 
 pub(crate) fn out_of_memory<T>(items: usize, what: &'static str) -> Error {

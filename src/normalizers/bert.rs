@@ -4,7 +4,7 @@
 
 use super::{retain, unicode::nfd};
 use crate::normalized_string::NormalizedString;
-use crate::room::make_room;
+use crate::room::{ensure_room, make_room};
 use crate::Result;
 use crate::normalizer::{is_control, Reference};
 use crate::unicode::HF;
@@ -36,10 +36,10 @@ impl BertNormalizer {
             make_room(&mut edits, s.len() + 8, "normalized text")?;
             for &c in &s.chars {
                 if hf.is_cjk(c as u32) {
-                    make_room(&mut edits, 3, "normalized text")?;
+                    ensure_room(&mut edits, 3, "normalized text")?;
                     edits.extend([(' ', 0), (c, 1), (' ', 1)]);
                 } else {
-                    make_room(&mut edits, 1, "normalized text")?;
+                    ensure_room(&mut edits, 1, "normalized text")?;
                     edits.push((c, 0));
                 }
             }
@@ -58,7 +58,7 @@ impl BertNormalizer {
                 HF.lower_char_into(c as u32, &mut buf);
                 // The table holds Rust's `char::to_lowercase`, so every entry is a char.
                 let lowered = buf.iter().filter_map(|&cp| char::from_u32(cp));
-                make_room(&mut edits, buf.len(), "normalized text")?;
+                ensure_room(&mut edits, buf.len(), "normalized text")?;
                 edits.extend(lowered.enumerate().map(|(i, l)| (l, isize::from(i > 0))));
             }
             s.transform(edits)?;

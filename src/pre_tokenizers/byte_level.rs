@@ -115,7 +115,7 @@ pub fn split_gpt2_str<'t>(text: &'t str, mut out: impl FnMut(&'t str)) {
 
 /// The GPT-2 split of `chars` as char ranges covering all of it, in order.
 pub fn split_gpt2(chars: &[char]) -> Result<Vec<std::ops::Range<usize>>> {
-    let text = super::split::chars_text(chars)?;
+    let text = crate::room::chars_text(chars, "pre-tokenized text")?;
     let (mut ranges, mut room) = (Vec::new(), Ok(()));
     let (mut start_char, mut start_byte) = (0usize, 0usize);
     split_gpt2_str(&text, |piece| {

@@ -12,7 +12,6 @@ pub mod unicode_scripts;
 mod unicode_scripts_table;
 
 use crate::normalized_string::NormalizedString;
-use crate::room::try_collect;
 use crate::Result;
 pub use byte_level::ByteLevel;
 pub use char_class::LiteralSplit;
@@ -54,7 +53,7 @@ impl PreTokenizer {
             PreTokenizer::LiteralSplit(l) => l.pre_tokenize(s, out),
             PreTokenizer::RegexSplit(r) => r.pre_tokenize(s, out),
             PreTokenizer::Sequence(items) => {
-                let mut pieces = try_collect([s], "pre-tokenized text")?;
+                let mut pieces = vec![s];
                 let mut next = Vec::new();
                 for item in items {
                     for piece in pieces.drain(..) {

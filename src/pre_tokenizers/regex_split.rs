@@ -10,8 +10,8 @@
 //! with [`Error::Unsupported`] naming the construct.
 
 use super::onig_subset::{assertion, compile, consumes_a_char, perl_class, unicode_class};
-use super::split::{chars_text, regex_matches, split, zeroed_indices, Behavior};
-use crate::room::try_push;
+use super::split::{regex_matches, split, Behavior, WHAT};
+use crate::room::{chars_text, try_push, zeroed};
 use crate::normalized_string::NormalizedString;
 use crate::{Error, Result};
 use regex::Regex;
@@ -78,9 +78,8 @@ impl RegexSplit {
 /// run is matched whole if it ends the text or is one char long, else all but
 /// its last char (which `(?!\S)` leaves to the next word).
 fn space_tail_matches(chars: &[char], head: &Regex, invert: bool) -> Result<Vec<(std::ops::Range<usize>, bool)>> {
-    const WHAT: &str = "pre-tokenized text";
-    let text = chars_text(chars)?;
-    let mut char_at = zeroed_indices(text.len() + 1)?;
+    let text = chars_text(chars, WHAT)?;
+    let mut char_at = zeroed::<usize>(text.len() + 1, WHAT)?;
     for (ci, (bi, _)) in text.char_indices().enumerate() {
         char_at[bi] = ci;
     }

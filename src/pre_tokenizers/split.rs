@@ -4,7 +4,7 @@
 //! `PreTokenizedString::split` drops them after every pre-tokenizer.
 
 use crate::normalized_string::NormalizedString;
-use crate::room::{make_room, try_push};
+use crate::room::{chars_text, make_room, try_push, zeroed};
 use crate::Result;
 use regex::Regex;
 use std::ops::Range;
@@ -43,9 +43,9 @@ pub fn char_matches(chars: &[char], is_match: impl Fn(char) -> bool) -> Result<V
 /// leftmost non-overlapping matches (HF's `find_matches` for a regex; an
 /// empty match is a match of its own). `invert` flips the marks (HF's `Invert`).
 pub fn regex_matches(chars: &[char], re: &Regex, invert: bool) -> Result<Vec<(Range<usize>, bool)>> {
-    let text = chars_text(chars)?;
+    let text = chars_text(chars, WHAT)?;
     // byte offset -> char index (only char boundaries are ever looked up).
-    let mut char_at = zeroed_indices(text.len() + 1)?;
+    let mut char_at = zeroed::<usize>(text.len() + 1, WHAT)?;
     for (ci, (bi, _)) in text.char_indices().enumerate() {
         char_at[bi] = ci;
     }
@@ -66,24 +66,7 @@ pub fn regex_matches(chars: &[char], re: &Regex, invert: bool) -> Result<Vec<(Ra
 }
 
 /// What a failed allocation of a pre-tokenizer names.
-const WHAT: &str = "pre-tokenized text";
-
-/// `chars` as a string, made fallibly (a piece can be the whole text).
-pub(super) fn chars_text(chars: &[char]) -> Result<String> {
-    let mut text = String::new();
-    let bytes = chars.iter().map(|c| c.len_utf8()).sum();
-    text.try_reserve_exact(bytes).map_err(|_| crate::room::out_of_memory::<u8>(bytes, WHAT))?;
-    text.extend(chars);
-    Ok(text)
-}
-
-/// `n` zeroed indices, made fallibly.
-pub(super) fn zeroed_indices(n: usize) -> Result<Vec<usize>> {
-    let mut v = Vec::new();
-    make_room(&mut v, n, WHAT)?;
-    v.resize(n, 0);
-    Ok(v)
-}
+pub(super) const WHAT: &str = "pre-tokenized text";
 
 /// Applies `behavior` to `matches` (HF's folds, verbatim in meaning) and
 /// pushes the kept, non-empty stretches of `s` to `out`.

@@ -242,19 +242,9 @@ impl Processor {
         }
     }
 
-    /// The encoded pieces (PopulateSentencePieceText): runs of unknown pieces
-    /// merge into one; with byte_fallback an unknown piece becomes its bytes.
-    /// Calls `out(piece, id)` for each: at most [`EncodeBuffers::most_pieces`] calls.
-    pub fn encode_with(&self, text: &str, out: impl FnMut(&str, u32)) -> Result<()> {
-        let mut buffers = EncodeBuffers::default();
-        self.encode_spans(text, &mut buffers)?;
-        self.emit(&buffers, out);
-        Ok(())
-    }
-
-    /// [`Self::encode_with`] reusing `buffers` (a batch encodes many texts with one).
-    /// The first half of [`Self::encode_with`]: `text` normalized and split
-    /// into `buffers` (made fallibly), for [`Self::emit`] to hand out.
+    /// `text` normalized and split into `buffers` (made fallibly; a batch
+    /// encodes many texts with one), for [`Self::emit`] to hand out: the
+    /// caller makes the room of its output in between, knowing its bound.
     pub fn encode_spans(&self, text: &str, buffers: &mut EncodeBuffers) -> Result<()> {
         let EncodeBuffers { normalized, spans } = buffers;
         self.normalizer.normalize_into(text, self.user_defined.as_ref(), normalized)?;
@@ -262,7 +252,9 @@ impl Processor {
         self.model_encode(normalized, spans)
     }
 
-    /// The second half of [`Self::encode_with`]: the pieces of `buffers`.
+    /// The encoded pieces of `buffers` (PopulateSentencePieceText): runs of unknown
+    /// pieces merge into one; with byte_fallback an unknown piece becomes its bytes.
+    /// Calls `out(piece, id)` for each: at most [`EncodeBuffers::most_pieces`] calls.
     pub fn emit(&self, buffers: &EncodeBuffers, mut out: impl FnMut(&str, u32)) {
         let EncodeBuffers { normalized, spans } = buffers;
         let mut unk_run: Option<(usize, usize)> = None;

@@ -195,17 +195,7 @@ impl Normalizer {
     /// [`Self::normalize`] into `out` (emptied first; a batch reuses one buffer).
     pub fn normalize_into(&self, text: &str, user: Option<&Trie>, out: &mut String) -> crate::Result<()> {
         // The text grows fallibly: before each push, room for it (a no-op check while there is room).
-        #[inline(always)]
-        fn room(out: &mut String, n: usize) -> crate::Result<()> {
-            match out.capacity() - out.len() >= n {
-                true => Ok(()),
-                false => grow(out, n),
-            }
-        }
-        #[cold]
-        fn grow(out: &mut String, n: usize) -> crate::Result<()> {
-            out.try_reserve(n).map_err(|_| crate::room::out_of_memory::<u8>(n, "normalized text"))
-        }
+        let room = |out: &mut String, n: usize| crate::room::ensure_text_room(out, n, "normalized text");
         out.clear();
         let mut input = text.as_bytes();
         if self.remove_extra_whitespaces {

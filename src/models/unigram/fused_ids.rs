@@ -21,7 +21,7 @@ use crate::normalized_string::NormalizedString;
 use crate::normalizers::Normalizer;
 use crate::pre_tokenizers::metaspace::PrependScheme;
 use crate::Result;
-use crate::room::{ensure_room, make_room, out_of_memory};
+use crate::room::{ensure_room, ensure_text_room, make_room};
 use std::borrow::Cow;
 
 /// A fused Metaspace + Unigram file's parts, borrowed from its `Tokenizer`.
@@ -111,7 +111,7 @@ impl FusedUnigram<'_> {
             // the word and (with offsets) a u32 per byte of it, made fallibly:
             // a text with no space is one word of its size
             let room = segment.len() * if meta.split { 1 } else { r.len() } + 2 * r.len();
-            st.word.try_reserve(room).map_err(|_| out_of_memory::<u8>(room, "Unigram word"))?;
+            ensure_text_room(&mut st.word, room, "Unigram word")?;
             if !matches!(emit, Emit::Ids(_, None)) {
                 st.char_of.clear();
                 make_room(&mut st.char_of, room, "Unigram word's char indices")?;
