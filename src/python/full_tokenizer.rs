@@ -45,11 +45,7 @@ impl PyFullTokenizer {
         if arrow.is_none() && pairs.is_none() {
             // A large batch of texts: read while the pool's workers encode (batch_fed.rs).
             if let Some(batch) = super::batch_fed::encode_batch_fed(py, &self.inner, texts, opts, needles, threads)? {
-                let padded = match padding {
-                    Some(p) => Some(py.detach(|| batch.pad(&p, threads::thread_count(threads)?))?),
-                    None => None,
-                };
-                return Ok((batch, padded));
+                return Ok(py.detach(|| with_padding(batch, padding, threads))?);
             }
         }
         let reference = self.inner.basic().options().reference;
@@ -73,13 +69,18 @@ impl PyFullTokenizer {
                 None => encode_batch(inner, &bytes, opts, needles, threads)?,
                 Some(b) => encode_pairs(inner, &bytes, b, opts, needles, threads)?,
             };
-            let padded = match padding {
-                Some(p) => Some(batch.pad(&p, threads::thread_count(threads)?)?),
-                None => None,
-            };
-            Ok((batch, padded))
+            Ok(with_padding(batch, padding, threads)?)
         })
     }
+}
+
+/// `batch` and, when asked, its padded block (whichever way its rows were read).
+fn with_padding(batch: Batch, padding: Option<Padding>, threads: Option<usize>) -> crate::Result<(Batch, Option<Padded>)> {
+    let padded = match padding {
+        Some(p) => Some(batch.pad(&p, threads::thread_count(threads)?)?),
+        None => None,
+    };
+    Ok((batch, padded))
 }
 
 /// A pair truncation strategy by transformers' name.
