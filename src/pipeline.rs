@@ -23,6 +23,8 @@ mod added;
 mod bert;
 #[path = "pipeline_bert_batch.rs"]
 mod bert_batch;
+#[path = "pipeline_decode.rs"]
+mod decode;
 #[path = "pipeline_ids.rs"]
 mod ids;
 #[path = "pipeline_words.rs"]
@@ -346,36 +348,6 @@ impl Tokenizer {
     pub fn num_special_tokens_to_add(&self, is_pair: bool) -> usize {
         self.config.post_processor.as_ref().map_or(0, |p| p.added_tokens(is_pair))
     }
-
-    pub fn token_to_id(&self, token: &str) -> Option<u32> {
-        self.added.get(token).copied().or_else(|| self.config.model.token_to_id(token))
-    }
-
-    /// The token of `id`; a normalized added token gives its normalized form, as in HF.
-    pub fn id_to_token(&self, id: u32) -> Option<String> {
-        let added = self.added_r.get(&id).map(|t| self.normalized_forms.get(&id).unwrap_or(&t.content).clone());
-        added.or_else(|| self.config.model.id_to_token(id).map(str::to_string))
-    }
-
-    pub fn get_vocab(&self, with_added_tokens: bool) -> HashMap<String, u32> {
-        let mut v = self.config.model.get_vocab();
-        if with_added_tokens {
-            v.extend(self.added.iter().map(|(k, &id)| (k.clone(), id)));
-        }
-        v
-    }
-
-    pub fn decode(&self, ids: &[u32], skip_special_tokens: bool) -> String {
-        let tokens: Vec<String> = ids
-            .iter()
-            .filter_map(|&id| self.id_to_token(id))
-            .filter(|t| !skip_special_tokens || !self.special.contains(t))
-            .collect();
-        match &self.config.decoder {
-            Some(d) => d.decode(&tokens),
-            None => tokens.join(" "),
-        }
-    }
 }
 
 /// An encoding's tokens stored as ids are the model's texts (byte-level files count their spaces from a table).
@@ -410,6 +382,6 @@ mod tests {
         assert_eq!(e.ids, vec![2, 5, 4]);
         assert_eq!(e.offsets, vec![(0, 2), (2, 5), (6, 8)]);
         assert_eq!(e.words, vec![Some(0), Some(1), Some(2)]);
-        assert_eq!(t.decode(&e.ids, true), "ab ab");
+        assert_eq!(t.decode(&e.ids, true).unwrap(), "ab ab");
     }
 }

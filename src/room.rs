@@ -101,6 +101,14 @@ fn grow_text_room(s: &mut String, additional: usize, what: &'static str) -> Resu
     s.try_reserve(additional).map_err(|_| out_of_memory::<u8>(additional, what))
 }
 
+/// `piece` appended to `s`, grown fallibly (amortized).
+#[inline]
+pub fn push_text(s: &mut String, piece: &str, what: &'static str) -> Result<()> {
+    ensure_text_room(s, piece.len(), what)?;
+    s.push_str(piece);
+    Ok(())
+}
+
 /// `chars` as a string, its room made fallibly (a piece can be a whole text).
 pub fn chars_text(chars: &[char], what: &'static str) -> Result<String> {
     let mut text = String::new();

@@ -3,11 +3,15 @@
 //! next); `decode` joins the last chain with nothing between, as HF does.
 
 mod strip;
+mod tokens;
 mod wordpiece;
 
 use crate::pre_tokenizers::byte_level::char_byte;
 use crate::pre_tokenizers::Metaspace;
+use crate::room::make_room;
+use crate::Result;
 pub use strip::strip;
+pub use tokens::Tokens;
 pub use wordpiece::cleanup;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,13 +41,19 @@ pub struct RegexReplace {
 
 impl RegexReplace {
     /// `Err` says why the pattern is not supported (the normalizer's rules).
-    pub fn new(pattern: &str, content: &str) -> Result<RegexReplace, String> {
+    pub fn new(pattern: &str, content: &str) -> std::result::Result<RegexReplace, String> {
         Ok(RegexReplace { pattern: pattern.to_string(), replace: crate::normalizers::Replace::regex(pattern, content)? })
     }
 
-    fn apply(&self, token: &str) -> String {
-        // the normalizer's text without its spans (a decoder has no offsets)
-        self.replace.replace_text(token).into_owned()
+    /// The normalizer's text without its spans (a decoder has no offsets), appended.
+    fn push_applied(&self, token: &str, out: &mut Tokens) -> Result<()> {
+        let mut last = 0;
+        for (start, end) in self.replace.matches(token) {
+            out.push_str(&token[last..start])?;
+            out.push_str(&self.replace.content)?;
+            last = end;
+        }
+        out.push_str(&token[last..])
     }
 }
 
@@ -56,38 +66,74 @@ impl PartialEq for RegexReplace {
 impl Eq for RegexReplace {}
 
 impl Decoder {
-    pub fn decode(&self, tokens: &[String]) -> String {
-        self.decode_chain(tokens.to_vec()).concat()
+    /// HF's `decode`: the chain's last tokens joined with nothing between.
+    pub fn decode(&self, tokens: &Tokens) -> Result<String> {
+        Ok(self.decode_chain(tokens)?.into_text())
     }
 
-    pub fn decode_chain(&self, tokens: Vec<String>) -> Vec<String> {
+    /// HF's `decode_chain`, every buffer grown fallibly.
+    pub fn decode_chain(&self, tokens: &Tokens) -> Result<Tokens> {
+        let each = |f: &dyn Fn(&str, &mut Tokens) -> Result<()>| -> Result<Tokens> {
+            let mut out = Tokens::default();
+            for t in tokens.iter() {
+                f(t, &mut out)?;
+                out.end()?;
+            }
+            Ok(out)
+        };
         match self {
             Decoder::ByteLevel => {
-                // A token with any char outside the byte table is taken as its UTF-8 (as HF).
+                // A token with any char outside the byte table is taken as its UTF-8 (as HF);
+                // either way a token gives at most its own bytes.
                 let mut bytes = Vec::new();
-                for t in &tokens {
-                    match t.chars().map(char_byte).collect::<Option<Vec<u8>>>() {
-                        Some(b) => bytes.extend(b),
-                        None => bytes.extend_from_slice(t.as_bytes()),
+                make_room(&mut bytes, tokens.iter().map(str::len).sum(), "decoded text")?;
+                for t in tokens.iter() {
+                    let at = bytes.len();
+                    if t.chars().any(|c| char_byte(c).map(|b| bytes.push(b)).is_none()) {
+                        bytes.truncate(at);
+                        bytes.extend_from_slice(t.as_bytes());
                     }
                 }
-                vec![String::from_utf8_lossy(&bytes).into_owned()]
+                // as `String::from_utf8_lossy`: one U+FFFD per invalid sequence
+                let mut out = Tokens::default();
+                for chunk in bytes.utf8_chunks() {
+                    out.push_str(chunk.valid())?;
+                    if !chunk.invalid().is_empty() {
+                        out.push_char('\u{FFFD}')?;
+                    }
+                }
+                out.end()?;
+                Ok(out)
             }
             Decoder::WordPiece { prefix, cleanup } => wordpiece::decode_chain(tokens, prefix, *cleanup),
             Decoder::Metaspace(m) => m.decode_chain(tokens),
             Decoder::Bpe { suffix } => {
                 let last = tokens.len().saturating_sub(1);
-                tokens.into_iter().enumerate().map(|(i, t)| t.replace(suffix, if i == last { "" } else { " " })).collect()
+                let mut out = Tokens::default();
+                for (i, t) in tokens.iter().enumerate() {
+                    out.push_replaced(t, suffix, if i == last { "" } else { " " })?;
+                    out.end()?;
+                }
+                Ok(out)
             }
             Decoder::ByteFallback => wordpiece::byte_fallback(tokens),
-            Decoder::Fuse => vec![tokens.concat()],
-            Decoder::Strip { content, start, stop } => tokens.iter().map(|t| strip(t, *content, *start, *stop)).collect(),
-            Decoder::Replace { pattern, content } => tokens.iter().map(|t| t.replace(pattern.as_str(), content)).collect(),
-            Decoder::ReplaceRegex(r) => tokens.iter().map(|t| r.apply(t)).collect(),
+            Decoder::Fuse => tokens.fused(),
+            Decoder::Strip { content, start, stop } => each(&|t, out| out.push_str(strip(t, *content, *start, *stop))),
+            Decoder::Replace { pattern, content } => each(&|t, out| out.push_replaced(t, pattern, content)),
+            Decoder::ReplaceRegex(r) => each(&|t, out| r.push_applied(t, out)),
             Decoder::Ctc { pad_token, word_delimiter_token, cleanup } => {
                 wordpiece::ctc(tokens, pad_token, word_delimiter_token, *cleanup)
             }
-            Decoder::Sequence(ds) => ds.iter().fold(tokens, |t, d| d.decode_chain(t)),
+            Decoder::Sequence(ds) => {
+                let mut current: Option<Tokens> = None;
+                for d in ds {
+                    current = Some(d.decode_chain(current.as_ref().unwrap_or(tokens))?);
+                }
+                match current {
+                    Some(t) => Ok(t),
+                    None => tokens.try_clone(),
+                }
+            }
         }
     }
 }
@@ -96,31 +142,31 @@ impl Decoder {
 mod tests {
     use super::*;
 
-    fn strings(t: &[&str]) -> Vec<String> {
-        t.iter().map(|s| s.to_string()).collect()
+    fn strings(t: &[&str]) -> Tokens {
+        Tokens::from_strs(t).unwrap()
     }
 
     #[test]
     fn regex_replace_runs_per_token() {
         // Measured on tokenizers 0.23.3: decoders.Replace(Regex("▁+"), " ").decode(...)
         let d = Decoder::ReplaceRegex(RegexReplace::new("▁+", " ").unwrap());
-        assert_eq!(d.decode(&strings(&["▁▁a", "b▁", "▁", "c"])), " ab  c");
+        assert_eq!(d.decode(&strings(&["▁▁a", "b▁", "▁", "c"])).unwrap(), " ab  c");
         assert!(RegexReplace::new(r"\bx", "").is_err());
     }
 
     #[test]
     fn byte_level_round_trip() {
         let toks = strings(&["ĠHello", "Ã", "©", "<s>"]);
-        assert_eq!(Decoder::ByteLevel.decode(&toks), " Helloé<s>");
+        assert_eq!(Decoder::ByteLevel.decode(&toks).unwrap(), " Helloé<s>");
     }
 
     #[test]
     fn bpe_suffix_and_sequences() {
         let d = Decoder::Bpe { suffix: "</w>".into() };
-        assert_eq!(d.decode(&strings(&["a</w>", "b", "c</w>"])), "a bc");
-        assert_eq!(d.decode(&[]), "");
+        assert_eq!(d.decode(&strings(&["a</w>", "b", "c</w>"])).unwrap(), "a bc");
+        assert_eq!(d.decode(&Tokens::default()).unwrap(), "");
         let seq = Decoder::Sequence(vec![Decoder::Replace { pattern: "▁".into(), content: " ".into() }, Decoder::Fuse,
                                           Decoder::Strip { content: ' ', start: 1, stop: 0 }]);
-        assert_eq!(seq.decode_chain(strings(&["▁a", "▁b"])), strings(&["a b"]));
+        assert_eq!(seq.decode_chain(&strings(&["▁a", "▁b"])).unwrap(), strings(&["a b"]));
     }
 }

@@ -1,51 +1,101 @@
 //! The WordPiece decoder with its `cleanup` (also used by CTC), the CTC
 //! decoder and ByteFallback, as HF tokenizers' `decoders`.
 
-/// HF's `wordpiece::cleanup`: spaces before punctuation and contractions removed.
-pub fn cleanup(s: &str) -> String {
-    s.replace(" .", ".")
-        .replace(" ?", "?")
-        .replace(" !", "!")
-        .replace(" ,", ",")
-        .replace(" ' ", "'")
-        .replace(" n't", "n't")
-        .replace(" 'm", "'m")
-        .replace(" do not", " don't")
-        .replace(" 's", "'s")
-        .replace(" 've", "'ve")
-        .replace(" 're", "'re")
+use super::tokens::{replaced, Tokens};
+use crate::Result;
+use std::borrow::Cow;
+
+/// HF's `wordpiece::cleanup`, in its order: spaces before punctuation and contractions removed.
+const CLEANUP: [(&str, &str); 11] = [
+    (" .", "."),
+    (" ?", "?"),
+    (" !", "!"),
+    (" ,", ","),
+    (" ' ", "'"),
+    (" n't", "n't"),
+    (" 'm", "'m"),
+    (" do not", " don't"),
+    (" 's", "'s"),
+    (" 've", "'ve"),
+    (" 're", "'re"),
+];
+
+/// HF's `wordpiece::cleanup` (borrowed when nothing changes).
+pub fn cleanup(s: &str) -> Result<Cow<'_, str>> {
+    let mut out = Cow::Borrowed(s);
+    for (pattern, with) in CLEANUP {
+        let changed = match replaced(&out, pattern, with)? {
+            Cow::Owned(o) => Some(o),
+            Cow::Borrowed(_) => None,
+        };
+        if let Some(o) = changed {
+            out = Cow::Owned(o);
+        }
+    }
+    Ok(out)
+}
+
+/// The open token of `out` cleaned up in place.
+fn clean_open_token(out: &mut Tokens) -> Result<()> {
+    let cleaned = match cleanup(out.open_token())? {
+        Cow::Owned(c) => Some(c),
+        Cow::Borrowed(_) => None,
+    };
+    if let Some(c) = cleaned {
+        out.drop_open_token();
+        out.push_str(&c)?;
+    }
+    Ok(())
 }
 
 /// After the first token: the prefix is dropped, or a space goes in front.
-pub fn decode_chain(tokens: Vec<String>, prefix: &str, clean: bool) -> Vec<String> {
-    tokens
-        .into_iter()
-        .enumerate()
-        .map(|(i, t)| {
-            let t = match (i, t.strip_prefix(prefix)) {
-                (0, _) => t,
-                (_, Some(rest)) => rest.to_string(),
-                (_, None) => format!(" {t}"),
-            };
-            if clean { cleanup(&t) } else { t }
-        })
-        .collect()
+pub fn decode_chain(tokens: &Tokens, prefix: &str, clean: bool) -> Result<Tokens> {
+    let mut out = Tokens::default();
+    for (i, t) in tokens.iter().enumerate() {
+        match (i, t.strip_prefix(prefix)) {
+            (0, _) => out.push_str(t)?,
+            (_, Some(rest)) => out.push_str(rest)?,
+            (_, None) => {
+                out.push_char(' ')?;
+                out.push_str(t)?;
+            }
+        }
+        if clean {
+            clean_open_token(&mut out)?;
+        }
+        out.end()?;
+    }
+    Ok(out)
 }
 
 /// Repeated tokens collapsed, the pad token removed, then (with `clean`) the
 /// cleanup and the word delimiter as a space; empty results dropped.
-pub fn ctc(mut tokens: Vec<String>, pad: &str, delimiter: &str, clean: bool) -> Vec<String> {
-    tokens.dedup();
-    tokens
-        .into_iter()
-        .filter_map(|t| {
-            let mut t = t.replace(pad, "");
-            if clean {
-                t = cleanup(&t).replace(delimiter, " ");
+pub fn ctc(tokens: &Tokens, pad: &str, delimiter: &str, clean: bool) -> Result<Tokens> {
+    let mut out = Tokens::default();
+    let mut previous = None;
+    for t in tokens.iter() {
+        if previous == Some(t) {
+            continue;
+        }
+        previous = Some(t);
+        out.push_replaced(t, pad, "")?;
+        if clean {
+            clean_open_token(&mut out)?;
+            let spaced = match replaced(out.open_token(), delimiter, " ")? {
+                Cow::Owned(s) => Some(s),
+                Cow::Borrowed(_) => None,
+            };
+            if let Some(s) = spaced {
+                out.drop_open_token();
+                out.push_str(&s)?;
             }
-            (!t.is_empty()).then_some(t)
-        })
-        .collect()
+        }
+        match out.open_token().is_empty() {
+            true => out.drop_open_token(),
+            false => out.end()?,
+        }
+    }
+    Ok(out)
 }
 
 /// The byte of a `<0xNN>` token (parsed as HF parses it, `from_str_radix`).
@@ -59,49 +109,72 @@ fn byte_of(t: &str) -> Option<u8> {
 
 /// Runs of byte tokens become their UTF-8 text, or one U+FFFD per byte if
 /// the run is not valid UTF-8.
-pub fn byte_fallback(tokens: Vec<String>) -> Vec<String> {
-    let mut out = Vec::with_capacity(tokens.len());
+pub fn byte_fallback(tokens: &Tokens) -> Result<Tokens> {
+    let mut out = Tokens::default();
     let mut bytes = Vec::new();
-    let flush = |bytes: &mut Vec<u8>, out: &mut Vec<String>| {
-        if bytes.is_empty() {
-            return;
+    let flush = |bytes: &mut Vec<u8>, out: &mut Tokens| -> Result<()> {
+        match std::str::from_utf8(bytes) {
+            Ok(s) if !s.is_empty() => out.push(s)?,
+            Ok(_) => {}
+            Err(_) => {
+                for _ in 0..bytes.len() {
+                    out.push("\u{FFFD}")?;
+                }
+            }
         }
-        match String::from_utf8(std::mem::take(bytes)) {
-            Ok(s) => out.push(s),
-            Err(e) => out.extend(std::iter::repeat_n("\u{FFFD}".to_string(), e.as_bytes().len())),
-        }
+        bytes.clear();
+        Ok(())
     };
-    for t in tokens {
-        match byte_of(&t) {
-            Some(b) => bytes.push(b),
+    for t in tokens.iter() {
+        match byte_of(t) {
+            // at most one byte a token: never more room than the tokens' own text
+            Some(b) => crate::room::try_push(&mut bytes, b, "decoded text")?,
             None => {
-                flush(&mut bytes, &mut out);
-                out.push(t);
+                flush(&mut bytes, &mut out)?;
+                out.push(t)?;
             }
         }
     }
-    flush(&mut bytes, &mut out);
-    out
+    flush(&mut bytes, &mut out)?;
+    Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn strings(t: &[&str]) -> Vec<String> {
-        t.iter().map(|s| s.to_string()).collect()
+    fn tokens(t: &[&str]) -> Tokens {
+        Tokens::from_strs(t).unwrap()
     }
 
     #[test]
     fn wordpiece_and_ctc_as_hf() {
-        assert_eq!(decode_chain(strings(&["##a", "b", "##c", " do not", "."]), "##", true).concat(), "##a bc  don't.");
-        let toks = strings(&["<pad>", "h", "h", "e", "<pad>", "l", "l", "<pad>", "l", "o", "|", "w"]);
-        assert_eq!(ctc(toks, "<pad>", "|", true).concat(), "hello w");
+        let toks = tokens(&["##a", "b", "##c", " do not", "."]);
+        assert_eq!(decode_chain(&toks, "##", true).unwrap().into_text(), "##a bc  don't.");
+        let toks = tokens(&["<pad>", "h", "h", "e", "<pad>", "l", "l", "<pad>", "l", "o", "|", "w"]);
+        assert_eq!(ctc(&toks, "<pad>", "|", true).unwrap().into_text(), "hello w");
+        // empty results dropped: a token of pads alone leaves nothing, the next one is not merged
+        let got = ctc(&tokens(&["<pad>", "a", "<pad><pad>", "a"]), "<pad>", "|", false).unwrap();
+        assert_eq!(got.iter().collect::<Vec<_>>(), ["a", "a"]);
+    }
+
+    #[test]
+    fn cleanup_is_the_chain_of_replacements() {
+        for s in ["a . b ' c do not d 's", "nothing", "", " do not 're 've !?"] {
+            let mut want = s.to_string();
+            for (p, w) in CLEANUP {
+                want = want.replace(p, w);
+            }
+            assert_eq!(cleanup(s).unwrap(), want, "{s:?}");
+        }
+        assert!(matches!(cleanup("nothing").unwrap(), Cow::Borrowed(_)));
     }
 
     #[test]
     fn byte_runs() {
-        let toks = strings(&["<0xE2>", "<0x82>", "a", "<0xE2>", "<0x82>", "<0xAC>", "<0x4g>", "<0xff>"]);
-        assert_eq!(byte_fallback(toks).concat(), "\u{FFFD}\u{FFFD}a€<0x4g>\u{FFFD}");
+        let toks = tokens(&["<0xE2>", "<0x82>", "a", "<0xE2>", "<0x82>", "<0xAC>", "<0x4g>", "<0xff>"]);
+        assert_eq!(byte_fallback(&toks).unwrap().into_text(), "\u{FFFD}\u{FFFD}a€<0x4g>\u{FFFD}");
+        let got = byte_fallback(&tokens(&["<0x61>", "<0x62>", "c"])).unwrap();
+        assert_eq!(got.iter().collect::<Vec<_>>(), ["ab", "c"]);
     }
 }

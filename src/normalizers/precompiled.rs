@@ -216,13 +216,22 @@ impl Precompiled {
 
     /// The text `normalize` makes of `text`, without spans (for ids-only
     /// paths): the same chunks and replacements, concatenated.
-    pub fn normalize_text<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
+    pub fn normalize_text<'t>(&self, text: &'t str) -> crate::Result<std::borrow::Cow<'t, str>> {
         if self.keeps(text) {
-            return std::borrow::Cow::Borrowed(text);
+            return Ok(std::borrow::Cow::Borrowed(text));
         }
-        let mut out = String::with_capacity(text.len() + 8);
-        self.each_chunk(text, |old, new| out.push_str(new.unwrap_or(old)));
-        std::borrow::Cow::Owned(out)
+        let mut out = String::new();
+        let mut room = crate::room::ensure_text_room(&mut out, text.len() + 8, "normalized text");
+        self.each_chunk(text, |old, new| {
+            let piece = new.unwrap_or(old);
+            if room.is_ok() {
+                room = crate::room::ensure_text_room(&mut out, piece.len(), "normalized text");
+            }
+            if room.is_ok() {
+                out.push_str(piece);
+            }
+        });
+        room.map(|_| std::borrow::Cow::Owned(out))
     }
 
     /// HF's walk over `text`: each chunk it looks up (a grapheme or a char of

@@ -12,7 +12,7 @@
 //! as the two engines' meanings or Unicode tables could differ.
 
 use crate::normalized_string::NormalizedString;
-use crate::room::make_room;
+use crate::room::{ensure_text_room, make_room, push_text};
 use crate::pre_tokenizers::onig_subset::{assertion, compile, consumes_a_char, perl_class, unicode_class};
 use regex::Regex;
 use regex_syntax::ast::{self, Ast, ClassSet, ClassSetItem, GroupKind, LiteralKind};
@@ -47,8 +47,28 @@ impl Replace {
     }
 
     /// The text `normalize` makes of `text`, without spans (for ids-only paths).
-    pub fn replace_text<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
-        self.regex.replace_all(text, regex::NoExpand(&self.content))
+    /// Made fallibly (a text can be as large as memory); borrowed when nothing matches.
+    pub fn replace_text<'t>(&self, text: &'t str) -> crate::Result<std::borrow::Cow<'t, str>> {
+        const WHAT: &str = "normalized text";
+        let mut matches = self.matches(text).peekable();
+        if matches.peek().is_none() {
+            return Ok(std::borrow::Cow::Borrowed(text));
+        }
+        let mut out = String::new();
+        ensure_text_room(&mut out, text.len(), WHAT)?;
+        let mut last = 0;
+        for (start, end) in matches {
+            push_text(&mut out, &text[last..start], WHAT)?;
+            push_text(&mut out, &self.content, WHAT)?;
+            last = end;
+        }
+        push_text(&mut out, &text[last..], WHAT)?;
+        Ok(std::borrow::Cow::Owned(out))
+    }
+
+    /// The byte ranges the pattern matches in `text`, left to right, never overlapping nor empty.
+    pub fn matches<'a>(&'a self, text: &'a str) -> impl Iterator<Item = (usize, usize)> + 'a {
+        self.regex.find_iter(text).map(|m| (m.start(), m.end()))
     }
 
     pub fn normalize(&self, s: &mut NormalizedString) -> crate::Result<()> {

@@ -5,6 +5,7 @@
 //! a new word. Decoding turns replacement chars back into spaces, dropping
 //! those of the first token unless the scheme is `never`.
 
+use crate::decoders::Tokens;
 use crate::normalized_string::NormalizedString;
 use crate::room::try_push;
 use crate::Result;
@@ -53,21 +54,20 @@ impl Metaspace {
         Ok(())
     }
 
-    pub fn decode_chain(&self, tokens: Vec<String>) -> Vec<String> {
+    pub fn decode_chain(&self, tokens: &Tokens) -> Result<Tokens> {
         let drop_first = self.prepend_scheme != PrependScheme::Never;
-        tokens
-            .into_iter()
-            .enumerate()
-            .map(|(i, t)| {
-                t.chars()
-                    .filter_map(|c| match c == self.replacement {
-                        true if i == 0 && drop_first => None,
-                        true => Some(' '),
-                        false => Some(c),
-                    })
-                    .collect()
-            })
-            .collect()
+        let mut out = Tokens::default();
+        for (i, t) in tokens.iter().enumerate() {
+            for c in t.chars() {
+                match c == self.replacement {
+                    true if i == 0 && drop_first => {}
+                    true => out.push_char(' ')?,
+                    false => out.push_char(c)?,
+                }
+            }
+            out.end()?;
+        }
+        Ok(out)
     }
 }
 
@@ -95,9 +95,9 @@ mod tests {
     #[test]
     fn decodes_spaces() {
         let m = Metaspace { replacement: '▁', prepend_scheme: PrependScheme::Always, split: true };
-        let toks = vec!["▁a".to_string(), "▁".into(), "b▁".into()];
-        assert_eq!(m.decode_chain(toks.clone()).concat(), "a b ");
+        let toks = Tokens::from_strs(&["▁a", "▁", "b▁"]).unwrap();
+        assert_eq!(m.decode_chain(&toks).unwrap().into_text(), "a b ");
         let never = Metaspace { prepend_scheme: PrependScheme::Never, ..m };
-        assert_eq!(never.decode_chain(toks).concat(), " a b ");
+        assert_eq!(never.decode_chain(&toks).unwrap().into_text(), " a b ");
     }
 }

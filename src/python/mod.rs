@@ -18,6 +18,7 @@ mod array_struct;
 mod batch_fed;
 mod full_tokenizer;
 mod google;
+mod list_args;
 mod json_text;
 mod lists;
 mod numpy_planes;

@@ -2,12 +2,15 @@
 //! behind `bertpiece.Tokenizer` (python/bertpiece/tokenizers_api/). Encodings
 //! come back as `PipelineEncoding` objects (`bertpiece.Encoding`).
 
-use super::args::thread_count;
+use super::args::{py_str, thread_count};
+use super::list_args::{ListOf, ListsOf};
+use super::lists::new_list;
 use crate::encoding::Encoding;
 use crate::pipeline::{Input, Settings, Tokenizer};
 use crate::processors::padding::pad_encodings;
 use crate::threads;
 use pyo3::prelude::*;
+use pyo3::types::PyList;
 use pyo3::pybacked::PyBackedStr;
 use crate::added_tokens::AddedToken;
 use std::collections::HashMap;
@@ -114,15 +117,23 @@ impl PyPipelineTokenizer {
         encode_all(py, t, s, items.len(), num_threads, |k| encode_one(t, &items[k], is_pretokenized, add_special_tokens, s))
     }
 
-    fn decode(&self, py: Python<'_>, ids: Vec<u32>, skip_special_tokens: bool) -> String {
-        py.detach(|| self.inner.decode(&ids, skip_special_tokens))
+    fn decode<'py>(&self, py: Python<'py>, ids: ListOf<u32>, skip_special_tokens: bool) -> PyResult<Bound<'py, PyAny>> {
+        let text = py.detach(|| self.inner.decode(&ids.0, skip_special_tokens))?;
+        py_str(py, text.as_bytes())
     }
 
     #[pyo3(signature = (batch, skip_special_tokens, num_threads=None))]
-    fn decode_batch(&self, py: Python<'_>, batch: Vec<Vec<u32>>, skip_special_tokens: bool, num_threads: Option<i64>) -> PyResult<Vec<String>> {
+    fn decode_batch<'py>(
+        &self,
+        py: Python<'py>,
+        batch: ListsOf<u32>,
+        skip_special_tokens: bool,
+        num_threads: Option<i64>,
+    ) -> PyResult<Bound<'py, PyList>> {
         let threads = threads::thread_count(thread_count(py, num_threads)?)?;
-        let t = &self.inner;
-        Ok(py.detach(|| threads::run_jobs(threads, batch.len(), |k| t.decode(&batch[k], skip_special_tokens)))?)
+        let (t, batch) = (&self.inner, &batch.0);
+        let texts = py.detach(|| threads::run_jobs(threads, batch.len(), |k| t.decode(&batch[k], skip_special_tokens)))?;
+        new_list(py, texts.into_iter().map(|text| py_str(py, text?.as_bytes())))
     }
 
     fn token_to_id(&self, token: &str) -> Option<u32> {

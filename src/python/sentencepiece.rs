@@ -6,6 +6,7 @@
 //! ints, strs and bytes of the model's ids made once per model. add_bos,
 //! add_eos, reverse and emit_unk_piece are applied in the slices' jobs.
 
+use super::list_args::ListOf;
 use super::lists::{int_list, int_table, new_list, untracked};
 use super::numpy_planes::int32_vector;
 use crate::sentencepiece::batch::{RowOptions, Rows};
@@ -32,9 +33,7 @@ pub(super) struct PySentencePieceModel {
 
 /// A Python str of `text` (MemoryError when CPython cannot make it).
 fn py_str<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    let len = ffi::Py_ssize_t::try_from(text.len()).map_err(|_| pyo3::exceptions::PyMemoryError::new_err("piece too long"))?;
-    // SAFETY: valid UTF-8 of `len` bytes; a new reference, or null with the error set.
-    unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyUnicode_FromStringAndSize(text.as_ptr().cast(), len)) }
+    super::args::py_str(py, text.as_bytes())
 }
 
 /// A Python bytes of `text`'s UTF-8 (MemoryError when CPython cannot make it).
@@ -173,7 +172,8 @@ impl PySentencePieceModel {
         })
     }
 
-    fn decode_ids<'py>(&self, py: Python<'py>, ids: Vec<i64>) -> PyResult<Bound<'py, PyAny>> {
+    fn decode_ids<'py>(&self, py: Python<'py>, ids: ListOf<i64>) -> PyResult<Bound<'py, PyAny>> {
+        let ids = ids.0;
         let size = self.inner.len();
         if let Some(&bad) = ids.iter().find(|&&id| id < 0 || id as u64 >= size as u64) {
             return Err(out_of_range(bad, size));
@@ -181,8 +181,8 @@ impl PySentencePieceModel {
         py_str(py, &py.detach(|| self.inner.decode_ids(&ids)).transpose()?.unwrap_or_default())
     }
 
-    fn decode_pieces<'py>(&self, py: Python<'py>, pieces: Vec<PyBackedStr>) -> PyResult<Bound<'py, PyAny>> {
-        py_str(py, &py.detach(|| self.inner.decode_pieces(&pieces))?)
+    fn decode_pieces<'py>(&self, py: Python<'py>, pieces: ListOf<PyBackedStr>) -> PyResult<Bound<'py, PyAny>> {
+        py_str(py, &py.detach(|| self.inner.decode_pieces(&pieces.0))?)
     }
 
     fn normalize<'py>(&self, py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {

@@ -8,33 +8,38 @@
 use super::model_proto::PieceType;
 use super::normalizer::SPACE_SYMBOL;
 use super::{piece_to_byte, Processor};
+use crate::room::{push_text, try_collect, try_push};
+use crate::Result;
+
+const WHAT: &str = "decoded text";
 
 /// The text of a run of byte pieces: one char per valid UTF-8 sequence, U+FFFD per stray byte.
-fn push_bytes(text: &mut String, bytes: &mut Vec<u8>) {
+fn push_bytes(text: &mut String, bytes: &mut Vec<u8>) -> Result<()> {
     let mut rest = &bytes[..];
     while !rest.is_empty() {
         match std::str::from_utf8(rest) {
             Ok(s) => {
-                text.push_str(s);
+                push_text(text, s, WHAT)?;
                 break;
             }
             Err(e) if e.valid_up_to() > 0 => {
                 // Safe: the prefix was just validated.
-                text.push_str(std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or_default());
+                push_text(text, std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or_default(), WHAT)?;
                 rest = &rest[e.valid_up_to()..];
             }
             Err(_) => {
-                text.push('\u{FFFD}');
+                push_text(text, "\u{FFFD}", WHAT)?;
                 rest = &rest[1..];
             }
         }
     }
     bytes.clear();
+    Ok(())
 }
 
 impl Processor {
     /// The text of `pieces` (each looked up with PieceToId).
-    pub fn decode_pieces<S: AsRef<str>>(&self, pieces: &[S]) -> crate::Result<String> {
+    pub fn decode_pieces<S: AsRef<str>>(&self, pieces: &[S]) -> Result<String> {
         let spec = &self.proto.normalizer_spec;
         let strip_first = spec.add_dummy_prefix || spec.remove_extra_whitespaces;
         let mut text = String::new();
@@ -45,10 +50,12 @@ impl Processor {
             let id = self.piece_to_id(piece);
             let kind = self.kind(id);
             if kind == Some(PieceType::Byte) {
-                bytes.extend(piece_to_byte(piece));
+                if let Some(b) = piece_to_byte(piece) {
+                    try_push(&mut bytes, b, WHAT)?;
+                }
                 continue;
             }
-            push_bytes(&mut text, &mut bytes);
+            push_bytes(&mut text, &mut bytes)?;
             if bos_ws_seen || !text.is_empty() {
                 is_bos_ws = false;
             }
@@ -56,9 +63,9 @@ impl Processor {
             match kind {
                 Some(PieceType::Control) => {}
                 Some(PieceType::Unknown) if self.proto.pieces[id as usize].piece == piece => {
-                    text.push_str(&self.proto.trainer_spec.unk_surface)
+                    push_text(&mut text, &self.proto.trainer_spec.unk_surface, WHAT)?
                 }
-                Some(PieceType::Unknown) => text.push_str(piece),
+                Some(PieceType::Unknown) => push_text(&mut text, piece, WHAT)?,
                 _ => {
                     let mut piece = piece;
                     if is_bos_ws && strip_first {
@@ -67,11 +74,16 @@ impl Processor {
                             bos_ws_seen = !spec.remove_extra_whitespaces;
                         }
                     }
-                    text.push_str(&piece.replace(SPACE_SYMBOL, " "));
+                    for (k, part) in piece.split(SPACE_SYMBOL).enumerate() {
+                        if k > 0 {
+                            push_text(&mut text, " ", WHAT)?;
+                        }
+                        push_text(&mut text, part, WHAT)?;
+                    }
                 }
             }
         }
-        push_bytes(&mut text, &mut bytes);
+        push_bytes(&mut text, &mut bytes)?;
         match &self.denormalizer {
             Some(d) => d.normalize(&text, None),
             None => Ok(text),
@@ -79,9 +91,15 @@ impl Processor {
     }
 
     /// The text of `ids`; None if an id is out of range.
-    pub fn decode_ids(&self, ids: &[i64]) -> Option<crate::Result<String>> {
-        let pieces: Option<Vec<&str>> =
-            ids.iter().map(|&id| usize::try_from(id).ok().and_then(|i| self.proto.pieces.get(i)).map(|p| p.piece.as_str())).collect();
-        Some(self.decode_pieces(&pieces?))
+    pub fn decode_ids(&self, ids: &[i64]) -> Option<Result<String>> {
+        let piece = |id: i64| usize::try_from(id).ok().and_then(|i| self.proto.pieces.get(i)).map(|p| p.piece.as_str());
+        if ids.iter().any(|&id| piece(id).is_none()) {
+            return None;
+        }
+        let pieces = match try_collect(ids.iter().filter_map(|&id| piece(id)), WHAT) {
+            Ok(pieces) => pieces,
+            Err(e) => return Some(Err(e)),
+        };
+        Some(self.decode_pieces(&pieces))
     }
 }

@@ -50,7 +50,8 @@ pub(super) fn plain_form<'t>(n: &Normalizer, text: &'t str, ids_only: bool, coll
 fn step(n: &Normalizer, text: &str, ids_only: bool) -> Option<Step> {
     let space = |c: char| is_hf_space(c as u32);
     match n {
-        Normalizer::Precompiled(p) if ids_only => match p.normalize_text(text) {
+        // a failed allocation leaves the text to the general path, which says so
+        Normalizer::Precompiled(p) if ids_only => match p.normalize_text(text).ok()? {
             Cow::Borrowed(_) => Some(Step::Same),
             Cow::Owned(t) => Some(Step::Replaced(t)),
         },
@@ -63,7 +64,7 @@ fn step(n: &Normalizer, text: &str, ids_only: bool) -> Option<Step> {
                 false => ids_only.then_some(Step::Trimmed(start, end)),
             }
         }
-        Normalizer::Replace(r) => match r.replace_text(text) {
+        Normalizer::Replace(r) => match r.replace_text(text).ok()? {
             Cow::Borrowed(_) => Some(Step::Same),
             Cow::Owned(t) => ids_only.then_some(Step::Replaced(t)),
         },
