@@ -173,30 +173,34 @@ impl Encoding {
     /// Appends `other` (HF's `merge_with` without growing offsets). As HF,
     /// the overflowing pieces combine: each of ours with `other` and with each
     /// of its overflows, then we whole with each of its overflows.
-    pub fn merge_with(&mut self, other: Encoding) {
+    pub fn merge_with(&mut self, other: Encoding) -> crate::Result<()> {
+        // (the overflowing pieces are each cut to the truncation's length: small clones)
         let mut overflowing = Vec::new();
         for mine in &self.overflowing {
             let mut n = mine.clone();
-            n.merge_with(other.clone());
+            n.merge_with(other.clone())?;
             overflowing.push(n);
             for theirs in &other.overflowing {
                 let mut n = mine.clone();
-                n.merge_with(theirs.clone());
+                n.merge_with(theirs.clone())?;
                 overflowing.push(n);
             }
         }
         for theirs in &other.overflowing {
             let mut n = self.clone();
-            n.merge_with(theirs.clone());
+            n.merge_with(theirs.clone())?;
             overflowing.push(n);
         }
-        self.append_columns(other);
+        self.append_columns(other)?;
         self.overflowing = overflowing;
+        Ok(())
     }
 
     /// Appends `other`'s tokens after ours: every column, and its sequence ranges shifted by
     /// our length (its overflowing pieces are dropped: callers decide about those).
-    pub fn append_columns(&mut self, other: Encoding) {
+    pub fn append_columns(&mut self, other: Encoding) -> crate::Result<()> {
+        // a sequence can be as large as memory: the columns' room made fallibly first
+        self.reserve(other.len())?;
         let shift = self.len();
         for (id, r) in other.sequence_ranges {
             self.sequence_ranges.insert(id, r.start + shift..r.end + shift);
@@ -208,12 +212,15 @@ impl Encoding {
         self.offsets.extend(other.offsets);
         self.special_tokens_mask.extend(other.special_tokens_mask);
         self.attention_mask.extend(other.attention_mask);
+        Ok(())
     }
 
-    pub fn merge(parts: Vec<Encoding>) -> Encoding {
+    pub fn merge(parts: Vec<Encoding>) -> crate::Result<Encoding> {
         let mut out = Encoding::default();
-        parts.into_iter().for_each(|p| out.merge_with(p));
-        out
+        for p in parts {
+            out.merge_with(p)?;
+        }
+        Ok(out)
     }
 
     /// The input sequence of each token (HF's `get_sequence_ids`): ids 0..n
@@ -242,7 +249,7 @@ mod tests {
         let mut b = Encoding::default();
         b.push(2, Some("b".into()), (0, 1), Some(0), 1);
         b.set_sequence_id(1);
-        let m = Encoding::merge(vec![Encoding::special(&[0], &[Some("<s>".into())], 0), a, b]);
+        let m = Encoding::merge(vec![Encoding::special(&[0], &[Some("<s>".into())], 0), a, b]).unwrap();
         assert_eq!(m.sequence_ids(), vec![None, Some(0), Some(1)]);
         assert_eq!(m.special_tokens_mask, vec![1, 0, 0]);
     }
@@ -273,7 +280,7 @@ mod tests {
         a.push(1, Some("a".into()), (0, 1), Some(0), 0);
         let mut b = Encoding::default();
         b.set_sequence_id(1);
-        a.merge_with(b);
+        a.merge_with(b).unwrap();
         assert_eq!(a.sequence_ids(), vec![Some(0)]);
     }
 }

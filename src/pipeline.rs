@@ -299,12 +299,12 @@ impl Tokenizer {
             truncate_encodings(&mut first, second.as_mut(), &t)?;
         }
         let mut out = match (&self.config.post_processor, second) {
-            (Some(p), second) => p.process(first, second, add_special_tokens, self),
+            (Some(p), second) => p.process(first, second, add_special_tokens, self)?,
             (None, None) => first,
             (None, Some(mut second)) => {
                 first.set_sequence_id(0);
                 second.set_sequence_id(1);
-                Encoding::merge(vec![first, second])
+                Encoding::merge(vec![first, second])?
             }
         };
         if let Some(p) = &settings.padding {

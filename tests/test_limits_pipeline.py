@@ -91,3 +91,14 @@ def test_the_fast_paths_on_a_text_too_large_are_a_memory_error(shape, unit, cap)
     assert bertpiece.Tokenizer.from_str(text)._core.fast_path() is not None
     for call in FAST_CALLS:
         run_capped(SETUP.replace("JSON", repr(text)).replace("UNIT", repr(unit)), call, cap)
+
+
+# A pair whose second sequence is the large one: the post-processor (WordPiece's BertProcessing) or the merge
+# of the two (byte-level, no post-processor) makes the room for it fallibly; both aborted before (caps 150
+# and 250 on 4 MiB of text, measured on the build before this change).
+@pytest.mark.parametrize("cap", [150, 200, 250, 300])
+@pytest.mark.parametrize("shape", ["wordpiece", "byte_level"])
+def test_a_pair_with_a_large_second_sequence_is_a_memory_error(shape, cap):
+    setup = SETUP.replace("JSON", repr(SHAPES[shape]().to_str())).replace("UNIT", repr("a b ")).replace("(16 << 20)", "(4 << 20)")
+    for call in ["tok.encode('ab', doc)", "general.encode('ab', doc)", "tok.encode_batch([('ab', doc)])"]:
+        run_capped(setup, call, cap)

@@ -9,6 +9,13 @@
 use super::{trim_offsets, Piece, PostProcessor};
 use crate::encoding::{Encoding, TokenVocab};
 
+/// What the fast path made of the encodings.
+pub(super) enum InPlace {
+    Done(Encoding),
+    /// The encodings, unchanged, for the general steps.
+    Declined(Vec<Encoding>),
+}
+
 /// One part of the processed encoding, in order.
 #[derive(Clone, Copy)]
 enum Part<'a> {
@@ -23,8 +30,8 @@ impl PostProcessor {
     /// the general steps are needed: overflowing pieces, a template naming a sequence
     /// twice or B before A (or more than 8 parts), a `Sequence` other than byte-level
     /// trims then one processor.
-    pub(super) fn process_in_place(&self, mut first: Encoding, second: Option<Encoding>, add_special_tokens: bool, vocab: &(impl TokenVocab + ?Sized)) -> Result<Encoding, Vec<Encoding>> {
-        let declined = |first, second: Option<Encoding>| Err([Some(first), second].into_iter().flatten().collect());
+    pub(super) fn process_in_place(&self, mut first: Encoding, second: Option<Encoding>, add_special_tokens: bool, vocab: &(impl TokenVocab + ?Sized)) -> crate::Result<InPlace> {
+        let declined = |first, second: Option<Encoding>| Ok(InPlace::Declined([Some(first), second].into_iter().flatten().collect()));
         if !first.overflowing.is_empty() || second.as_ref().is_some_and(|e| !e.overflowing.is_empty()) {
             return declined(first, second);
         }
@@ -62,7 +69,7 @@ impl PostProcessor {
             }
         }
         last.adjust(encodings, add_special_tokens, vocab);
-        Ok(assemble(encodings, parts.as_slice(), vocab))
+        assemble(encodings, parts.as_slice(), vocab).map(InPlace::Done)
     }
 
     /// The parts this (non-Sequence) processor puts in order; None for an order the
@@ -147,11 +154,11 @@ impl PostProcessor {
 
 /// The parts in order into one encoding, sequence 0's columns taken as the buffer:
 /// equal to `Encoding::merge` of the parts as encodings (none has overflowing pieces).
-fn assemble(encodings: &mut [Encoding], parts: &[Part], vocab: &(impl TokenVocab + ?Sized)) -> Encoding {
+fn assemble(encodings: &mut [Encoding], parts: &[Part], vocab: &(impl TokenVocab + ?Sized)) -> crate::Result<Encoding> {
     let (out, second) = match encodings {
         [a] => (a, None),
         [a, b] => (a, Some(b)),
-        _ => return Encoding::default(),
+        _ => return Ok(Encoding::default()),
     };
     let mut out = std::mem::take(out);
     let mut second = second.map(std::mem::take);
@@ -163,8 +170,8 @@ fn assemble(encodings: &mut [Encoding], parts: &[Part], vocab: &(impl TokenVocab
             Part::Special { ids, .. } => ids.len(),
         })
         .sum::<usize>();
-    // no more than the second sequence already holds; without it the pushes below grow the columns
-    let _ = out.reserve(total);
+    // the second sequence can be as large as memory: the room made fallibly, then no allocation below
+    out.reserve(total)?;
     let lead_len = lead_specials(parts).count();
     if lead_len > 0 {
         // appended, then rotated to the front (room reserved above: no allocation)
@@ -183,7 +190,7 @@ fn assemble(encodings: &mut [Encoding], parts: &[Part], vocab: &(impl TokenVocab
         match p {
             Part::Seq(_) => {
                 if let Some(b) = second.take() {
-                    out.append_columns(b);
+                    out.append_columns(b)?;
                 }
             }
             Part::Special { ids, texts, type_id } => {
@@ -199,7 +206,7 @@ fn assemble(encodings: &mut [Encoding], parts: &[Part], vocab: &(impl TokenVocab
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// The special tokens before the first sequence, as (id, text, type id).

@@ -1,6 +1,7 @@
 //! The in-place layout against HF's steps (`process_merged`) on every processor kind.
 
 use super::super::{Piece, PostProcessor, TemplateToken};
+use super::InPlace;
 use crate::encoding::{Encoding, TokenVocab};
 use std::collections::BTreeMap;
 
@@ -84,16 +85,16 @@ fn in_place_equals_hf_steps() {
     for p in processors() {
         for parts in &inputs {
             for add in [true, false] {
-                let merged = p.process_merged(parts.clone(), add, &Vocab);
+                let merged = p.process_merged(parts.clone(), add, &Vocab).unwrap();
                 let (a, b) = (parts[0].clone(), parts.get(1).cloned());
-                match p.process_in_place(a.clone(), b.clone(), add, &Vocab) {
-                    Ok(fast) => {
+                match p.process_in_place(a.clone(), b.clone(), add, &Vocab).unwrap() {
+                    InPlace::Done(fast) => {
                         in_place += 1;
                         assert_eq!(fast, merged, "{p:?} add={add} {parts:?}");
                     }
-                    Err(back) => assert_eq!(&back, parts, "declined but changed: {p:?}"),
+                    InPlace::Declined(back) => assert_eq!(&back, parts, "declined but changed: {p:?}"),
                 }
-                assert_eq!(p.process(a, b, add, &Vocab), merged);
+                assert_eq!(p.process(a, b, add, &Vocab).unwrap(), merged);
             }
         }
     }
@@ -106,8 +107,8 @@ fn overflowing_pieces_take_hf_steps() {
     let mut a = seq(&[2, 3], 0);
     a.overflowing.push(seq(&[5], 4));
     let p = template("<s> $A </s>", "<s> $A </s> $B </s>");
-    assert!(p.process_in_place(a.clone(), None, true, &Vocab).is_err());
-    let e = p.process(a, None, true, &Vocab);
+    assert!(matches!(p.process_in_place(a.clone(), None, true, &Vocab).unwrap(), InPlace::Declined(_)));
+    let e = p.process(a, None, true, &Vocab).unwrap();
     assert_eq!(e.overflowing.len(), 1);
     assert_eq!(e.overflowing[0].ids, vec![0, 5, 1]);
 }

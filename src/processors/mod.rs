@@ -7,6 +7,7 @@ pub use crate::encoding::space_counts;
 use crate::encoding::{Encoding, TokenVocab};
 
 mod in_place;
+use in_place::InPlace;
 pub mod padding;
 pub mod truncation;
 
@@ -99,15 +100,15 @@ impl PostProcessor {
     /// HF's `PostProcessor::process`: sequence ids and type ids, then this
     /// processor, then one merged encoding. Without overflowing pieces, laid
     /// out in place ([`PostProcessor::process_in_place`], the fast path).
-    pub fn process(&self, first: Encoding, second: Option<Encoding>, add_special_tokens: bool, vocab: &(impl TokenVocab + ?Sized)) -> Encoding {
-        match self.process_in_place(first, second, add_special_tokens, vocab) {
-            Ok(e) => e,
-            Err(encodings) => self.process_merged(encodings, add_special_tokens, vocab),
+    pub fn process(&self, first: Encoding, second: Option<Encoding>, add_special_tokens: bool, vocab: &(impl TokenVocab + ?Sized)) -> crate::Result<Encoding> {
+        match self.process_in_place(first, second, add_special_tokens, vocab)? {
+            InPlace::Done(e) => Ok(e),
+            InPlace::Declined(encodings) => self.process_merged(encodings, add_special_tokens, vocab),
         }
     }
 
     /// [`PostProcessor::process`] by HF's steps: each part an encoding, then merged (the general path).
-    pub fn process_merged(&self, mut encodings: Vec<Encoding>, add_special_tokens: bool, vocab: &(impl TokenVocab + ?Sized)) -> Encoding {
+    pub fn process_merged(&self, mut encodings: Vec<Encoding>, add_special_tokens: bool, vocab: &(impl TokenVocab + ?Sized)) -> crate::Result<Encoding> {
         for (i, e) in encodings.iter_mut().enumerate() {
             e.set_sequence_id(i);
             e.overflowing.iter_mut().for_each(|o| o.set_sequence_id(i));
@@ -228,7 +229,7 @@ mod tests {
         let mut a = Encoding::default();
         a.push(5, Some("a".into()), (0, 1), Some(0), 0);
         let b = a.clone();
-        let e = p.process(a, Some(b), true, &Texts(&[]));
+        let e = p.process(a, Some(b), true, &Texts(&[])).unwrap();
         assert_eq!(e.ids, vec![0, 5, 2, 2, 5, 2]);
         assert_eq!(e.sequence_ids(), vec![None, Some(0), None, None, Some(1), None]);
         assert_eq!(e.type_ids, vec![0; 6]);

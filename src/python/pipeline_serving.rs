@@ -10,6 +10,7 @@
 //! as `bertpiece.BertTokenizer`'s padded call has them (serving_padded.rs).
 
 use super::args::{size_arg, thread_count, Array, BatchTexts};
+use super::lists::int_list;
 use super::text_rows::utf8_rows;
 use super::pipeline_settings::PySettings;
 use super::pipeline_tokenizer::PyPipelineTokenizer;
@@ -21,6 +22,7 @@ use crate::room::make_room;
 use crate::pipeline_padded::{encode_padded, PaddedBlock};
 use crate::processors::truncation::TruncationParams;
 use pyo3::prelude::*;
+use pyo3::types::PyList;
 
 /// Text (bytes) below which a call keeps the GIL: one sentence takes a few
 /// microseconds, about what letting go of the GIL and taking it back costs.
@@ -41,13 +43,13 @@ fn padded_threads(py: Python<'_>, num_threads: Option<i64>) -> PyResult<Option<u
 /// padding) as a list of int.
 #[pyfunction]
 #[pyo3(signature = (tokenizer, settings, text, add_special_tokens=true))]
-pub(super) fn pipeline_encode_ids(
-    py: Python<'_>,
+pub(super) fn pipeline_encode_ids<'py>(
+    py: Python<'py>,
     tokenizer: &Bound<'_, PyPipelineTokenizer>,
     settings: &Bound<'_, PySettings>,
     text: &str,
     add_special_tokens: bool,
-) -> PyResult<Vec<u32>> {
+) -> PyResult<Bound<'py, PyList>> {
     let (inner, truncation) = (&tokenizer.get().inner, settings.get().inner.truncation);
     let encode = || -> crate::Result<Vec<u32>> {
         // the row as `encode_flat` makes it (`encode_ids_into`, else `encode`), without its batch's set-up
@@ -58,7 +60,9 @@ pub(super) fn pipeline_encode_ids(
             IdsOnly::Declined => encode_flat(inner, &[text], add_special_tokens, truncation, false, 1).map(|b| b.ids),
         }
     };
-    Ok(if text.len() < HOLD_GIL_BELOW { encode()? } else { py.detach(encode)? })
+    let ids = if text.len() < HOLD_GIL_BELOW { encode()? } else { py.detach(encode)? };
+    // (the list made fallibly: PyO3's conversion of a `Vec` panics when CPython cannot allocate)
+    int_list(py, &[], &ids)
 }
 
 /// `texts` encoded one row each (as [`pipeline_encode_ids`]) and padded into

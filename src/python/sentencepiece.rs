@@ -101,8 +101,9 @@ impl PySentencePieceModel {
         Ok(PySentencePieceModel { inner: Arc::new(inner), ints: PyOnceLock::new(), strs: PyOnceLock::new(), bytes: PyOnceLock::new() })
     }
 
-    fn encode_ids(&self, py: Python<'_>, text: &str) -> PyResult<Vec<u32>> {
-        Ok(py.detach(|| self.inner.encode_ids(text))?)
+    fn encode_ids<'py>(&self, py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyList>> {
+        // (the list made fallibly: PyO3's conversion of a `Vec` panics when CPython cannot allocate)
+        int_list(py, &[], &py.detach(|| self.inner.encode_ids(text))?)
     }
 
     // (strs made through CPython's constructor: a failure is a MemoryError, where
