@@ -10,7 +10,8 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 
-/// A `Vec<T>` extracted from a Python sequence, its room made fallibly.
+/// A `Vec<T>` extracted from a Python sequence, its room made fallibly (a
+/// list of lists is a `ListOf<ListOf<T>>`).
 pub(super) struct ListOf<T>(pub Vec<T>);
 
 impl<'a, 'py, T: FromPyObjectOwned<'py>> FromPyObject<'a, 'py> for ListOf<T> {
@@ -31,28 +32,5 @@ impl<'a, 'py, T: FromPyObjectOwned<'py>> FromPyObject<'a, 'py> for ListOf<T> {
             try_push(&mut v, item.extract::<T>().map_err(Into::into)?, "list items")?;
         }
         Ok(ListOf(v))
-    }
-}
-
-/// A list of such lists (`decode_batch`).
-pub(super) struct ListsOf<T>(pub Vec<Vec<T>>);
-
-impl<'a, 'py, T: FromPyObjectOwned<'py>> FromPyObject<'a, 'py> for ListsOf<T> {
-    type Error = PyErr;
-
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        if obj.is_instance_of::<PyString>() {
-            return Err(PyTypeError::new_err("Can't extract `str` to `Vec`"));
-        }
-        let Ok(list) = obj.cast::<PyList>() else {
-            let rows: Vec<ListOf<T>> = obj.extract()?;
-            return Ok(ListsOf(rows.into_iter().map(|r| r.0).collect()));
-        };
-        let mut v = Vec::new();
-        make_room(&mut v, list.len(), "list items")?;
-        for item in list.iter() {
-            try_push(&mut v, item.extract::<ListOf<T>>()?.0, "list items")?;
-        }
-        Ok(ListsOf(v))
     }
 }

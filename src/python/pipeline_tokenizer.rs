@@ -3,7 +3,7 @@
 //! come back as `PipelineEncoding` objects (`bertpiece.Encoding`).
 
 use super::args::{py_str, thread_count};
-use super::list_args::{ListOf, ListsOf};
+use super::list_args::ListOf;
 use super::lists::new_list;
 use crate::encoding::Encoding;
 use crate::pipeline::{Input, Settings, Tokenizer};
@@ -126,13 +126,13 @@ impl PyPipelineTokenizer {
     fn decode_batch<'py>(
         &self,
         py: Python<'py>,
-        batch: ListsOf<u32>,
+        batch: ListOf<ListOf<u32>>,
         skip_special_tokens: bool,
         num_threads: Option<i64>,
     ) -> PyResult<Bound<'py, PyList>> {
         let threads = threads::thread_count(thread_count(py, num_threads)?)?;
         let (t, batch) = (&self.inner, &batch.0);
-        let texts = py.detach(|| threads::run_jobs(threads, batch.len(), |k| t.decode(&batch[k], skip_special_tokens)))?;
+        let texts = py.detach(|| threads::run_jobs(threads, batch.len(), |k| t.decode(&batch[k].0, skip_special_tokens)))?;
         new_list(py, texts.into_iter().map(|text| py_str(py, text?.as_bytes())))
     }
 
