@@ -12,7 +12,7 @@ as such. Engines are interleaved round by round (the machine is shared):
 medians over --rounds rounds, each round one warm-up and one timed run per
 engine, mode and thread count.
 
-    python benches/bench_pipeline.py [--mb 8] [--rounds 3] [--threads 1,2] [--engines ...] [--tokenizer FILE]
+    python benches/bench_pipeline.py [--mb 8] [--skip-mb 0] [--rounds 3] [--threads 1,2] [--engines ...] [--tokenizer FILE]
 """
 
 import argparse
@@ -45,10 +45,13 @@ ENGINES = {
 REFERENCE = "tokenizers-0.23.3"
 
 
-def head(path, mb):
-    """The first `mb` MB of `path`, cut at the last full line."""
+def head(path, mb, skip_mb=0.0):
+    """`mb` MB of `path` from its start, or from the first full line after `skip_mb` MB, cut at the last full line."""
     with open(path, encoding="utf-8") as f:
-        text = f.read(int(mb * 1_000_000))
+        text = f.read(int((skip_mb + mb) * 1_000_000))
+    if skip_mb:
+        text = text[int(skip_mb * 1_000_000):]
+        text = text[text.find("\n") + 1:]
     return text[: text.rfind("\n") + 1] if "\n" in text else text
 
 
@@ -75,6 +78,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--corpus", default="/work/shared/data/corpus/en-large.txt")
     ap.add_argument("--mb", type=float, default=8)
+    ap.add_argument("--skip-mb", type=float, default=0, help="time the text from this many MB into --corpus "
+                    "(e.g. 20: en-large's last 8 MB, text no round here tuned on; the trained file still takes the first --train-mb)")
     ap.add_argument("--train-mb", type=float, default=8)
     ap.add_argument("--vocab-size", type=int, default=32000)
     ap.add_argument("--rounds", type=int, default=3)
@@ -87,7 +92,7 @@ def main():
     engines = [e for e in args.engines.split(",") if e]
     threads = [int(t) for t in args.threads.split(",")]
     tokenizer = args.tokenizer or trained_tokenizer(args.corpus, args.train_mb, args.vocab_size, args.cache)
-    text = head(args.corpus, args.mb)
+    text = head(args.corpus, args.mb, args.skip_mb)
     mb = len(text.encode("utf-8")) / 1e6
     with tempfile.NamedTemporaryFile("w", encoding="utf-8", suffix=".txt", delete=False) as f:
         f.write(text)
