@@ -27,7 +27,7 @@ mod bert_batch;
 mod ids;
 #[path = "pipeline_words.rs"]
 mod words;
-pub use ids::IdsOnly;
+pub use ids::{IdsOnly, IdsPlan};
 
 #[derive(Clone)]
 pub struct Tokenizer {
