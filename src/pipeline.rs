@@ -29,7 +29,7 @@ mod decode;
 mod ids;
 #[path = "pipeline_words.rs"]
 mod words;
-pub use ids::IdsOnly;
+pub use ids::{IdsOnly, IdsPlan};
 
 #[derive(Clone)]
 pub struct Tokenizer {

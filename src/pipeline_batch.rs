@@ -10,7 +10,7 @@
 //! Viterbi of words the other had seen); each thread appends the blocks it
 //! takes in order to one buffer (run_output.rs).
 
-use crate::pipeline::{IdsOnly, Input, Settings, Tokenizer};
+use crate::pipeline::{Input, Settings, Tokenizer};
 use crate::processors::truncation::TruncationParams;
 use crate::room::make_room;
 use crate::run_output::{concat, in_block_order, output_room, run_rows, RunBuffer};
@@ -48,20 +48,22 @@ fn offset(v: usize) -> Result<u32> {
         .ok_or_else(|| Error::Tokenize(format!("offset {v} does not fit the int32 offsets array")))
 }
 
-/// Appends the rows of `texts` to `part`.
+/// Appends the rows of `texts` to `part`: runs of texts on the ids-only
+/// path's plan (made once for them all), each text it declines through `encode`.
 fn encode_part(tok: &Tokenizer, texts: &[&str], add_special_tokens: bool, settings: &Settings, offsets: bool, part: &mut Part) -> Result<()> {
     make_room(&mut part.ids, guess(texts), "token ids")?;
-    for (k, text) in texts.iter().enumerate() {
-        if let Some(next) = texts.get(k + 2) {
-            prefetch_text(next);
+    let plan = tok.ids_plan(add_special_tokens, settings.truncation, offsets);
+    let mut k = 0;
+    loop {
+        if let Some(plan) = &plan {
+            let (lens, truncated) = (&mut part.lens, &mut part.truncated);
+            k += tok.encode_ids_run(plan, &texts[k..], &mut part.ids, offsets.then_some(&mut part.offsets), |n, cut| {
+                lens.push(n as u64);
+                *truncated += cut as u64;
+            })?;
         }
-        let before = part.ids.len();
-        let done = tok.encode_ids_into(text, add_special_tokens, settings.truncation.as_ref(), &mut part.ids, offsets.then_some(&mut part.offsets))?;
-        if let IdsOnly::Done { truncated } = done {
-            part.lens.push((part.ids.len() - before) as u64);
-            part.truncated += truncated as u64;
-            continue;
-        }
+        let Some(text) = texts.get(k) else { return Ok(()) };
+        k += 1;
         // HF's encode with the truncation given; what it cuts off (overflowing) is dropped.
         let e = tok.encode(&Input::Raw(text), None, add_special_tokens, settings)?;
         make_room(&mut part.ids, e.ids.len(), "token ids")?;
@@ -75,22 +77,11 @@ fn encode_part(tok: &Tokenizer, texts: &[&str], add_special_tokens: bool, settin
             }
         }
     }
-    Ok(())
 }
 
 /// A first guess of the ids of `texts`: English runs near 4.5 bytes a token.
 fn guess(texts: &[&str]) -> usize {
     texts.iter().map(|t| t.len()).sum::<usize>() / 4 + texts.len()
-}
-
-/// Requests the cache lines of `text`'s first `PREFETCH_BYTES` bytes: the
-/// next text's, while this one is encoded (the batch's strs lie apart in
-/// memory, each too short for the hardware prefetcher to get ahead of it).
-#[inline]
-fn prefetch_text(text: &str) {
-    const PREFETCH_BYTES: usize = 2048;
-    let bytes = text.as_bytes();
-    bytes[..bytes.len().min(PREFETCH_BYTES)].iter().step_by(64).for_each(crate::prefetch::prefetch);
 }
 
 /// Encodes `texts` as `Tokenizer::encode` does each (single sequences, no
@@ -181,5 +172,46 @@ mod tests {
         assert!(empty.ids.is_empty() && empty.offsets.is_empty());
         assert_eq!(empty.row_splits, vec![0; 601]);
         assert_eq!(encode_flat(&tok, &[], true, None, true, 2).unwrap().row_splits, [0]);
+    }
+
+    /// A small Metaspace + Unigram file (the fused path) with an added token, `<m>`.
+    const UNIGRAM: &str = r#"{"added_tokens": [{"id": 7, "content": "<m>", "single_word": false, "lstrip": true, "rstrip": false,
+                                               "normalized": false, "special": true}],
+        "pre_tokenizer": {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": true},
+        "model": {"type": "Unigram", "unk_id": 0, "byte_fallback": false,
+                  "vocab": [["<unk>", 0.0], ["▁", -2.0], ["a", -1.0], ["b", -1.0], ["▁a", -1.5], ["ab", -1.0], ["▁ab", -2.5]]}}"#;
+
+    /// Runs of texts on the ids-only plan (made once per block, the byte-level
+    /// word cache borrowed once per run; a text the plan declines, here a
+    /// Unigram text that may hold `<m>`, through `encode` between two runs)
+    /// give row by row what the general path gives each text.
+    #[test]
+    fn runs_on_the_plan_match_the_general_path() {
+        use crate::fast_bytelevel::tests as bl;
+        let pre = r#"{"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": true}"#;
+        let byte_level = ["ab a", "x<s>ab c y's", "", "é ab  a", "'s ab c", " Ã©ab"];
+        let unigram = ["ab a  b", " <m>ab xé", "", "▁a▁", "<m>", "xx ab"];
+        let files = [(bl::json(pre, bl::ADDED), &byte_level), (bl::json(pre, bl::ADDED_PUNCTUATION), &byte_level), (UNIGRAM.to_string(), &unigram)];
+        let cut = TruncationParams { max_length: 3, stride: 0, strategy: Strategy::LongestFirst, direction: Direction::Left };
+        for (json, pieces) in files {
+            let fast = Tokenizer::from_json(&json).unwrap();
+            assert!(fast.fast_path().is_some());
+            let general = Tokenizer::from_json(&json).unwrap().without_fast_paths();
+            let texts: Vec<&str> = (0..700).map(|k| pieces[k % pieces.len()]).collect();
+            for (truncation, add) in [(None, false), (None, true), (Some(cut), true)] {
+                let settings = Settings { truncation, padding: None };
+                let rows: Vec<_> = texts.iter().map(|t| general.encode(&Input::Raw(t), None, add, &settings).unwrap()).collect();
+                for threads in [1, 2] {
+                    let flat = encode_flat(&fast, &texts, add, truncation, true, threads).unwrap();
+                    for (k, e) in rows.iter().enumerate() {
+                        let (a, b) = (flat.row_splits[k] as usize, flat.row_splits[k + 1] as usize);
+                        let spans: Vec<[u32; 2]> = e.offsets.iter().map(|&(s, t)| [s as u32, t as u32]).collect();
+                        assert_eq!((&flat.ids[a..b], &flat.offsets[a..b]), (&e.ids[..], &spans[..]), "{:?}", texts[k]);
+                    }
+                    assert_eq!(flat.truncated, rows.iter().filter(|e| !e.overflowing.is_empty()).count() as u64);
+                    assert_eq!(flat.ids, encode_flat(&fast, &texts, add, truncation, false, threads).unwrap().ids);
+                }
+            }
+        }
     }
 }

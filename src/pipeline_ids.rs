@@ -8,13 +8,15 @@
 
 use super::Tokenizer;
 use crate::added_tokens::Split;
+use crate::fast_bytelevel::merge::Words;
+use crate::fast_bytelevel::FastByteLevel;
 use crate::processors::truncation::{Direction, Strategy, TruncationParams};
 use crate::processors::{space_counts, trim_span, Piece, PostProcessor};
 use crate::Result;
 
 /// The fast path a text's sequence takes.
 enum SequencePath<'a> {
-    ByteLevel(&'a crate::fast_bytelevel::FastByteLevel),
+    ByteLevel(&'a FastByteLevel),
     Unigram(crate::models::unigram::FusedUnigram<'a>),
     Bert(&'a crate::tokenizer::FullTokenizer),
 }
@@ -115,6 +117,18 @@ fn keep<T>(v: &mut Vec<T>, from: usize, max: usize, cut: usize, direction: Direc
     }
 }
 
+/// What [`Tokenizer::encode_ids_into`] finds out from the tokenizer and the
+/// call's options alone, not from the text: found once for a batch's texts
+/// ([`Tokenizer::ids_plan`]) instead of once per text.
+pub struct IdsPlan<'a> {
+    path: SequencePath<'a>,
+    post: PostPlan<'a>,
+    /// The post-processor's special tokens are added.
+    specials: bool,
+    truncation: Option<TruncationParams>,
+    add_special_tokens: bool,
+}
+
 impl Tokenizer {
     /// `encode(Input::Raw(text), None, add_special_tokens, truncation)`'s ids
     /// (and offsets, when asked) appended to `ids` / `offsets`, without
@@ -128,46 +142,97 @@ impl Tokenizer {
         add_special_tokens: bool,
         truncation: Option<&TruncationParams>,
         ids: &mut Vec<u32>,
-        mut offsets: Option<&mut Vec<[u32; 2]>>,
+        offsets: Option<&mut Vec<[u32; 2]>>,
     ) -> Result<IdsOnly> {
+        match self.ids_plan(add_special_tokens, truncation.copied(), offsets.is_some()) {
+            Some(plan) => self.encode_ids_planned(&plan, None, text, ids, offsets),
+            None => Ok(IdsOnly::Declined),
+        }
+    }
+
+    /// The plan of [`Tokenizer::encode_ids_into`] for these options (`offsets`:
+    /// whether offsets are asked); None where it declines every text.
+    pub fn ids_plan(&self, add_special_tokens: bool, truncation: Option<TruncationParams>, offsets: bool) -> Option<IdsPlan<'_>> {
         let path = match (&self.fast, self.fused_unigram()) {
             (Some(fast), _) => SequencePath::ByteLevel(fast),
             // added tokens: only a text that can hold none (as written, and no normalized ones the
-            // normalizer could make appear), the rest through `encode`
-            (None, Some(u)) if !self.added_first.may_occur_in(text) && self.normalized_matcher.is_empty() => SequencePath::Unigram(u),
-            (None, None) => match self.bert_ids_path() {
-                Some(b) => SequencePath::Bert(b),
-                None => return Ok(IdsOnly::Declined),
-            },
-            _ => return Ok(IdsOnly::Declined),
+            // normalizer could make appear; the text's own check in `encode_ids_planned`), the rest
+            // through `encode`
+            (None, Some(u)) if self.normalized_matcher.is_empty() => SequencePath::Unigram(u),
+            (None, None) => SequencePath::Bert(self.bert_ids_path()?),
+            _ => return None,
         };
+        let post = PostPlan::new(self.config.post_processor.as_ref())?;
+        // the trims read byte-level tokens' spaces; without offsets they change nothing (MPNet's
+        // RobertaProcessing on a BERT-shaped file)
+        let trims_apply = post.n_trims > 0 && (offsets || !matches!(path, SequencePath::Bert(_)));
+        if trims_apply && !matches!(path, SequencePath::ByteLevel(_)) {
+            return None;
+        }
+        let specials = add_special_tokens && post.specials.is_some();
+        Some(IdsPlan { path, post, specials, truncation, add_special_tokens })
+    }
+
+    /// [`Tokenizer::encode_ids_into`] on `texts` in order with `plan`, the
+    /// byte-level word cache borrowed once for all of them, up to the first
+    /// text the plan declines: how many texts were encoded. After each,
+    /// `done(ids it appended, whether truncation cut it)`.
+    pub fn encode_ids_run(
+        &self,
+        plan: &IdsPlan<'_>,
+        texts: &[&str],
+        ids: &mut Vec<u32>,
+        mut offsets: Option<&mut Vec<[u32; 2]>>,
+        mut done: impl FnMut(usize, bool),
+    ) -> Result<usize> {
+        let mut run = |mut words: Option<&mut Words<'_>>| -> Result<usize> {
+            for (k, text) in texts.iter().enumerate() {
+                if let Some(next) = texts.get(k + 2) {
+                    prefetch_text(next);
+                }
+                let before = ids.len();
+                match self.encode_ids_planned(plan, words.as_deref_mut(), text, ids, offsets.as_deref_mut())? {
+                    IdsOnly::Done { truncated } => done(ids.len() - before, truncated),
+                    IdsOnly::Declined => return Ok(k),
+                }
+            }
+            Ok(texts.len())
+        };
+        match &plan.path {
+            SequencePath::ByteLevel(fast) => fast.with_words(|words| run(Some(words))),
+            _ => run(None),
+        }
+    }
+
+    /// [`Tokenizer::encode_ids_into`] with its `plan`; `words`: the byte-level
+    /// word cache, when the caller has borrowed it (None: borrowed here).
+    fn encode_ids_planned(
+        &self,
+        plan: &IdsPlan<'_>,
+        words: Option<&mut Words<'_>>,
+        text: &str,
+        ids: &mut Vec<u32>,
+        mut offsets: Option<&mut Vec<[u32; 2]>>,
+    ) -> Result<IdsOnly> {
+        let (path, truncation, add_special_tokens) = (&plan.path, plan.truncation.as_ref(), plan.add_special_tokens);
+        if matches!(path, SequencePath::Unigram(_)) && self.added_first.may_occur_in(text) {
+            return Ok(IdsOnly::Declined);
+        }
         // offsets must fit the u32 (and the int32 array): a longer text takes the general path's error
         if text.len() > i32::MAX as usize {
             return Ok(IdsOnly::Declined);
         }
-        let Some(plan) = PostPlan::new(self.config.post_processor.as_ref()) else { return Ok(IdsOnly::Declined) };
-        // the trims read byte-level tokens' spaces; without offsets they change nothing (MPNet's
-        // RobertaProcessing on a BERT-shaped file)
-        let trims_apply = plan.n_trims > 0 && (offsets.is_some() || !matches!(path, SequencePath::Bert(_)));
-        if trims_apply && !matches!(path, SequencePath::ByteLevel(_)) {
-            return Ok(IdsOnly::Declined);
-        }
         let (ids_from, offsets_from) = (ids.len(), offsets.as_ref().map_or(0, |o| o.len()));
-        let specials = add_special_tokens && plan.specials.is_some();
+        let specials = plan.specials;
         if specials {
-            plan.push_specials(true, ids, &mut offsets);
+            plan.post.push_specials(true, ids, &mut offsets);
         }
         // the sequence's own tokens start here
         let (seq_from, seq_offsets_from) = (ids.len(), offsets.as_ref().map_or(0, |o| o.len()));
         // added-token splits: (index in the sequence, their spaces), for the trims
         let mut added_spaces: Vec<(usize, u32, u32)> = Vec::new();
-        match &path {
-            SequencePath::ByteLevel(fast) => {
-                // no added token in the text (found out by the scan itself, where it can), else split them out first
-                if !fast.encode_text_ids(text, &self.added_first, ids, offsets.as_deref_mut())? {
-                    self.encode_added_ids(fast, text, ids, &mut offsets, &mut added_spaces, seq_from)?
-                }
-            }
+        match path {
+            SequencePath::ByteLevel(fast) => self.byte_level_ids(fast, words, text, ids, &mut offsets, &mut added_spaces, seq_from)?,
             SequencePath::Unigram(u) => u.encode_ids(text, ids, offsets.as_deref_mut())?,
             SequencePath::Bert(b) => {
                 // right truncation needs the first `max + 1` ids only (one more tells it cut)
@@ -201,8 +266,8 @@ impl Tokenizer {
                 }
             }
         }
-        if let (Some(o), SequencePath::ByteLevel(fast)) = (offsets.as_deref_mut(), &path) {
-            if plan.n_trims > 0 {
+        if let (Some(o), SequencePath::ByteLevel(fast)) = (offsets.as_deref_mut(), path) {
+            if plan.post.n_trims > 0 {
                 let spans = o.get_mut(seq_offsets_from..).unwrap_or_default();
                 let mut extra = added_spaces.iter().peekable();
                 for (i, (span, &id)) in spans.iter_mut().zip(ids.get(seq_from..).unwrap_or_default()).enumerate() {
@@ -214,7 +279,7 @@ impl Tokenizer {
                         _ => fast.spaces(id),
                     };
                     let mut s = (span[0] as usize, span[1] as usize);
-                    for &add_prefix_space in plan.trims.get(..plan.n_trims).unwrap_or_default() {
+                    for &add_prefix_space in plan.post.trims.get(..plan.post.n_trims).unwrap_or_default() {
                         s = trim_span(s, lead as usize, trail as usize, i == 0, add_prefix_space);
                     }
                     *span = [s.0 as u32, s.1 as u32];
@@ -222,7 +287,7 @@ impl Tokenizer {
             }
         }
         if specials {
-            plan.push_specials(false, ids, &mut offsets);
+            plan.post.push_specials(false, ids, &mut offsets);
         }
         Ok(IdsOnly::Done { truncated })
     }
@@ -234,12 +299,37 @@ impl Tokenizer {
         if add_special_tokens && added > 0 { t.max_length.wrapping_sub(added) } else { t.max_length }
     }
 
+    /// A byte-level text's sequence ids, on `words` (None: the cache borrowed
+    /// here): the scan stops at a byte an added token may start with (where
+    /// it can), and then the added tokens are split out first.
+    #[allow(clippy::too_many_arguments)]
+    fn byte_level_ids(
+        &self,
+        fast: &FastByteLevel,
+        words: Option<&mut Words<'_>>,
+        text: &str,
+        ids: &mut Vec<u32>,
+        offsets: &mut Option<&mut Vec<[u32; 2]>>,
+        added_spaces: &mut Vec<(usize, u32, u32)>,
+        ids_from: usize,
+    ) -> Result<()> {
+        let Some(words) = words else {
+            return fast.with_words(|w| self.byte_level_ids(fast, Some(w), text, ids, offsets, added_spaces, ids_from));
+        };
+        if !fast.encode_text_ids_in(words, text, &self.added_first, ids, offsets.as_deref_mut())? {
+            self.encode_added_ids(fast, words, text, ids, offsets, added_spaces, ids_from)?
+        }
+        Ok(())
+    }
+
     /// A text that may hold added tokens: split out as `encode_text_fast`
     /// does ([`Tokenizer::added_splits_unnormalized`]), the text between
     /// them on the fast path.
+    #[allow(clippy::too_many_arguments)]
     fn encode_added_ids(
         &self,
-        fast: &crate::fast_bytelevel::FastByteLevel,
+        fast: &FastByteLevel,
+        words: &mut Words<'_>,
         text: &str,
         ids: &mut Vec<u32>,
         offsets: &mut Option<&mut Vec<[u32; 2]>>,
@@ -257,9 +347,19 @@ impl Tokenizer {
                         o.push([span.0 as u32, span.1 as u32]);
                     }
                 }
-                Split::Text(piece) => fast.encode_piece_ids(&piece.text()?, piece.origin, ids, offsets.as_deref_mut())?,
+                Split::Text(piece) => fast.encode_piece_ids_in(words, &piece.text()?, piece.origin, ids, offsets.as_deref_mut())?,
             }
         }
         Ok(())
     }
+}
+
+/// Requests the cache lines of `text`'s first `PREFETCH_BYTES` bytes: the
+/// next text's, while this one is encoded (a batch's strs lie apart in
+/// memory, each too short for the hardware prefetcher to get ahead of it).
+#[inline]
+fn prefetch_text(text: &str) {
+    const PREFETCH_BYTES: usize = 2048;
+    let bytes = text.as_bytes();
+    bytes[..bytes.len().min(PREFETCH_BYTES)].iter().step_by(64).for_each(crate::prefetch::prefetch);
 }

@@ -8,7 +8,8 @@
 //! [`Encoding`] as the general path, so added tokens, post-processors,
 //! truncation and padding stay the general path's. The ids-only entry of
 //! the bulk call finds out in the same scan whether a text may hold an
-//! added token ([`FastByteLevel::encode_text_ids`]).
+//! added token ([`FastByteLevel::encode_text_ids`]); a run of texts borrows
+//! the thread's word cache once ([`FastByteLevel::with_words`]).
 
 pub(crate) mod blocks;
 mod cache;
@@ -73,21 +74,33 @@ impl FastByteLevel {
         self.stops = scan::AsciiClasses::with_stops(first.bytes()).map(Arc::new);
     }
 
-    /// [`FastByteLevel::encode_piece_ids`] on a whole text (origin 0) that
+    /// Runs `f` with this thread's word cache borrowed once: for a run of
+    /// texts, one borrow instead of one per text (the `_in` methods take it).
+    /// A word whose tokens could not be made (no memory) makes it an error.
+    pub fn with_words<R>(&self, f: impl FnOnce(&mut merge::Words<'_>) -> Result<R>) -> Result<R> {
+        self.bpe.with_cache(f)?
+    }
+
+    /// [`FastByteLevel::encode_text_ids_in`] with the cache borrowed for this text alone.
+    pub fn encode_text_ids(&self, text: &str, first: &FirstBytes, ids: &mut Vec<u32>, offsets: Option<&mut Vec<[u32; 2]>>) -> Result<bool> {
+        self.with_words(|words| self.encode_text_ids_in(words, text, first, ids, offsets))
+    }
+
+    /// [`FastByteLevel::encode_piece_ids_in`] on a whole text (origin 0) that
     /// holds no added token: false, with nothing appended, when it may hold
     /// one (a byte of `first`), for the caller to split them out first.
     /// Where the first bytes are ASCII punctuation, the scan itself stops at
     /// them (no pass of its own over the text); otherwise `first` is looked for first.
-    pub fn encode_text_ids(&self, text: &str, first: &FirstBytes, ids: &mut Vec<u32>, mut offsets: Option<&mut Vec<[u32; 2]>>) -> Result<bool> {
+    pub fn encode_text_ids_in(&self, words: &mut merge::Words<'_>, text: &str, first: &FirstBytes, ids: &mut Vec<u32>, mut offsets: Option<&mut Vec<[u32; 2]>>) -> Result<bool> {
         let Some(stops) = &self.stops else {
             if first.may_occur_in(text) {
                 return Ok(false);
             }
-            self.encode_piece_ids(text, 0, ids, offsets)?;
+            self.encode_piece_ids_in(words, text, 0, ids, offsets)?;
             return Ok(true);
         };
         let (ids_from, offsets_from) = (ids.len(), offsets.as_ref().map_or(0, |o| o.len()));
-        if self.encode_ids_until(text, 0, stops, ids, offsets.as_deref_mut())? {
+        if self.encode_ids_until(words, text, 0, stops, ids, offsets.as_deref_mut())? {
             return Ok(true);
         }
         ids.truncate(ids_from);
@@ -158,18 +171,31 @@ impl FastByteLevel {
         self.spaces.get(id as usize).copied().unwrap_or((0, 0))
     }
 
+    /// [`FastByteLevel::encode_piece_ids_in`] with the cache borrowed for this piece alone.
+    pub fn encode_piece_ids(&self, text: &str, origin: usize, ids: &mut Vec<u32>, offsets: Option<&mut Vec<[u32; 2]>>) -> Result<()> {
+        self.with_words(|words| self.encode_piece_ids_in(words, text, origin, ids, offsets))
+    }
+
     /// [`FastByteLevel::encode_piece`] for ids only: the ids appended to
     /// `ids` and, when asked, each token's (start, end) in chars of the
     /// original text to `offsets`. No token string, word index or type id.
     /// The caller keeps texts under 2^31 bytes, so every offset fits a u32.
-    pub fn encode_piece_ids(&self, text: &str, origin: usize, ids: &mut Vec<u32>, offsets: Option<&mut Vec<[u32; 2]>>) -> Result<()> {
-        self.encode_ids_until(text, origin, scan::AsciiClasses::plain(), ids, offsets).map(|_| ())
+    pub fn encode_piece_ids_in(&self, words: &mut merge::Words<'_>, text: &str, origin: usize, ids: &mut Vec<u32>, offsets: Option<&mut Vec<[u32; 2]>>) -> Result<()> {
+        self.encode_ids_until(words, text, origin, scan::AsciiClasses::plain(), ids, offsets).map(|_| ())
     }
 
-    /// [`FastByteLevel::encode_piece_ids`] with the scanner's classes
+    /// [`FastByteLevel::encode_piece_ids_in`] with the scanner's classes
     /// `classes`, up to its first Stop byte: false if there is one (what was
     /// appended before it is the caller's to drop).
-    fn encode_ids_until(&self, text: &str, origin: usize, classes: &scan::AsciiClasses, ids: &mut Vec<u32>, offsets: Option<&mut Vec<[u32; 2]>>) -> Result<bool> {
+    fn encode_ids_until(
+        &self,
+        words: &mut merge::Words<'_>,
+        text: &str,
+        origin: usize,
+        classes: &scan::AsciiClasses,
+        ids: &mut Vec<u32>,
+        offsets: Option<&mut Vec<[u32; 2]>>,
+    ) -> Result<bool> {
         if text.is_empty() {
             return Ok(true);
         }
@@ -180,15 +206,13 @@ impl FastByteLevel {
         // here, so that no push below grows the buffer
         make_room(ids, text.len() + 8, "byte-level BPE ids")?;
         let Some(offsets) = offsets else {
-            return self.bpe.with_cache(|words| words.text_ids(text, classes, ids));
+            return Ok(words.text_ids(text, classes, ids));
         };
         make_room(offsets, text.len() + 8, "byte-level BPE offsets")?;
         // ASCII text: chars are bytes (the common case, no counting)
         let ascii = text.is_ascii();
-        self.bpe.with_cache(|words| {
-            let sink = OffsetsSink { words, bytes, ascii, origin, prefix, chars_before: 0, ids, offsets };
-            ids::split_blocks(text, classes, sink)
-        })
+        let sink = OffsetsSink { words, bytes, ascii, origin, prefix, chars_before: 0, ids, offsets };
+        Ok(ids::split_blocks(text, classes, sink))
     }
 }
 
@@ -257,4 +281,4 @@ fn is_char_start(bytes: &[u8], i: usize) -> bool {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -2,7 +2,7 @@
 
 use crate::pipeline::{Input, Settings, Tokenizer};
 
-fn json(pre_tokenizer: &str, added: &str) -> String {
+pub(crate) fn json(pre_tokenizer: &str, added: &str) -> String {
     let mut vocab: Vec<String> = crate::pre_tokenizers::byte_level::alphabet().iter().map(|c| format!("{:?}", c.to_string())).collect();
     for t in ["ab", "Ġa", "Ġab", "Ã©"] {
         vocab.push(format!("{t:?}"));
@@ -16,12 +16,12 @@ fn json(pre_tokenizer: &str, added: &str) -> String {
     )
 }
 
-const ADDED: &str = r#"{"id": 260, "content": "<s>", "single_word": false, "lstrip": true, "rstrip": false, "normalized": false, "special": true},
+pub(crate) const ADDED: &str = r#"{"id": 260, "content": "<s>", "single_word": false, "lstrip": true, "rstrip": false, "normalized": false, "special": true},
     {"id": 261, "content": "ab c", "single_word": false, "lstrip": false, "rstrip": false, "normalized": true, "special": false}"#;
 
 /// Added tokens that all start with ASCII punctuation: the bulk scan itself stops at their first bytes
 /// (a contraction's quote too: `'s` is a token here, not the contraction).
-const ADDED_PUNCTUATION: &str = r#"{"id": 260, "content": "<s>", "single_word": false, "lstrip": true, "rstrip": false, "normalized": false, "special": true},
+pub(crate) const ADDED_PUNCTUATION: &str = r#"{"id": 260, "content": "<s>", "single_word": false, "lstrip": true, "rstrip": false, "normalized": false, "special": true},
     {"id": 261, "content": "'s", "single_word": false, "lstrip": false, "rstrip": true, "normalized": true, "special": false}"#;
 
 #[test]
