@@ -2,9 +2,10 @@
 //! pieces looked up eight at a time. The block's piece starts (the masks of
 //! [`super::blocks`]) are compressed into a list of positions; for eight
 //! pieces at once the keys are permuted out of the block's register, masked
-//! to the pieces' lengths and hashed, and the home slots gathered from the word cache's
-//! tables, so the eight slot loads are in flight together and no branch
-//! depends on a piece's length or kind. A piece the gathers do not answer
+//! to the pieces' lengths and hashed, and the home slots read from the word cache's
+//! tables (the 1–8-byte table's by one 16-byte load a lane, the 9–16-byte
+//! table's gathered), so the eight slot loads are in flight together and no
+//! branch depends on a piece's length or kind. A piece the gathers do not answer
 //! (several tokens, not in its home slot, over 16 bytes, not cached) takes the scalar lookup
 //! ([`Words::tokenize_ids`]) in its place, in order. The same ids and the
 //! same cache updates as the scalar loop: only words found in their home
@@ -136,8 +137,8 @@ impl Words<'_> {
                     let h = _mm512_mullo_epi64(_mm512_xor_si512(k, len), _mm512_set1_epi64(0x9E37_79B9_7F4A_7C15u64 as i64));
                     let slot = _mm512_and_si512(_mm512_srli_epi64::<32>(h), _mm512_set1_epi64(t.mask as i64));
                     let at = _mm512_slli_epi64::<4>(slot);
-                    let sk = _mm512_mask_i64gather_epi64::<1>(zero, short_lane, at, t.slots.cast());
-                    let sv = _mm512_mask_i64gather_epi64::<1>(zero, short_lane, at, t.slots.add(8).cast());
+                    // each lane's whole slot by one 16-byte load (every lane's index is in the table)
+                    let (sk, sv) = slot_words(t.slots, at);
                     let meta = _mm512_srli_epi64::<32>(sv);
                     let held = _mm512_mask_cmpeq_epi64_mask(short_lane, sk, k) & _mm512_cmpeq_epi64_mask(_mm512_and_si512(meta, byte), len);
                     found = _mm512_mask_blend_epi64(held, found, sv);
@@ -155,6 +156,8 @@ impl Words<'_> {
                     let h = _mm512_mullo_epi64(h, _mm512_set1_epi64(0xD6E8_FEB8_6659_FD93u64 as i64));
                     let slot = _mm512_and_si512(_mm512_srli_epi64::<32>(h), _mm512_set1_epi64(t.mask as i64));
                     let at = _mm512_add_epi64(_mm512_slli_epi64::<4>(slot), _mm512_slli_epi64::<3>(slot)); // 24 bytes a slot
+                    // (gathers: one or two lanes of a group are words of 9-16 bytes, loads for all 8
+                    // of them and the shuffles measured no faster)
                     let s0 = _mm512_mask_i64gather_epi64::<1>(zero, mid_lane, at, t.slots.cast());
                     let s1 = _mm512_mask_i64gather_epi64::<1>(zero, mid_lane, at, t.slots.add(8).cast());
                     let sv = _mm512_mask_i64gather_epi64::<1>(zero, mid_lane, at, t.slots.add(16).cast());
@@ -202,6 +205,35 @@ impl Words<'_> {
             }
             pos[n] as usize
         }
+    }
+}
+
+/// Each lane's two 8-byte words at `base + at` (byte offsets, all inside
+/// one table's slots): one 16-byte load a lane, then shuffles. On the
+/// rounds' host (AMD EPYC, AVX-512) an 8-lane gather costs ~6 cycles of
+/// throughput whatever its mask, and two gathers of the same slots (key,
+/// then value) twice one; these eight loads and shuffles measured 3-5% faster
+/// on the whole bulk call than those two gathers.
+///
+/// # Safety
+/// The CPU must have AVX-512 F; the 16 bytes at `base + at` of every lane are readable.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn slot_words(base: *const u8, at: std::arch::x86_64::__m512i) -> (std::arch::x86_64::__m512i, std::arch::x86_64::__m512i) {
+    use std::arch::x86_64::*;
+    let mut off = [0u64; 8];
+    // SAFETY: `off` holds 8 u64; each lane's 16 bytes are readable (the caller's contract)
+    unsafe {
+        _mm512_storeu_si512(off.as_mut_ptr().cast(), at);
+        let word = |k: usize| _mm_loadu_si128(base.add(off[k] as usize).cast());
+        let two = |k: usize| _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(word(k)), word(k + 1));
+        let low = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(two(0)), two(2));
+        let high = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(two(4)), two(6));
+        (
+            _mm512_permutex2var_epi64(low, _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0), high),
+            _mm512_permutex2var_epi64(low, _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1), high),
+        )
     }
 }
 
