@@ -64,7 +64,10 @@ const CHUNK: usize = 256;
 /// thread, a batch of one chunk or less, or an item that is not a str with
 /// its own UTF-8 (read the usual way, which names the first bad item, or
 /// encodes what a str subclass's `encode` gives; the chunks encoded before
-/// it are done again there).
+/// it are done again there). The GIL is released between chunks, so a list
+/// another Python thread changes meanwhile gives each row from the str the
+/// list held when its chunk was read (each held by a reference while it is
+/// encoded; a list grown shorter is read again the usual way).
 pub(super) fn encode_batch_streamed(
     py: Python<'_>,
     tok: &FullTokenizer,
