@@ -36,7 +36,7 @@ pub struct Batch {
 /// With offsets (`offsets.rs`, which makes each row's room): each row's ids
 /// and spans appended to `out`'s, its length to `lens`, and its index (from
 /// `first`) to `flagged` if it holds a needle.
-fn encode_rows_offsets(tok: &FullTokenizer, texts: &[&[u8]], opts: &BatchOptions, needles: &Needles, first: usize, out: &mut Part) -> Result<()> {
+pub(crate) fn encode_rows_offsets(tok: &FullTokenizer, texts: &[&[u8]], opts: &BatchOptions, needles: &Needles, first: usize, out: &mut Part) -> Result<()> {
     with_thread_scratch(|scratch| {
         scratch.enable_cache();
         for (k, text) in texts.iter().enumerate() {
@@ -64,7 +64,7 @@ fn encode_rows_offsets(tok: &FullTokenizer, texts: &[&[u8]], opts: &BatchOptions
 /// is read from memory once. With `seconds`, row `k` is the pair
 /// `(texts[k], seconds[k])`.
 #[allow(clippy::too_many_arguments)]
-fn encode_rows(
+pub(crate) fn encode_rows(
     tok: &FullTokenizer,
     texts: &[&[u8]],
     seconds: Option<&[&[u8]]>,
@@ -141,6 +141,16 @@ pub(crate) struct Part {
     flagged: Vec<u64>,
     types: Vec<u8>,
     too_short: bool,
+}
+
+impl Part {
+    /// Room for `ids` ids (and as many offsets, when asked) in buffers that
+    /// become the call's output, and for `rows` row lengths.
+    pub(crate) fn make_output_room(&mut self, ids: usize, offsets: bool, rows: usize) -> Result<()> {
+        output_room(&mut self.ids, ids, "token ids")?;
+        output_room(&mut self.offsets, if offsets { ids } else { 0 }, "token offsets")?;
+        make_room(&mut self.lens, rows, "row lengths")
+    }
 }
 
 /// Encodes `texts` (generalized UTF-8) on `num_threads` threads (`None`: all
@@ -274,9 +284,7 @@ pub(crate) fn block_job(
     let out = if place.is_some() { &mut run.part } else { &mut lone };
     if place == Some(true) {
         let room = texts.guess(plan, run_rows(k, plan.block, plan.blocks, plan.workers, plan.rows));
-        output_room(&mut out.ids, room, "token ids")?;
-        output_room(&mut out.offsets, if opts.offsets { room } else { 0 }, "token offsets")?;
-        make_room(&mut out.lens, if k == 0 { plan.rows } else { 0 }, "row lengths")?;
+        out.make_output_room(room, opts.offsets, if k == 0 { plan.rows } else { 0 })?;
     }
     // Every batch turns its threads' word memos on (2.5 MiB once per thread,
     // kept for later batches): serving calls are small batches one after

@@ -22,6 +22,8 @@ use std::sync::OnceLock;
 pub struct TextFeed<'t> {
     plan: Plan,
     blocks: Vec<OnceLock<Vec<&'t [u8]>>>,
+    /// Block `k` encoded (its texts never read again).
+    done: Vec<AtomicBool>,
     arrived: AtomicUsize,
     stopped: AtomicBool,
 }
@@ -41,7 +43,8 @@ impl<'t> TextFeed<'t> {
             return Ok(None);
         }
         let plan = Plan::new(threads, rows);
-        Ok(Some(TextFeed { blocks: (0..plan.blocks).map(|_| OnceLock::new()).collect(), plan, arrived: AtomicUsize::new(0), stopped: AtomicBool::new(false) }))
+        let (blocks, done) = ((0..plan.blocks).map(|_| OnceLock::new()).collect(), (0..plan.blocks).map(|_| AtomicBool::new(false)).collect());
+        Ok(Some(TextFeed { blocks, done, plan, arrived: AtomicUsize::new(0), stopped: AtomicBool::new(false) }))
     }
 
     /// The blocks in the order they are best read: the other workers' runs
@@ -57,6 +60,11 @@ impl<'t> TextFeed<'t> {
         order
     }
 
+    /// How many blocks the batch is cut into.
+    pub fn blocks(&self) -> usize {
+        self.plan.blocks
+    }
+
     /// The rows of block `k`.
     pub fn block_rows(&self, k: usize) -> Range<usize> {
         self.plan.block_rows(k)
@@ -70,6 +78,12 @@ impl<'t> TextFeed<'t> {
         slot.set(texts).map_err(|_| Error::Tokenize(format!("internal error: block {k} read twice")))?;
         self.arrived.fetch_add(1, Ordering::Release);
         Ok(())
+    }
+
+    /// Whether block `k` is encoded: no worker reads its texts any more, so
+    /// what they point into may be given back before the call ends.
+    pub fn is_done(&self, k: usize) -> bool {
+        self.done.get(k).is_some_and(|d| d.load(Ordering::Acquire))
     }
 
     /// No more blocks will come (reading failed): the workers stop.
@@ -137,7 +151,11 @@ pub fn encode_fed(
     let needles = Needles::new(needles);
     let plan = &feed.plan;
     let (runs, done) = run_runs_fed(plan.workers, plan.blocks, feed, |_| RunBuffer::new(Part::default()), |run, k| {
-        block_job(tok, feed, &opts, &needles, plan, run, k)
+        let part = block_job(tok, feed, &opts, &needles, plan, run, k);
+        if let Some(d) = feed.done.get(k) {
+            d.store(true, Ordering::Release);
+        }
+        part
     }, read)?;
     let finished = !feed.stopped() && done.len() == plan.blocks;
     let alone = done.into_iter().map(|(_, part)| part).collect();

@@ -17,6 +17,7 @@ pub mod added_tokens;
 pub mod aligned;
 pub mod batch;
 pub mod batch_fed;
+pub mod batch_stream;
 mod batch_needles;
 mod batch_pairs;
 mod batch_rows;

@@ -84,6 +84,9 @@ def _texts(texts):
         return texts if texts.dtype.kind == "U" else list(texts)
     if isinstance(texts, (str, bytes)):
         raise TypeError("texts must be a sequence of str, not a single str (wrap it in a list)")
+    if not hasattr(texts, "__getitem__"):
+        # (a generator or iterator: its rows holding added tokens are taken again afterwards)
+        return list(texts)
     return texts
 
 

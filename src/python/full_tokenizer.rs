@@ -47,6 +47,10 @@ impl PyFullTokenizer {
             if let Some(batch) = super::batch_fed::encode_batch_fed(py, &self.inner, texts, opts, needles, threads)? {
                 return Ok(py.detach(|| with_padding(batch, padding, threads))?);
             }
+            // On one thread: read a chunk at a time, each encoded at once.
+            if let Some(batch) = super::batch_fed::encode_batch_streamed(py, &self.inner, texts, opts, needles, threads)? {
+                return Ok(py.detach(|| with_padding(batch, padding, threads))?);
+            }
         }
         let reference = self.inner.basic().options().reference;
         let read = match arrow {

@@ -1,0 +1,127 @@
+"""The one-thread bulk call with its texts read a chunk at a time
+(src/batch_stream.rs, src/python/batch_fed.rs): a list or tuple of more
+than 256 strs on one thread is read 256 rows at a time, each chunk encoded
+at once and its references given back. Its rows are tokenizers 0.23.3's and
+those of the usual reading (everything read first: an iterator takes it); a
+batch it cannot read that way (an item not a str, a str subclass, lone
+surrogates, in any chunk) is read as before, naming the first bad item."""
+
+import os
+import threading
+
+import numpy as np
+import pytest
+from tokenizers import BertWordPieceTokenizer
+
+import bertpiece
+from google_reference import data_files, read_lines
+
+VOCAB = os.path.join(os.path.dirname(bertpiece.__file__), "vocab")
+LINES = [line for f in data_files() for line in read_lines(f)[::7]]
+LINES = [line + " [SEP] y" if k % 131 == 3 else line for k, line in enumerate(LINES)]
+
+
+@pytest.fixture(scope="module")
+def tok():
+    return bertpiece.BertTokenizer.from_pretrained("bert-base-uncased")
+
+
+def rows(batch):
+    return np.split(batch.ids, batch.row_splits[1:-1])
+
+
+def core(tok, data, **kw):
+    """The core's arrays and flagged rows for `data` (an iterator: read first, item by item)."""
+    ids, splits, offsets, redo, _, _ = tok._core.encode_batch(
+        data, special=tok._cls_sep_ids(), num_threads=1, added=list(tok._added), **kw)
+    return [np.asarray(ids), np.asarray(splits), None if offsets is None else np.asarray(offsets), list(redo)]
+
+
+def same_core(tok, data, **kw):
+    a, b = core(tok, data, **kw), core(tok, iter(data), **kw)
+    return all(x is None and y is None or np.array_equal(x, y) for x, y in zip(a, b))
+
+
+def same(a, b):
+    return np.array_equal(a.ids, b.ids) and np.array_equal(a.row_splits, b.row_splits) and (
+        a.offsets is None and b.offsets is None or np.array_equal(a.offsets, b.offsets))
+
+
+@pytest.mark.parametrize("n", [257, 512, 1_000, len(LINES)])
+def test_streamed_rows_are_the_references_and_the_rows_read_first(tok, n):
+    assert len(LINES) > 2_000
+    texts = LINES[:n]
+    ref = BertWordPieceTokenizer(os.path.join(VOCAB, "bert-base-uncased.txt"), lowercase=True)
+    expected = [e.ids for e in ref.encode_batch(texts)]
+    for data in (texts, tuple(texts)):
+        streamed = tok.encode_batch(data, num_threads=1)
+        assert [r.tolist() for r in rows(streamed)] == expected
+        assert same(streamed, tok.encode_batch(data, num_threads=2))
+        # the core's rows and flagged rows, streamed and read first
+        assert same_core(tok, data)
+        assert same_core(tok, data, return_offsets=True)
+        assert same_core(tok, data, max_length=20)
+    ref.enable_truncation(max_length=32)
+    cut = [e.ids for e in ref.encode_batch(texts)]
+    os.environ["BERTPIECE_NUM_THREADS"] = "1"
+    try:
+        padded = tok(texts, padding=True, truncation=True, max_length=32, return_tensors="np")["input_ids"]
+    finally:
+        del os.environ["BERTPIECE_NUM_THREADS"]
+    assert [row[:len(c)].tolist() + [int(x) for x in row[len(c):] if x] for row, c in zip(padded, cut)] == cut
+
+
+def test_the_first_bad_item_is_named_in_whichever_chunk(tok):
+    texts = list(LINES[:2_000])
+    texts[1_500], texts[700] = 7, b"bytes"  # both past the first chunk: chunks were encoded before
+    with pytest.raises(TypeError, match=r"texts\[700\] must be str, not bytes"):
+        tok.encode_batch(texts, num_threads=1)
+    texts[700] = LINES[700]
+    with pytest.raises(TypeError, match=r"texts\[1500\] must be str, not int"):
+        tok.encode_batch(texts, num_threads=1)
+
+
+def test_subclasses_and_surrogates_in_a_later_chunk_are_read_as_before(tok):
+    class Text(str):
+        def encode(self, *args, **kwargs):  # Python code, run only by the usual reading
+            return str(self).encode(*args, **kwargs)
+
+    texts = list(LINES[:3_000])
+    texts[2_900], texts[600] = Text("Hello there, world"), Text(LINES[600])
+    got = tok.encode_batch(texts, num_threads=1)
+    plain = tok.encode_batch([str(t) for t in texts], num_threads=1)
+    assert same(got, plain)
+    google = bertpiece._core.FullTokenizer(os.path.join(VOCAB, "bert-base-uncased.txt"), reference="google")
+    texts[2_500] = "caf\udce9 ok"
+    one = google.encode_batch(texts, num_threads=1)
+    first = google.encode_batch(iter(texts), num_threads=1)
+    assert all(np.array_equal(a, b) for a, b in zip(one[:2], first[:2]))
+
+
+def test_python_threads_calling_at_once_get_their_own_rows(tok):
+    expected = tok.encode_batch(LINES[::-1][::-1], num_threads=2)
+    got, errors = [], []
+
+    def call(k):
+        try:
+            data = LINES if k % 2 else tuple(LINES)
+            for _ in range(3):
+                got.append(tok.encode_batch(data, num_threads=1))
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=call, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert not errors and len(got) == 12
+    assert all(same(b, expected) for b in got)
+
+
+def test_an_iterator_of_texts_holding_added_tokens(tok):
+    # (the rows holding "[SEP]" are encoded again from the texts, which an iterator no longer has)
+    texts = LINES[:600]
+    assert any("[SEP]" in t for t in texts)
+    assert same(tok.encode_batch(t for t in texts), tok.encode_batch(texts))
+    assert same(tok.encode_batch(iter(texts[:5]), num_threads=1), tok.encode_batch(texts[:5], num_threads=1))
