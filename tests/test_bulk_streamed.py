@@ -8,6 +8,7 @@ surrogates, in any chunk) is read as before, naming the first bad item."""
 
 import os
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -125,3 +126,45 @@ def test_an_iterator_of_texts_holding_added_tokens(tok):
     assert any("[SEP]" in t for t in texts)
     assert same(tok.encode_batch(t for t in texts), tok.encode_batch(texts))
     assert same(tok.encode_batch(iter(texts[:5]), num_threads=1), tok.encode_batch(texts[:5], num_threads=1))
+
+
+def test_a_list_another_thread_changes_during_the_call(tok):
+    # The GIL is released between chunks: another thread may replace, append or remove items meanwhile.
+    # Each row is then the encoding of a str the list held at that index during the call (the one there
+    # when its chunk was read); a list grown shorter is read again the usual way. Never a crash, never a
+    # row from freed memory (each str is held by a reference while it is encoded).
+    base = [line for line in LINES[:4_000] if "[SEP]" not in line]
+    swaps = [f"Completely different words here, replacing row {k}." for k in range(len(base))]
+    alone = [r.tolist() for r in rows(tok.encode_batch(base + swaps, num_threads=1))]
+    by_text = dict(zip(base + swaps, alone))
+    for mode in ("replace", "shrink", "grow"):
+        texts = list(base)
+        stop = threading.Event()
+
+        def mutate():
+            k = 0
+            while not stop.is_set():
+                k = (k + 97) % len(base)
+                if mode == "replace":
+                    texts[k] = swaps[k]
+                elif mode == "shrink" and len(texts) > 300:
+                    del texts[-7:]
+                elif mode == "grow" and len(texts) < 2 * len(base):
+                    texts.append(base[k])
+                time.sleep(0)  # (let the encoding thread run: the list stays of a size to check)
+
+        worker = threading.Thread(target=mutate)
+        worker.start()
+        try:
+            for _ in range(10):
+                got = rows(tok.encode_batch(texts, num_threads=1))
+                assert mode != "grow" or len(base) <= len(got) <= 2 * len(base)
+                assert mode != "shrink" or len(got) <= len(base)
+                for k, r in enumerate(got):
+                    if k < len(base):
+                        assert r.tolist() in (by_text[base[k]], by_text[swaps[k]]), (mode, k)
+                    else:  # (appended: one of the base rows)
+                        assert r.tolist() in alone[: len(base)], (mode, k)
+        finally:
+            stop.set()
+            worker.join()
