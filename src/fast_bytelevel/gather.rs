@@ -1,7 +1,8 @@
-//! The ids-only loop with AVX-512 (F, BW, DQ, VBMI2): a 64-byte block's
-//! pieces looked up eight at a time. The block's piece starts (the masks of
+//! The ids-only loop with AVX-512 (F, BW, DQ, VBMI2): a window of two 64-byte
+//! blocks' pieces looked up eight at a time, whole groups only (the rest start
+//! the next window). The blocks' piece starts (the masks of
 //! [`super::blocks`]) are compressed into a list of positions; for eight
-//! pieces at once the keys are permuted out of the block's register, masked
+//! pieces at once the keys are permuted out of the window's registers, masked
 //! to the pieces' lengths and hashed, and the home slots read from the word cache's
 //! tables (the 1–8-byte table's by one 16-byte load a lane, the 9–16-byte
 //! table's gathered), so the eight slot loads are in flight together and no
@@ -51,8 +52,8 @@ impl Words<'_> {
                     let n = (starts & !1).count_ones() as usize;
                     if n > 0 {
                         // SAFETY: the CPU has the features (the caller's contract); 64 bytes from `i`
-                        // (128 where the second block is read) are in the text; the window's starts
-                        // are below 128, `total` of them past the first, in `pos`
+                        // are in the text (`window` masks its reads past them to the text's end); the
+                        // window's starts are below 128, `total` of them past the first, in `pos`
                         i += unsafe {
                             let lo = _mm512_loadu_si512(bytes.as_ptr().add(i).cast());
                             let (hi, total) = self.window(avx512, bytes, i, starts, n, stops, &mut pos);
