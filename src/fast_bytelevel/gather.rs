@@ -1,7 +1,8 @@
-//! The ids-only loop with AVX-512 (F, BW, DQ, VBMI2): a 64-byte block's
-//! pieces looked up eight at a time. The block's piece starts (the masks of
+//! The ids-only loop with AVX-512 (F, BW, DQ, VBMI2): a window of two 64-byte
+//! blocks' pieces looked up eight at a time, whole groups only (the rest start
+//! the next window). The blocks' piece starts (the masks of
 //! [`super::blocks`]) are compressed into a list of positions; for eight
-//! pieces at once the keys are permuted out of the block's register, masked
+//! pieces at once the keys are permuted out of the window's registers, masked
 //! to the pieces' lengths and hashed, and the home slots read from the word cache's
 //! tables (the 1–8-byte table's by one 16-byte load a lane, the 9–16-byte
 //! table's gathered), so the eight slot loads are in flight together and no
@@ -40,8 +41,8 @@ impl Words<'_> {
     pub(super) unsafe fn text_ids_gather(&mut self, avx512: Avx512, text: &str, classes: &AsciiClasses, ids: &mut Vec<u32>) -> bool {
         let bytes = text.as_bytes();
         let (ascii, quote_stops, stops) = (classes.table(), classes.quote_stops(), classes.block_stops());
-        // the block's piece starts; past 64: room for reading a group's ends (9 bytes from any start)
-        let mut pos = [0u8; 80];
+        // the window's piece starts (up to 127); past them: room for reading a group's ends (9 bytes)
+        let mut pos = [0u8; 144];
         let mut i = 0;
         use std::arch::x86_64::*;
         while i < bytes.len() {
@@ -51,10 +52,12 @@ impl Words<'_> {
                     let n = (starts & !1).count_ones() as usize;
                     if n > 0 {
                         // SAFETY: the CPU has the features (the caller's contract); 64 bytes from `i`
-                        // are in the text; `starts` has bit 0 and `n` more bits (all below 64)
+                        // are in the text (`window` masks its reads past them to the text's end); the
+                        // window's starts are below 128, `total` of them past the first, in `pos`
                         i += unsafe {
-                            let block = std::arch::x86_64::_mm512_loadu_si512(bytes.as_ptr().add(i).cast());
-                            self.block_pieces(block, bytes, i, starts, n, &mut pos, ids)
+                            let lo = _mm512_loadu_si512(bytes.as_ptr().add(i).cast());
+                            let (hi, total) = self.window(avx512, bytes, i, starts, n, stops, &mut pos);
+                            self.block_pieces(lo, hi, bytes, i, total, &pos, ids)
                         };
                         continue;
                     }
@@ -73,7 +76,10 @@ impl Words<'_> {
                 if n > 0 {
                     // SAFETY: the CPU has the features; `starts` has bit 0 and `n` more bits (all at or
                     // below `left`): every piece's bytes are the text's, at places below 64 of `block`
-                    i += unsafe { self.block_pieces(block, bytes, i, starts, n, &mut pos, ids) };
+                    i += unsafe {
+                        _mm512_storeu_si512(pos.as_mut_ptr().cast(), compress_starts(starts, 0));
+                        self.block_pieces(block, block, bytes, i, n, &pos, ids)
+                    };
                     continue;
                 }
             }
@@ -84,28 +90,27 @@ impl Words<'_> {
         true
     }
 
-    /// The ids of the `n` pieces between the starts `starts` (bit k: byte
-    /// `i + k` starts a piece; bit 0 set) of the block at `i` (its 64 bytes
-    /// in `bytes_v`: the text's, or a tail's padded with spaces) appended to
-    /// `ids`; returns the last start (where the next block begins).
+    /// The ids of the `n` pieces between the starts `pos[..=n]` (byte
+    /// `i + pos[k]` starts a piece; `pos[0]` is 0) of the window at `i` (its
+    /// 128 bytes in `lo`, `hi`: the text's, or a tail's 64 padded with spaces,
+    /// `hi` then unused) appended to `ids`; returns `pos[n]` (where the next
+    /// window begins).
     ///
     /// # Safety
-    /// The CPU must have AVX-512 F, BW, DQ, VBMI and VBMI2; `starts`' bits are all below 64 and
-    /// at most `bytes.len() - i`.
+    /// The CPU must have AVX-512 F, BW, DQ, VBMI and VBMI2; `pos[..=n]` rise, below 128 (64
+    /// for a tail) and at most `bytes.len() - i`.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vbmi,avx512vbmi2,bmi1,bmi2")]
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    unsafe fn block_pieces(&mut self, bytes_v: std::arch::x86_64::__m512i, bytes: &[u8], i: usize, starts: u64, n: usize, pos: &mut [u8; 80], ids: &mut Vec<u32>) -> usize {
+    unsafe fn block_pieces(&mut self, lo: std::arch::x86_64::__m512i, hi: std::arch::x86_64::__m512i, bytes: &[u8], i: usize, n: usize, pos: &[u8; 144], ids: &mut Vec<u32>) -> usize {
         use std::arch::x86_64::*;
-        // SAFETY (every raw access below): `IOTA` and `pos` are 64 and 80 bytes; a group's 9
-        // positions from `g` <= 56 end by byte 65 of `pos`; the block is 64 bytes of the text; the
+        // SAFETY (every raw access below): `pos` is 144 bytes; a group's 9
+        // positions from `g` <= 120 end by byte 129 of `pos`; the window's bytes are the text's; the
         // slots' reads are of lanes whose slot index is masked to the table's size, at offsets
         // inside the slot (`Slot` is `repr(C)`); `got`'s 8 from `done` <= 8 are inside its 16; 8 ids
         // are stored where `reserve(8)` made room, and the length grows by at most 8 (lanes < `count`).
         unsafe {
-            let compressed = _mm512_maskz_compress_epi8(starts, _mm512_loadu_si512(IOTA.as_ptr().cast()));
-            _mm512_storeu_si512(pos.as_mut_ptr().cast(), compressed);
             // each 64-bit lane's low byte spread over the lane, plus 0, 1, .. 7: the lane's piece's bytes
             let spread = _mm512_set1_epi64(0x0808_0808_0808_0808_u64 as i64);
             let spread = _mm512_mask_blend_epi64(0b0101_0101, spread, _mm512_setzero_si512());
@@ -120,10 +125,11 @@ impl Words<'_> {
                 let start = _mm512_cvtepu8_epi64(_mm_loadl_epi64(pos.as_ptr().add(g).cast()));
                 let end = _mm512_cvtepu8_epi64(_mm_loadl_epi64(pos.as_ptr().add(g + 1).cast()));
                 let len = _mm512_sub_epi64(end, start);
-                // the 8 bytes from each piece's start, taken from the block in its register (a byte
-                // index past 63 wraps: only bytes past the piece's end, masked off below)
+                // the 8 bytes from each piece's start, taken from the window in its registers (a byte
+                // index past 127 wraps, one past a tail's 63 reads `hi`: only bytes past the piece's end,
+                // masked off below)
                 let at = _mm512_add_epi8(_mm512_shuffle_epi8(start, spread), byte_steps);
-                let key = _mm512_permutexvar_epi8(at, bytes_v);
+                let key = _mm512_permutex2var_epi8(lo, at, hi);
                 let (short, mid) = self.raw_tables();
                 // the home slot's `value | meta << 32` where it holds the word
                 let mut found = _mm512_setzero_si512();
@@ -149,7 +155,7 @@ impl Words<'_> {
                     & _mm512_cmpge_epi64_mask(len, _mm512_set1_epi64(9))
                     & _mm512_cmple_epi64_mask(len, _mm512_set1_epi64(16));
                 if let (Some(t), true) = (mid, mid_lane != 0) {
-                    let second = _mm512_permutexvar_epi8(_mm512_add_epi8(at, _mm512_set1_epi8(8)), bytes_v);
+                    let second = _mm512_permutex2var_epi8(lo, _mm512_add_epi8(at, _mm512_set1_epi8(8)), hi);
                     let mask = _mm512_srlv_epi64(all, _mm512_sub_epi64(_mm512_set1_epi64(128), _mm512_slli_epi64::<3>(len)));
                     let k1 = _mm512_and_si512(second, mask);
                     let h = _mm512_xor_si512(_mm512_xor_si512(_mm512_mullo_epi64(key, _mm512_set1_epi64(0x9E37_79B9_7F4A_7C15u64 as i64)), k1), len);
@@ -205,6 +211,76 @@ impl Words<'_> {
             }
             pos[n] as usize
         }
+    }
+}
+
+impl Words<'_> {
+    /// The window from `i` (a piece start; the block there has the starts
+    /// `starts`, `n` past bit 0) into `pos`: where the block from its last
+    /// start classifies too (or is the text's last < 64 bytes), both blocks'
+    /// starts, and only whole groups of eight taken unless the text ends
+    /// there (the rest start the next window: a group costs about the same
+    /// with one lane as with eight); else the first block's. Returns the
+    /// window's second 64 bytes (spaces past the text) and how many pieces
+    /// to take.
+    ///
+    /// # Safety
+    /// As [`Words::text_ids_gather`]; 64 bytes from `i` are in `bytes`, `starts` has bit 0 and `n` > 0
+    /// more bits.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vbmi,avx512vbmi2,bmi1,bmi2")]
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn window(&self, avx512: Avx512, bytes: &[u8], i: usize, starts: u64, n: usize, stops: [u8; 4], pos: &mut [u8; 144]) -> (std::arch::x86_64::__m512i, usize) {
+        use std::arch::x86_64::*;
+        // SAFETY: the CPU has the features; `pos` is 144 bytes, written at 0..64 and n + 1 <= 64
+        // plus 64; the loads from the text are masked to its end (spaces past it)
+        unsafe {
+            _mm512_storeu_si512(pos.as_mut_ptr().cast(), compress_starts(starts, 0));
+            let last = 63 - starts.leading_zeros() as usize;
+            let (left, j) = (bytes.len() - i, i + last);
+            let spaces = _mm512_set1_epi8(b' ' as i8);
+            let hi = match left >= 128 {
+                true => _mm512_loadu_si512(bytes.as_ptr().add(i + 64).cast()),
+                false => _mm512_mask_loadu_epi8(spaces, (1u64 << (left - 64)) - 1, bytes.as_ptr().add(i + 64).cast()),
+            };
+            // the second block's starts; from the text's last < 64 bytes, its end a start
+            let (starts2, end) = match bytes.get(j..j + 64) {
+                Some(second) => match avx512.piece_starts(second, stops) {
+                    Some(s) => (s, false),
+                    None => return (hi, n),
+                },
+                None => {
+                    let left2 = bytes.len() - j;
+                    let block = _mm512_mask_loadu_epi8(spaces, (1u64 << left2) - 1, bytes.as_ptr().add(j).cast());
+                    let s = tail_starts(classify_avx512_v(block, stops), left2 as u32);
+                    (s, s >> left2 & 1 != 0)
+                }
+            };
+            let total = n + (starts2 & !1).count_ones() as usize;
+            if !end && total < 8 {
+                return (hi, n);
+            }
+            _mm512_storeu_si512(pos.as_mut_ptr().add(n + 1).cast(), compress_starts(starts2 & !1, last as u8));
+            // the text's end: all its pieces; else whole groups
+            (hi, if end { total } else { total & !7 })
+        }
+    }
+}
+
+/// The places of `starts`' bits (plus `add`), in order, in the register's low bytes.
+///
+/// # Safety
+/// The CPU must have AVX-512 F, VBMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
+#[inline]
+unsafe fn compress_starts(starts: u64, add: u8) -> std::arch::x86_64::__m512i {
+    use std::arch::x86_64::*;
+    // SAFETY: `IOTA` is 64 bytes
+    unsafe {
+        let iota = _mm512_add_epi8(_mm512_loadu_si512(IOTA.as_ptr().cast()), _mm512_set1_epi8(add as i8));
+        _mm512_maskz_compress_epi8(starts, iota)
     }
 }
 

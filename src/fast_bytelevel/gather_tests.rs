@@ -110,3 +110,35 @@ fn every_text_end_gives_the_scalar_ids() {
         }
     }
 }
+
+/// Windows of two blocks: a byte the block scanner leaves (non-ASCII, a
+/// quote, a newline) at every place of ~300 bytes, so that it falls in the
+/// first block, the second or past the window, each text cut at every end;
+/// dense pieces (one or two bytes) so that a window holds up to ~80 of them,
+/// sparse ones so that a window holds fewer than eight.
+#[test]
+fn windows_of_two_blocks_give_the_scalar_ids() {
+    let Some(avx512) = Avx512::detect() else { return };
+    let words = [" the", " quick", " brown", " fox", ",", ".", " a", "a", " extraordinarily", "  "];
+    let bpe = model(&words.map(String::from));
+    let dense = "a,b.c!d?e;a a,a.a b c d e f g h i j k l m n o p q r s t u v w x y z 1 2 3.4,5;6:7";
+    let sparse = " extraordinarily        extraordinarily                the quick brown fox";
+    let base: Vec<String> = [dense, sparse, " the quick brown fox, a a. the fox"].iter().map(|s| s.repeat(12)[..300].to_string()).collect();
+    for text in &base {
+        for odd in ["é", "'s", "\n", "“"] {
+            for at in (0..text.len()).step_by(3) {
+                let t = format!("{}{odd}{}", &text[..at], &text[at..]);
+                for end in (at..=t.len()).step_by(7).chain([t.len()]).filter(|&e| t.is_char_boundary(e)) {
+                    let t = &t[..end];
+                    let want = bpe.scalar_text_ids(t);
+                    bpe.with_cache(|words| {
+                        let mut got = Vec::new();
+                        // SAFETY: `avx512` proves the CPU has the features
+                        assert!(unsafe { words.text_ids_gather(avx512, t, AsciiClasses::plain(), &mut got) });
+                        assert_eq!(got, want, "{t:?}");
+                    }).unwrap();
+                }
+            }
+        }
+    }
+}
