@@ -47,13 +47,7 @@ impl RegexReplace {
 
     /// The normalizer's text without its spans (a decoder has no offsets), appended.
     fn push_applied(&self, token: &str, out: &mut Tokens) -> Result<()> {
-        let mut last = 0;
-        for (start, end) in self.replace.matches(token) {
-            out.push_str(&token[last..start])?;
-            out.push_str(&self.replace.content)?;
-            last = end;
-        }
-        out.push_str(&token[last..])
+        out.push_spliced(token, self.replace.matches(token), &self.replace.content)
     }
 }
 

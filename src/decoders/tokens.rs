@@ -84,11 +84,16 @@ impl Tokens {
     /// `s` with every `pattern` replaced by `with` (as `str::replace`: an
     /// empty pattern matches at every char boundary), appended.
     pub fn push_replaced(&mut self, s: &str, pattern: &str, with: &str) -> Result<()> {
+        self.push_spliced(s, s.match_indices(pattern).map(|(at, m)| (at, at + m.len())), with)
+    }
+
+    /// `s` with each of the byte ranges `matches` (in order, not overlapping) replaced by `with`, appended.
+    pub fn push_spliced(&mut self, s: &str, matches: impl Iterator<Item = (usize, usize)>, with: &str) -> Result<()> {
         let mut last = 0;
-        for (at, m) in s.match_indices(pattern) {
-            self.push_str(&s[last..at])?;
+        for (start, end) in matches {
+            self.push_str(&s[last..start])?;
             self.push_str(with)?;
-            last = at + m.len();
+            last = end;
         }
         self.push_str(&s[last..])
     }
@@ -108,6 +113,19 @@ impl Tokens {
     /// Drops the token being made.
     pub fn drop_open_token(&mut self) {
         self.text.truncate(self.ends.last().copied().unwrap_or(0));
+    }
+
+    /// The token being made replaced by what `edit` makes of it, where that differs (an owned text).
+    pub fn edit_open_token(&mut self, edit: impl FnOnce(&str) -> Result<Cow<'_, str>>) -> Result<()> {
+        let edited = match edit(self.open_token())? {
+            Cow::Owned(t) => Some(t),
+            Cow::Borrowed(_) => None,
+        };
+        if let Some(t) = edited {
+            self.drop_open_token();
+            self.push_str(&t)?;
+        }
+        Ok(())
     }
 }
 

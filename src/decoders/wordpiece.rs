@@ -35,19 +35,6 @@ pub fn cleanup(s: &str) -> Result<Cow<'_, str>> {
     Ok(out)
 }
 
-/// The open token of `out` cleaned up in place.
-fn clean_open_token(out: &mut Tokens) -> Result<()> {
-    let cleaned = match cleanup(out.open_token())? {
-        Cow::Owned(c) => Some(c),
-        Cow::Borrowed(_) => None,
-    };
-    if let Some(c) = cleaned {
-        out.drop_open_token();
-        out.push_str(&c)?;
-    }
-    Ok(())
-}
-
 /// After the first token: the prefix is dropped, or a space goes in front.
 pub fn decode_chain(tokens: &Tokens, prefix: &str, clean: bool) -> Result<Tokens> {
     let mut out = Tokens::default();
@@ -61,7 +48,7 @@ pub fn decode_chain(tokens: &Tokens, prefix: &str, clean: bool) -> Result<Tokens
             }
         }
         if clean {
-            clean_open_token(&mut out)?;
+            out.edit_open_token(cleanup)?;
         }
         out.end()?;
     }
@@ -80,15 +67,8 @@ pub fn ctc(tokens: &Tokens, pad: &str, delimiter: &str, clean: bool) -> Result<T
         previous = Some(t);
         out.push_replaced(t, pad, "")?;
         if clean {
-            clean_open_token(&mut out)?;
-            let spaced = match replaced(out.open_token(), delimiter, " ")? {
-                Cow::Owned(s) => Some(s),
-                Cow::Borrowed(_) => None,
-            };
-            if let Some(s) = spaced {
-                out.drop_open_token();
-                out.push_str(&s)?;
-            }
+            out.edit_open_token(cleanup)?;
+            out.edit_open_token(|t| replaced(t, delimiter, " "))?;
         }
         match out.open_token().is_empty() {
             true => out.drop_open_token(),
