@@ -8,7 +8,7 @@
 use super::model_proto::PieceType;
 use super::normalizer::SPACE_SYMBOL;
 use super::{piece_to_byte, Processor};
-use crate::room::{push_text, try_collect, try_push};
+use crate::room::{make_room, push_text, try_push};
 use crate::Result;
 
 const WHAT: &str = "decoded text";
@@ -92,14 +92,13 @@ impl Processor {
 
     /// The text of `ids`; None if an id is out of range.
     pub fn decode_ids(&self, ids: &[i64]) -> Option<Result<String>> {
-        let piece = |id: i64| usize::try_from(id).ok().and_then(|i| self.proto.pieces.get(i)).map(|p| p.piece.as_str());
-        if ids.iter().any(|&id| piece(id).is_none()) {
-            return None;
+        let mut pieces = Vec::new();
+        if let Err(e) = make_room(&mut pieces, ids.len(), WHAT) {
+            return Some(Err(e));
         }
-        let pieces = match try_collect(ids.iter().filter_map(|&id| piece(id)), WHAT) {
-            Ok(pieces) => pieces,
-            Err(e) => return Some(Err(e)),
-        };
+        for &id in ids {
+            pieces.push(usize::try_from(id).ok().and_then(|i| self.proto.pieces.get(i)).map(|p| p.piece.as_str())?);
+        }
         Some(self.decode_pieces(&pieces))
     }
 }
