@@ -89,12 +89,9 @@ pub(super) fn encode_batch_streamed(
         if !seq.take(first..(first + CHUNK).min(rows), &mut items, ptrs) {
             return Ok(None);
         }
-        for item in &items {
-            let Ok(s) = item.cast_exact::<PyString>() else { return Ok(None) };
-            let Ok(text) = s.to_str() else { return Ok(None) };
-            // SAFETY: a str's UTF-8 buffer lives, unchanged, as long as the str,
-            // which `items` holds until the chunk is encoded.
-            chunk.push(unsafe { std::slice::from_raw_parts(text.as_ptr(), text.len()) });
+        // (`items` holds the strs until the chunk is encoded)
+        if !push_utf8(&items, &mut chunk) {
+            return Ok(None);
         }
         py.detach(|| stream.encode(tok, &chunk))?;
         chunk.clear();
@@ -127,17 +124,24 @@ impl<'a, 'py> Seq<'a, 'py> {
         }
     }
 
+    fn py(&self) -> Python<'py> {
+        match self {
+            Seq::List(l) => l.py(),
+            Seq::Tuple(t) => t.py(),
+        }
+    }
+
     /// Item `k`'s address, borrowed (the object itself is not touched):
     /// valid while no Python code runs.
     fn borrowed(&self, k: usize) -> Option<*mut ffi::PyObject> {
         let k = isize::try_from(k).ok()?;
-        let (py, p) = match self {
+        let p = match self {
             // SAFETY: the GIL is held (the `'py` token) and the sequence is a list / tuple.
-            Seq::List(l) => (l.py(), unsafe { ffi::PyList_GetItem(l.as_ptr(), k) }),
-            Seq::Tuple(t) => (t.py(), unsafe { ffi::PyTuple_GetItem(t.as_ptr(), k) }),
+            Seq::List(l) => unsafe { ffi::PyList_GetItem(l.as_ptr(), k) },
+            Seq::Tuple(t) => unsafe { ffi::PyTuple_GetItem(t.as_ptr(), k) },
         };
         if p.is_null() {
-            let _ = PyErr::take(py); // (out of range: the IndexError set is not ours to raise)
+            let _ = PyErr::take(self.py()); // (out of range: the IndexError set is not ours to raise)
             return None;
         }
         Some(p)
@@ -158,10 +162,7 @@ impl<'a, 'py> Seq<'a, 'py> {
             prefetch_object(p);
             ptrs.push(p);
         }
-        let py = match self {
-            Seq::List(l) => l.py(),
-            Seq::Tuple(t) => t.py(),
-        };
+        let py = self.py();
         // SAFETY: each is a live item of the sequence (borrowed above; no Python code ran since).
         items.extend(ptrs.iter().map(|&p| unsafe { Bound::from_borrowed_ptr(py, p) }));
         true
@@ -186,16 +187,28 @@ fn read_blocks<'py>(seq: &Seq<'_, 'py>, feed: &TextFeed<'_>, held: &mut Vec<(usi
         if texts.try_reserve_exact(items.len()).is_err() {
             return false; // (read the usual way, which reports the memory error)
         }
-        for item in items.iter() {
-            let Ok(s) = item.cast_exact::<PyString>() else { return false };
-            let Ok(text) = s.to_str() else { return false };
-            // SAFETY: a str's UTF-8 buffer lives, unchanged, as long as the str,
-            // which `items` holds until the feed (and every worker) is done.
-            texts.push(unsafe { std::slice::from_raw_parts(text.as_ptr(), text.len()) });
+        // (`held` keeps the strs until the feed, and every worker, is done with the block)
+        if !push_utf8(items, &mut texts) {
+            return false;
         }
         if feed.put(k, texts).is_err() {
             return false;
         }
+    }
+    true
+}
+
+/// Appends each item's UTF-8 to `texts`; false at the first that is not an
+/// exact str with its own UTF-8 (a subclass, lone surrogates: read the usual
+/// way). The slices outlive the borrow of `items`: the caller keeps every
+/// item (a reference to its str) alive as long as the slices are read.
+fn push_utf8(items: &[Bound<'_, PyAny>], texts: &mut Vec<&[u8]>) -> bool {
+    for item in items {
+        let Ok(s) = item.cast_exact::<PyString>() else { return false };
+        let Ok(text) = s.to_str() else { return false };
+        // SAFETY: a str's UTF-8 buffer lives, unchanged, as long as the str, which the caller holds
+        // (see above) while `texts` is read.
+        texts.push(unsafe { std::slice::from_raw_parts(text.as_ptr(), text.len()) });
     }
     true
 }
