@@ -4,7 +4,9 @@
 run as soon as its first block is read. Its rows are tokenizers 0.23.3's and
 the rows the same call gives read first (one thread); a batch it cannot
 read that way (an item not a str, a str subclass, lone surrogates) is read
-as before, naming the first bad item whichever block is read first."""
+as before, naming the first bad item whichever block is read first. The
+tests of bad items, subclasses and calls from several Python threads run
+on the one-thread reader by chunks too (tests/test_bulk_streamed.py)."""
 
 import os
 import threading
@@ -47,51 +49,62 @@ def test_fed_rows_are_the_references_and_the_rows_read_first(tok, n):
     assert [row[:len(c)].tolist() + [int(x) for x in row[len(c):] if x] for row, c in zip(padded, cut)] == cut
 
 
-def test_the_first_bad_item_is_named_whichever_block_is_read_first(tok):
-    # The second thread's run (the batch's second half) is read first: a bad
-    # item there must not hide one earlier in the batch.
+# Both readers of a list or tuple: the fed one (2 threads: block by block while the pool's workers encode)
+# and the streamed one (1 thread: a chunk of 256 rows at a time, tests/test_bulk_streamed.py).
+READERS = pytest.mark.parametrize("threads", [1, 2], ids=["streamed", "fed"])
+
+
+@READERS
+def test_the_first_bad_item_is_named_whichever_block_is_read_first(tok, threads):
+    # Fed: the second thread's run (the batch's second half) is read first, so a bad item there must not
+    # hide one earlier in the batch. Streamed: both past the first chunk (chunks were encoded before).
     texts = list(LINES[:4_000])
-    texts[3_500], texts[10] = 7, b"bytes"
-    with pytest.raises(TypeError, match=r"texts\[10\] must be str, not bytes"):
-        tok.encode_batch(texts, num_threads=2)
-    texts[10] = LINES[10]
+    texts[3_500], texts[700] = 7, b"bytes"
+    with pytest.raises(TypeError, match=r"texts\[700\] must be str, not bytes"):
+        tok.encode_batch(texts, num_threads=threads)
+    texts[700] = LINES[700]
     with pytest.raises(TypeError, match=r"texts\[3500\] must be str, not int"):
-        tok.encode_batch(texts, num_threads=2)
+        tok.encode_batch(texts, num_threads=threads)
 
 
-def test_subclasses_and_surrogates_are_read_as_before(tok):
+def same(a, b):
+    return np.array_equal(a.ids, b.ids) and np.array_equal(a.row_splits, b.row_splits)
+
+
+@READERS
+def test_subclasses_and_surrogates_are_read_as_before(tok, threads):
     class Text(str):
         def encode(self, *args, **kwargs):  # Python code, run only by the usual reading
             return str(self).encode(*args, **kwargs)
 
     texts = list(LINES[:3_000])
-    texts[2_900], texts[5] = Text("Hello there, world"), Text(LINES[5])
-    fed = tok.encode_batch(texts, num_threads=2)
-    plain = tok.encode_batch([str(t) for t in texts], num_threads=1)
-    assert np.array_equal(fed.ids, plain.ids) and np.array_equal(fed.row_splits, plain.row_splits)
+    texts[2_900], texts[600] = Text("Hello there, world"), Text(LINES[600])
+    # (an iterator is read the usual way: everything first, item by item)
+    assert same(tok.encode_batch(texts, num_threads=threads), tok.encode_batch(iter([str(t) for t in texts]), num_threads=1))
     google = bertpiece._core.FullTokenizer(os.path.join(VOCAB, "bert-base-uncased.txt"), reference="google")
     texts[2_500] = "caf\udce9 ok"
-    two = google.encode_batch(texts, num_threads=2)
-    one = google.encode_batch(texts, num_threads=1)
-    assert all(np.array_equal(a, b) for a, b in zip(two[:2], one[:2]))
+    read = google.encode_batch(texts, num_threads=threads)
+    first = google.encode_batch(iter(texts), num_threads=1)
+    assert all(np.array_equal(a, b) for a, b in zip(read[:2], first[:2]))
 
 
-def test_python_threads_calling_at_once_get_their_own_rows(tok):
-    expected = tok.encode_batch(LINES, num_threads=1)
+@READERS
+def test_python_threads_calling_at_once_get_their_own_rows(tok, threads):
+    expected = tok.encode_batch(iter(LINES), num_threads=1)
     got, errors = [], []
 
     def call(k):
         try:
             data = LINES if k % 2 else tuple(LINES)
             for _ in range(3):
-                got.append(tok.encode_batch(data, num_threads=2))
+                got.append(tok.encode_batch(data, num_threads=threads))
         except Exception as e:  # noqa: BLE001 - reported below
             errors.append(e)
 
-    threads = [threading.Thread(target=call, args=(k,)) for k in range(4)]
-    for t in threads:
+    workers = [threading.Thread(target=call, args=(k,)) for k in range(4)]
+    for t in workers:
         t.start()
-    for t in threads:
+    for t in workers:
         t.join(timeout=300)
     assert not errors and len(got) == 12
-    assert all(np.array_equal(b.ids, expected.ids) and np.array_equal(b.row_splits, expected.row_splits) for b in got)
+    assert all(same(b, expected) for b in got)

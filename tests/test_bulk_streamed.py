@@ -4,7 +4,9 @@ than 256 strs on one thread is read 256 rows at a time, each chunk encoded
 at once and its references given back. Its rows are tokenizers 0.23.3's and
 those of the usual reading (everything read first: an iterator takes it); a
 batch it cannot read that way (an item not a str, a str subclass, lone
-surrogates, in any chunk) is read as before, naming the first bad item."""
+surrogates, in any chunk) is read as before, naming the first bad item
+(those tests, and calls from several Python threads at once, run on both
+readers in tests/test_bulk_fed.py)."""
 
 import os
 import threading
@@ -70,54 +72,6 @@ def test_streamed_rows_are_the_references_and_the_rows_read_first(tok, n):
     finally:
         del os.environ["BERTPIECE_NUM_THREADS"]
     assert [row[:len(c)].tolist() + [int(x) for x in row[len(c):] if x] for row, c in zip(padded, cut)] == cut
-
-
-def test_the_first_bad_item_is_named_in_whichever_chunk(tok):
-    texts = list(LINES[:2_000])
-    texts[1_500], texts[700] = 7, b"bytes"  # both past the first chunk: chunks were encoded before
-    with pytest.raises(TypeError, match=r"texts\[700\] must be str, not bytes"):
-        tok.encode_batch(texts, num_threads=1)
-    texts[700] = LINES[700]
-    with pytest.raises(TypeError, match=r"texts\[1500\] must be str, not int"):
-        tok.encode_batch(texts, num_threads=1)
-
-
-def test_subclasses_and_surrogates_in_a_later_chunk_are_read_as_before(tok):
-    class Text(str):
-        def encode(self, *args, **kwargs):  # Python code, run only by the usual reading
-            return str(self).encode(*args, **kwargs)
-
-    texts = list(LINES[:3_000])
-    texts[2_900], texts[600] = Text("Hello there, world"), Text(LINES[600])
-    got = tok.encode_batch(texts, num_threads=1)
-    plain = tok.encode_batch([str(t) for t in texts], num_threads=1)
-    assert same(got, plain)
-    google = bertpiece._core.FullTokenizer(os.path.join(VOCAB, "bert-base-uncased.txt"), reference="google")
-    texts[2_500] = "caf\udce9 ok"
-    one = google.encode_batch(texts, num_threads=1)
-    first = google.encode_batch(iter(texts), num_threads=1)
-    assert all(np.array_equal(a, b) for a, b in zip(one[:2], first[:2]))
-
-
-def test_python_threads_calling_at_once_get_their_own_rows(tok):
-    expected = tok.encode_batch(LINES[::-1][::-1], num_threads=2)
-    got, errors = [], []
-
-    def call(k):
-        try:
-            data = LINES if k % 2 else tuple(LINES)
-            for _ in range(3):
-                got.append(tok.encode_batch(data, num_threads=1))
-        except Exception as e:  # noqa: BLE001 - reported below
-            errors.append(e)
-
-    threads = [threading.Thread(target=call, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=300)
-    assert not errors and len(got) == 12
-    assert all(same(b, expected) for b in got)
 
 
 def test_an_iterator_of_texts_holding_added_tokens(tok):
