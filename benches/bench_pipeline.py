@@ -24,6 +24,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import peer_venvs  # noqa: E402
+from corpus_text import head  # noqa: E402
 import peers  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -43,16 +44,6 @@ ENGINES = {
     "nanotoken": lambda tok, text, th, **kw: peers.nanotoken(BENCH_PY, tok, text, th, **kw),
 }
 REFERENCE = "tokenizers-0.23.3"
-
-
-def head(path, mb, skip_mb=0.0):
-    """`mb` MB of `path` from its start, or from the first full line after `skip_mb` MB, cut at the last full line."""
-    with open(path, encoding="utf-8") as f:
-        text = f.read(int((skip_mb + mb) * 1_000_000))
-    if skip_mb:
-        text = text[int(skip_mb * 1_000_000):]
-        text = text[text.find("\n") + 1:]
-    return text[: text.rfind("\n") + 1] if "\n" in text else text
 
 
 def trained_tokenizer(corpus, train_mb, vocab_size, cache_dir):

@@ -51,7 +51,8 @@ import sys
 import time
 from pathlib import Path
 
-from peer_venvs import peer_python  # benches/ is the script's directory
+from corpus_text import head  # benches/ is the script's directory
+from peer_venvs import peer_python
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = next((p for p in (ROOT.parent / "shared" / "data", ROOT.parent.parent / "shared" / "data") if p.is_dir()),
@@ -90,12 +91,7 @@ def bulk_text(name, mb, skip_mb=0.0):
     if name == "en-large":
         model = "bert-base-uncased"
         if not path.exists():
-            with open(DATA / "corpus" / "en-large.txt", encoding="utf-8") as f:
-                text = f.read(int((skip_mb + mb) * 1_000_000))
-            if skip_mb:  # from the first full line after the skipped part
-                text = text[int(skip_mb * 1_000_000):]
-                text = text[text.find("\n") + 1:]
-            path.write_text(text[: text.rfind("\n") + 1], encoding="utf-8")
+            path.write_text(head(DATA / "corpus" / "en-large.txt", mb, skip_mb), encoding="utf-8")
     else:
         model = "bert-base-multilingual-cased"
         if not path.exists():

@@ -14,6 +14,8 @@ import os
 import statistics
 import time
 
+from corpus_text import head  # benches/ is the script's directory
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = "/work/shared/data/corpus/en-large.txt"
 
@@ -43,9 +45,7 @@ def material(corpus=CORPUS, mb=8.0, tokenizer=None):
     path = tokenizer or sorted(glob.glob(os.path.join(ROOT, ".cache", "bench_pipeline", "bpe-*.json")))[0]
     with open(path, encoding="utf-8") as f:
         tokenizer_json = f.read()
-    with open(corpus, encoding="utf-8") as f:
-        text = f.read(int(mb * 1_000_000))
-    text = text[: text.rfind("\n") + 1]
+    text = head(corpus, mb)
     return path, tokenizer_json, text.split("\n")[:-1], len(text.encode("utf-8")) / 1e6
 
 
