@@ -16,20 +16,12 @@ import pytest
 from tokenizers import BertWordPieceTokenizer
 
 import bertpiece
-from google_reference import data_files, read_lines
-
-VOCAB = os.path.join(os.path.dirname(bertpiece.__file__), "vocab")
-LINES = [line for f in data_files() for line in read_lines(f)[::7]]
-LINES = [line + " [SEP] y" if k % 131 == 3 else line for k, line in enumerate(LINES)]
+from bulk_reading import LINES, VOCAB, rows
 
 
 @pytest.fixture(scope="module")
 def tok():
     return bertpiece.BertTokenizer.from_pretrained("bert-base-uncased")
-
-
-def rows(batch):
-    return np.split(batch.ids, batch.row_splits[1:-1])
 
 
 @pytest.mark.parametrize("n", [512, 513, 2_000, len(LINES)])
