@@ -37,6 +37,11 @@ def encode_counting_cuts(tokenizer: Any, texts: Any, *, add_special_tokens: bool
         if own is None:
             raise ValueError("truncation=True needs max_length (the tokenizer has no truncation of its own: "
                              "see Tokenizer.enable_truncation)")
+    # NumPy on first use (`import bertpiece` alone does not load it), and before the encode: imported
+    # after it, its libraries pushed the word caches the encode had just filled out of the CPU's caches,
+    # and the next call ran 15-20 % slower (docs/benchmarks/bpe-bulk-44.md)
+    import numpy as np
+
     texts, arrow = core_texts(texts)
     try:
         ids, splits, offsets, cut = pipeline_encode_flat(
@@ -48,8 +53,6 @@ def encode_counting_cuts(tokenizer: Any, texts: Any, *, add_special_tokens: bool
         if error is None:
             raise
         raise error from None
-    import numpy as np  # (on first use: `import bertpiece` alone does not load NumPy)
-
     # The core's arrays become NumPy arrays without a copy.
     batch = EncodedBatch(np.asarray(ids), np.asarray(splits), np.asarray(offsets) if offsets is not None else None)
     return batch, cut
