@@ -16,9 +16,11 @@ use super::fused::{offset_u32, push_prefixed_ids, with_pieces, Emit, MetaspaceUn
 use super::fused_cut::Tails;
 use super::word_cache::Key;
 use super::plain_form::plain_form;
+use super::ws_split::joined_tokens;
 use super::Unigram;
 use crate::normalized_string::NormalizedString;
 use crate::normalizers::Normalizer;
+use crate::pre_tokenizer::is_hf_space;
 use crate::pre_tokenizers::metaspace::PrependScheme;
 use crate::Result;
 use crate::room::{ensure_room, ensure_text_room, make_room};
@@ -43,6 +45,13 @@ impl FusedUnigram<'_> {
         // ids only, words split at spaces: a last Replace(" {2,}", replacement) is done while cutting words
         let collapse_into = (offsets.is_none() && meta.split).then_some(meta.replacement);
         let plain = match (self.shape.whitespace_split, self.normalizer) {
+            // WhitespaceSplit first (ids only, `always`, split): its tokens joined as the cutter reads them
+            (true, n) if collapse_into.is_some() && meta.prepend_scheme == PrependScheme::Always && !is_hf_space(meta.replacement as u32) => {
+                match n.map_or(Some((Cow::Borrowed(text), false)), |n| plain_form(n, text, true, None)) {
+                    Some((normalized, _)) => Some((joined_tokens(normalized, meta.replacement)?, true)),
+                    None => None,
+                }
+            }
             (true, _) => None,
             (false, None) => Some((Cow::Borrowed(text), false)),
             (false, Some(n)) => plain_form(n, text, offsets.is_none(), collapse_into),
@@ -315,7 +324,9 @@ mod tests {
         lines.sort();
         lines.extend(["", " ", "  a  b  ", "▁x", "a▁▁b", "x\u{301}y", "\u{0}z", "😀 emoji 👍🏽", "\t\n tab", "  ", "é", "Ab\u{301}A\u{301} \tA", "x  ", "a  b",
             "“A” said ‘b’ – café £5  ok ", "x\u{2019}\u{301} y", "\u{a0}a\u{2026} A\u{203c}", "  “ ”  ", "\u{2028}z\u{ad}",
-            "a  ▁b", "   ▁  x", "▁  ▁", " ▁ ", "a   ", "A\t\tb", "\t  A", "b \t x", "AA  A"].map(String::from));
+            "a  ▁b", "   ▁  x", "▁  ▁", " ▁ ", "a   ", "A\t\tb", "\t  A", "b \t x", "AA  A",
+            // WhitespaceSplit's other whitespace, a space before `▁`, whitespace at the ends
+            "x ▁a", "\u{3000}a\u{85}b\u{2028}", "a \u{a0}▁b ▁", "▁ a\u{1680}", " \t"].map(String::from));
         lines
     }
 
@@ -349,6 +360,12 @@ mod tests {
             (meta("first", true), "null".to_string(), true),
             (meta("never", false), "null".to_string(), false),
             (format!(r#"{{"type": "Sequence", "pretokenizers": [{{"type": "WhitespaceSplit"}}, {}]}}"#, meta("always", true)), "null".into(), false),
+            // WhitespaceSplit after a charsmap that makes a tab a space (transformers 5's XLM-R / T5 shape); `first` and
+            // unsplit (the general path's)
+            (format!(r#"{{"type": "Sequence", "pretokenizers": [{{"type": "WhitespaceSplit"}}, {}]}}"#, meta("always", true)),
+             format!(r#"{{"type": "Precompiled", "precompiled_charsmap": "{}"}}"#, tiny_charsmap()), true),
+            (format!(r#"{{"type": "Sequence", "pretokenizers": [{{"type": "WhitespaceSplit"}}, {}]}}"#, meta("first", true)), "null".into(), false),
+            (format!(r#"{{"type": "Sequence", "pretokenizers": [{{"type": "WhitespaceSplit"}}, {}]}}"#, meta("always", false)), "null".into(), false),
             (meta("always", true), r#"{"type": "Sequence", "normalizers": [{"type": "NFKC"}, {"type": "Strip", "strip_left": false, "strip_right": true}, {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": "▁"}]}"#.into(), false),
             (meta("always", true), format!(r#"{{"type": "Sequence", "normalizers": [{{"type": "Precompiled", "precompiled_charsmap": "{}"}}, {}]}}"#, tiny_charsmap(), STRIP_REPLACE), false),
             (meta("always", true), format!(r#"{{"type": "Sequence", "normalizers": [{}]}}"#, STRIP_REPLACE), true),

@@ -12,6 +12,7 @@ mod fused_ids;
 mod plain_form;
 pub(crate) mod trie;
 mod word_cache;
+mod ws_split;
 
 pub use fused::{MetaspaceUnigram, Sink};
 pub use fused_ids::FusedUnigram;
