@@ -56,7 +56,11 @@ fn needs_copy(b: &[u8], rb: &[u8]) -> bool {
     b.iter().enumerate().any(|(i, &c)| match c {
         b' ' => b.get(i + 1..).is_some_and(|rest| rest.starts_with(rb)),
         b'\t'..=b'\r' => true,
-        0xC2 | 0xE1 | 0xE2 | 0xE3 => is_hf_space(code_point_at(b, i)),
+        // the second byte first: most chars with these lead bytes (kana, CJK punctuation) are not spaces
+        0xC2 => is_hf_space(code_point_at(b, i)),
+        0xE1 => b.get(i + 1) == Some(&0x9A) && is_hf_space(code_point_at(b, i)),
+        0xE2 => matches!(b.get(i + 1), Some(0x80 | 0x81)) && is_hf_space(code_point_at(b, i)),
+        0xE3 => b.get(i + 1) == Some(&0x80) && is_hf_space(code_point_at(b, i)),
         _ => false,
     })
 }
