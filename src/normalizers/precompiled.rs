@@ -24,7 +24,7 @@ pub struct Precompiled {
     /// next to ASCII (not CR or LF); false for every non-ASCII byte.
     ascii_alone: [bool; 256],
     /// Of the [`OTHER_CHARS`], the ones the charsmap leaves as they are (found at load).
-    other_kept: [bool; OTHER_LEN],
+    other_kept: Vec<bool>,
     /// Every printable ASCII byte (0x20..=0x7E) is `ascii_alone`: [`Precompiled::keeps`] then
     /// skips 16 such bytes at a time with a range test instead of a table read per byte.
     printable_alone: bool,
@@ -34,19 +34,29 @@ pub struct Precompiled {
 /// another (Grapheme_Cluster_Break Other, not Extended_Pictographic; checked
 /// by a test against the segmentation): Latin-1's letters and signs and
 /// General Punctuation (curly quotes, dashes: a third of English text's
-/// lines hold one). A text of such chars and ASCII needs no segmentation.
-const OTHER_CHARS: [std::ops::RangeInclusive<u32>; 2] = [0xA0..=0xFF, 0x2010..=0x205E];
-const OTHER_LEN: usize = 96 + 79;
+/// lines hold one), CJK punctuation and brackets, hiragana (not the combining
+/// sound marks U+3099/U+309A), katakana and the CJK Unified Ideographs
+/// (Japanese and Chinese lines: no grapheme walk where the charsmap keeps
+/// them all). A text of such chars and ASCII needs no segmentation.
+const OTHER_CHARS: [std::ops::RangeInclusive<u32>; 6] =
+    [0xA0..=0xFF, 0x2010..=0x205E, 0x3001..=0x3011, 0x3041..=0x3096, 0x309D..=0x30FF, 0x4E00..=0x9FFF];
+const OTHER_LEN: usize = 96 + 79 + 17 + 86 + 99 + 20_992;
 
 /// The index of `c` among [`OTHER_CHARS`], if it is one (© ® ‼ ⁉ are emoji, left out).
 #[inline]
 fn other_index(c: char) -> Option<usize> {
-    match c as u32 {
-        0xA9 | 0xAE | 0x203C | 0x2049 => None,
-        c @ 0xA0..=0xFF => Some((c - 0xA0) as usize),
-        c @ 0x2010..=0x205E => Some((c - 0x2010) as usize + 96),
-        _ => None,
+    let c = c as u32;
+    if matches!(c, 0xA9 | 0xAE | 0x203C | 0x2049) {
+        return None;
     }
+    let mut before = 0;
+    for r in OTHER_CHARS.iter() {
+        if r.contains(&c) {
+            return Some(before + (c - r.start()) as usize);
+        }
+        before += (r.end() - r.start() + 1) as usize;
+    }
+    None
 }
 
 fn has_leaf(u: usize) -> bool {
@@ -76,7 +86,7 @@ impl Precompiled {
             normalized,
             ascii_kept: [false; 128],
             ascii_alone: [false; 256],
-            other_kept: [false; OTHER_LEN],
+            other_kept: vec![false; OTHER_LEN],
             printable_alone: false,
         };
         p.check()?;
@@ -353,14 +363,27 @@ mod tests {
     }
 
     /// Every char `keeps` may accept is a grapheme of its own between any two
-    /// of them (so it is looked up alone, as `keeps` assumes).
+    /// of them (so it is looked up alone, as `keeps` assumes): every pair of
+    /// ASCII, Latin-1, General Punctuation and every 61st of the CJK ranges'
+    /// chars; and each CJK char between `a`s and doubled, which no Extend,
+    /// SpacingMark, ZWJ, Prepend, Hangul jamo or regional indicator passes
+    /// (so no two of them can join).
     #[test]
     fn kept_chars_are_graphemes_of_their_own() {
         let ascii = (0..128u8).map(char::from).filter(|&c| c != '\r' && c != '\n');
-        let other = OTHER_CHARS.iter().cloned().flatten().filter_map(char::from_u32).filter(|&c| other_index(c).is_some());
-        let chars: Vec<char> = ascii.chain(other).collect();
-        assert_eq!(chars.len(), 126 + OTHER_LEN - 4);
+        let other: Vec<char> = OTHER_CHARS.iter().cloned().flatten().filter_map(char::from_u32).filter(|&c| other_index(c).is_some()).collect();
+        assert_eq!(other.len(), OTHER_LEN - 4);
+        assert_eq!(OTHER_CHARS.iter().map(|r| r.clone().count()).sum::<usize>(), OTHER_LEN);
+        let places: Vec<usize> = other.iter().filter_map(|&c| other_index(c)).collect();
+        assert!(places.windows(2).all(|w| w[0] < w[1]) && places.last() < Some(&OTHER_LEN));
         let mut s = String::new();
+        for &c in other.iter().filter(|&&c| c >= '\u{3000}') {
+            for text in [format!("a{c}a"), format!("{c}{c}")] {
+                assert_eq!(text.graphemes(true).count(), text.chars().count(), "{text:?}");
+            }
+        }
+        let sample = other.iter().enumerate().filter(|&(i, &c)| c < '\u{3000}' || i % 61 == 0).map(|(_, &c)| c);
+        let chars: Vec<char> = ascii.chain(sample).collect();
         for &a in &chars {
             for &b in &chars {
                 s.clear();
