@@ -4,15 +4,20 @@ more bulk calls: MB of text per CPU second of the process (all threads), so two
 builds can be compared by CPU time on a loaded machine. Pin it as the bench
 does; the build imported is the one on PYTHONPATH:
 
-    RAYON_NUM_THREADS=2 PYTHONPATH=python taskset -c 0,1 python benches/unigram_bulk_threads.py TOKENIZER_JSON 2 [--mb 8]
+    RAYON_NUM_THREADS=2 PYTHONPATH=python taskset -c 0,1 python benches/unigram_bulk_threads.py TOKENIZER_JSON 2 [--mb 8] [--skip-mb 0]
 """
 
 import argparse
+import os
+import sys
 import time
 
 import numpy  # noqa: F401  (imported before any clock, as in the bench)
 
 import bertpiece
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from corpus_text import head  # noqa: E402
 
 
 def main():
@@ -20,10 +25,10 @@ def main():
     ap.add_argument("tokenizer_json")
     ap.add_argument("threads", type=int)
     ap.add_argument("--mb", type=float, default=8)
+    ap.add_argument("--skip-mb", type=float, default=0, help="the text from this many MB into --corpus (as bench_unigram.py)")
     ap.add_argument("--corpus", default="/work/shared/data/corpus/en-large.txt")
     a = ap.parse_args()
-    with open(a.corpus, encoding="utf-8") as f:
-        lines = [line for line in f.read(int(a.mb * 1_000_000)).split("\n") if line]
+    lines = [line for line in head(a.corpus, a.mb, a.skip_mb).split("\n") if line]
     n = sum(len(line.encode()) for line in lines)
     tok = bertpiece.Tokenizer.from_file(a.tokenizer_json)
     calls = {

@@ -1,7 +1,7 @@
 """One engine's timings on one tokenizer and text, run in a subprocess with
 the engine's own venv's python (bench_unigram.py starts it):
 
-    python unigram_peers.py ENGINE TOKENIZER_JSON SPM_MODEL CORPUS MB MODES
+    python unigram_peers.py ENGINE TOKENIZER_JSON SPM_MODEL CORPUS MB MODES [SKIP_MB]
 
 ENGINE is bertpiece, hf (tokenizers in that venv: 0.23.3 or 1.0.0rc3),
 tokie, kitoken or sentencepiece (on SPM_MODEL, "-" when there is none).
@@ -21,11 +21,7 @@ import resource
 import sys
 import time
 
-
-def read_lines(path, mb):
-    with open(path, encoding="utf-8") as f:
-        text = f.read(int(mb * 1_000_000))
-    return [line for line in text.split("\n") if line]
+from corpus_text import head
 
 
 def load(engine, tokenizer_json, spm_model):
@@ -75,10 +71,11 @@ def load(engine, tokenizer_json, spm_model):
 
 def main():
     engine, tokenizer_json, spm_model, corpus, mb, modes = sys.argv[1:7]
+    skip_mb = float(sys.argv[7]) if len(sys.argv) > 7 else 0.0
     # Before any clock: bertpiece's and tokie's bulk calls return NumPy arrays, and the first call of either
     # imported NumPy (~40-65 ms of CPU here, as long as the bulk call itself): timed as "bulk" until 2026-11-27.
     import numpy  # noqa: F401
-    lines = read_lines(corpus, float(mb))
+    lines = [line for line in head(corpus, float(mb), skip_mb).split("\n") if line]
     t = time.perf_counter()
     one, batch, bulk = load(engine, tokenizer_json, spm_model)
     out = {"engine": engine, "load_s": time.perf_counter() - t, "bytes": sum(len(s.encode()) for s in lines)}

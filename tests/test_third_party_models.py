@@ -132,6 +132,12 @@ def test_converted_tokenizer_json_matches_tokenizers(cls, model, tmp_root):
         ids = ref.encode(text).ids
         for skip in (True, False):
             assert ours.decode(ids, skip_special_tokens=skip) == ref.decode(ids, skip_special_tokens=skip), text
+    # the bulk call (ids only: the fused path cuts WhitespaceSplit's tokens from the text's bytes)
+    for specials in (True, False):
+        expected = [e.ids for e in ref.encode_batch(all_texts, add_special_tokens=specials)]
+        for threads in (1, 2):
+            bulk = ours.encode_batch_arrays(all_texts, add_special_tokens=specials, num_threads=threads)
+            assert [bulk.ids[a:b].tolist() for a, b in zip(bulk.row_splits[:-1], bulk.row_splits[1:])] == expected
     for tok in (ref, ours):
         tok.enable_truncation(16, stride=4)
         tok.enable_padding(pad_to_multiple_of=8)

@@ -24,7 +24,7 @@ pub struct Precompiled {
     /// next to ASCII (not CR or LF); false for every non-ASCII byte.
     ascii_alone: [bool; 256],
     /// Of the [`OTHER_CHARS`], the ones the charsmap leaves as they are (found at load).
-    other_kept: [bool; OTHER_LEN],
+    other_kept: Vec<bool>,
     /// Every printable ASCII byte (0x20..=0x7E) is `ascii_alone`: [`Precompiled::keeps`] then
     /// skips 16 such bytes at a time with a range test instead of a table read per byte.
     printable_alone: bool,
@@ -34,19 +34,29 @@ pub struct Precompiled {
 /// another (Grapheme_Cluster_Break Other, not Extended_Pictographic; checked
 /// by a test against the segmentation): Latin-1's letters and signs and
 /// General Punctuation (curly quotes, dashes: a third of English text's
-/// lines hold one). A text of such chars and ASCII needs no segmentation.
-const OTHER_CHARS: [std::ops::RangeInclusive<u32>; 2] = [0xA0..=0xFF, 0x2010..=0x205E];
-const OTHER_LEN: usize = 96 + 79;
+/// lines hold one), CJK punctuation and brackets, hiragana (not the combining
+/// sound marks U+3099/U+309A), katakana and the CJK Unified Ideographs
+/// (Japanese and Chinese lines: no grapheme walk where the charsmap keeps
+/// them all). A text of such chars and ASCII needs no segmentation.
+const OTHER_CHARS: [std::ops::RangeInclusive<u32>; 6] =
+    [0xA0..=0xFF, 0x2010..=0x205E, 0x3001..=0x3011, 0x3041..=0x3096, 0x309D..=0x30FF, 0x4E00..=0x9FFF];
+const OTHER_LEN: usize = 96 + 79 + 17 + 86 + 99 + 20_992;
 
 /// The index of `c` among [`OTHER_CHARS`], if it is one (© ® ‼ ⁉ are emoji, left out).
 #[inline]
 fn other_index(c: char) -> Option<usize> {
-    match c as u32 {
-        0xA9 | 0xAE | 0x203C | 0x2049 => None,
-        c @ 0xA0..=0xFF => Some((c - 0xA0) as usize),
-        c @ 0x2010..=0x205E => Some((c - 0x2010) as usize + 96),
-        _ => None,
+    let c = c as u32;
+    if matches!(c, 0xA9 | 0xAE | 0x203C | 0x2049) {
+        return None;
     }
+    let mut before = 0;
+    for r in OTHER_CHARS.iter() {
+        if r.contains(&c) {
+            return Some(before + (c - r.start()) as usize);
+        }
+        before += (r.end() - r.start() + 1) as usize;
+    }
+    None
 }
 
 fn has_leaf(u: usize) -> bool {
@@ -76,7 +86,7 @@ impl Precompiled {
             normalized,
             ascii_kept: [false; 128],
             ascii_alone: [false; 256],
-            other_kept: [false; OTHER_LEN],
+            other_kept: vec![false; OTHER_LEN],
             printable_alone: false,
         };
         p.check()?;
@@ -293,92 +303,5 @@ fn replace(edits: &mut Vec<(char, isize)>, old: &str, new: &str) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A trie of the given units (little-endian) and blob.
-    fn charsmap(units: &[u32], blob: &str) -> Vec<u8> {
-        let mut b = ((units.len() * 4) as u32).to_le_bytes().to_vec();
-        units.iter().for_each(|u| b.extend(u.to_le_bytes()));
-        b.extend(blob.as_bytes());
-        b
-    }
-
-    #[test]
-    fn malformed_charsmaps_are_errors_not_panics() {
-        assert!(Precompiled::from_bytes(b"").unwrap_err().contains("4-byte"));
-        assert!(Precompiled::from_bytes(&8u32.to_le_bytes()).unwrap_err().contains("trie size"));
-        assert!(Precompiled::from_bytes(&charsmap(&[], "")).unwrap_err().contains("empty"));
-        // A root whose children would lie past the end.
-        assert!(Precompiled::from_bytes(&charsmap(&[1 << 10], "")).unwrap_err().contains("out of bounds"));
-        assert!(Precompiled::from_bytes(&[4, 0, 0, 0, 0, 0, 0, 0, 0xFF]).unwrap_err().contains("UTF-8"));
-    }
-
-    /// A charsmap mapping each of `from` (ASCII bytes) to "a": the root's
-    /// children at 256 ^ byte, each leaf's value beside it.
-    fn ascii_map(from: &[u8]) -> Precompiled {
-        let mut units = vec![0u32; 512];
-        units[0] = 256 << 10;
-        for &b in from {
-            let pos = 256 ^ b as usize;
-            units[pos] = b as u32 | 1 << 8 | 1 << 10;
-            units[pos ^ 1] = 0;
-        }
-        Precompiled::from_bytes(&charsmap(&units, "a\0")).unwrap()
-    }
-
-    /// `keeps` with its 16-bytes-at-a-time skip of printable ASCII equals its
-    /// per-char rule, with a changed or unkept char at every position of texts
-    /// of 0 to 49 bytes, for charsmaps that keep all printable ASCII and not.
-    #[test]
-    fn keeps_skips_blocks_as_its_char_rule() {
-        for (map, printable) in [(ascii_map(b"\t"), true), (ascii_map(b"A\t"), false), (ascii_map(b"~"), false)] {
-            assert_eq!(map.printable_alone, printable);
-            let rule = |t: &str| {
-                t.chars().all(|c| match c.is_ascii() {
-                    true => map.ascii_alone[c as usize],
-                    false => other_index(c).and_then(|i| map.other_kept.get(i)) == Some(&true),
-                })
-            };
-            for len in 0..50 {
-                for marker in ["A", "\t", "\r", "~", "é", "\u{2026}", "x", "\u{7f}"] {
-                    for at in 0..=len {
-                        let text: String = (0..len).map(|i| if i % 3 == 2 { ' ' } else { 'x' }).collect();
-                        let text = format!("{}{marker}{}", &text[..at], &text[at..]);
-                        assert_eq!(map.keeps(&text), rule(&text), "{text:?}");
-                    }
-                }
-            }
-        }
-    }
-
-    /// Every char `keeps` may accept is a grapheme of its own between any two
-    /// of them (so it is looked up alone, as `keeps` assumes).
-    #[test]
-    fn kept_chars_are_graphemes_of_their_own() {
-        let ascii = (0..128u8).map(char::from).filter(|&c| c != '\r' && c != '\n');
-        let other = OTHER_CHARS.iter().cloned().flatten().filter_map(char::from_u32).filter(|&c| other_index(c).is_some());
-        let chars: Vec<char> = ascii.chain(other).collect();
-        assert_eq!(chars.len(), 126 + OTHER_LEN - 4);
-        let mut s = String::new();
-        for &a in &chars {
-            for &b in &chars {
-                s.clear();
-                s.extend([a, b, a]);
-                assert_eq!(s.graphemes(true).count(), 3, "{a:?} {b:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn replace_accounts_removals_on_the_previous_edit() {
-        let mut e = vec![];
-        replace(&mut e, "™", "TM");
-        replace(&mut e, "\u{1e}", "");
-        e.push(('g', 0));
-        assert_eq!(e, vec![('T', 0), ('M', 0), ('g', 0)]);
-        let mut s = NormalizedString::new("™\u{1e}g", 0).unwrap();
-        s.transform(e).unwrap();
-        assert_eq!((s.text().unwrap(), s.spans.clone()), ("TMg".to_string(), vec![(0, 1), (1, 2), (2, 3)]));
-    }
-}
+#[path = "precompiled_tests.rs"]
+mod tests;

@@ -12,14 +12,15 @@ mod fused_ids;
 mod plain_form;
 pub(crate) mod trie;
 mod word_cache;
+mod ws_split;
 
 pub use fused::{MetaspaceUnigram, Sink};
 pub use fused_ids::FusedUnigram;
 
 use super::ModelToken;
 use crate::{Error, Result};
+use crate::sentencepiece::trie::PieceTrie;
 use std::collections::HashMap;
-use trie::Trie;
 
 /// HF's `K_UNK_PENALTY`.
 const UNK_PENALTY: f64 = 10.0;
@@ -28,7 +29,9 @@ const UNK_PENALTY: f64 = 10.0;
 pub struct Unigram {
     pieces: Vec<(String, f64)>,
     ids: HashMap<String, u32>,
-    trie: Trie,
+    trie: PieceTrie,
+    /// Each piece's score by id, dense (the Viterbi reads one per piece found).
+    scores: Vec<f64>,
     min_score: f64,
     unk_id: Option<u32>,
     byte_fallback: bool,
@@ -90,8 +93,9 @@ impl Unigram {
                 min_score = *score;
             }
         }
-        let trie = Trie::new(pieces.iter().enumerate().map(|(id, (p, score))| (p.as_bytes(), id as u32, *score)));
-        Ok(Unigram { pieces, ids, trie, min_score, unk_id, byte_fallback })
+        let trie = PieceTrie::new(pieces.iter().enumerate().map(|(id, (p, _))| (p.as_bytes(), id as u32)));
+        let scores = pieces.iter().map(|(_, score)| *score).collect();
+        Ok(Unigram { pieces, ids, trie, scores, min_score, unk_id, byte_fallback })
     }
 
     pub fn len(&self) -> usize {
@@ -145,8 +149,8 @@ impl Unigram {
                     }
                 }
             };
-            self.trie.prefixes(bytes.get(start..).unwrap_or_default(), |len, id, score| {
-                offer(best, start + len, id, score);
+            self.trie.prefixes(bytes.get(start..).unwrap_or_default(), |len, id| {
+                offer(best, start + len, id, self.scores.get(id as usize).copied().unwrap_or(0.0));
                 has_single |= len == char_len;
             });
             if !has_single {

@@ -1,5 +1,8 @@
-//! A byte trie of the Unigram pieces for common-prefix search: every piece
-//! that starts a text, shortest first (HF's `Trie::common_prefix_search`).
+//! A byte trie for common-prefix search: every piece that starts a text,
+//! shortest first (HF's `Trie::common_prefix_search`). sentencepiece's
+//! normalizer and user-defined symbols use it; the Unigram Viterbi now walks
+//! sentencepiece's breadth-first `PieceTrie` (src/sentencepiece/trie.rs),
+//! whose nodes stay in the CPU's caches where this table's edges missed them.
 //!
 //! Edges live in one open-addressing table keyed by (node, byte): a step is
 //! one hash probe, where a sorted child list per node cost a binary search of

@@ -1,0 +1,102 @@
+//! Tests of [`super`]: the Precompiled charsmap normalizer.
+
+use super::*;
+
+/// A trie of the given units (little-endian) and blob.
+fn charsmap(units: &[u32], blob: &str) -> Vec<u8> {
+    let mut b = ((units.len() * 4) as u32).to_le_bytes().to_vec();
+    units.iter().for_each(|u| b.extend(u.to_le_bytes()));
+    b.extend(blob.as_bytes());
+    b
+}
+
+#[test]
+fn malformed_charsmaps_are_errors_not_panics() {
+    assert!(Precompiled::from_bytes(b"").unwrap_err().contains("4-byte"));
+    assert!(Precompiled::from_bytes(&8u32.to_le_bytes()).unwrap_err().contains("trie size"));
+    assert!(Precompiled::from_bytes(&charsmap(&[], "")).unwrap_err().contains("empty"));
+    // A root whose children would lie past the end.
+    assert!(Precompiled::from_bytes(&charsmap(&[1 << 10], "")).unwrap_err().contains("out of bounds"));
+    assert!(Precompiled::from_bytes(&[4, 0, 0, 0, 0, 0, 0, 0, 0xFF]).unwrap_err().contains("UTF-8"));
+}
+
+/// A charsmap mapping each of `from` (ASCII bytes) to "a": the root's
+/// children at 256 ^ byte, each leaf's value beside it.
+fn ascii_map(from: &[u8]) -> Precompiled {
+    let mut units = vec![0u32; 512];
+    units[0] = 256 << 10;
+    for &b in from {
+        let pos = 256 ^ b as usize;
+        units[pos] = b as u32 | 1 << 8 | 1 << 10;
+        units[pos ^ 1] = 0;
+    }
+    Precompiled::from_bytes(&charsmap(&units, "a\0")).unwrap()
+}
+
+/// `keeps` with its 16-bytes-at-a-time skip of printable ASCII equals its
+/// per-char rule, with a changed or unkept char at every position of texts
+/// of 0 to 49 bytes, for charsmaps that keep all printable ASCII and not.
+#[test]
+fn keeps_skips_blocks_as_its_char_rule() {
+    for (map, printable) in [(ascii_map(b"\t"), true), (ascii_map(b"A\t"), false), (ascii_map(b"~"), false)] {
+        assert_eq!(map.printable_alone, printable);
+        let rule = |t: &str| {
+            t.chars().all(|c| match c.is_ascii() {
+                true => map.ascii_alone[c as usize],
+                false => other_index(c).and_then(|i| map.other_kept.get(i)) == Some(&true),
+            })
+        };
+        for len in 0..50 {
+            for marker in ["A", "\t", "\r", "~", "é", "\u{2026}", "x", "\u{7f}"] {
+                for at in 0..=len {
+                    let text: String = (0..len).map(|i| if i % 3 == 2 { ' ' } else { 'x' }).collect();
+                    let text = format!("{}{marker}{}", &text[..at], &text[at..]);
+                    assert_eq!(map.keeps(&text), rule(&text), "{text:?}");
+                }
+            }
+        }
+    }
+}
+
+/// Every char `keeps` may accept is a grapheme of its own between any two
+/// of them (so it is looked up alone, as `keeps` assumes): every pair of
+/// ASCII, Latin-1, General Punctuation and every 61st of the CJK ranges'
+/// chars; and each CJK char between `a`s and doubled, which no Extend,
+/// SpacingMark, ZWJ, Prepend, Hangul jamo or regional indicator passes
+/// (so no two of them can join).
+#[test]
+fn kept_chars_are_graphemes_of_their_own() {
+    let ascii = (0..128u8).map(char::from).filter(|&c| c != '\r' && c != '\n');
+    let other: Vec<char> = OTHER_CHARS.iter().cloned().flatten().filter_map(char::from_u32).filter(|&c| other_index(c).is_some()).collect();
+    assert_eq!(other.len(), OTHER_LEN - 4);
+    assert_eq!(OTHER_CHARS.iter().map(|r| r.clone().count()).sum::<usize>(), OTHER_LEN);
+    let places: Vec<usize> = other.iter().filter_map(|&c| other_index(c)).collect();
+    assert!(places.windows(2).all(|w| w[0] < w[1]) && places.last() < Some(&OTHER_LEN));
+    let mut s = String::new();
+    for &c in other.iter().filter(|&&c| c >= '\u{3000}') {
+        for text in [format!("a{c}a"), format!("{c}{c}")] {
+            assert_eq!(text.graphemes(true).count(), text.chars().count(), "{text:?}");
+        }
+    }
+    let sample = other.iter().enumerate().filter(|&(i, &c)| c < '\u{3000}' || i % 61 == 0).map(|(_, &c)| c);
+    let chars: Vec<char> = ascii.chain(sample).collect();
+    for &a in &chars {
+        for &b in &chars {
+            s.clear();
+            s.extend([a, b, a]);
+            assert_eq!(s.graphemes(true).count(), 3, "{a:?} {b:?}");
+        }
+    }
+}
+
+#[test]
+fn replace_accounts_removals_on_the_previous_edit() {
+    let mut e = vec![];
+    replace(&mut e, "™", "TM");
+    replace(&mut e, "\u{1e}", "");
+    e.push(('g', 0));
+    assert_eq!(e, vec![('T', 0), ('M', 0), ('g', 0)]);
+    let mut s = NormalizedString::new("™\u{1e}g", 0).unwrap();
+    s.transform(e).unwrap();
+    assert_eq!((s.text().unwrap(), s.spans.clone()), ("TMg".to_string(), vec![(0, 1), (1, 2), (2, 3)]));
+}
