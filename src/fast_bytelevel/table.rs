@@ -126,8 +126,16 @@ impl<K: Key> Table<K> {
         bucket.iter().fold(None, |found, s| found.or(s.holds(key, len)))
     }
 
-    #[inline]
+    /// The home bucket inline, the probe on out of line (so that
+    /// [`super::WordCache::get`]'s callers, the offsets loop's, stay small
+    /// enough to inline: with the probe inline, 0.86× on the offsets call).
+    #[inline(always)]
     pub fn get(&self, key: K, len: u32) -> Option<(u32, u32)> {
+        self.get_home(key, len).or_else(|| self.get_past_home(key, len))
+    }
+
+    #[inline(never)]
+    fn get_past_home(&self, key: K, len: u32) -> Option<(u32, u32)> {
         let i = self.find(key, len)?;
         self.slot(i)?.holds(key, len)
     }
