@@ -99,7 +99,10 @@ impl WordCache {
     }
 
     /// (what was stored, count of pieces) of the cached word `text[start..end]` (non-empty).
-    #[inline]
+    /// Always inlined, with [`super::merge::Words::cached`]: with the two-slot
+    /// home bucket LLVM kept it out of the offsets loop (a call per word:
+    /// 0.94–0.97× on that call).
+    #[inline(always)]
     pub fn get(&self, text: &[u8], start: usize, end: usize) -> Option<(u32, u32)> {
         let len = end - start;
         if len <= 8 {
