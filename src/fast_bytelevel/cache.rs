@@ -99,11 +99,18 @@ impl WordCache {
     }
 
     /// (what was stored, count of pieces) of the cached word `text[start..end]` (non-empty).
-    /// Always inlined, with [`super::merge::Words::cached`]: with the two-slot
-    /// home bucket LLVM kept it out of the offsets loop (a call per word:
-    /// 0.94–0.97× on that call).
-    #[inline(always)]
+    #[inline]
     pub fn get(&self, text: &[u8], start: usize, end: usize) -> Option<(u32, u32)> {
+        self.get_inline(text, start, end)
+    }
+
+    /// [`WordCache::get`] always inlined, for [`super::merge::Words::cached`]:
+    /// with the two-slot home bucket LLVM kept the lookup out of the offsets
+    /// loop (a call per word: 0.94–0.98× on that call); the AVX-512 loop's
+    /// `learn_byte` keeps `get` (`get` always inlined measured 2–4% slower on
+    /// the ids call).
+    #[inline(always)]
+    pub fn get_inline(&self, text: &[u8], start: usize, end: usize) -> Option<(u32, u32)> {
         let len = end - start;
         if len <= 8 {
             self.short.get(key8(text, start, len), len as u32)
