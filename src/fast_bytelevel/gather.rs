@@ -3,14 +3,14 @@
 //! the next window). The blocks' piece starts (the masks of
 //! [`super::blocks`]) are compressed into a list of positions; for eight
 //! pieces at once the keys are permuted out of the window's registers, masked
-//! to the pieces' lengths and hashed, and the home slots read from the word cache's
-//! tables (the 1–8-byte table's by one 16-byte load a lane, the 9–16-byte
-//! table's gathered), so the eight slot loads are in flight together and no
+//! to the pieces' lengths and hashed, and the home buckets read from the word cache's
+//! tables (the 1–8-byte table's two slots by one 32-byte load a lane, the 9–16-byte
+//! table's one slot gathered), so the eight slot loads are in flight together and no
 //! branch depends on a piece's length or kind. A piece the gathers do not answer
-//! (several tokens, not in its home slot, over 16 bytes, not cached) takes the scalar lookup
+//! (several tokens, not in its home bucket, over 16 bytes, not cached) takes the scalar lookup
 //! ([`Words::tokenize_ids`]) in its place, in order. The same ids and the
 //! same cache updates as the scalar loop: only words found in their home
-//! slot as one token are answered here, and those the scalar loop answers
+//! bucket as one token are answered here, and those the scalar loop answers
 //! without touching the cache either. A text's last < 64 bytes take the same
 //! way (masked in, spaces past the text's end, the end a piece start:
 //! [`super::blocks::tail_starts`]) unless they hold a byte the block scanner
@@ -131,7 +131,7 @@ impl Words<'_> {
                 let at = _mm512_add_epi8(_mm512_shuffle_epi8(start, spread), byte_steps);
                 let key = _mm512_permutex2var_epi8(lo, at, hi);
                 let (short, mid) = self.raw_tables();
-                // the home slot's `value | meta << 32` where it holds the word
+                // the home bucket's `value | meta << 32` where one of its slots holds the word
                 let mut found = _mm512_setzero_si512();
                 let mut home = 0u8;
                 // 1 to 8 bytes: the short table, key masked to the length (one-byte words are put
@@ -141,14 +141,15 @@ impl Words<'_> {
                     let mask = _mm512_srlv_epi64(all, _mm512_sub_epi64(_mm512_set1_epi64(64), _mm512_slli_epi64::<3>(len)));
                     let k = _mm512_and_si512(key, mask);
                     let h = _mm512_mullo_epi64(_mm512_xor_si512(k, len), _mm512_set1_epi64(0x9E37_79B9_7F4A_7C15u64 as i64));
-                    let slot = _mm512_and_si512(_mm512_srli_epi64::<32>(h), _mm512_set1_epi64(t.mask as i64));
-                    let at = _mm512_slli_epi64::<4>(slot);
-                    // each lane's whole slot by one 16-byte load (every lane's index is in the table)
-                    let (sk, sv) = slot_words(t.slots, at);
-                    let meta = _mm512_srli_epi64::<32>(sv);
-                    let held = _mm512_mask_cmpeq_epi64_mask(short_lane, sk, k) & _mm512_cmpeq_epi64_mask(_mm512_and_si512(meta, byte), len);
-                    found = _mm512_mask_blend_epi64(held, found, sv);
-                    home |= held;
+                    let bucket = _mm512_and_si512(_mm512_srli_epi64::<32>(h), _mm512_set1_epi64(t.mask as i64));
+                    // each lane's whole bucket (two slots) by one 32-byte load (every lane's index is in the table)
+                    let [k0, v0, k1, v1] = bucket_words(t.slots, _mm512_slli_epi64::<5>(bucket));
+                    let len_of = |v| _mm512_and_si512(_mm512_srli_epi64::<32>(v), byte);
+                    let held0 = _mm512_mask_cmpeq_epi64_mask(short_lane, k0, k) & _mm512_cmpeq_epi64_mask(len_of(v0), len);
+                    let held1 = _mm512_mask_cmpeq_epi64_mask(short_lane, k1, k) & _mm512_cmpeq_epi64_mask(len_of(v1), len);
+                    found = _mm512_mask_blend_epi64(held1, found, v1);
+                    found = _mm512_mask_blend_epi64(held0, found, v0);
+                    home |= held0 | held1;
                 }
                 // 9 to 16 bytes: the mid table, two key words
                 let mid_lane = valid
@@ -178,7 +179,7 @@ impl Words<'_> {
                 let one_token = _mm512_or_si512(_mm512_set1_epi64(1 << 8), len);
                 let good = home & _mm512_cmpeq_epi64_mask(_mm512_srli_epi64::<32>(found), one_token);
                 // the answered lanes' ids 8 at a time up to each lane left to the scalar lookup (or, a
-                // word of several tokens in its home slot, to its pieces)
+                // word of several tokens in its home bucket, to its pieces)
                 let mut got = [0u32; 16];
                 _mm256_storeu_si256(got.as_mut_ptr().cast(), _mm512_cvtepi64_epi32(found));
                 let mut slots = [0u64; 8];
@@ -284,32 +285,39 @@ unsafe fn compress_starts(starts: u64, add: u8) -> std::arch::x86_64::__m512i {
     }
 }
 
-/// Each lane's two 8-byte words at `base + at` (byte offsets, all inside
-/// one table's slots): one 16-byte load a lane, then shuffles. On the
-/// rounds' host (AMD EPYC, AVX-512) an 8-lane gather costs ~6 cycles of
-/// throughput whatever its mask, and two gathers of the same slots (key,
-/// then value) twice one; these eight loads and shuffles measured 3-5% faster
-/// on the whole bulk call than those two gathers.
+/// Each lane's bucket of the 1–8-byte table at `base + at` (byte offsets,
+/// all inside the table, 32-byte aligned): one 32-byte load a lane, then
+/// shuffles, as (first slot's key, its `value | meta << 32`, second slot's
+/// key, its). On the rounds' host (AMD EPYC, AVX-512) an 8-lane gather costs
+/// ~6 cycles of throughput whatever its mask; loads and shuffles measured
+/// 3-5% faster on the whole bulk call than gathers (for one-slot buckets).
 ///
 /// # Safety
-/// The CPU must have AVX-512 F; the 16 bytes at `base + at` of every lane are readable.
+/// The CPU must have AVX-512 F; the 32 bytes at `base + at` of every lane are readable.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 #[inline]
-unsafe fn slot_words(base: *const u8, at: std::arch::x86_64::__m512i) -> (std::arch::x86_64::__m512i, std::arch::x86_64::__m512i) {
+unsafe fn bucket_words(base: *const u8, at: std::arch::x86_64::__m512i) -> [std::arch::x86_64::__m512i; 4] {
     use std::arch::x86_64::*;
     let mut off = [0u64; 8];
-    // SAFETY: `off` holds 8 u64; each lane's 16 bytes are readable (the caller's contract)
+    // SAFETY: `off` holds 8 u64; each lane's 32 bytes are readable (the caller's contract)
     unsafe {
         _mm512_storeu_si512(off.as_mut_ptr().cast(), at);
-        let word = |k: usize| _mm_loadu_si128(base.add(off[k] as usize).cast());
-        let two = |k: usize| _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(word(k)), word(k + 1));
-        let low = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(two(0)), two(2));
-        let high = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(two(4)), two(6));
-        (
-            _mm512_permutex2var_epi64(low, _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0), high),
-            _mm512_permutex2var_epi64(low, _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1), high),
-        )
+        let bucket = |k: usize| _mm256_loadu_si256(base.add(off[k] as usize).cast());
+        // lanes k and k + 1: k0 v0 k1 v1 of each
+        let two = |k: usize| _mm512_inserti64x4::<1>(_mm512_castsi256_si512(bucket(k)), bucket(k + 1));
+        let (a, b, c, d) = (two(0), two(2), two(4), two(6));
+        // first slots of lanes 0-3 (keys, then values), of 4-7; second slots the same
+        let first = _mm512_set_epi64(13, 9, 5, 1, 12, 8, 4, 0);
+        let second = _mm512_set_epi64(15, 11, 7, 3, 14, 10, 6, 2);
+        let (f03, f47) = (_mm512_permutex2var_epi64(a, first, b), _mm512_permutex2var_epi64(c, first, d));
+        let (s03, s47) = (_mm512_permutex2var_epi64(a, second, b), _mm512_permutex2var_epi64(c, second, d));
+        [
+            _mm512_shuffle_i64x2::<0b01_00_01_00>(f03, f47),
+            _mm512_shuffle_i64x2::<0b11_10_11_10>(f03, f47),
+            _mm512_shuffle_i64x2::<0b01_00_01_00>(s03, s47),
+            _mm512_shuffle_i64x2::<0b11_10_11_10>(s03, s47),
+        ]
     }
 }
 

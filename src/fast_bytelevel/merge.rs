@@ -80,7 +80,9 @@ impl Words<'_> {
     }
 
     /// The cached tokens of the word `text[start..end]` (non-empty; computed and cached when missing).
-    #[inline]
+    /// Always inlined, with [`WordCache::get_inline`]: LLVM left either out of
+    /// the offsets loop once the home bucket had two slots (a call per word).
+    #[inline(always)]
     fn cached(&mut self, text: &[u8], start: usize, end: usize) -> Hit<'_> {
         let len = end - start;
         if len == 1 {
@@ -90,7 +92,7 @@ impl Words<'_> {
         if len > LINEAR_MAX {
             return Hit::Miss;
         }
-        let Some(found) = self.cache.as_deref().map(|c| c.get(text, start, end)) else { return Hit::Miss };
+        let Some(found) = self.cache.as_deref().map(|c| c.get_inline(text, start, end)) else { return Hit::Miss };
         match found {
             // a one-token word keeps its id where others keep their start in `pieces`
             Some((id, 1)) => Hit::One(id),
