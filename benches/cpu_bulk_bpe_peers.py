@@ -44,7 +44,7 @@ def main():
     ap.add_argument("--threads", type=int, default=1, help="bertpiece's num_threads (fastokens': RAYON_NUM_THREADS)")
     ap.add_argument("--tokenizer", default=None, help="default: bench_pipeline.py's cached file")
     args = ap.parse_args()
-    path, tokenizer_json, lines, mb = material(args.corpus, args.mb, args.tokenizer)
+    path, tokenizer_json, lines, mb = material(args.corpus, args.mb, args.tokenizer, args.skip_mb)
     calls = {}
     for i, build in enumerate(args.builds):
         core = load_core(build, i)
