@@ -33,7 +33,7 @@ def main():
     ap.add_argument("--threads", default="1", help="thread counts, comma-separated (each build runs each)")
     ap.add_argument("--tokenizer", default=None, help="default: bench_pipeline.py's cached file")
     args = ap.parse_args()
-    path, tokenizer_json, lines, mb = material(args.corpus, args.mb, args.tokenizer)
+    path, tokenizer_json, lines, mb = material(args.corpus, args.mb, args.tokenizer, args.skip_mb)
     threads = [int(t) for t in args.threads.split(",")]
     calls = {}
     for i, build in enumerate(args.builds):

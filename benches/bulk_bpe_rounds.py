@@ -25,6 +25,7 @@ def add_common_arguments(ap):
     ap.add_argument("builds", nargs="+")
     ap.add_argument("--corpus", default=CORPUS)
     ap.add_argument("--mb", type=float, default=8)
+    ap.add_argument("--skip-mb", type=float, default=0, help="the text from this many MB into --corpus (20: en-large's last 8 MB)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--reps", type=int, default=3)
 
@@ -40,12 +41,13 @@ def load_core(build, tag):
     return module
 
 
-def material(corpus=CORPUS, mb=8.0, tokenizer=None):
-    """(tokenizer path, its JSON, the lines of the text's first `mb` MB cut at a line end, their MB)."""
+def material(corpus=CORPUS, mb=8.0, tokenizer=None, skip_mb=0.0):
+    """(tokenizer path, its JSON, the lines of the text's first `mb` MB cut at a line end (from `skip_mb` MB
+    in: corpus_text.head), their MB)."""
     path = tokenizer or sorted(glob.glob(os.path.join(ROOT, ".cache", "bench_pipeline", "bpe-*.json")))[0]
     with open(path, encoding="utf-8") as f:
         tokenizer_json = f.read()
-    text = head(corpus, mb)
+    text = head(corpus, mb, skip_mb)
     return path, tokenizer_json, text.split("\n")[:-1], len(text.encode("utf-8")) / 1e6
 
 

@@ -16,13 +16,21 @@ pinned (CPU time then sums both threads; wall-clock MB/s are reported too):
 
     RAYON_NUM_THREADS=2 python benches/cpu_bulk_bpe_peers.py BUILD --threads 2
 
-fastokens runs in this process, so the script runs itself again with the
+Other peers of the same venv, in the same rounds: `--peers fastokens,tokie,gigatoken`
+(tokie's `encode_batch_flat`, gigatoken's `encode_batch_list` concatenated);
+`tokenizers` (the venv's 0.23.3, `encode_batch`'s ids concatenated) is the reference;
+a peer that refuses the file, or whose ids differ from the first build's on
+the first call, is listed as such and left out of the rounds; the ratios are
+against the first peer left (the first build's when none is).
+
+The peers run in this process, so the script runs itself again with the
 python of the pinned peers' venv (benches/peer_venvs.py, made on first use)
 when the interpreter starting it has no fastokens.
 """
 
 import argparse
 import array
+import hashlib
 import importlib.util
 import os
 import sys
@@ -43,8 +51,9 @@ def main():
     add_common_arguments(ap)
     ap.add_argument("--threads", type=int, default=1, help="bertpiece's num_threads (fastokens': RAYON_NUM_THREADS)")
     ap.add_argument("--tokenizer", default=None, help="default: bench_pipeline.py's cached file")
+    ap.add_argument("--peers", default="fastokens", help="of " + ",".join(PEERS))
     args = ap.parse_args()
-    path, tokenizer_json, lines, mb = material(args.corpus, args.mb, args.tokenizer)
+    path, tokenizer_json, lines, mb = material(args.corpus, args.mb, args.tokenizer, args.skip_mb)
     calls = {}
     for i, build in enumerate(args.builds):
         core = load_core(build, i)
@@ -52,14 +61,55 @@ def main():
         settings = tok.stored_settings()
         calls[build] = (lambda core=core, tok=tok, settings=settings: np.asarray(core.pipeline_encode_flat(
             tok, settings, lines, add_special_tokens=False, num_threads=args.threads)[0]).astype(np.uint32).tobytes())
-    import fastokens
-
-    fast = fastokens.Tokenizer.from_file(path)
-    calls["fastokens"] = lambda: array.array("I", fast.encode_batch_flat(lines)[0]).tobytes()
+    want = hashlib.sha256(calls[args.builds[0]]()).hexdigest()
+    exact_peers = []
+    for name in [p for p in args.peers.split(",") if p]:
+        try:
+            call = PEERS[name](path, lines)
+            same = hashlib.sha256(call()).hexdigest() == want
+        except Exception as e:  # noqa: BLE001 - a peer's refusal is reported, whatever it raises
+            print(f"{name}: refuses the file: {type(e).__name__}: {str(e).strip().splitlines()[0][:160] if str(e).strip() else ''}")
+            continue
+        if not same:
+            print(f"{name}: ids differ from {args.builds[0]}'s: left out")
+            continue
+        calls[name] = call
+        exact_peers.append(name)
     wall = {}
     speeds, digests = run_rounds(calls, mb, args.rounds, args.reps, wall=wall)
     report(f"tokenizer {path}; text {mb:.2f} MB, {len(lines)} lines; bertpiece threads {args.threads}, RAYON_NUM_THREADS "
-           f"{os.environ.get('RAYON_NUM_THREADS', 'unset')}", speeds, digests, "fastokens", wall)
+           f"{os.environ.get('RAYON_NUM_THREADS', 'unset')}", speeds, digests, (exact_peers or args.builds)[0], wall)
+
+
+def _fastokens(path, lines):
+    import fastokens
+
+    tok = fastokens.Tokenizer.from_file(path)
+    return lambda: array.array("I", tok.encode_batch_flat(lines)[0]).tobytes()
+
+
+def _tokie(path, lines):
+    import tokie
+
+    tok = tokie.Tokenizer.from_json(path)
+    return lambda: np.asarray(tok.encode_batch_flat(lines)[0]).astype(np.uint32).tobytes()
+
+
+def _gigatoken(path, lines):
+    import gigatoken
+
+    tok = gigatoken.Tokenizer(path)
+    return lambda: np.concatenate([np.asarray(r, dtype=np.uint32) for r in tok.encode_batch_list(lines)]).tobytes()
+
+
+def _tokenizers(path, lines):
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(path)
+    return lambda: np.concatenate([np.asarray(e.ids, dtype=np.uint32) for e in tok.encode_batch(lines, add_special_tokens=False)]).tobytes()
+
+
+PEERS = {"fastokens": _fastokens, "tokie": _tokie, "gigatoken": _gigatoken, "tokenizers": _tokenizers}
 
 
 if __name__ == "__main__":

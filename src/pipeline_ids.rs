@@ -3,7 +3,9 @@
 //! ids (and offsets, when asked) go straight into the caller's vectors, with
 //! truncation and the post-processor's special tokens and offset trimming
 //! applied on ids. No `Encoding`, token string or `NormalizedString` (except
-//! around added tokens in texts that may hold one). Whatever it cannot do
+//! around added tokens in texts that may hold one). BPE files that no fast
+//! path takes run the general path's stages without the `Encoding`, ids only
+//! (pipeline_ids_bpe.rs). Whatever it cannot do
 //! exactly as `encode` does, it declines, and the caller takes `encode`.
 
 use super::Tokenizer;
@@ -14,9 +16,14 @@ use crate::processors::truncation::{Direction, Strategy, TruncationParams};
 use crate::processors::{space_counts, trim_span, Piece, PostProcessor};
 use crate::Result;
 
+#[path = "pipeline_ids_bpe.rs"]
+mod bpe;
+
 /// The fast path a text's sequence takes.
 enum SequencePath<'a> {
     ByteLevel(&'a FastByteLevel),
+    /// The general path's BPE, ids only (no offsets).
+    Bpe(&'a crate::models::bpe::Bpe),
     Unigram(crate::models::unigram::FusedUnigram<'a>),
     Bert(&'a crate::tokenizer::FullTokenizer),
 }
@@ -133,7 +140,8 @@ impl Tokenizer {
     /// `encode(Input::Raw(text), None, add_special_tokens, truncation)`'s ids
     /// (and offsets, when asked) appended to `ids` / `offsets`, without
     /// building the `Encoding`, on the byte-level or the fused Metaspace +
-    /// Unigram fast path (texts holding no added token). Declines (and
+    /// Unigram fast path (texts holding no added token), BERT's encoder, or
+    /// the general path's BPE (ids only). Declines (and
     /// appends nothing) for other shapes, post-processors it cannot apply on
     /// ids, and truncations that `encode` refuses with an error.
     pub fn encode_ids_into(
@@ -159,13 +167,17 @@ impl Tokenizer {
             // normalizer could make appear; the text's own check in `encode_ids_planned`), the rest
             // through `encode`
             (None, Some(u)) if self.normalized_matcher.is_empty() => SequencePath::Unigram(u),
-            (None, None) => SequencePath::Bert(self.bert_ids_path()?),
+            (None, None) => match (self.bert_ids_path(), self.general_bpe_ids_path(offsets)) {
+                (Some(b), _) => SequencePath::Bert(b),
+                (None, Some(m)) => SequencePath::Bpe(m),
+                (None, None) => return None,
+            },
             _ => return None,
         };
         let post = PostPlan::new(self.config.post_processor.as_ref())?;
         // the trims read byte-level tokens' spaces; without offsets they change nothing (MPNet's
-        // RobertaProcessing on a BERT-shaped file)
-        let trims_apply = post.n_trims > 0 && (offsets || !matches!(path, SequencePath::Bert(_)));
+        // RobertaProcessing on a BERT-shaped file; the general path's BPE, which never has offsets here)
+        let trims_apply = post.n_trims > 0 && (offsets || !matches!(path, SequencePath::Bert(_) | SequencePath::Bpe(_)));
         if trims_apply && !matches!(path, SequencePath::ByteLevel(_)) {
             return None;
         }
@@ -234,6 +246,7 @@ impl Tokenizer {
         match path {
             SequencePath::ByteLevel(fast) => self.byte_level_ids(fast, words, text, ids, &mut offsets, &mut added_spaces, seq_from)?,
             SequencePath::Unigram(u) => u.encode_ids(text, ids, offsets.as_deref_mut())?,
+            SequencePath::Bpe(m) => self.general_bpe_ids(m, text, ids)?,
             SequencePath::Bert(b) => {
                 // right truncation needs the first `max + 1` ids only (one more tells it cut)
                 let limit = truncation.filter(|t| t.direction == Direction::Right).map(|t| self.max_ids(t, add_special_tokens).saturating_add(1));

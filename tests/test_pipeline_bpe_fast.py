@@ -2,7 +2,7 @@
 path of the same file (PipelineTokenizer.from_str(json, fast_path=False)) and
 tokenizers 0.23.3, three-way: every 3rd UD line, pairs, pre-tokenized input,
 added tokens (all flags), add_prefix_space / trim_offsets / post-processor
-variants, ignore_merges, truncation and padding, hypothesis text."""
+variants, ignore_merges, the Split + ByteLevel shape of TikTokenConverter, truncation and padding, hypothesis text."""
 
 import functools
 import json
@@ -50,7 +50,23 @@ def empty_affixes():
     return json.dumps(d)
 
 
+GPT2_SPLIT = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+
+
+def split_then_bytes(ignore_merges=True, behavior="Isolated", invert=False, pattern=GPT2_SPLIT, use_regex=False,
+                     prefix=False):
+    """GPT-2's trained file as transformers' TikTokenConverter writes a GPT-2-pattern file: its regex in a Split,
+    then ByteLevel without its own (the ByteLevel fast path's split); the keywords make the shapes it must refuse."""
+    d = json.loads(gpt2_json())
+    d["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [
+        {"type": "Split", "pattern": {"Regex": pattern}, "behavior": behavior, "invert": invert},
+        {"type": "ByteLevel", "add_prefix_space": prefix, "trim_offsets": True, "use_regex": use_regex}]}
+    d["model"]["ignore_merges"] = ignore_merges
+    return json.dumps(d)
+
+
 SHAPES = {
+    "split-then-bytes": split_then_bytes, "split-then-bytes-merges": functools.partial(split_then_bytes, False),
     "gpt2": gpt2_json, "roberta": roberta_json, "modernbert": modernbert_json, "added": with_added,
     "prefix-trim-bytelevel": functools.partial(variant, True, True, "bytelevel"),
     "prefix-notrim-none": functools.partial(variant, True, False, None),
@@ -76,6 +92,10 @@ def test_fast_path_is_taken_only_where_its_shape_fits():
     d["pre_tokenizer"]["use_regex"] = False
     assert bertpiece.Tokenizer.from_str(json.dumps(d))._core.fast_path() is None
     assert bertpiece.Tokenizer.from_str(normalized_json())._core.fast_path() is None
+    # a Split + ByteLevel that does not split as GPT-2's ByteLevel does
+    for other in ({"behavior": "MergedWithPrevious"}, {"invert": True}, {"use_regex": True}, {"prefix": True},
+                  {"pattern": GPT2_SPLIT.replace("'ll|", "")}, {"pattern": "x|" + GPT2_SPLIT}):
+        assert bertpiece.Tokenizer.from_str(split_then_bytes(**other))._core.fast_path() is None, other
     d = json.loads(gpt2_json())
     del d["model"]["vocab"]["Ġ"]  # a byte without its token: unk/byte_fallback need the general path
     d["model"]["merges"] = [m for m in d["model"]["merges"] if "Ġ" not in (m if isinstance(m, list) else m.split(" "))]
@@ -88,6 +108,7 @@ def test_every_ud_line(path):
     lines = ud_lines(path)[::3]  # every 3rd line (test_pipeline_bulk_fast.py runs the others)
     check("added", lambda t: t.encode_batch(lines))
     check("gpt2", lambda t: t.encode_batch(lines[:300]))
+    check("split-then-bytes", lambda t: t.encode_batch(lines[1::9]))
 
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
@@ -121,7 +142,7 @@ def test_truncation_and_padding(shape):
     check_truncation_and_padding(check, three, shape, pad_id=1, pad_token="<pad>")
 
 
-@pytest.mark.parametrize("shape", ["added", "prefix-trim-bytelevel", "ignore-merges"])
+@pytest.mark.parametrize("shape", ["added", "prefix-trim-bytelevel", "ignore-merges", "split-then-bytes"])
 @settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(text=TEXT)
 def test_fuzz_fast_general_tokenizers(shape, text):

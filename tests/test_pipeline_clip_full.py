@@ -96,3 +96,25 @@ def test_every_ud_line_matches_tokenizers(path):
 def test_special_tokens_not_normalized():
     """The same file with its two special tokens matched before normalizing."""
     _compare(clip_full_json(False), [line for path in UD_FILES for line in ud_lines(path, 40)] + EXTRA)
+
+
+@pytest.mark.parametrize("normalized_specials", [True, False])
+def test_bulk_ids_match_tokenizers(normalized_specials):
+    """The bulk call's ids-only path for BPE files no fast path takes (src/pipeline_ids_bpe.rs) against
+    tokenizers' encode_batch: with and without the specials, truncated both ways, on 1 and 2 threads."""
+    text = clip_full_json(normalized_specials)
+    ours, theirs = bertpiece.Tokenizer.from_str(text), HFTokenizer.from_str(text)
+    lines = [line for path in UD_FILES for line in ud_lines(path, 60)] + EXTRA
+    for add in (True, False):
+        want = [e.ids for e in theirs.encode_batch(lines, add_special_tokens=add)]
+        for threads in (1, 2):
+            bulk = ours.encode_batch_arrays(lines, add_special_tokens=add, num_threads=threads)
+            assert [bulk.ids[a:b].tolist() for a, b in zip(bulk.row_splits[:-1], bulk.row_splits[1:])] == want
+    for direction in ("right", "left"):
+        theirs.enable_truncation(7, direction=direction)
+        want = [e.ids for e in theirs.encode_batch(lines)]
+        theirs.no_truncation()
+        ours.enable_truncation(7, direction=direction)
+        bulk = ours.encode_batch_arrays(lines, num_threads=2)
+        ours.no_truncation()
+        assert [bulk.ids[a:b].tolist() for a, b in zip(bulk.row_splits[:-1], bulk.row_splits[1:])] == want, direction

@@ -25,7 +25,7 @@ use crate::added_tokens::FirstBytes;
 use crate::config::TokenizerConfig;
 use crate::encoding::Encoding;
 use crate::models::Model;
-use crate::pre_tokenizers::PreTokenizer;
+use crate::pre_tokenizers::{Behavior, PreTokenizer};
 use merge::ByteBpe;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -49,10 +49,7 @@ impl FastByteLevel {
         if config.normalizer.is_some() {
             return None;
         }
-        let Some(PreTokenizer::ByteLevel(pre)) = &config.pre_tokenizer else { return None };
-        if !pre.use_regex {
-            return None;
-        }
+        let add_prefix_space = gpt2_split_shape(config.pre_tokenizer.as_ref()?)?;
         let Model::Bpe(model) = &config.model else { return None };
         let bpe = ByteBpe::new(model)?;
         let size = model.vocab_r.keys().max().map_or(0, |&m| m as usize + 1);
@@ -66,7 +63,7 @@ impl FastByteLevel {
         });
         let spaces = Arc::new(spaces.collect());
         let stops = scan::AsciiClasses::with_stops(std::iter::empty()).map(Arc::new);
-        Some(FastByteLevel { bpe: Arc::new(bpe), add_prefix_space: pre.add_prefix_space, spaces, stops })
+        Some(FastByteLevel { bpe: Arc::new(bpe), add_prefix_space, spaces, stops })
     }
 
     /// Takes the added tokens' first bytes (whenever the added tokens change).
@@ -215,6 +212,28 @@ impl FastByteLevel {
         Ok(ids::split_blocks(text, classes, sink))
     }
 }
+
+/// Whether `pre` splits as GPT-2's `ByteLevel` (its regex, then bytes as
+/// chars), and then its `add_prefix_space`; None: another split. Two shapes do:
+/// `ByteLevel` with `use_regex`, and what transformers' TikTokenConverter
+/// writes for GPT-2's pattern: `Sequence[Split(that regex, Isolated, not
+/// inverted), ByteLevel(no regex, no prefix space)]` (the same pieces, each a
+/// word; a prefix space there would go before every piece, so it is refused).
+fn gpt2_split_shape(pre: &PreTokenizer) -> Option<bool> {
+    match pre {
+        PreTokenizer::ByteLevel(b) if b.use_regex => Some(b.add_prefix_space),
+        PreTokenizer::Sequence(seq) => match seq.as_slice() {
+            [PreTokenizer::RegexSplit(split), PreTokenizer::ByteLevel(b)]
+                if split.pattern == GPT2_PATTERN && split.behavior == Behavior::Isolated && !split.invert
+                    && !b.use_regex && !b.add_prefix_space => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// HF's GPT-2 split regex, as `ByteLevel` holds it and a `Split` spells it.
+const GPT2_PATTERN: &str = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+";
 
 /// The bulk ids+offsets loop's pieces: each piece's tokens' ids, and their
 /// (start, end) in chars of the original text. A struct rather than a

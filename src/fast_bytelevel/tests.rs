@@ -45,6 +45,38 @@ fn same_encodings_as_the_general_path() {
     }
 }
 
+/// TikTokenConverter's shape for GPT-2's pattern: that regex in a Split, then ByteLevel without its own.
+fn split_then_bytes(behavior: &str, prefix: bool, use_regex: bool) -> String {
+    let pattern = r#"'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+"#;
+    format!(
+        r#"{{"type": "Sequence", "pretokenizers": [{{"type": "Split", "pattern": {{"Regex": "{pattern}"}}, "behavior": "{behavior}", "invert": false}},
+        {{"type": "ByteLevel", "add_prefix_space": {prefix}, "trim_offsets": true, "use_regex": {use_regex}}}]}}"#
+    )
+}
+
+#[test]
+fn split_then_bytes_takes_the_fast_path_with_the_same_encodings() {
+    for added in ["", ADDED] {
+        let text = json(&split_then_bytes("Isolated", false, false), added);
+        let fast = Tokenizer::from_json(&text).unwrap();
+        assert_eq!(fast.fast_path(), Some("byte_level_bpe"));
+        let general = Tokenizer::from_json(&text).unwrap().without_fast_paths();
+        for s in ["ab ab", " ab  é<s>ab c x", "é", "", "   ", "日本 ab\u{301}c<s> <s>", "x<s>", "it's 'll  \n\n x"] {
+            let (a, b) = (Input::Raw(s), Input::PreTokenized(vec![s, "ab", " é"]));
+            for (input, pair) in [(&a, None), (&a, Some(&b)), (&b, Some(&a))] {
+                let got = fast.encode(input, pair, true, &Settings::default()).unwrap();
+                let want = general.encode(input, pair, true, &Settings::default()).unwrap();
+                assert_eq!(got, want, "{s:?} added={}", !added.is_empty());
+            }
+        }
+    }
+    // a prefix space before every piece, pieces merged, or ByteLevel's regex again: the general path
+    for (behavior, prefix, use_regex) in [("Isolated", true, false), ("MergedWithPrevious", false, false), ("Isolated", false, true)] {
+        let text = json(&split_then_bytes(behavior, prefix, use_regex), "");
+        assert_eq!(Tokenizer::from_json(&text).unwrap().fast_path(), None, "{behavior} {prefix} {use_regex}");
+    }
+}
+
 #[test]
 fn other_shapes_take_the_general_path() {
     let no_regex = json(r#"{"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": false}"#, "");

@@ -4,12 +4,16 @@
 //! (`byte_fallback`) or the unk token (fused runs with `fuse_unk`), then merges
 //! by rank ([`word`]). `ignore_merges` looks the whole word up first.
 
+mod memo;
 pub mod word;
 
 use super::ModelToken;
 use crate::{Error, Result};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 pub use word::{Merges, Word};
+
+static NEXT_MEMO_KEY: AtomicU64 = AtomicU64::new(1);
 
 #[derive(Clone, Debug, Default)]
 pub struct Bpe {
@@ -22,6 +26,8 @@ pub struct Bpe {
     pub fuse_unk: bool,
     pub byte_fallback: bool,
     pub ignore_merges: bool,
+    /// This model's words in the thread's memo ([`memo`]): given by [`Bpe::new`], 0 (no memo) otherwise.
+    pub(crate) memo_key: u64,
 }
 
 impl Bpe {
@@ -46,7 +52,7 @@ impl Bpe {
             let (a_id, b_id, new_id) = (id(a)?, id(b)?, id(&format!("{a}{rest}"))?);
             merge_map.insert((a_id, b_id), (rank as u32, new_id));
         }
-        Ok(Bpe { vocab, vocab_r, merges: merge_map, ..opts })
+        Ok(Bpe { vocab, vocab_r, merges: merge_map, memo_key: NEXT_MEMO_KEY.fetch_add(1, Ordering::Relaxed), ..opts })
     }
 
     /// Tokens of one word (`word` is non-empty in the pipeline).
@@ -60,6 +66,11 @@ impl Bpe {
                 return Ok(());
             }
         }
+        memo::tokenize(self.memo_key, word, out, |out| self.merge_word(word, out))
+    }
+
+    /// [`Bpe::tokenize`] without the memo: the word's chars as tokens, then merged.
+    fn merge_word(&self, word: &str, out: &mut Vec<ModelToken>) -> Result<()> {
         let mut w = Word::with_capacity(word.len())?;
         // (unk id, bytes it covers so far)
         let mut unk: Option<(u32, usize)> = None;
@@ -140,6 +151,28 @@ mod tests {
         m.tokenize("cza", &mut out).unwrap();
         // As in HF, offsets run on from the symbols kept: the dropped 'z' shifts 'a'.
         assert_eq!(out, vec![(4, 0, 1), (1, 1, 2)]);
+    }
+
+    #[test]
+    fn the_memo_gives_the_merged_tokens_and_keeps_models_apart() {
+        // two models whose "ab" differ, alternating on one thread: each word as merged without the memo
+        let m = model(Bpe { unk_token: Some("<unk>".into()), ..Bpe::default() });
+        let vocab: HashMap<String, u32> = [("a", 0), ("b", 1), ("ab", 2), ("ba", 3), ("<unk>", 4)].iter().map(|&(t, i)| (t.to_string(), i)).collect();
+        let other = Bpe::new(vocab, &[("b".into(), "a".into()), ("a".into(), "b".into())], Bpe { unk_token: Some("<unk>".into()), ..Bpe::default() }).unwrap();
+        assert_ne!(m.memo_key, other.memo_key);
+        memo::forget();
+        for _ in 0..3 {
+            for model in [&m, &other, &m.clone()] {
+                for w in ["ab", "bab", "abxab", "a", "ab", &"ab".repeat(40)] {
+                    let (mut got, mut want) = (vec![(9, 9, 9)], vec![(9, 9, 9)]); // appended after what is there
+                    model.tokenize(w, &mut got).unwrap();
+                    model.merge_word(w, &mut want).unwrap();
+                    assert_eq!(got, want, "{w}");
+                }
+            }
+        }
+        // built field by field (no Bpe::new): no memo key, merged every time
+        assert_eq!(Bpe::default().memo_key, 0);
     }
 
     #[test]
