@@ -9,6 +9,7 @@
 
 use crate::pre_tokenizer::is_hf_space;
 use crate::room::ensure_text_room;
+use crate::unicode::decode_one;
 use crate::Result;
 use std::borrow::Cow;
 
@@ -70,10 +71,10 @@ fn needs_copy(b: &[u8], rb: &[u8]) -> bool {
         b' ' => b.get(i + 1..).is_some_and(|rest| rest.starts_with(rb)),
         b'\t'..=b'\r' => true,
         // the second byte first: most chars with these lead bytes (kana, CJK punctuation) are not spaces
-        0xC2 => is_hf_space(code_point_at(b, i)),
-        0xE1 => b.get(i + 1) == Some(&0x9A) && is_hf_space(code_point_at(b, i)),
-        0xE2 => matches!(b.get(i + 1), Some(0x80 | 0x81)) && is_hf_space(code_point_at(b, i)),
-        0xE3 => b.get(i + 1) == Some(&0x80) && is_hf_space(code_point_at(b, i)),
+        0xC2 => space_at(b, i),
+        0xE1 => b.get(i + 1) == Some(&0x9A) && space_at(b, i),
+        0xE2 => matches!(b.get(i + 1), Some(0x80 | 0x81)) && space_at(b, i),
+        0xE3 => b.get(i + 1) == Some(&0x80) && space_at(b, i),
         _ => false,
     })
 }
@@ -83,13 +84,9 @@ fn needs_copy(b: &[u8], rb: &[u8]) -> bool {
 #[cfg(test)]
 const SPACE_LEADS: [u8; 4] = [0xC2, 0xE1, 0xE2, 0xE3];
 
-/// The code point of the two- or three-byte char starting at `b[i]` (a lead byte of valid UTF-8).
-fn code_point_at(b: &[u8], i: usize) -> u32 {
-    let at = |k: usize| u32::from(b.get(i + k).copied().unwrap_or(0) & 0x3F);
-    match b.get(i).copied().unwrap_or(0) {
-        c @ 0xC0..=0xDF => (u32::from(c) & 0x1F) << 6 | at(1),
-        c => (u32::from(c) & 0x0F) << 12 | at(1) << 6 | at(2),
-    }
+/// Whether the char starting at `b[i]` (a lead byte of valid UTF-8) is whitespace.
+fn space_at(b: &[u8], i: usize) -> bool {
+    b.get(i..).and_then(decode_one).is_some_and(|(cp, _)| is_hf_space(cp))
 }
 
 #[cfg(test)]
