@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import subprocess
 import sys
 from pathlib import Path
+
+from ab_summary import median_ratio_line  # benches/ is the script's directory
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -87,16 +88,9 @@ def main():
             walls[name].append(got[name + "w"])
         print(f"| {r + 1} | {got['A']:.1f} | {got['B']:.1f} | {got['B'] / got['A']:.3f} "
               f"| {got['Aw']:.1f} | {got['Bw']:.1f} | {got['Bw'] / got['Aw']:.3f} |", flush=True)
-    ratios = sorted(b / a for a, b in zip(speeds["A"], speeds["B"]))
-    print(f"\nA median {statistics.median(speeds['A']):.1f} MB/s, B median {statistics.median(speeds['B']):.1f} MB/s; "
-          f"B/A median of rounds {statistics.median(ratios):.3f} ({ratios[0]:.3f}-{ratios[-1]:.3f}), {args.rounds} rounds; "
-          f"ids {'equal' if len(digests) == 1 else 'DIFFER'}")
-    wall = sorted(b / a for a, b in zip(walls["A"], walls["B"]))
-    print(f"wall clock: A median {statistics.median(walls['A']):.1f} MB/s, B median {statistics.median(walls['B']):.1f} MB/s; "
-          f"B/A median of rounds {statistics.median(wall):.3f} ({wall[0]:.3f}-{wall[-1]:.3f})")
-    best = sorted(b / a for a, b in zip(bests["A"], bests["B"]))
-    print(f"best pass, wall clock: A median {statistics.median(bests['A']):.1f} MB/s, B median {statistics.median(bests['B']):.1f} MB/s; "
-          f"B/A median of rounds {statistics.median(best):.3f} ({best[0]:.3f}-{best[-1]:.3f})")
+    print(f"\n{median_ratio_line(speeds['A'], speeds['B'])}, {args.rounds} rounds; ids {'equal' if len(digests) == 1 else 'DIFFER'}")
+    print(f"wall clock: {median_ratio_line(walls['A'], walls['B'])}")
+    print(f"best pass, wall clock: {median_ratio_line(bests['A'], bests['B'])}")
     if len(digests) != 1:
         sys.exit(1)
 

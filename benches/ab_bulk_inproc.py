@@ -27,13 +27,13 @@ import argparse
 import hashlib
 import importlib.util
 import os
-import statistics
 import subprocess
 import sys
 import time
 
 import numpy as np
 from pathlib import Path
+from ab_summary import median_ratio_line  # benches/ is the script's directory
 
 ROOT = Path(__file__).resolve().parent.parent
 SETTINGS = dict(reference="tokenizers", tokenize_chinese_chars=True, strip_accents=None, max_input_chars_per_word=100,
@@ -88,9 +88,7 @@ def main():
             wall[k].append(w)
     loadavg = os.getloadavg()
     for name, d in (("CPU", cpu), ("wall", wall)):
-        ratios = sorted(b / a for a, b in zip(d["A"], d["B"]))
-        print(f"{name}: A median {statistics.median(d['A']):.1f} MB/s, B median {statistics.median(d['B']):.1f} MB/s; "
-              f"B/A median of rounds {statistics.median(ratios):.3f} ({ratios[0]:.3f}-{ratios[-1]:.3f})")
+        print(f"{name}: {median_ratio_line(d['A'], d['B'])}")
     print(f"{args.rounds} rounds, {args.threads} thread(s), {args.corpus.name}; ids {'equal' if len(digests) == 1 else 'DIFFER'}; "
           f"load at the end {loadavg[0]:.1f} {loadavg[1]:.1f}")
     if len(digests) != 1:

@@ -26,10 +26,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 from pathlib import Path
+
+from ab_summary import median_ratio_line  # benches/ is the script's directory
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -98,10 +99,8 @@ def main():
         print(f"| {r + 1} | {b['cpu']:.1f} | {p['cpu']:.1f} | {b['cpu'] / p['cpu']:.2f} | {b['wall']:.1f} | {p['wall']:.1f} "
               f"| {b['wall'] / p['wall']:.2f} |", flush=True)
     for clock in ("cpu", "wall"):
-        ratios = sorted(b[clock] / p[clock] for b, p in zip(got["bertpiece"], got["nanotoken"]))
-        print(f"{clock}: bertpiece median {statistics.median(x[clock] for x in got['bertpiece']):.1f} MB/s, nanotoken "
-              f"{statistics.median(x[clock] for x in got['nanotoken']):.1f}; ratio median of rounds "
-              f"{statistics.median(ratios):.2f} ({ratios[0]:.2f}-{ratios[-1]:.2f})")
+        ours, theirs = ([x[clock] for x in got[e]] for e in ("bertpiece", "nanotoken"))
+        print(f"{clock}: {median_ratio_line(theirs, ours, names=('nanotoken', 'bertpiece'), digits=2)}")
     print(f"ids {'equal' if len(digests) == 1 else 'DIFFER'}; {args.rounds} rounds, {args.threads} thread(s), {args.corpus.name}")
     if len(digests) != 1:
         sys.exit(1)

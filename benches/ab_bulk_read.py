@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import subprocess
 import sys
 from pathlib import Path
+
+from ab_summary import median_ratio_line  # benches/ is the script's directory
 
 WORKER = r"""
 import json, random, statistics, sys, time
@@ -66,10 +67,7 @@ def main():
         print(f"| {r + 1} | {a['cpu']:.1f} | {b['cpu']:.1f} | {b['cpu'] / a['cpu']:.3f} "
               f"| {a['wall']:.1f} | {b['wall']:.1f} | {b['wall'] / a['wall']:.3f} |", flush=True)
     for key in ("cpu", "wall"):
-        ratios = sorted(b[key] / a[key] for a, b in zip(got["A"], got["B"]))
-        print(f"{key}: A median {statistics.median(x[key] for x in got['A']):.1f} ms, "
-              f"B median {statistics.median(x[key] for x in got['B']):.1f} ms; "
-              f"B/A median of rounds {statistics.median(ratios):.3f} ({ratios[0]:.3f}-{ratios[-1]:.3f})")
+        print(f"{key}: {median_ratio_line([x[key] for x in got['A']], [x[key] for x in got['B']], unit='ms')}")
 
 
 if __name__ == "__main__":
