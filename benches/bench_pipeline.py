@@ -7,7 +7,8 @@ ByteLevel post-processor and decoder, <|endoftext|>), vocabulary 32,000
 trained with HF's BpeTrainer on the first --train-mb MB of en-large; the text
 is the first --mb MB of en-large, one text per line. Every engine's ids are
 checked equal to tokenizers 0.23.3's (sha256 of all ids and lengths) before
-its speed is reported; a peer that differs or cannot load the file is listed
+its speed is reported (the reference runs one untimed call when --engines
+leaves it out); a peer that differs or cannot load the file is listed
 as such. Engines are interleaved round by round (the machine is shared):
 medians over --rounds rounds, each round one warm-up and one timed run per
 engine, mode and thread count.
@@ -93,6 +94,13 @@ def main():
     results = {}  # (engine, mode, threads) -> [seconds]; plus digests, load, rss
     info = {}
     try:
+        if REFERENCE not in engines:
+            # The reference's ids are what every engine is checked against: without them no engine is
+            # "exact" and the ratio table stays empty. One untimed batch call gives them.
+            out = ENGINES[REFERENCE](tokenizer, text_path, 1, modes=("batch",))
+            if "error" in out:
+                raise SystemExit(f"{REFERENCE} (the reference) failed: {out['error']}")
+            info[REFERENCE] = {"digest": dict((m, v["digest"]) for m, v in out["modes"].items())}
         for r in range(args.rounds):
             for th in threads:
                 modes = ("one", "batch", "bulk") if th == 1 else ("batch", "bulk")
