@@ -82,8 +82,9 @@ impl PyPipelineEncoding {
         let t = self.vocab.0.as_ref().ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("Encoding: no tokenizer to make its columns"))?;
         let settings = Settings { truncation: row.truncation, padding: None };
         let encode = || t.encode(&Input::Raw(&row.text), None, row.add_special_tokens, &settings);
-        let mut e = if row.text.len() < super::pipeline_tokenizer::DETACH_BYTES { encode()? } else { py.detach(encode)? };
-        e.shrink_to_fit();
+        let e = if row.text.len() < super::pipeline_tokenizer::DETACH_BYTES { encode()? } else { py.detach(encode)? };
+        // kept as long as the object: cut to its length where much room is unused (as a batch's are)
+        let e = super::pipeline_rows::shrunk(e);
         Ok(full.get_or_init(|| e))
     }
 
