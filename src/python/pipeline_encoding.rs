@@ -38,10 +38,12 @@ pub(super) struct IdsRow {
     pub(super) truncation: Option<TruncationParams>,
 }
 
+/// The encodings are boxed: inline, they made the object 536 bytes, past the 512 that CPython's
+/// small-object allocator serves (every object then came from malloc).
 enum Body {
-    Full(Encoding),
+    Full(Box<Encoding>),
     /// The row, and its full encoding once made.
-    Ids(IdsRow, OnceLock<Encoding>),
+    Ids(IdsRow, OnceLock<Box<Encoding>>),
 }
 
 #[pyclass(frozen, module = "bertpiece._core", name = "PipelineEncoding")]
@@ -55,7 +57,7 @@ pub(super) struct PyPipelineEncoding {
 
 impl PyPipelineEncoding {
     pub(super) fn new(e: Encoding, vocab: Vocab) -> Self {
-        PyPipelineEncoding { body: Body::Full(e), vocab, lists: Default::default() }
+        PyPipelineEncoding { body: Body::Full(Box::new(e)), vocab, lists: Default::default() }
     }
 
     /// An encoding holding `row`'s ids only (`vocab` names the tokenizer that made them).
@@ -85,7 +87,7 @@ impl PyPipelineEncoding {
         let e = if row.text.len() < super::pipeline_tokenizer::DETACH_BYTES { encode()? } else { py.detach(encode)? };
         // kept as long as the object: cut to its length where much room is unused (as a batch's are)
         let e = super::pipeline_rows::shrunk(e);
-        Ok(full.get_or_init(|| e))
+        Ok(full.get_or_init(|| Box::new(e)))
     }
 
     fn cached<'py>(&self, py: Python<'py>, k: usize, make: impl FnOnce() -> PyResult<Bound<'py, PyList>>) -> PyResult<Bound<'py, PyList>> {
