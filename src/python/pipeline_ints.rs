@@ -82,19 +82,25 @@ impl IntTable {
         }
     }
 
-    /// A new reference to `id`'s int.
-    #[inline]
+    /// A new reference to `id`'s int: the table's (inline), else made (out of line).
+    #[inline(always)]
     fn int(&self, py: Python<'_>, id: u32) -> PyResult<*mut ffi::PyObject> {
-        let Some(cell) = self.0.get(id as usize) else {
-            // SAFETY: a new reference or NULL with an exception set
-            return unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyLong_FromUnsignedLong(id.into())) }.map(Bound::into_ptr);
-        };
-        // SAFETY: the GIL is held (`py`): nothing else reads or writes the cell meanwhile,
-        // and making an int runs no Python code that could come back here.
-        let slot = unsafe { &mut *cell.get() };
-        if slot.is_none() {
-            *slot = Some(unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyLong_FromUnsignedLong(id.into())) }?.unbind());
+        // SAFETY: the GIL is held (`py`): nothing else writes the cell meanwhile
+        if let Some(o) = self.0.get(id as usize).and_then(|cell| unsafe { (*cell.get()).as_ref() }) {
+            return Ok(o.clone_ref(py).into_ptr());
         }
-        Ok(slot.as_ref().map_or(std::ptr::null_mut(), |o| o.clone_ref(py).into_ptr()))
+        self.make(py, id)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn make(&self, py: Python<'_>, id: u32) -> PyResult<*mut ffi::PyObject> {
+        // SAFETY: a new reference or NULL with an exception set
+        let new = unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyLong_FromUnsignedLong(id.into())) }?;
+        let Some(cell) = self.0.get(id as usize) else { return Ok(new.into_ptr()) };
+        // SAFETY: the GIL is held: nothing else reads or writes the cell meanwhile, and making
+        // the int above ran no Python code that could have come back here.
+        let slot = unsafe { &mut *cell.get() };
+        Ok(slot.get_or_insert(new.unbind()).clone_ref(py).into_ptr())
     }
 }
