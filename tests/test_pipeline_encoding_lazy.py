@@ -43,6 +43,8 @@ ORDERS = [
     ["align", "ids"],
     ["overflowing", "ids", "offsets"],
     ["repr", "ids", "attention_mask", "special_tokens_mask"],
+    # answered without `encode` where truncation cut nothing / no padding: then the rest made by it
+    ["attention_mask", "overflowing", "ids", "word_ids", "overflowing"],
 ]
 
 

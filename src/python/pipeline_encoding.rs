@@ -36,6 +36,8 @@ pub(super) struct IdsRow {
     pub(super) text: PyBackedStr,
     pub(super) add_special_tokens: bool,
     pub(super) truncation: Option<TruncationParams>,
+    /// Truncation cut the text: its `overflowing` is not empty (else it is, with no `encode`).
+    pub(super) truncated: bool,
 }
 
 /// The encodings are boxed: inline, they made the object 536 bytes, past the 512 that CPython's
@@ -127,6 +129,11 @@ impl PyPipelineEncoding {
     }
 
     fn overflowing_of(&self, py: Python<'_>) -> PyResult<Vec<PyPipelineEncoding>> {
+        if let Body::Ids(IdsRow { truncated: false, .. }, full) = &self.body {
+            if full.get().is_none() {
+                return Ok(Vec::new());
+            }
+        }
         Ok(self.e(py)?.overflowing.iter().map(|o| PyPipelineEncoding::new(o.clone(), self.vocab.clone())).collect())
     }
 }
@@ -184,7 +191,11 @@ impl PyPipelineEncoding {
 
     #[getter]
     fn attention_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        self.cached(py, 6, || self.int_list(py, &self.e(py)?.attention_mask))
+        self.cached(py, 6, || match &self.body {
+            // unpadded (an ids row never is): every token's mask is 1, as `encode` makes it
+            Body::Ids(row, full) if full.get().is_none() => PyList::new(py, std::iter::repeat_n(1u32, row.ids.len())),
+            _ => self.int_list(py, &self.e(py)?.attention_mask),
+        })
     }
 
     #[getter]

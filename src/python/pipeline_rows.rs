@@ -17,7 +17,8 @@ use pyo3::pybacked::PyBackedStr;
 /// until their Python objects are made: a boxed `Encoding` would cost a declined text an allocation.
 #[allow(clippy::large_enum_variant)]
 pub(super) enum Row {
-    Ids(Box<[u32]>),
+    /// The ids, and whether truncation cut the text (its `overflowing` then not empty).
+    Ids(Box<[u32]>, bool),
     Full(Encoding),
 }
 
@@ -55,10 +56,10 @@ pub(super) fn rows(t: &Tokenizer, texts: &[&str], add_special_tokens: bool, trun
         if let Some(plan) = &plan {
             ids.clear();
             lens.clear();
-            k += t.encode_ids_run(plan, &texts[k..], &mut ids, None, |n, _| lens.push(n))?;
+            k += t.encode_ids_run(plan, &texts[k..], &mut ids, None, |n, cut| lens.push((n, cut)))?;
             let mut at = 0;
-            for &n in &lens {
-                out.push(Row::Ids(boxed(&ids[at..at + n])?));
+            for &(n, cut) in &lens {
+                out.push(Row::Ids(boxed(&ids[at..at + n])?, cut));
                 at += n;
             }
         }
@@ -73,9 +74,10 @@ pub(super) fn one_row(t: &Tokenizer, text: &str, add_special_tokens: bool, trunc
     if let Some(plan) = t.ids_plan(add_special_tokens, truncation, false) {
         let mut ids = Vec::new();
         make_room(&mut ids, text.len() / 4 + 4, "token ids")?;
-        if t.encode_ids_run(&plan, &[text], &mut ids, None, |_, _| ())? == 1 {
+        let mut truncated = false;
+        if t.encode_ids_run(&plan, &[text], &mut ids, None, |_, cut| truncated = cut)? == 1 {
             // (cut to its length: a shrinking reallocation, in place)
-            return Ok(Row::Ids(ids.into_boxed_slice()));
+            return Ok(Row::Ids(ids.into_boxed_slice(), truncated));
         }
     }
     Ok(Row::Full(t.encode(&Input::Raw(text), None, add_special_tokens, &Settings { truncation, padding: None })?))
@@ -95,8 +97,8 @@ pub(super) fn row_offsets(t: &Tokenizer, row: &IdsRow) -> crate::Result<Option<V
 /// `row` (of `text`) as a Python encoding.
 pub(super) fn encoding(py: Python<'_>, row: Row, text: &PyBackedStr, add_special_tokens: bool, truncation: Option<TruncationParams>, vocab: &Vocab) -> PyPipelineEncoding {
     match row {
-        Row::Ids(ids) => {
-            let row = IdsRow { ids, text: text.clone_ref(py), add_special_tokens, truncation };
+        Row::Ids(ids, truncated) => {
+            let row = IdsRow { ids, text: text.clone_ref(py), add_special_tokens, truncation, truncated };
             PyPipelineEncoding::from_ids(row, vocab.clone())
         }
         Row::Full(e) => PyPipelineEncoding::new(e, vocab.clone()),

@@ -266,7 +266,7 @@ fn encode_all<'py>(
     }
     in_order(py, num_threads, n, |r| r.map(&encode).map(|e| e.map(Row::Full)).collect(), |_, _, row| match row {
         Row::Full(e) => PyPipelineEncoding::new(e, vocab.clone()),
-        Row::Ids(_) => unreachable!("encode_all makes whole encodings only"),
+        Row::Ids(..) => unreachable!("encode_all makes whole encodings only"),
     })
 }
 
