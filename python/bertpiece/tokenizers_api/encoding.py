@@ -9,7 +9,8 @@ Tokens whose text is the vocabulary's are kept as ids and looked up in the token
 encoding (which it keeps) when ``tokens`` is first read.
 ``encode(text)`` and ``encode_batch(texts)`` of plain texts without padding, on a file with a fast
 path, keep only the ids and a reference to the text: the first read of any other attribute
-encodes that text again with the same options (``offsets`` alone on the ids path with offsets) —
+encodes that text again with the same options (``offsets`` alone on the ids path with offsets;
+``attention_mask`` and an uncut text's empty ``overflowing`` need nothing) —
 the same values, computed when asked. The lists of ids share one int object per id.
 It pickles and copies.
 """
