@@ -28,8 +28,10 @@ def lines(n=60):
     return [line for path in UD_FILES for line in ud_lines(path, n)] + EXTRA
 
 
-@pytest.fixture(scope="module", params=sorted(SHAPES))
+@pytest.fixture(params=sorted(SHAPES))
 def pair(request):
+    # a tokenizer of its own per test: how its earlier encodings were read decides whether a call
+    # takes the ids path (tests/test_pipeline_encoding_lazy.py's last test), and each test starts on it
     text = SHAPES[request.param]()
     return bertpiece.Tokenizer.from_str(text), HFTokenizer.from_str(text)
 
@@ -175,3 +177,31 @@ def test_shared_ints_are_given_back():
     del lists
     gc.collect()
     assert sys.getrefcount(i) == base
+
+
+def test_calls_whose_rows_are_read_whole_make_them_whole_at_once():
+    text = roberta_json()
+    ours, theirs = bertpiece.Tokenizer.from_str(text), HFTokenizer.from_str(text)
+    texts = [f"row {k}: the cat sat on the mat, <mask> déjà vu" for k in range(300)]
+    want = [columns(e) for e in theirs.encode_batch(texts)]
+    probe = "".join(["a probe text ", str(len(texts))])
+
+    def holds(call):
+        """Whether the call's encoding keeps a reference to its text (it took the ids-only path)."""
+        base = sys.getrefcount(probe)
+        e = call()
+        held = sys.getrefcount(probe) > base
+        del e
+        return held
+
+    assert holds(lambda: ours.encode(probe))
+    for e, w in zip(ours.encode_batch(texts), want):  # every row read whole (> 3 in 4)
+        assert columns(e) == w
+    # now the calls make whole encodings at once: the same values
+    assert not holds(lambda: ours.encode(probe)) and not holds(lambda: ours.encode_batch([probe]))
+    assert [columns(e) for e in ours.encode_batch(texts)] == want
+    assert columns(ours.encode(texts[7])) == want[7]
+    # ids alone from now on: after a few calls one takes the ids path again, and then stays on it
+    for _ in range(5):
+        assert [e.ids for e in ours.encode_batch(texts)] == [w["ids"] for w in want]
+    assert holds(lambda: ours.encode(probe)) and holds(lambda: ours.encode_batch([probe]))

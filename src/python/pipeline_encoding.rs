@@ -5,7 +5,7 @@
 //! An encoding of one text made on the ids-only path ([`IdsRow`]) holds only its
 //! ids until another attribute is read (docs/benchmarks/encode-objects-45.md).
 
-use super::pipeline_ints::IntTable;
+use super::pipeline_rows::Shared;
 use crate::encoding::{Encoding, TokenVocab};
 use crate::pipeline::{Input, Settings, Tokenizer};
 use crate::processors::truncation::TruncationParams;
@@ -16,10 +16,10 @@ use std::sync::{Arc, OnceLock};
 
 /// The texts of an encoding's tokens stored as ids: its tokenizer's vocabulary
 /// (the tokenizer is immutable: it outlives the call that made the encoding),
-/// and the tokenizer's ids as shared Python ints ([`IntTable`]).
+/// and the tokenizer's Python-side state (its ids as shared Python ints: [`Shared`]).
 /// An unpickled encoding has all its texts, so it needs neither.
 #[derive(Clone)]
-pub(super) struct Vocab(pub(super) Option<Arc<Tokenizer>>, pub(super) Option<Arc<IntTable>>);
+pub(super) struct Vocab(pub(super) Option<Arc<Tokenizer>>, pub(super) Option<Arc<Shared>>);
 
 impl TokenVocab for Vocab {
     fn text(&self, id: u32) -> Option<&str> {
@@ -84,6 +84,9 @@ impl PyPipelineEncoding {
             return Ok(e);
         }
         let t = self.vocab.0.as_ref().ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("Encoding: no tokenizer to make its columns"))?;
+        if let Some(shared) = &self.vocab.1 {
+            shared.usage.made_whole();
+        }
         let settings = Settings { truncation: row.truncation, padding: None };
         let encode = || t.encode(&Input::Raw(&row.text), None, row.add_special_tokens, &settings);
         let e = if row.text.len() < super::pipeline_tokenizer::DETACH_BYTES { encode()? } else { py.detach(encode)? };
@@ -104,7 +107,7 @@ impl PyPipelineEncoding {
     /// `ids` as a list of the tokenizer's shared ints (new ints where there is no table).
     fn int_list<'py>(&self, py: Python<'py>, ids: &[u32]) -> PyResult<Bound<'py, PyList>> {
         match &self.vocab.1 {
-            Some(ints) => ints.list(py, ids),
+            Some(shared) => shared.ints.list(py, ids),
             None => PyList::new(py, ids),
         }
     }
@@ -112,18 +115,18 @@ impl PyPipelineEncoding {
     /// The `offsets` list: an [`IdsRow`]'s not made whole yet from the ids-only path with
     /// offsets (what `encode` gives, at a third to a half of its cost), else the encoding's.
     fn offsets_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        if let (Body::Ids(row, full), Some(t), Some(ints)) = (&self.body, &self.vocab.0, &self.vocab.1) {
+        if let (Body::Ids(row, full), Some(t), Some(shared)) = (&self.body, &self.vocab.0, &self.vocab.1) {
             if full.get().is_none() {
                 let spans = || super::pipeline_rows::row_offsets(t, row);
                 let spans = if row.text.len() < super::pipeline_tokenizer::DETACH_BYTES { spans()? } else { py.detach(spans)? };
                 if let Some(spans) = spans {
-                    return ints.pairs(py, spans.iter().map(|&[s, e]| (s as usize, e as usize)));
+                    return shared.ints.pairs(py, spans.iter().map(|&[s, e]| (s as usize, e as usize)));
                 }
             }
         }
         let e = self.e(py)?;
         match &self.vocab.1 {
-            Some(ints) => ints.pairs(py, e.offsets.iter().copied()),
+            Some(shared) => shared.ints.pairs(py, e.offsets.iter().copied()),
             None => PyList::new(py, &e.offsets),
         }
     }

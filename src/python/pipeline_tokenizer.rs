@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use super::pipeline_encoding::{PyPipelineEncoding, Vocab};
 use super::pipeline_ints::IntTable;
-use super::pipeline_rows::{encoding, one_row, rows, shrunk, Row};
+use super::pipeline_rows::{encoding, one_row, rows, shrunk, Row, Shared};
 use super::pipeline_settings::{PadTuple, PySettings, TruncTuple};
 
 /// An added token: (content, single_word, lstrip, rstrip, normalized, special).
@@ -47,18 +47,18 @@ fn encode_one(t: &Tokenizer, item: &Item, is_pretokenized: bool, add_special_tok
 pub(super) struct PyPipelineTokenizer {
     /// Never changed: adding tokens makes a new `PipelineTokenizer`.
     pub(super) inner: Arc<Tokenizer>,
-    /// Its ids as Python ints, shared by its encodings' lists.
-    ints: Arc<IntTable>,
+    /// Its ids as Python ints, shared by its encodings' lists, and how its encodings are read.
+    shared: Arc<Shared>,
 }
 
 impl PyPipelineTokenizer {
     fn wrap(t: Tokenizer) -> Self {
-        let ints = Arc::new(IntTable::new(t.config.model.vocab_size()));
-        PyPipelineTokenizer { inner: Arc::new(t), ints }
+        let shared = Arc::new(Shared { ints: IntTable::new(t.config.model.vocab_size()), usage: Default::default() });
+        PyPipelineTokenizer { inner: Arc::new(t), shared }
     }
 
     fn vocab(&self) -> Vocab {
-        Vocab(Some(self.inner.clone()), Some(self.ints.clone()))
+        Vocab(Some(self.inner.clone()), Some(self.shared.clone()))
     }
 }
 
@@ -99,10 +99,15 @@ impl PyPipelineTokenizer {
     fn encode_text(&self, py: Python<'_>, text: PyBackedStr, add_special_tokens: &Bound<'_, PyAny>, settings: &Bound<'_, PySettings>) -> PyResult<PyPipelineEncoding> {
         // a bool or NumPy bool only (tokenizers' TypeError for 1 or None)
         let (t, s, add) = (&self.inner, &settings.get().inner, add_special_tokens.extract::<bool>()?);
-        if s.padding.is_none() {
+        let usage = &self.shared.usage;
+        if s.padding.is_none() && !usage.eager() {
+            usage.made(1, true);
             let one = || one_row(t, &text, add, s.truncation);
             let row = if text.len() < DETACH_BYTES { one()? } else { py.detach(one)? };
             return Ok(encoding(py, row, &text, add, s.truncation, &self.vocab()));
+        }
+        if s.padding.is_none() {
+            usage.made(1, false);
         }
         let e = if text.len() < DETACH_BYTES { t.encode(&Input::Raw(&text), None, add, s)? } else { py.detach(|| t.encode(&Input::Raw(&text), None, add, s))? };
         Ok(PyPipelineEncoding::new(e, self.vocab()))
@@ -120,10 +125,15 @@ impl PyPipelineTokenizer {
     ) -> PyResult<Vec<Bound<'py, PyPipelineEncoding>>> {
         // a bool or NumPy bool only (tokenizers' TypeError for 1 or None)
         let (t, s, add) = (&self.inner, &settings.get().inner, add_special_tokens.extract::<bool>()?);
-        if s.padding.is_some() {
+        let usage = &self.shared.usage;
+        if s.padding.is_some() || usage.eager() {
+            if s.padding.is_none() {
+                usage.made(texts.len(), false);
+            }
             return encode_all(py, &self.vocab(), s, texts.len(), num_threads, |k| t.encode(&Input::Raw(&texts[k]), None, add, s));
         }
         // unpadded: runs of texts on the ids-only plan (src/python/pipeline_rows.rs)
+        usage.made(texts.len(), true);
         let strs: Vec<&str> = texts.iter().map(|x| &**x).collect();
         let vocab = self.vocab();
         in_order(py, num_threads, texts.len(), |r| rows(t, &strs[r], add, s.truncation), |py, k, row| {
