@@ -11,7 +11,8 @@ batch calls on two; CPU time then counts both threads).
 Each build is a directory holding a `bertpiece` package (a copy of `python/` with the build's
 `_core.abi3.so`). Every turn runs one fresh interpreter per build and tokenizer, pinned to
 `--cpu` with RAYON_NUM_THREADS=`--threads`, which runs `--passes` passes and reports each step's median;
-the table shows the median over the turns, and B/A.
+the table shows the median over the turns, and B/A. `--only word_ids` (any column) times
+`[e.word_ids for e in encode_batch(lines)]` alone, pass after pass: a process whose callers always read it.
 
     python benches/ab_encode_calls.py /tmp/eb/A /tmp/eb/B --turns 3
     python benches/ab_encode_calls.py /tmp/eb/A /tmp/eb/B --tokenizers .cache/bench_pipeline/gpt2-from-whisper-ranks.json
@@ -55,7 +56,12 @@ lines = [l for l in head(text, mb, skip).split("\n") if l]
 times = {}
 def step(name, t0):
     times.setdefault(name, []).append(clock() - t0)
-for _ in range(passes):
+only = sys.argv[8]
+for _ in range(passes if only else 0):
+    # one step alone, pass after pass: a process whose callers always read that column
+    t = clock(); out = [getattr(e, only) for e in tok.encode_batch(lines, add_special_tokens=False)]; step(only, t)
+    del out
+for _ in range(0 if only else passes):
     t = clock(); tok.encode_batch_arrays(lines, add_special_tokens=False); step("arrays ids", t)
     t = clock(); tok.encode_batch_arrays(lines, add_special_tokens=False, return_offsets=True); step("arrays ids+offsets", t)
     t = clock(); b = tok.encode_batch(lines, add_special_tokens=False); step("b = encode_batch", t)
@@ -88,7 +94,7 @@ def bert_json() -> Path:
 def run(build: str, tokenizer: Path, args) -> dict:
     env = dict(os.environ, PYTHONPATH=build, RAYON_NUM_THREADS=str(args.threads))
     cmd = ["taskset", "-c", args.cpu, sys.executable, "-c", CHILD, str(tokenizer), str(args.text), str(args.mb),
-           str(args.skip_mb), str(args.passes), str(ROOT / "benches"), args.clock]
+           str(args.skip_mb), str(args.passes), str(ROOT / "benches"), args.clock, args.only]
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 
@@ -104,6 +110,7 @@ def main() -> None:
     ap.add_argument("--cpu", default="1", help="the CPUs the children are pinned to (taskset -c)")
     ap.add_argument("--threads", type=int, default=1, help="RAYON_NUM_THREADS (the batch calls' threads)")
     ap.add_argument("--clock", choices=["cpu", "wall"], default="cpu", help="CPU time (all threads) or wall clock")
+    ap.add_argument("--only", default="", metavar="COLUMN", help="time only `[e.COLUMN for e in encode_batch(lines)]`, pass after pass")
     ap.add_argument("--turns", type=int, default=3)
     ap.add_argument("--passes", type=int, default=3)
     args = ap.parse_args()
@@ -122,7 +129,7 @@ def main() -> None:
         print(f"{tok.name} ({n} lines): {args.clock} µs a line, median of turns\n")
         print("| step | A | B | B/A |")
         print("|---|---|---|---|")
-        for s in STEPS:
+        for s in [args.only] if args.only else STEPS:
             a, b = (statistics.median(r["us"][s] for r in res[(tok, x)]) for x in (args.a, args.b))
             print(f"| {s} | {a:.2f} | {b:.2f} | {b / a:.2f} |")
         print()
