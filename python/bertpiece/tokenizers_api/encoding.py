@@ -11,7 +11,8 @@ encoding (which it keeps) when ``tokens`` is first read.
 path, keep only the ids and a reference to the text: the first read of any other attribute
 encodes that text again with the same options (``offsets`` alone on the ids path with offsets;
 ``attention_mask`` and an uncut text's empty ``overflowing`` need nothing) —
-the same values, computed when asked. The lists of ids share one int object per id.
+the same values, computed when asked (a tokenizer whose encodings are mostly read whole encodes
+whole at once instead). The lists of ids share one int object per id.
 It pickles and copies.
 """
 
