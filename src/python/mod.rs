@@ -25,6 +25,8 @@ mod numpy_planes;
 mod pipeline_bulk;
 mod pipeline_serving;
 mod pipeline_encoding;
+mod pipeline_ints;
+mod pipeline_rows;
 mod pipeline_settings;
 mod pipeline_tokenizer;
 mod sentencepiece;

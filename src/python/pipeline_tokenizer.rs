@@ -17,6 +17,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::pipeline_encoding::{PyPipelineEncoding, Vocab};
+use super::pipeline_ints::IntTable;
+use super::pipeline_rows::{encoding, one_row, rows, shrunk, Row, Shared};
 use super::pipeline_settings::{PadTuple, PySettings, TruncTuple};
 
 /// An added token: (content, single_word, lstrip, rstrip, normalized, special).
@@ -24,7 +26,7 @@ type TokenTuple = (String, bool, bool, bool, bool, bool);
 
 /// Texts shorter than this are encoded without releasing the GIL: their work takes about as
 /// long as releasing and taking it back again (measured: docs/pipeline-speed.md).
-const DETACH_BYTES: usize = 1024;
+pub(super) const DETACH_BYTES: usize = 1024;
 
 /// One input: its words (one text unless pre-tokenized) and its pair's.
 type Item = (Vec<String>, Option<Vec<String>>);
@@ -45,6 +47,19 @@ fn encode_one(t: &Tokenizer, item: &Item, is_pretokenized: bool, add_special_tok
 pub(super) struct PyPipelineTokenizer {
     /// Never changed: adding tokens makes a new `PipelineTokenizer`.
     pub(super) inner: Arc<Tokenizer>,
+    /// Its ids as Python ints, shared by its encodings' lists, and how its encodings are read.
+    shared: Arc<Shared>,
+}
+
+impl PyPipelineTokenizer {
+    fn wrap(t: Tokenizer) -> Self {
+        let shared = Arc::new(Shared { ints: IntTable::new(t.config.model.vocab_size()), usage: Default::default() });
+        PyPipelineTokenizer { inner: Arc::new(t), shared }
+    }
+
+    fn vocab(&self) -> Vocab {
+        Vocab(Some(self.inner.clone()), Some(self.shared.clone()))
+    }
 }
 
 #[pymethods]
@@ -55,7 +70,7 @@ impl PyPipelineTokenizer {
     #[pyo3(signature = (json, fast_path=true))]
     fn from_str(py: Python<'_>, json: String, fast_path: bool) -> PyResult<Self> {
         let inner = py.detach(|| Tokenizer::from_json(&json).map(|t| if fast_path { t } else { t.without_fast_paths() }))?;
-        Ok(PyPipelineTokenizer { inner: Arc::new(inner) })
+        Ok(PyPipelineTokenizer::wrap(inner))
     }
 
     /// The file's stored truncation and padding.
@@ -74,17 +89,28 @@ impl PyPipelineTokenizer {
     ) -> PyResult<PyPipelineEncoding> {
         let (t, s) = (&self.inner, &settings.get().inner);
         let e = py.detach(|| encode_one(t, &item, is_pretokenized, add_special_tokens, s))?;
-        Ok(PyPipelineEncoding::new(e, Vocab(Some(t.clone()))))
+        Ok(PyPipelineEncoding::new(e, self.vocab()))
     }
 
     /// `encode` of one text (no pair, not pre-tokenized): the per-text call's own entry, the
     /// text borrowed from the Python str (no copy, no list or tuple around it).
     #[pyo3(signature = (text, add_special_tokens, settings))]
-    fn encode_text(&self, py: Python<'_>, text: &str, add_special_tokens: &Bound<'_, PyAny>, settings: &Bound<'_, PySettings>) -> PyResult<PyPipelineEncoding> {
+    /// Unpadded, a text the ids-only plan takes keeps its ids only (src/python/pipeline_rows.rs).
+    fn encode_text(&self, py: Python<'_>, text: PyBackedStr, add_special_tokens: &Bound<'_, PyAny>, settings: &Bound<'_, PySettings>) -> PyResult<PyPipelineEncoding> {
         // a bool or NumPy bool only (tokenizers' TypeError for 1 or None)
         let (t, s, add) = (&self.inner, &settings.get().inner, add_special_tokens.extract::<bool>()?);
-        let e = if text.len() < DETACH_BYTES { t.encode(&Input::Raw(text), None, add, s)? } else { py.detach(|| t.encode(&Input::Raw(text), None, add, s))? };
-        Ok(PyPipelineEncoding::new(e, Vocab(Some(t.clone()))))
+        let usage = &self.shared.usage;
+        if s.padding.is_none() && !usage.eager() {
+            usage.made(1, true);
+            let one = || one_row(t, &text, add, s.truncation);
+            let row = if text.len() < DETACH_BYTES { one()? } else { py.detach(one)? };
+            return Ok(encoding(py, row, &text, add, s.truncation, &self.vocab()));
+        }
+        if s.padding.is_none() {
+            usage.made(1, false);
+        }
+        let e = if text.len() < DETACH_BYTES { t.encode(&Input::Raw(&text), None, add, s)? } else { py.detach(|| t.encode(&Input::Raw(&text), None, add, s))? };
+        Ok(PyPipelineEncoding::new(e, self.vocab()))
     }
 
     /// `encode_batch` of texts (no pairs, not pre-tokenized), borrowed from the Python strs.
@@ -99,7 +125,20 @@ impl PyPipelineTokenizer {
     ) -> PyResult<Vec<Bound<'py, PyPipelineEncoding>>> {
         // a bool or NumPy bool only (tokenizers' TypeError for 1 or None)
         let (t, s, add) = (&self.inner, &settings.get().inner, add_special_tokens.extract::<bool>()?);
-        encode_all(py, t, s, texts.len(), num_threads, |k| t.encode(&Input::Raw(&texts[k]), None, add, s))
+        let usage = &self.shared.usage;
+        if s.padding.is_some() || usage.eager() {
+            if s.padding.is_none() {
+                usage.made(texts.len(), false);
+            }
+            return encode_all(py, &self.vocab(), s, texts.len(), num_threads, |k| t.encode(&Input::Raw(&texts[k]), None, add, s));
+        }
+        // unpadded: runs of texts on the ids-only plan (src/python/pipeline_rows.rs)
+        usage.made(texts.len(), true);
+        let strs: Vec<&str> = texts.iter().map(|x| &**x).collect();
+        let vocab = self.vocab();
+        in_order(py, num_threads, texts.len(), |r| rows(t, &strs[r], add, s.truncation), |py, k, row| {
+            encoding(py, row, &texts[k], add, s.truncation, &vocab)
+        })
     }
 
     /// Encodes all `items` on up to `num_threads` threads (all cores by default), GIL released.
@@ -114,7 +153,7 @@ impl PyPipelineTokenizer {
         num_threads: Option<i64>,
     ) -> PyResult<Vec<Bound<'py, PyPipelineEncoding>>> {
         let (t, s) = (&self.inner, &settings.get().inner);
-        encode_all(py, t, s, items.len(), num_threads, |k| encode_one(t, &items[k], is_pretokenized, add_special_tokens, s))
+        encode_all(py, &self.vocab(), s, items.len(), num_threads, |k| encode_one(t, &items[k], is_pretokenized, add_special_tokens, s))
     }
 
     fn decode<'py>(&self, py: Python<'py>, ids: ListOf<u32>, skip_special_tokens: bool) -> PyResult<Bound<'py, PyAny>> {
@@ -177,7 +216,7 @@ impl PyPipelineTokenizer {
             .map(|(content, single_word, lstrip, rstrip, normalized, special)| AddedToken { content, single_word, lstrip, rstrip, normalized, special })
             .collect();
         let (t, n) = py.detach(|| self.inner.with_added_tokens(&tokens));
-        (PyPipelineTokenizer { inner: Arc::new(t) }, n)
+        (PyPipelineTokenizer::wrap(t), n)
     }
 
     /// HF's `encode_special_tokens`: special added tokens left in the text as plain text.
@@ -193,7 +232,7 @@ impl PyPipelineTokenizer {
             t.encode_special_tokens = value;
             t
         });
-        PyPipelineTokenizer { inner: Arc::new(t) }
+        PyPipelineTokenizer::wrap(t)
     }
 
     /// (id, token) of every added token, by increasing id.
@@ -203,13 +242,10 @@ impl PyPipelineTokenizer {
     }
 }
 
-/// Jobs per thread in [`encode_all`] (texts are dealt in runs of about `n / (threads * this)`),
+/// Jobs per thread in [`in_order`] (texts are dealt in runs of about `n / (threads * this)`),
 /// and the most texts one job takes.
 const JOBS_PER_THREAD: usize = 16;
 const MAX_JOB_TEXTS: usize = 512;
-
-/// The unused room (tokens a column) from which a batch's encodings are cut to their length.
-const SHRINK_ROOM: usize = 32;
 
 /// The share of the jobs (percent, times the other threads) left to the other threads while the
 /// calling thread makes the Python objects of those done (as sentencepiece's batch does).
@@ -217,50 +253,60 @@ const HANDOVER_PERCENT: usize = 15;
 
 /// The `n` encodings `encode(k)` makes, on up to `num_threads` threads with the GIL released, padded
 /// as the settings say (HF pads each encoding, then the batch together: BatchLongest to the longest).
-/// Unpadded, the calling thread makes the `Encoding` objects of the runs of texts done, in order,
-/// while the other threads encode the rest: made after all the encoding, that serial part was
-/// longer than the encoding itself and 2 threads were slower than 1 (docs/benchmarks/encode-one-32.md).
 fn encode_all<'py>(
     py: Python<'py>,
-    t: &Arc<Tokenizer>,
+    vocab: &Vocab,
     s: &Settings,
     n: usize,
     num_threads: Option<i64>,
     encode: impl Fn(usize) -> crate::Result<Encoding> + Send + Sync,
 ) -> PyResult<Vec<Bound<'py, PyPipelineEncoding>>> {
-    let threads = threads::thread_count(thread_count(py, num_threads)?)?;
     // Columns cut to their length where made (in parallel): a batch's encodings are all kept
-    // at once, and held twice the memory they used (the per-text calls' results mostly are not
-    // kept: there the shrinking cost more than it saved, docs/benchmarks/encode-one-32.md).
-    // Short texts leave little room unused, and shrinking costs them more than it saves.
-    let encode = |k: usize| encode(k).map(|mut e| {
-        if e.ids.capacity() - e.ids.len() >= SHRINK_ROOM {
-            e.shrink_to_fit();
-        }
-        e
-    });
+    // at once (the per-text calls' results mostly are not kept: there the shrinking cost more
+    // than it saved, docs/benchmarks/encode-one-32.md).
+    let encode = |k: usize| encode(k).map(shrunk);
     if let Some(p) = &s.padding {
+        let threads = threads::thread_count(thread_count(py, num_threads)?)?;
         let out = py.detach(|| -> crate::Result<Vec<Encoding>> {
             let mut out = threads::run_jobs(threads, n, encode)?.into_iter().collect::<crate::Result<Vec<_>>>()?;
             pad_encodings(&mut out, p)?;
             Ok(out)
         })?;
-        return out.into_iter().map(|e| Bound::new(py, PyPipelineEncoding::new(e, Vocab(Some(t.clone()))))).collect();
+        return out.into_iter().map(|e| Bound::new(py, PyPipelineEncoding::new(e, vocab.clone()))).collect();
     }
+    in_order(py, num_threads, n, |r| r.map(&encode).map(|e| e.map(Row::Full)).collect(), |_, _, row| match row {
+        Row::Full(e) => PyPipelineEncoding::new(e, vocab.clone()),
+        Row::Ids(..) => unreachable!("encode_all makes whole encodings only"),
+    })
+}
+
+/// The `n` rows `run(range)` makes, by runs of texts on up to `num_threads` threads with the GIL
+/// released, each made a Python object by `wrap(k, row)`. The calling thread makes the objects
+/// of the runs done, in order, while the other threads encode the rest: made after all the
+/// encoding, that serial part was longer than the encoding itself and 2 threads were slower
+/// than 1 (docs/benchmarks/encode-one-32.md).
+fn in_order<'py>(
+    py: Python<'py>,
+    num_threads: Option<i64>,
+    n: usize,
+    run: impl Fn(std::ops::Range<usize>) -> crate::Result<Vec<Row>> + Send + Sync,
+    mut wrap: impl FnMut(Python<'_>, usize, Row) -> PyPipelineEncoding + Send,
+) -> PyResult<Vec<Bound<'py, PyPipelineEncoding>>> {
+    let threads = threads::thread_count(thread_count(py, num_threads)?)?;
     let per_job = (n / (threads * JOBS_PER_THREAD)).clamp(1, MAX_JOB_TEXTS);
     let jobs = n.div_ceil(per_job);
     let reserve = jobs * threads.saturating_sub(1) * HANDOVER_PERCENT / 100;
     let (mut out, mut failed) = (Vec::<Py<PyPipelineEncoding>>::with_capacity(n), None::<PyErr>);
-    let run = |j: usize| (j * per_job..n.min((j + 1) * per_job)).map(&encode).collect::<crate::Result<Vec<_>>>();
-    let ready = |_, done: crate::Result<Vec<Encoding>>| {
+    let job = |j: usize| run(j * per_job..n.min((j + 1) * per_job));
+    let ready = |j: usize, done: crate::Result<Vec<Row>>| {
         // the first error in input order, as when all were collected first
         if failed.is_some() {
             return;
         }
         Python::attach(|py| match done {
             Ok(done) => {
-                for e in done {
-                    match Bound::new(py, PyPipelineEncoding::new(e, Vocab(Some(t.clone())))) {
+                for (k, row) in (j * per_job..).zip(done) {
+                    match Bound::new(py, wrap(py, k, row)) {
                         Ok(o) => out.push(o.unbind()),
                         Err(e) => return failed = Some(e),
                     }
@@ -269,7 +315,7 @@ fn encode_all<'py>(
             Err(e) => failed = Some(e.into()),
         })
     };
-    py.detach(|| threads::run_jobs_in_order(threads, jobs, reserve, run, ready))?;
+    py.detach(|| threads::run_jobs_in_order(threads, jobs, reserve, job, ready))?;
     match failed {
         Some(e) => Err(e),
         None => Ok(out.into_iter().map(|o| o.into_bound(py)).collect()),

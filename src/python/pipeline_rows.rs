@@ -1,0 +1,149 @@
+//! The per-text calls' encodings of plain texts (`encode(text)`, `encode_batch(texts)`,
+//! no padding): each text the ids-only plan takes (src/pipeline_ids.rs, the fast paths'
+//! ids) becomes an [`IdsRow`] holding its ids alone, the rest of its columns made by
+//! `encode` when first read; each text it declines is encoded whole, as before. Building
+//! the seven columns of every encoding (tokens, words, offsets, masks) was most of these
+//! calls' time, and most callers read `ids` only (docs/benchmarks/encode-objects-45.md).
+
+use super::pipeline_encoding::{IdsRow, PyPipelineEncoding, Vocab};
+use crate::encoding::Encoding;
+use crate::pipeline::{Input, Settings, Tokenizer};
+use crate::processors::truncation::TruncationParams;
+use crate::room::make_room;
+use super::pipeline_ints::IntTable;
+use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedStr;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// A tokenizer's Python-side state, shared by its encodings: its ids as Python ints, and how
+/// its ids-only rows were read.
+pub(super) struct Shared {
+    pub(super) ints: IntTable,
+    pub(super) usage: Usage,
+}
+
+/// How many ids-only rows a tokenizer made, and how many of them were made whole after (a
+/// column other than `ids`, `offsets`, `attention_mask` read). Where callers make most of them
+/// whole, the ids path only adds its cost (7-17 % of such a call), so calls make whole encodings
+/// at once instead ([`Usage::eager`]); both give the same values, only the cost differs.
+#[derive(Default)]
+pub(super) struct Usage {
+    rows: AtomicU64,
+    whole: AtomicU64,
+}
+
+/// Ids-only rows made before [`Usage::eager`] may say yes.
+const LEARN_ROWS: u64 = 256;
+
+impl Usage {
+    /// Whether a call makes whole encodings: more than 3 in 4 of the ids-only rows were made whole.
+    pub(super) fn eager(&self) -> bool {
+        let rows = self.rows.load(Relaxed);
+        rows >= LEARN_ROWS && self.whole.load(Relaxed) * 4 > rows * 3
+    }
+
+    /// `n` rows made: ids-only (`ids_only`), or whole by an eager call, which counts them as an
+    /// eighth as many ids-only rows never made whole (after enough eager calls, one takes the ids
+    /// path again and finds out whether the callers' reads changed).
+    pub(super) fn made(&self, n: usize, ids_only: bool) {
+        let n = n as u64;
+        self.rows.fetch_add(if ids_only { n } else { n.div_ceil(8) }, Relaxed);
+    }
+
+    /// An ids-only row made whole.
+    pub(super) fn made_whole(&self) {
+        self.whole.fetch_add(1, Relaxed);
+    }
+}
+
+/// One text's encoding as a job makes it (without the GIL). Rows live only in a job's vector
+/// until their Python objects are made: a boxed `Encoding` would cost a declined text an allocation.
+#[allow(clippy::large_enum_variant)]
+pub(super) enum Row {
+    /// The ids, and whether truncation cut the text (its `overflowing` then not empty).
+    Ids(Box<[u32]>, bool),
+    Full(Encoding),
+}
+
+/// The unused room (tokens a column) from which an encoding is cut to its length.
+const SHRINK_ROOM: usize = 32;
+
+/// `e` cut to its length where it holds much unused room: a batch's encodings are all kept
+/// at once (short texts leave little room unused, and shrinking cost them more than it saved).
+pub(super) fn shrunk(mut e: Encoding) -> Encoding {
+    if e.ids.capacity() - e.ids.len() >= SHRINK_ROOM {
+        e.shrink_to_fit();
+    }
+    e
+}
+
+/// `ids` in a box of their own, made fallibly.
+fn boxed(ids: &[u32]) -> crate::Result<Box<[u32]>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(ids.len()).map_err(|_| crate::room::out_of_memory::<u32>(ids.len(), "token ids"))?;
+    v.extend_from_slice(ids);
+    Ok(v.into_boxed_slice())
+}
+
+/// The rows of `texts`, in order: runs on the ids-only plan, each text it declines through `encode`.
+pub(super) fn rows(t: &Tokenizer, texts: &[&str], add_special_tokens: bool, truncation: Option<TruncationParams>) -> crate::Result<Vec<Row>> {
+    let plan = t.ids_plan(add_special_tokens, truncation, false);
+    let settings = Settings { truncation, padding: None };
+    let (mut out, mut ids, mut lens) = (Vec::new(), Vec::new(), Vec::new());
+    make_room(&mut out, texts.len(), "encodings")?;
+    make_room(&mut lens, texts.len(), "row lengths")?;
+    // English runs near 4.5 bytes a token
+    make_room(&mut ids, texts.iter().map(|s| s.len()).sum::<usize>() / 4 + texts.len(), "token ids")?;
+    let mut k = 0;
+    loop {
+        if let Some(plan) = &plan {
+            ids.clear();
+            lens.clear();
+            k += t.encode_ids_run(plan, &texts[k..], &mut ids, None, |n, cut| lens.push((n, cut)))?;
+            let mut at = 0;
+            for &(n, cut) in &lens {
+                out.push(Row::Ids(boxed(&ids[at..at + n])?, cut));
+                at += n;
+            }
+        }
+        let Some(text) = texts.get(k) else { return Ok(out) };
+        k += 1;
+        out.push(Row::Full(shrunk(t.encode(&Input::Raw(text), None, add_special_tokens, &settings)?)));
+    }
+}
+
+/// [`rows`] of one text, with no more allocations than the ids' own (the per-text call's row).
+pub(super) fn one_row(t: &Tokenizer, text: &str, add_special_tokens: bool, truncation: Option<TruncationParams>) -> crate::Result<Row> {
+    if let Some(plan) = t.ids_plan(add_special_tokens, truncation, false) {
+        let mut ids = Vec::new();
+        make_room(&mut ids, text.len() / 4 + 4, "token ids")?;
+        let mut truncated = false;
+        if t.encode_ids_run(&plan, &[text], &mut ids, None, |_, cut| truncated = cut)? == 1 {
+            // (cut to its length: a shrinking reallocation, in place)
+            return Ok(Row::Ids(ids.into_boxed_slice(), truncated));
+        }
+    }
+    Ok(Row::Full(t.encode(&Input::Raw(text), None, add_special_tokens, &Settings { truncation, padding: None })?))
+}
+
+/// `row`'s offsets from the ids-only path with offsets, where it takes the text (it gives
+/// `encode`'s; None: it declines, the caller takes `encode`).
+pub(super) fn row_offsets(t: &Tokenizer, row: &IdsRow) -> crate::Result<Option<Vec<[u32; 2]>>> {
+    let Some(plan) = t.ids_plan(row.add_special_tokens, row.truncation, true) else { return Ok(None) };
+    let (mut ids, mut offsets) = (Vec::new(), Vec::new());
+    make_room(&mut ids, row.ids.len(), "token ids")?;
+    make_room(&mut offsets, row.ids.len(), "token offsets")?;
+    let done = t.encode_ids_run(&plan, &[&row.text], &mut ids, Some(&mut offsets), |_, _| ())?;
+    Ok((done == 1 && ids[..] == row.ids[..] && offsets.len() == ids.len()).then_some(offsets))
+}
+
+/// `row` (of `text`) as a Python encoding.
+pub(super) fn encoding(py: Python<'_>, row: Row, text: &PyBackedStr, add_special_tokens: bool, truncation: Option<TruncationParams>, vocab: &Vocab) -> PyPipelineEncoding {
+    match row {
+        Row::Ids(ids, truncated) => {
+            let row = IdsRow { ids, text: text.clone_ref(py), add_special_tokens, truncation, truncated };
+            PyPipelineEncoding::from_ids(row, vocab.clone())
+        }
+        Row::Full(e) => PyPipelineEncoding::new(e, vocab.clone()),
+    }
+}
