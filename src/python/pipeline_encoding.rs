@@ -90,6 +90,13 @@ impl PyPipelineEncoding {
         let settings = Settings { truncation: row.truncation, padding: None };
         let encode = || t.encode(&Input::Raw(&row.text), None, row.add_special_tokens, &settings);
         let e = if row.text.len() < super::pipeline_tokenizer::DETACH_BYTES { encode()? } else { py.detach(encode)? };
+        // The two paths are tested equal; should they ever differ, an encoding whose ids and other
+        // columns disagree must be an error, not a silent mix of two answers.
+        if e.ids[..] != row.ids[..] {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                "Encoding: the ids-only path and encode gave different ids for this text (a bertpiece bug: please report it)",
+            ));
+        }
         // kept as long as the object: cut to its length where much room is unused (as a batch's are)
         let e = super::pipeline_rows::shrunk(e);
         Ok(full.get_or_init(|| Box::new(e)))
