@@ -3,9 +3,11 @@
 //! read per word, ≈ 4.6 bytes of English), so the tables are kept small:
 //! words of up to 8 bytes (91% of English words with their space) in 16-byte
 //! slots keyed by one u64, two a bucket, words of 9 to 16 bytes in 24-byte
-//! slots keyed by two, one a bucket, both open addressing up to half full
-//! (more words in their home bucket, where the scanner's loop reads them
-//! inline: [`table`]); longer words in a
+//! slots keyed by two, one a bucket, both open addressing, the first up to
+//! half full (more words in their home bucket, where the scanner's loop reads
+//! them inline: [`table`]), the second up to three quarters (its words are
+//! rarer and its slots larger: half full, twice the memory they need, read
+//! from farther out in the CPU's caches); longer words in a
 //! hash map. The keys are loaded straight from the text (one unaligned load, masked to the
 //! word's length) where 8 bytes past the word's start are in the text.
 //! Bounded: at `CACHE_WORDS` words it starts over.
@@ -25,7 +27,7 @@ pub type Piece = (u32, u32);
 const CACHE_WORDS: usize = 1 << 16;
 /// Words up to this many bytes have their key inline (one u64 up to 8, two up to 16).
 const SHORT: usize = 16;
-/// First table size (slots, a power of two); doubled at half full.
+/// First table size (slots, a power of two); doubled at half or three quarters full (`Key::FULL` in table.rs).
 const FIRST_SLOTS: usize = 1 << 10;
 
 pub(super) struct WordCache {
