@@ -59,3 +59,16 @@ def test_two_files_on_one_thread_and_after_a_huge_text():
     same(a, a_ref, huge, 1)
     same(a, a_ref, lines, 1)
     same(b, b_ref, lines, 2)
+
+
+def test_cache_starting_over_inside_a_text():
+    """One text of 70,000 distinct words with frequent words of several tokens between them: the thread's cache
+    fills and starts over inside the text, while the AVX-512 loop has the next group's lookups made (those of
+    the frequent words found in their home slot, their pieces' places then stale); ids only and with offsets,
+    against tokenizers, once and again."""
+    fast, theirs = pair("gpt2")
+    frequent = [" internationally", " Wednesday's", " hypothetically", " xylophonists"]
+    text = "".join(numbered_word(k) + frequent[k % 4] + frequent[(k + 1) % 4] for k in range(70_000))
+    assert all(len(theirs.encode(w, add_special_tokens=False).ids) > 1 for w in frequent)
+    same(fast, theirs, [text], 1)
+    same(fast, theirs, [text, text[:5000]], 1)

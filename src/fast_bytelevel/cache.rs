@@ -33,6 +33,8 @@ const FIRST_SLOTS: usize = 1 << 10;
 pub(super) struct WordCache {
     /// The model whose words these are.
     pub owner: u64,
+    /// How many times it started over (the AVX-512 loop's lookups made before one are stale).
+    pub clears: u32,
     short: Table<u64>,
     mid: Table<[u64; 2]>,
     long: FxHashMap<Box<[u8]>, (u32, u32)>,
@@ -90,10 +92,11 @@ impl WordCache {
     }
 
     pub fn new() -> WordCache {
-        WordCache { owner: u64::MAX, short: Table::new(), mid: Table::new(), long: FxHashMap::default(), pieces: Vec::new() }
+        WordCache { owner: u64::MAX, clears: 0, short: Table::new(), mid: Table::new(), long: FxHashMap::default(), pieces: Vec::new() }
     }
 
     pub fn clear(&mut self) {
+        self.clears = self.clears.wrapping_add(1);
         self.short.clear();
         self.mid.clear();
         self.long.clear();

@@ -186,6 +186,7 @@ impl Words<'_> {
                 _mm512_storeu_si512(slots.as_mut_ptr().cast(), found);
                 let mut bad = valid & !good;
                 let mut done = 0;
+                let clears = self.clears();
                 loop {
                     let k = if bad == 0 { count } else { bad.trailing_zeros() as usize };
                     ids.reserve(8);
@@ -204,6 +205,13 @@ impl Words<'_> {
                         if b - a == 1 {
                             self.learn_byte(bytes, a);
                         }
+                    }
+                    if self.clears() != clears {
+                        // the cache started over (it was full): the group's later answers may name pieces
+                        // no longer there, so its later lanes are looked up again, one by one
+                        let later = valid & !((2u32 << k) - 1) as u8;
+                        bad |= later;
+                        home &= !later;
                     }
                     done = k + 1;
                     bad &= bad - 1;
