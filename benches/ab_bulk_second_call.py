@@ -5,7 +5,9 @@ previous call's ids made an `array` (what the bench's digest does between its ca
 cache's tables out of the CPU's caches) and a timed call. Reported per build: the median over rounds of the
 first timed call's CPU MB/s (the bench's call) and of the later ones', and the ratio to the first build.
 
-    python benches/ab_bulk_second_call.py BUILD [BUILD...] [--rounds 12] [--skip-mb 20] [--tokenizer FILE]
+    python benches/ab_bulk_second_call.py BUILD [BUILD...] [--rounds 12] [--skip-mb 20] [--tokenizer FILE] [--as-bench]
+
+`--as-bench`: the one-text and batch calls first, in the same process, as bench_pipeline's worker does.
 
 A BUILD is a directory holding a `bertpiece` package (a copy of `python/` with a build's `_core.abi3.so`).
 The ids' digest must be equal for every build.
@@ -29,9 +31,14 @@ from corpus_text import head
 import numpy
 from bertpiece import Tokenizer
 tokenizer, corpus, mb, skip, calls = sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
+as_bench = sys.argv[7] == "1"
 lines = [line for line in head(corpus, mb, skip_mb=skip).split("\n") if line]
 size = sum(len(line.encode()) for line in lines)
 tok = Tokenizer.from_file(tokenizer)
+if as_bench:  # bench_pipeline's worker runs the one-text and batch calls first, in the same process
+    rows = [tok.encode(s, add_special_tokens=False).ids for s in lines]
+    rows = [e.ids for e in tok.encode_batch(lines, add_special_tokens=False)]
+    del rows
 b = tok.encode_batch_arrays(lines, add_special_tokens=False, num_threads=1)
 speeds = []
 for _ in range(calls):
@@ -53,6 +60,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=12)
     ap.add_argument("--calls", type=int, default=4)
     ap.add_argument("--cpu", default="1")
+    ap.add_argument("--as-bench", action="store_true", help="the one-text and batch calls first, as bench_pipeline's worker")
     args = ap.parse_args()
     first = {b: [] for b in args.builds}
     later = {b: [] for b in args.builds}
@@ -61,7 +69,7 @@ def main():
         for build in args.builds if r % 2 == 0 else args.builds[::-1]:
             env = dict(os.environ, PYTHONPATH=os.path.abspath(build))
             cmd = ["taskset", "-c", args.cpu, sys.executable, "-c", WORKER, os.path.dirname(os.path.abspath(__file__)),
-                   args.tokenizer, args.corpus, str(args.mb), str(args.skip_mb), str(args.calls)]
+                   args.tokenizer, args.corpus, str(args.mb), str(args.skip_mb), str(args.calls), "1" if args.as_bench else "0"]
             out = json.loads(subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout)
             first[build].append(out["speeds"][0])
             later[build].append(statistics.median(out["speeds"][1:] or out["speeds"]))
