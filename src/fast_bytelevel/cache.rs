@@ -3,9 +3,11 @@
 //! read per word, ≈ 4.6 bytes of English), so the tables are kept small:
 //! words of up to 8 bytes (91% of English words with their space) in 16-byte
 //! slots keyed by one u64, two a bucket, words of 9 to 16 bytes in 24-byte
-//! slots keyed by two, one a bucket, both open addressing up to half full
-//! (more words in their home bucket, where the scanner's loop reads them
-//! inline: [`table`]); longer words in a
+//! slots keyed by two, one a bucket, both open addressing, the first up to
+//! half full (more words in their home bucket, where the scanner's loop reads
+//! them inline: [`table`]), the second up to three quarters (its words are
+//! rarer and its slots larger: half full, twice the memory they need, read
+//! from farther out in the CPU's caches); longer words in a
 //! hash map. The keys are loaded straight from the text (one unaligned load, masked to the
 //! word's length) where 8 bytes past the word's start are in the text.
 //! Bounded: at `CACHE_WORDS` words it starts over.
@@ -25,12 +27,14 @@ pub type Piece = (u32, u32);
 const CACHE_WORDS: usize = 1 << 16;
 /// Words up to this many bytes have their key inline (one u64 up to 8, two up to 16).
 const SHORT: usize = 16;
-/// First table size (slots, a power of two); doubled at half full.
+/// First table size (slots, a power of two); doubled at half or three quarters full (`Key::FULL` in table.rs).
 const FIRST_SLOTS: usize = 1 << 10;
 
 pub(super) struct WordCache {
     /// The model whose words these are.
     pub owner: u64,
+    /// How many times it started over (the AVX-512 loop's lookups made before one are stale).
+    pub clears: u32,
     short: Table<u64>,
     mid: Table<[u64; 2]>,
     long: FxHashMap<Box<[u8]>, (u32, u32)>,
@@ -88,10 +92,11 @@ impl WordCache {
     }
 
     pub fn new() -> WordCache {
-        WordCache { owner: u64::MAX, short: Table::new(), mid: Table::new(), long: FxHashMap::default(), pieces: Vec::new() }
+        WordCache { owner: u64::MAX, clears: 0, short: Table::new(), mid: Table::new(), long: FxHashMap::default(), pieces: Vec::new() }
     }
 
     pub fn clear(&mut self) {
+        self.clears = self.clears.wrapping_add(1);
         self.short.clear();
         self.mid.clear();
         self.long.clear();

@@ -197,3 +197,67 @@ fn growth_and_moves_keep_every_word_findable() {
     c.insert(b"ff", 0, 2, 9, 1);
     assert_eq!(c.get_home(b"ff", 0, 2), Some((9, 1)));
 }
+
+/// The 1–8-byte table doubles when over half its slots would be taken, the
+/// 9–16-byte table when over three quarters would (its words are rarer, its
+/// slots half again as large: at half full it was 1.5 MiB on the far 8 MB of
+/// docs/benchmarks/bpe-bulk-45.md, twice what the words need).
+#[test]
+fn each_table_doubles_at_its_own_fill() {
+    let slots = |r: Option<RawTable>, ways: u64| r.map_or(0, |r| (r.mask + 1) * ways) as usize;
+    let mut short = Table::<u64>::new();
+    for k in 1..=(FIRST_SLOTS / 2) as u64 {
+        short.insert(k, 3, k as u32, 1);
+    }
+    assert_eq!(slots(short.raw(), 2), FIRST_SLOTS);
+    short.insert(u64::MAX, 3, 0, 1);
+    assert_eq!(slots(short.raw(), 2), 2 * FIRST_SLOTS);
+    let mut mid = Table::<[u64; 2]>::new();
+    let key = |k: u64| [k, k.wrapping_mul(31)];
+    for k in 1..=(FIRST_SLOTS * 3 / 4) as u64 {
+        mid.insert(key(k), 12, k as u32, 1);
+    }
+    assert_eq!(slots(mid.raw(), 1), FIRST_SLOTS);
+    assert!((1..=(FIRST_SLOTS * 3 / 4) as u64).all(|k| mid.get(key(k), 12) == Some((k as u32, 1))));
+    mid.insert(key(0), 12, 0, 1);
+    assert_eq!(slots(mid.raw(), 1), 2 * FIRST_SLOTS);
+    assert!((0..=(FIRST_SLOTS * 3 / 4) as u64).all(|k| mid.get(key(k), 12) == Some((k as u32, 1))));
+}
+
+/// A 9–16-byte table of 8 slots holding 6 words (three quarters, the most
+/// before it grows): probe runs that wrap past the last slot, a word absent
+/// from a table with two free slots, moves home of every word in turn, again
+/// and again; every word found with its value throughout, the inline lookup
+/// agreeing with `get` wherever it answers.
+#[test]
+fn a_tiny_mid_table_three_quarters_full_keeps_every_word() {
+    let mut t = Table::<[u64; 2]>::new();
+    assert!(t.grow_to(8));
+    // keys of one home (forced collisions) and of others, found by trying
+    let home = t.home_of([1, 1], 9);
+    let mut keys: Vec<[u64; 2]> = (1..10_000u64).map(|k| [k, k]).filter(|&k| t.home_of(k, 9) == home).take(4).collect();
+    keys.extend((1..10_000u64).map(|k| [k, 7]).filter(|&k| t.home_of(k, 9) == 7).take(2));
+    assert_eq!(keys.len(), 6);
+    for (v, &k) in keys.iter().enumerate() {
+        t.insert(k, 9, v as u32, 1);
+    }
+    assert_eq!(t.raw().map(|r| r.mask), Some(7), "no growth at 6 of 8");
+    assert_eq!(t.get([5, 5], 9), None);
+    let check = |t: &Table<[u64; 2]>| {
+        for (v, &k) in keys.iter().enumerate() {
+            assert_eq!(t.get(k, 9), Some((v as u32, 1)));
+            assert!(t.get_home(k, 9).is_none_or(|h| h == (v as u32, 1)));
+        }
+    };
+    check(&t);
+    for round in 0..30 {
+        let k = keys[round % keys.len()];
+        t.move_home(k, 9);
+        assert_eq!(t.get_home(k, 9), Some(((round % keys.len()) as u32, 1)));
+        check(&t);
+    }
+    t.insert([9, 9], 9, 6, 2);
+    assert_eq!(t.raw().map(|r| r.mask), Some(FIRST_SLOTS as u64 - 1), "the seventh word grows it");
+    check(&t);
+    assert_eq!(t.get([9, 9], 9), Some((6, 2)));
+}

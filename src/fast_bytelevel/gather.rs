@@ -118,8 +118,11 @@ impl Words<'_> {
             let zero = _mm512_setzero_si512();
             let all = _mm512_set1_epi64(-1);
             let byte = _mm512_set1_epi64(0xFF);
-            let mut g = 0;
-            while g < n {
+            // group `g`'s lookups: its lanes, the home buckets' `value | meta << 32`, the lanes found there,
+            // those of one token
+            macro_rules! lookup {
+                ($g:expr) => {{
+                let g = $g;
                 let count = (n - g).min(8);
                 let valid = ((1u32 << count) - 1) as u8;
                 let start = _mm512_cvtepu8_epi64(_mm_loadl_epi64(pos.as_ptr().add(g).cast()));
@@ -178,6 +181,19 @@ impl Words<'_> {
                 // one token a word: the slot's meta is 1 << 8 | length
                 let one_token = _mm512_or_si512(_mm512_set1_epi64(1 << 8), len);
                 let good = home & _mm512_cmpeq_epi64_mask(_mm512_srli_epi64::<32>(found), one_token);
+                (count, valid, found, home, good)
+                }};
+            }
+            // the next group is looked up before this one's ids are written: its loads are in flight
+            // while this group's words of several tokens and misses take their branches (what those
+            // change in the cache leaves its answers right, but for the cache starting over: then again)
+            let mut next = lookup!(0);
+            let mut g = 0;
+            while g < n {
+                let (count, valid, found, mut home, good) = next;
+                if g + 8 < n {
+                    next = lookup!(g + 8);
+                }
                 // the answered lanes' ids 8 at a time up to each lane left to the scalar lookup (or, a
                 // word of several tokens in its home bucket, to its pieces)
                 let mut got = [0u32; 16];
@@ -186,6 +202,7 @@ impl Words<'_> {
                 _mm512_storeu_si512(slots.as_mut_ptr().cast(), found);
                 let mut bad = valid & !good;
                 let mut done = 0;
+                let clears = self.clears();
                 loop {
                     let k = if bad == 0 { count } else { bad.trailing_zeros() as usize };
                     ids.reserve(8);
@@ -205,8 +222,18 @@ impl Words<'_> {
                             self.learn_byte(bytes, a);
                         }
                     }
+                    if self.clears() != clears {
+                        // the cache started over (it was full): the group's later answers may name pieces
+                        // no longer there, so its later lanes are looked up again, one by one
+                        let later = valid & !((2u32 << k) - 1) as u8;
+                        bad |= later;
+                        home &= !later;
+                    }
                     done = k + 1;
                     bad &= bad - 1;
+                }
+                if g + 8 < n && self.clears() != clears {
+                    next = lookup!(g + 8);
                 }
                 g += 8;
             }

@@ -66,6 +66,12 @@ impl Words<'_> {
         self.cache.as_deref().map_or((None, None), |c| c.raw_tables())
     }
 
+    /// How many times the cache started over ([`super::cache::WordCache::clears`]).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(super) fn clears(&self) -> u32 {
+        self.cache.as_deref().map_or(0, |c| c.clears)
+    }
+
     /// Puts the one-byte word `text[at]` in its home slot of the short table,
     /// as its byte's token: the AVX-512 loop looks one-byte words up there
     /// with the others (the other lookups take the byte's id and never look).

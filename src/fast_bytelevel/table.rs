@@ -14,12 +14,20 @@ pub(super) trait Key: Copy + Default + PartialEq {
     const WAYS: usize;
     /// `WAYS` slots, laid out as the AVX-512 loop reads them.
     type Bucket: Copy + Default + AsRef<[Slot<Self>]> + AsMut<[Slot<Self>]>;
+    /// The table doubles when more than `FULL.0 / FULL.1` of its slots would
+    /// be taken: half for the 1–8-byte words (more of them home, found
+    /// inline), three quarters for the 9–16-byte ones, whose 24-byte slots at
+    /// half full made the table 1.5 MiB on 8 MB of English the word lists
+    /// were not made from, and the AVX-512 loop's gathers waited on it
+    /// (docs/benchmarks/bpe-bulk-45.md).
+    const FULL: (usize, usize);
     fn hash(self, len: u32) -> u64;
 }
 
 impl Key for u64 {
     const WAYS: usize = 2;
     type Bucket = Pair;
+    const FULL: (usize, usize) = (1, 2);
     #[inline]
     fn hash(self, len: u32) -> u64 {
         (self ^ u64::from(len)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -29,6 +37,7 @@ impl Key for u64 {
 impl Key for [u64; 2] {
     const WAYS: usize = 1;
     type Bucket = One;
+    const FULL: (usize, usize) = (3, 4);
     #[inline]
     fn hash(self, len: u32) -> u64 {
         (self[0].wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ self[1] ^ u64::from(len)).wrapping_mul(0xD6E8_FEB8_6659_FD93)
@@ -97,7 +106,7 @@ pub(in crate::fast_bytelevel) struct RawTable {
 }
 
 /// Open addressing with linear probing over the slots (bucket by bucket,
-/// from the first slot of the word's home bucket), up to half full.
+/// from the first slot of the word's home bucket), up to `K::FULL` full.
 pub(super) struct Table<K: Key> {
     buckets: Vec<K::Bucket>,
     pub words: usize,
@@ -198,7 +207,7 @@ impl<K: Key> Table<K> {
     pub fn insert(&mut self, key: K, len: u32, value: u32, n: u32) {
         let slots = self.buckets.len() * K::WAYS;
         // without the memory to grow, the word is not cached (its tokens are made again), never an abort
-        if 2 * (self.words + 1) > slots && !self.grow_to((slots * 2).max(super::FIRST_SLOTS)) {
+        if K::FULL.1 * (self.words + 1) > K::FULL.0 * slots && !self.grow_to((slots * 2).max(super::FIRST_SLOTS)) {
             return;
         }
         self.place(Slot { key, value, meta: (n << 8) | len });
