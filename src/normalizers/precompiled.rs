@@ -25,6 +25,10 @@ pub struct Precompiled {
     ascii_alone: [bool; 256],
     /// Of the [`OTHER_CHARS`], the ones the charsmap leaves as they are (found at load).
     other_kept: Vec<bool>,
+    /// By code point below U+10000, a bit each: ASCII `ascii_alone`, the others
+    /// among [`OTHER_CHARS`] and kept. [`Precompiled::keeps`] tests a char with
+    /// one load, where finding its place among the ranges cost a search per char.
+    kept_bmp: Vec<u64>,
     /// Every printable ASCII byte (0x20..=0x7E) is `ascii_alone`: [`Precompiled::keeps`] then
     /// skips 16 such bytes at a time with a range test instead of a table read per byte.
     printable_alone: bool,
@@ -87,6 +91,7 @@ impl Precompiled {
             ascii_kept: [false; 128],
             ascii_alone: [false; 256],
             other_kept: vec![false; OTHER_LEN],
+            kept_bmp: vec![0; 0x1_0000 / 64],
             printable_alone: false,
         };
         p.check()?;
@@ -101,6 +106,16 @@ impl Precompiled {
             let kept = p.transform(c.encode_utf8(&mut buf)).is_none();
             if let Some(slot) = other_index(c).and_then(|i| p.other_kept.get_mut(i)) {
                 *slot = kept;
+            }
+        }
+        for cp in 0..0x1_0000u32 {
+            let kept = match char::from_u32(cp) {
+                Some(c) if c.is_ascii() => p.ascii_alone[cp as usize],
+                Some(c) => other_index(c).and_then(|i| p.other_kept.get(i)) == Some(&true),
+                None => false,
+            };
+            if let (true, Some(w)) = (kept, p.kept_bmp.get_mut(cp as usize / 64)) {
+                *w |= 1 << (cp % 64);
             }
         }
         Ok(p)
@@ -185,13 +200,25 @@ impl Precompiled {
         }
         let rest = bytes.get(from..).unwrap_or_default();
         let Some(at) = rest.iter().position(|&b| !self.ascii_alone[b as usize]).map(|i| from + i) else { return true };
-        // (all before `at` is ASCII: a char boundary; an ASCII char there fails at once)
-        let rest = text.get(at..).unwrap_or_default();
-        let ascii = |b: u8| self.ascii_alone[b as usize];
-        rest.chars().all(|c| match c.is_ascii() {
-            true => ascii(c as u8),
-            false => other_index(c).and_then(|i| self.other_kept.get(i)) == Some(&true),
-        })
+        // (all before `at` is ASCII: a char boundary; an ASCII char there fails at once).
+        // The chars decoded by hand (the text is valid UTF-8): a char of 4 bytes is above
+        // U+FFFF, never one of the kept chars.
+        let kept = |cp: u32| self.kept_bmp.get(cp as usize / 64).is_some_and(|w| w >> (cp % 64) & 1 == 1);
+        let next = |i: usize| bytes.get(i).map_or(0, |&b| u32::from(b) & 0x3F);
+        let mut i = at;
+        while let Some(&b) = bytes.get(i) {
+            let (cp, len) = match b {
+                0x00..=0x7F => (u32::from(b), 1),
+                0xC0..=0xDF => ((u32::from(b) & 0x1F) << 6 | next(i + 1), 2),
+                0xE0..=0xEF => ((u32::from(b) & 0x0F) << 12 | next(i + 1) << 6 | next(i + 2), 3),
+                _ => return false,
+            };
+            if !kept(cp) {
+                return false;
+            }
+            i += len;
+        }
+        true
     }
 
     pub fn normalize(&self, s: &mut NormalizedString) -> crate::Result<()> {

@@ -58,6 +58,27 @@ fn keeps_skips_blocks_as_its_char_rule() {
     }
 }
 
+/// `keeps` (its own UTF-8 decoding, a bit per code point) equals its per-char
+/// rule for every char of the BMP and every 89th above it, between ASCII
+/// letters, doubled and after a printable ASCII run of 16 bytes.
+#[test]
+fn keeps_every_char_as_its_char_rule() {
+    for map in [ascii_map(b"\t"), ascii_map(b"A~")] {
+        let rule = |t: &str| {
+            t.chars().all(|c| match c.is_ascii() {
+                true => map.ascii_alone[c as usize],
+                false => other_index(c).and_then(|i| map.other_kept.get(i)) == Some(&true),
+            })
+        };
+        let chars = (0..0x1_0000).chain((0x1_0000..0x11_0000).step_by(89)).chain([0x10_FFFF]).filter_map(char::from_u32);
+        for c in chars {
+            for text in [format!("x{c}y"), format!("{c}{c}"), format!("0123456789abcdef{c}")] {
+                assert_eq!(map.keeps(&text), rule(&text), "{text:?}");
+            }
+        }
+    }
+}
+
 /// Every char `keeps` may accept is a grapheme of its own between any two
 /// of them (so it is looked up alone, as `keeps` assumes): every pair of
 /// ASCII, Latin-1, General Punctuation and every 61st of the CJK ranges'
