@@ -38,9 +38,16 @@ impl CharTrie {
     /// The trie of `pieces` (distinct strings with their ids; an empty one is never matched).
     pub(crate) fn new<'a>(pieces: impl IntoIterator<Item = (&'a str, u32)>) -> CharTrie {
         let pieces: Vec<(&str, u32)> = pieces.into_iter().filter(|(p, _)| !p.is_empty()).collect();
-        let mut alphabet: Vec<char> = pieces.iter().flat_map(|(p, _)| p.chars()).collect();
-        alphabet.sort_unstable();
-        alphabet.dedup();
+        // Chars numbered as they first come in the vocabulary (sentencepiece
+        // files list the likeliest pieces first): the frequent chars' cells
+        // (the root's children, at their ids) share cache lines.
+        let mut alphabet: Vec<char> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for c in pieces.iter().flat_map(|(p, _)| p.chars()) {
+            if seen.insert(c) {
+                alphabet.push(c);
+            }
+        }
         let mut t = CharTrie { pages: vec![0; PAGES], char_ids: vec![0; PAGE], cells: vec![Cell { check: NONE - 1, ..FREE }] };
         for (i, &c) in alphabet.iter().enumerate() {
             let page = c as usize / PAGE;

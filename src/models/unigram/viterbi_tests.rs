@@ -36,7 +36,7 @@ fn reference(pieces: &[(String, f64)], unk_id: u32, word: &str) -> Vec<ModelToke
     for (start, c) in word.char_indices() {
         let here = best[start].map_or(0.0, |b| b.0);
         let mut has_single = false;
-        let mut offer = |best: &mut Vec<Option<(f64, usize, u32)>>, end: usize, id: u32, score: f64| {
+        let offer = |best: &mut Vec<Option<(f64, usize, u32)>>, end: usize, id: u32, score: f64| {
             let cand = score + here;
             if best[end].is_none_or(|b| cand > b.0) {
                 best[end] = Some((cand, start, id));
