@@ -29,6 +29,9 @@ pub struct Precompiled {
     /// among [`OTHER_CHARS`] and kept. [`Precompiled::keeps`] tests a char with
     /// one load, where finding its place among the ranges cost a search per char.
     kept_bmp: Vec<u64>,
+    /// By code point below U+10000, a bit each: ASCII and [`OTHER_CHARS`] (kept or not), the chars
+    /// next to which a kept char of `OTHER_CHARS` is a grapheme of its own.
+    alone_bmp: Vec<u64>,
     /// Every printable ASCII byte (0x20..=0x7E) is `ascii_alone`: [`Precompiled::keeps`] then
     /// skips 16 such bytes at a time with a range test instead of a table read per byte.
     printable_alone: bool,
@@ -63,6 +66,27 @@ fn other_index(c: char) -> Option<usize> {
     None
 }
 
+/// Bit `cp` of a bitmap by code point (false past its end).
+#[inline]
+fn bit(bits: &[u64], cp: u32) -> bool {
+    bits.get(cp as usize / 64).is_some_and(|w| w >> (cp % 64) & 1 == 1)
+}
+
+/// The code point and length of the char whose UTF-8 starts at `bytes[i]`
+/// (valid UTF-8); None at a continuation byte or past the end.
+#[inline]
+fn decode_at(bytes: &[u8], i: usize) -> Option<(u32, usize)> {
+    let tail = |k: usize| bytes.get(i + k).map_or(0, |&b| u32::from(b) & 0x3F);
+    let b = u32::from(*bytes.get(i)?);
+    match b {
+        0x00..=0x7F => Some((b, 1)),
+        0x80..=0xBF => None,
+        0xC0..=0xDF => Some(((b & 0x1F) << 6 | tail(1), 2)),
+        0xE0..=0xEF => Some(((b & 0x0F) << 12 | tail(1) << 6 | tail(2), 3)),
+        _ => Some(((b & 0x07) << 18 | tail(1) << 12 | tail(2) << 6 | tail(3), 4)),
+    }
+}
+
 fn has_leaf(u: usize) -> bool {
     (u >> 8) & 1 == 1
 }
@@ -92,6 +116,7 @@ impl Precompiled {
             ascii_alone: [false; 256],
             other_kept: vec![false; OTHER_LEN],
             kept_bmp: vec![0; 0x1_0000 / 64],
+            alone_bmp: vec![0; 0x1_0000 / 64],
             printable_alone: false,
         };
         p.check()?;
@@ -115,6 +140,10 @@ impl Precompiled {
                 None => false,
             };
             if let (true, Some(w)) = (kept, p.kept_bmp.get_mut(cp as usize / 64)) {
+                *w |= 1 << (cp % 64);
+            }
+            let alone = cp < 0x80 || char::from_u32(cp).and_then(other_index).is_some();
+            if let (true, Some(w)) = (alone, p.alone_bmp.get_mut(cp as usize / 64)) {
                 *w |= 1 << (cp % 64);
             }
         }
@@ -181,6 +210,27 @@ impl Precompiled {
         kept && ascii(i.checked_sub(1)) && ascii(Some(i + 1))
     }
 
+    /// The length of the char at byte `i` of `bytes` if it is non-ASCII, one
+    /// of [`OTHER_CHARS`] the charsmap keeps, and both its neighbours (if any)
+    /// are ASCII or [`OTHER_CHARS`]: no Prepend before it, no Extend, ZWJ or
+    /// SpacingMark after it, so it is a grapheme of its own (the test of
+    /// `kept_chars_are_graphemes_of_their_own`), looked up alone: it stays,
+    /// without the grapheme walk (a Japanese line with one full-width
+    /// parenthesis took that walk over every char). None at a continuation byte.
+    #[inline]
+    fn other_stays(&self, bytes: &[u8], i: usize) -> Option<usize> {
+        let (_, len) = decode_at(bytes, i).filter(|&(cp, _)| cp >= 0x80 && bit(&self.kept_bmp, cp))?;
+        let mut prev = i.checked_sub(1);
+        while let Some(p) = prev.filter(|&p| p > 0 && bytes.get(p).is_some_and(|&b| b & 0xC0 == 0x80)) {
+            prev = Some(p - 1);
+        }
+        let alone = |at: Option<usize>| match at.filter(|&j| j < bytes.len()) {
+            None => true,
+            Some(j) => decode_at(bytes, j).is_some_and(|(c, _)| bit(&self.alone_bmp, c)),
+        };
+        (alone(prev) && alone(Some(i + len))).then_some(len)
+    }
+
     /// Whether `normalize` is sure to leave `text` as it is: every char is
     /// one the charsmap keeps, ASCII (but CR and LF, which pair) or one of
     /// [`OTHER_CHARS`]. Next to one another each such char is a grapheme of
@@ -201,21 +251,10 @@ impl Precompiled {
         let rest = bytes.get(from..).unwrap_or_default();
         let Some(at) = rest.iter().position(|&b| !self.ascii_alone[b as usize]).map(|i| from + i) else { return true };
         // (all before `at` is ASCII: a char boundary; an ASCII char there fails at once).
-        // The chars decoded by hand (the text is valid UTF-8): a char of 4 bytes is above
-        // U+FFFF, never one of the kept chars.
-        let kept = |cp: u32| self.kept_bmp.get(cp as usize / 64).is_some_and(|w| w >> (cp % 64) & 1 == 1);
-        let next = |i: usize| bytes.get(i).map_or(0, |&b| u32::from(b) & 0x3F);
+        // A char of 4 bytes is above U+FFFF: never one of the kept chars.
         let mut i = at;
-        while let Some(&b) = bytes.get(i) {
-            let (cp, len) = match b {
-                0x00..=0x7F => (u32::from(b), 1),
-                0xC0..=0xDF => ((u32::from(b) & 0x1F) << 6 | next(i + 1), 2),
-                0xE0..=0xEF => ((u32::from(b) & 0x0F) << 12 | next(i + 1) << 6 | next(i + 2), 3),
-                _ => return false,
-            };
-            if !kept(cp) {
-                return false;
-            }
+        while i < bytes.len() {
+            let Some((_, len)) = decode_at(bytes, i).filter(|&(cp, _)| bit(&self.kept_bmp, cp)) else { return false };
             i += len;
         }
         true
@@ -287,9 +326,19 @@ impl Precompiled {
                 f(text.get(start..i).unwrap_or_default(), None);
                 continue;
             }
-            // A run of other bytes, cut where staying bytes (ASCII, so char and grapheme boundaries) begin.
+            if let Some(len) = self.other_stays(bytes, i) {
+                // a run of staying non-ASCII chars as one chunk
+                let start = i;
+                i += len;
+                while let Some(len) = self.other_stays(bytes, i) {
+                    i += len;
+                }
+                f(text.get(start..i).unwrap_or_default(), None);
+                continue;
+            }
+            // A run of other bytes, cut where staying chars (grapheme boundaries) begin.
             let start = i;
-            while i < bytes.len() && !self.stays(bytes, i) {
+            while i < bytes.len() && !self.stays(bytes, i) && self.other_stays(bytes, i).is_none() {
                 i += 1;
             }
             self.each_grapheme_chunk(text.get(start..i).unwrap_or_default(), &mut f);
