@@ -131,26 +131,29 @@ impl Unigram {
         let n = chars.len();
         crate::room::make_room(best, n + 1, "Unigram lattice")?;
         best.resize(n + 1, Best { id: 0, start: NONE, score: 0.0 });
+        // slices held in registers (through the `Vec`s the loop reloaded their pointers and
+        // lengths from memory at every offer)
+        let (lattice, ids, scores) = (best.as_mut_slice(), chars.as_slice(), self.scores.as_slice());
         for start in 0..n {
-            let here = best.get(start).map_or(0.0, |b| b.score);
+            let here = lattice.get(start).map_or(0.0, |b| b.score);
             let mut has_single = false;
-            let offer = |best: &mut [Best], end: usize, id: u32, score: f64| {
+            let offer = |lattice: &mut [Best], end: usize, id: u32, score: f64| {
                 let candidate = score + here;
-                if let Some(node) = best.get_mut(end) {
+                if let Some(node) = lattice.get_mut(end) {
                     if node.start == NONE || candidate > node.score {
                         *node = Best { id, start: start as u32, score: candidate };
                     }
                 }
             };
-            self.trie.prefixes(chars.get(start..).unwrap_or_default(), |len, id| {
-                offer(best, start + len, id, self.scores.get(id as usize).copied().unwrap_or(0.0));
+            self.trie.prefixes(ids.get(start..).unwrap_or_default(), |len, id| {
+                offer(lattice, start + len, id, scores.get(id as usize).copied().unwrap_or(0.0));
                 has_single |= len == 1;
             });
             if !has_single {
                 let end = start + 1;
-                let taken = best.get(end).is_some_and(|n| n.start == NONE || unk_score + here > n.score);
+                let taken = lattice.get(end).is_some_and(|n| n.start == NONE || unk_score + here > n.score);
                 if taken {
-                    offer(best, end, self.unk_id.ok_or_else(missing_unk_id)?, unk_score);
+                    offer(lattice, end, self.unk_id.ok_or_else(missing_unk_id)?, unk_score);
                 }
             }
         }
