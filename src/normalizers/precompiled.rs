@@ -25,6 +25,13 @@ pub struct Precompiled {
     ascii_alone: [bool; 256],
     /// Of the [`OTHER_CHARS`], the ones the charsmap leaves as they are (found at load).
     other_kept: Vec<bool>,
+    /// By code point below U+10000, a bit each: ASCII `ascii_alone`, the others
+    /// among [`OTHER_CHARS`] and kept. [`Precompiled::keeps`] tests a char with
+    /// one load, where finding its place among the ranges cost a search per char.
+    kept_bmp: Vec<u64>,
+    /// By code point below U+10000, a bit each: ASCII and [`OTHER_CHARS`] (kept or not), the chars
+    /// next to which a kept char of `OTHER_CHARS` is a grapheme of its own.
+    alone_bmp: Vec<u64>,
     /// Every printable ASCII byte (0x20..=0x7E) is `ascii_alone`: [`Precompiled::keeps`] then
     /// skips 16 such bytes at a time with a range test instead of a table read per byte.
     printable_alone: bool,
@@ -59,6 +66,27 @@ fn other_index(c: char) -> Option<usize> {
     None
 }
 
+/// Bit `cp` of a bitmap by code point (false past its end).
+#[inline]
+fn bit(bits: &[u64], cp: u32) -> bool {
+    bits.get(cp as usize / 64).is_some_and(|w| w >> (cp % 64) & 1 == 1)
+}
+
+/// The code point and length of the char whose UTF-8 starts at `bytes[i]`
+/// (valid UTF-8); None at a continuation byte or past the end.
+#[inline]
+fn decode_at(bytes: &[u8], i: usize) -> Option<(u32, usize)> {
+    let tail = |k: usize| bytes.get(i + k).map_or(0, |&b| u32::from(b) & 0x3F);
+    let b = u32::from(*bytes.get(i)?);
+    match b {
+        0x00..=0x7F => Some((b, 1)),
+        0x80..=0xBF => None,
+        0xC0..=0xDF => Some(((b & 0x1F) << 6 | tail(1), 2)),
+        0xE0..=0xEF => Some(((b & 0x0F) << 12 | tail(1) << 6 | tail(2), 3)),
+        _ => Some(((b & 0x07) << 18 | tail(1) << 12 | tail(2) << 6 | tail(3), 4)),
+    }
+}
+
 fn has_leaf(u: usize) -> bool {
     (u >> 8) & 1 == 1
 }
@@ -87,6 +115,8 @@ impl Precompiled {
             ascii_kept: [false; 128],
             ascii_alone: [false; 256],
             other_kept: vec![false; OTHER_LEN],
+            kept_bmp: vec![0; 0x1_0000 / 64],
+            alone_bmp: vec![0; 0x1_0000 / 64],
             printable_alone: false,
         };
         p.check()?;
@@ -101,6 +131,20 @@ impl Precompiled {
             let kept = p.transform(c.encode_utf8(&mut buf)).is_none();
             if let Some(slot) = other_index(c).and_then(|i| p.other_kept.get_mut(i)) {
                 *slot = kept;
+            }
+        }
+        for cp in 0..0x1_0000u32 {
+            let kept = match char::from_u32(cp) {
+                Some(c) if c.is_ascii() => p.ascii_alone[cp as usize],
+                Some(c) => other_index(c).and_then(|i| p.other_kept.get(i)) == Some(&true),
+                None => false,
+            };
+            if let (true, Some(w)) = (kept, p.kept_bmp.get_mut(cp as usize / 64)) {
+                *w |= 1 << (cp % 64);
+            }
+            let alone = cp < 0x80 || char::from_u32(cp).and_then(other_index).is_some();
+            if let (true, Some(w)) = (alone, p.alone_bmp.get_mut(cp as usize / 64)) {
+                *w |= 1 << (cp % 64);
             }
         }
         Ok(p)
@@ -166,6 +210,27 @@ impl Precompiled {
         kept && ascii(i.checked_sub(1)) && ascii(Some(i + 1))
     }
 
+    /// The length of the char at byte `i` of `bytes` if it is non-ASCII, one
+    /// of [`OTHER_CHARS`] the charsmap keeps, and both its neighbours (if any)
+    /// are ASCII or [`OTHER_CHARS`]: no Prepend before it, no Extend, ZWJ or
+    /// SpacingMark after it, so it is a grapheme of its own (the test of
+    /// `kept_chars_are_graphemes_of_their_own`), looked up alone: it stays,
+    /// without the grapheme walk (a Japanese line with one full-width
+    /// parenthesis took that walk over every char). None at a continuation byte.
+    #[inline]
+    fn other_stays(&self, bytes: &[u8], i: usize) -> Option<usize> {
+        let (_, len) = decode_at(bytes, i).filter(|&(cp, _)| cp >= 0x80 && bit(&self.kept_bmp, cp))?;
+        let mut prev = i.checked_sub(1);
+        while let Some(p) = prev.filter(|&p| p > 0 && bytes.get(p).is_some_and(|&b| b & 0xC0 == 0x80)) {
+            prev = Some(p - 1);
+        }
+        let alone = |at: Option<usize>| match at.filter(|&j| j < bytes.len()) {
+            None => true,
+            Some(j) => decode_at(bytes, j).is_some_and(|(c, _)| bit(&self.alone_bmp, c)),
+        };
+        (alone(prev) && alone(Some(i + len))).then_some(len)
+    }
+
     /// Whether `normalize` is sure to leave `text` as it is: every char is
     /// one the charsmap keeps, ASCII (but CR and LF, which pair) or one of
     /// [`OTHER_CHARS`]. Next to one another each such char is a grapheme of
@@ -185,13 +250,14 @@ impl Precompiled {
         }
         let rest = bytes.get(from..).unwrap_or_default();
         let Some(at) = rest.iter().position(|&b| !self.ascii_alone[b as usize]).map(|i| from + i) else { return true };
-        // (all before `at` is ASCII: a char boundary; an ASCII char there fails at once)
-        let rest = text.get(at..).unwrap_or_default();
-        let ascii = |b: u8| self.ascii_alone[b as usize];
-        rest.chars().all(|c| match c.is_ascii() {
-            true => ascii(c as u8),
-            false => other_index(c).and_then(|i| self.other_kept.get(i)) == Some(&true),
-        })
+        // (all before `at` is ASCII: a char boundary; an ASCII char there fails at once).
+        // A char of 4 bytes is above U+FFFF: never one of the kept chars.
+        let mut i = at;
+        while i < bytes.len() {
+            let Some((_, len)) = decode_at(bytes, i).filter(|&(cp, _)| bit(&self.kept_bmp, cp)) else { return false };
+            i += len;
+        }
+        true
     }
 
     pub fn normalize(&self, s: &mut NormalizedString) -> crate::Result<()> {
@@ -260,9 +326,19 @@ impl Precompiled {
                 f(text.get(start..i).unwrap_or_default(), None);
                 continue;
             }
-            // A run of other bytes, cut where staying bytes (ASCII, so char and grapheme boundaries) begin.
+            if let Some(len) = self.other_stays(bytes, i) {
+                // a run of staying non-ASCII chars as one chunk
+                let start = i;
+                i += len;
+                while let Some(len) = self.other_stays(bytes, i) {
+                    i += len;
+                }
+                f(text.get(start..i).unwrap_or_default(), None);
+                continue;
+            }
+            // A run of other bytes, cut where staying chars (grapheme boundaries) begin.
             let start = i;
-            while i < bytes.len() && !self.stays(bytes, i) {
+            while i < bytes.len() && !self.stays(bytes, i) && self.other_stays(bytes, i).is_none() {
                 i += 1;
             }
             self.each_grapheme_chunk(text.get(start..i).unwrap_or_default(), &mut f);

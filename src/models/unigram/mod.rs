@@ -6,6 +6,7 @@
 //! keeps its text; with `byte_fallback` a run not in the vocabulary becomes
 //! its `<0xNN>` byte pieces, each over the whole run.
 
+mod char_trie;
 mod fused;
 mod fused_cut;
 mod fused_ids;
@@ -18,8 +19,8 @@ pub use fused::{MetaspaceUnigram, Sink};
 pub use fused_ids::FusedUnigram;
 
 use super::ModelToken;
+use char_trie::CharTrie;
 use crate::{Error, Result};
-use crate::sentencepiece::trie::PieceTrie;
 use std::collections::HashMap;
 
 /// HF's `K_UNK_PENALTY`.
@@ -29,7 +30,7 @@ const UNK_PENALTY: f64 = 10.0;
 pub struct Unigram {
     pieces: Vec<(String, f64)>,
     ids: HashMap<String, u32>,
-    trie: PieceTrie,
+    trie: CharTrie,
     /// Each piece's score by id, dense (the Viterbi reads one per piece found).
     scores: Vec<f64>,
     min_score: f64,
@@ -42,9 +43,11 @@ pub struct Unigram {
 struct Scratch {
     best: Vec<Best>,
     path: Vec<ModelToken>,
+    /// The word's char ids (`CharTrie::char_id`).
+    chars: Vec<u32>,
 }
 
-/// The best path ending at a byte: its last piece and where that starts
+/// The best path ending at a char: its last piece and where that starts
 /// (`NONE`: not reached yet). 16 bytes, a quarter of a cache line.
 #[derive(Clone, Copy)]
 struct Best {
@@ -54,18 +57,6 @@ struct Best {
 }
 
 const NONE: u32 = u32::MAX;
-
-/// The length of the UTF-8 char whose first byte is `b` (a continuation byte: 0).
-#[inline]
-fn char_len(b: u8) -> usize {
-    match b {
-        0x00..=0x7F => 1,
-        0x80..=0xBF => 0,
-        0xC0..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        _ => 4,
-    }
-}
 
 fn missing_unk_id() -> Error {
     Error::Tokenize("Encountered an unknown token but `unk_id` is missing".into())
@@ -93,7 +84,7 @@ impl Unigram {
                 min_score = *score;
             }
         }
-        let trie = PieceTrie::new(pieces.iter().enumerate().map(|(id, (p, _))| (p.as_bytes(), id as u32)));
+        let trie = CharTrie::new(pieces.iter().enumerate().map(|(id, (p, _))| (p.as_str(), id as u32)));
         let scores = pieces.iter().map(|(_, score)| *score).collect();
         Ok(Unigram { pieces, ids, trie, scores, min_score, unk_id, byte_fallback })
     }
@@ -119,67 +110,79 @@ impl Unigram {
     }
 
     /// The best segmentation of `word` as byte ranges with their ids, into
-    /// `s.path`. Starts are found from the bytes (no char decoding); a word
-    /// is at most `u32::MAX` bytes (the caller's words are far shorter).
+    /// `s.path`: the lattice is over chars (a char's id looked up once, the
+    /// trie walked a char a step), in HF's order: for each char in turn, the
+    /// pieces starting there shortest first, then the unknown piece if no
+    /// single-char piece starts there; a node is taken when unset or strictly
+    /// better. A word is at most `u32::MAX` bytes (the caller's are far shorter).
     fn best_path(&self, word: &str, s: &mut Scratch) -> Result<()> {
-        let bytes = word.as_bytes();
-        let size = bytes.len();
+        let size = word.len();
         if u32::try_from(size).is_err() {
             return Err(Error::Tokenize(format!("a word of {size} bytes is too long for the Unigram model")));
         }
         let unk_score = self.min_score - UNK_PENALTY;
-        let best = &mut s.best;
+        let Scratch { best, path, chars } = s;
+        chars.clear();
         best.clear();
-        // 24 bytes a byte of the word: a word of hundreds of MB (a text with
-        // no space) must be a MemoryError, not an abort
-        crate::room::make_room(best, size + 1, "Unigram lattice")?;
-        best.resize(size + 1, Best { id: 0, start: NONE, score: 0.0 });
-        for (start, &lead) in bytes.iter().enumerate() {
-            let char_len = char_len(lead);
-            if char_len == 0 {
-                continue;
-            }
-            let here = best.get(start).map_or(0.0, |b| b.score);
+        // 20 bytes a char at most: a word of hundreds of MB (a text with no
+        // space) must be a MemoryError, not an abort
+        crate::room::make_room(chars, size, "Unigram chars")?;
+        self.trie.push_char_ids(word, chars);
+        let n = chars.len();
+        crate::room::make_room(best, n + 1, "Unigram lattice")?;
+        best.resize(n + 1, Best { id: 0, start: NONE, score: 0.0 });
+        // slices held in registers (through the `Vec`s the loop reloaded their pointers and
+        // lengths from memory at every offer)
+        let (lattice, ids, scores) = (best.as_mut_slice(), chars.as_slice(), self.scores.as_slice());
+        for start in 0..n {
+            let here = lattice.get(start).map_or(0.0, |b| b.score);
             let mut has_single = false;
-            let offer = |best: &mut [Best], end: usize, id: u32, score: f64| {
+            let offer = |lattice: &mut [Best], end: usize, id: u32, score: f64| {
                 let candidate = score + here;
-                if let Some(node) = best.get_mut(end) {
+                if let Some(node) = lattice.get_mut(end) {
                     if node.start == NONE || candidate > node.score {
                         *node = Best { id, start: start as u32, score: candidate };
                     }
                 }
             };
-            self.trie.prefixes(bytes.get(start..).unwrap_or_default(), |len, id| {
-                offer(best, start + len, id, self.scores.get(id as usize).copied().unwrap_or(0.0));
-                has_single |= len == char_len;
+            self.trie.prefixes(ids.get(start..).unwrap_or_default(), |len, id| {
+                offer(lattice, start + len, id, scores.get(id as usize).copied().unwrap_or(0.0));
+                has_single |= len == 1;
             });
             if !has_single {
-                let end = start + char_len;
-                let taken = best.get(end).is_some_and(|n| n.start == NONE || unk_score + here > n.score);
+                let end = start + 1;
+                let taken = lattice.get(end).is_some_and(|n| n.start == NONE || unk_score + here > n.score);
                 if taken {
-                    offer(best, end, self.unk_id.ok_or_else(missing_unk_id)?, unk_score);
+                    offer(lattice, end, self.unk_id.ok_or_else(missing_unk_id)?, unk_score);
                 }
             }
         }
-        let path = &mut s.path;
         path.clear();
-        // a piece per char at most: room for the path made fallibly first
-        let mut pieces = 0;
-        let mut end = size;
-        while let Some(node) = best.get(end).filter(|n| end > 0 && n.start != NONE) {
-            pieces += 1;
-            end = node.start as usize;
-        }
-        crate::room::make_room(path, pieces, "Unigram path")?;
-        let mut end = size;
-        while end > 0 {
-            let node = best.get(end).copied().filter(|n| n.start != NONE);
-            // Every char boundary is reached (by a piece or the unknown piece).
-            let Some(node) = node else { break };
-            path.push((node.id, node.start as usize, end));
+        // the pieces in char indices, last first (every char boundary is
+        // reached, by a piece or the unknown piece); room made fallibly
+        let mut end = n;
+        while let Some(node) = best.get(end).filter(|b| end > 0 && b.start != NONE) {
+            crate::room::try_push(path, (node.id, node.start as usize, end), "Unigram path")?;
             end = node.start as usize;
         }
         path.reverse();
+        // char indices to byte offsets: each piece's chars stepped over by their lead bytes
+        // (the pieces are in order and contiguous: each starts where the last ended)
+        let bytes = word.as_bytes();
+        let (mut char_at, mut byte_at) = (0usize, 0usize);
+        for piece in path.iter_mut() {
+            piece.1 = byte_at;
+            for _ in char_at..piece.2 {
+                byte_at += match bytes.get(byte_at) {
+                    Some(0xF0..) => 4,
+                    Some(0xE0..) => 3,
+                    Some(0xC0..) => 2,
+                    _ => 1,
+                };
+            }
+            char_at = piece.2;
+            piece.2 = byte_at.min(size);
+        }
         Ok(())
     }
 
@@ -238,6 +241,10 @@ impl Unigram {
         is_unk.then_some(text)
     }
 }
+
+#[cfg(test)]
+#[path = "viterbi_tests.rs"]
+mod viterbi_tests;
 
 #[cfg(test)]
 mod tests {
