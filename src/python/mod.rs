@@ -28,6 +28,7 @@ mod pipeline_encoding;
 mod pipeline_ints;
 mod pipeline_rows;
 mod pipeline_settings;
+mod pipeline_shared;
 mod pipeline_tokenizer;
 mod sentencepiece;
 mod serde_literal;

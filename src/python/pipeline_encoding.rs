@@ -5,7 +5,8 @@
 //! An encoding of one text made on the ids-only path ([`IdsRow`]) holds only its
 //! ids until another attribute is read (docs/benchmarks/encode-objects-45.md).
 
-use super::pipeline_rows::Shared;
+use super::pipeline_shared::{shrunk, Shared, DETACH_BYTES};
+use crate::room::make_room;
 use crate::encoding::{Encoding, TokenVocab};
 use crate::pipeline::{Input, Settings, Tokenizer};
 use crate::processors::truncation::TruncationParams;
@@ -38,6 +39,17 @@ pub(super) struct IdsRow {
     pub(super) truncation: Option<TruncationParams>,
     /// Truncation cut the text: its `overflowing` is not empty (else it is, with no `encode`).
     pub(super) truncated: bool,
+}
+
+/// `row`'s offsets from the ids-only path with offsets, where it takes the text (it gives
+/// `encode`'s; None: it declines, the caller takes `encode`).
+pub(super) fn row_offsets(t: &Tokenizer, row: &IdsRow) -> crate::Result<Option<Vec<[u32; 2]>>> {
+    let Some(plan) = t.ids_plan(row.add_special_tokens, row.truncation, true) else { return Ok(None) };
+    let (mut ids, mut offsets) = (Vec::new(), Vec::new());
+    make_room(&mut ids, row.ids.len(), "token ids")?;
+    make_room(&mut offsets, row.ids.len(), "token offsets")?;
+    let done = t.encode_ids_run(&plan, &[&row.text], &mut ids, Some(&mut offsets), |_, _| ())?;
+    Ok((done == 1 && ids[..] == row.ids[..] && offsets.len() == ids.len()).then_some(offsets))
 }
 
 /// The encodings are boxed: inline, they made the object 536 bytes, past the 512 that CPython's
@@ -89,7 +101,7 @@ impl PyPipelineEncoding {
         }
         let settings = Settings { truncation: row.truncation, padding: None };
         let encode = || t.encode(&Input::Raw(&row.text), None, row.add_special_tokens, &settings);
-        let e = if row.text.len() < super::pipeline_tokenizer::DETACH_BYTES { encode()? } else { py.detach(encode)? };
+        let e = if row.text.len() < DETACH_BYTES { encode()? } else { py.detach(encode)? };
         // The two paths are tested equal; should they ever differ, an encoding whose ids and other
         // columns disagree must be an error, not a silent mix of two answers.
         if e.ids[..] != row.ids[..] {
@@ -98,7 +110,7 @@ impl PyPipelineEncoding {
             ));
         }
         // kept as long as the object: cut to its length where much room is unused (as a batch's are)
-        let e = super::pipeline_rows::shrunk(e);
+        let e = shrunk(e);
         Ok(full.get_or_init(|| Box::new(e)))
     }
 
@@ -124,8 +136,8 @@ impl PyPipelineEncoding {
     fn offsets_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         if let (Body::Ids(row, full), Some(t), Some(shared)) = (&self.body, &self.vocab.0, &self.vocab.1) {
             if full.get().is_none() {
-                let spans = || super::pipeline_rows::row_offsets(t, row);
-                let spans = if row.text.len() < super::pipeline_tokenizer::DETACH_BYTES { spans()? } else { py.detach(spans)? };
+                let spans = || row_offsets(t, row);
+                let spans = if row.text.len() < DETACH_BYTES { spans()? } else { py.detach(spans)? };
                 if let Some(spans) = spans {
                     return shared.ints.pairs(py, spans.iter().map(|&[s, e]| (s as usize, e as usize)));
                 }

@@ -10,51 +10,9 @@ use crate::encoding::Encoding;
 use crate::pipeline::{Input, Settings, Tokenizer};
 use crate::processors::truncation::TruncationParams;
 use crate::room::make_room;
-use super::pipeline_ints::IntTable;
+use super::pipeline_shared::shrunk;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-
-/// A tokenizer's Python-side state, shared by its encodings: its ids as Python ints, and how
-/// its ids-only rows were read.
-pub(super) struct Shared {
-    pub(super) ints: IntTable,
-    pub(super) usage: Usage,
-}
-
-/// How many ids-only rows a tokenizer made, and how many of them were made whole after (a
-/// column other than `ids`, `offsets`, `attention_mask` read). Where callers make most of them
-/// whole, the ids path only adds its cost (7-17 % of such a call), so calls make whole encodings
-/// at once instead ([`Usage::eager`]); both give the same values, only the cost differs.
-#[derive(Default)]
-pub(super) struct Usage {
-    rows: AtomicU64,
-    whole: AtomicU64,
-}
-
-/// Ids-only rows made before [`Usage::eager`] may say yes.
-const LEARN_ROWS: u64 = 256;
-
-impl Usage {
-    /// Whether a call makes whole encodings: more than 3 in 4 of the ids-only rows were made whole.
-    pub(super) fn eager(&self) -> bool {
-        let rows = self.rows.load(Relaxed);
-        rows >= LEARN_ROWS && self.whole.load(Relaxed) * 4 > rows * 3
-    }
-
-    /// `n` rows made: ids-only (`ids_only`), or whole by an eager call, which counts them as an
-    /// eighth as many ids-only rows never made whole (after enough eager calls, one takes the ids
-    /// path again and finds out whether the callers' reads changed).
-    pub(super) fn made(&self, n: usize, ids_only: bool) {
-        let n = n as u64;
-        self.rows.fetch_add(if ids_only { n } else { n.div_ceil(8) }, Relaxed);
-    }
-
-    /// An ids-only row made whole.
-    pub(super) fn made_whole(&self) {
-        self.whole.fetch_add(1, Relaxed);
-    }
-}
 
 /// One text's encoding as a job makes it (without the GIL). Rows live only in a job's vector
 /// until their Python objects are made: a boxed `Encoding` would cost a declined text an allocation.
@@ -63,18 +21,6 @@ pub(super) enum Row {
     /// The ids, and whether truncation cut the text (its `overflowing` then not empty).
     Ids(Box<[u32]>, bool),
     Full(Encoding),
-}
-
-/// The unused room (tokens a column) from which an encoding is cut to its length.
-const SHRINK_ROOM: usize = 32;
-
-/// `e` cut to its length where it holds much unused room: a batch's encodings are all kept
-/// at once (short texts leave little room unused, and shrinking cost them more than it saved).
-pub(super) fn shrunk(mut e: Encoding) -> Encoding {
-    if e.ids.capacity() - e.ids.len() >= SHRINK_ROOM {
-        e.shrink_to_fit();
-    }
-    e
 }
 
 /// `ids` in a box of their own, made fallibly.
@@ -124,17 +70,6 @@ pub(super) fn one_row(t: &Tokenizer, text: &str, add_special_tokens: bool, trunc
         }
     }
     Ok(Row::Full(t.encode(&Input::Raw(text), None, add_special_tokens, &Settings { truncation, padding: None })?))
-}
-
-/// `row`'s offsets from the ids-only path with offsets, where it takes the text (it gives
-/// `encode`'s; None: it declines, the caller takes `encode`).
-pub(super) fn row_offsets(t: &Tokenizer, row: &IdsRow) -> crate::Result<Option<Vec<[u32; 2]>>> {
-    let Some(plan) = t.ids_plan(row.add_special_tokens, row.truncation, true) else { return Ok(None) };
-    let (mut ids, mut offsets) = (Vec::new(), Vec::new());
-    make_room(&mut ids, row.ids.len(), "token ids")?;
-    make_room(&mut offsets, row.ids.len(), "token offsets")?;
-    let done = t.encode_ids_run(&plan, &[&row.text], &mut ids, Some(&mut offsets), |_, _| ())?;
-    Ok((done == 1 && ids[..] == row.ids[..] && offsets.len() == ids.len()).then_some(offsets))
 }
 
 /// `row` (of `text`) as a Python encoding.

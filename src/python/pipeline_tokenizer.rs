@@ -18,15 +18,12 @@ use std::sync::Arc;
 
 use super::pipeline_encoding::{PyPipelineEncoding, Vocab};
 use super::pipeline_ints::IntTable;
-use super::pipeline_rows::{encoding, one_row, rows, shrunk, Row, Shared};
+use super::pipeline_rows::{encoding, one_row, rows, Row};
+use super::pipeline_shared::{shrunk, Shared, DETACH_BYTES};
 use super::pipeline_settings::{PadTuple, PySettings, TruncTuple};
 
 /// An added token: (content, single_word, lstrip, rstrip, normalized, special).
 type TokenTuple = (String, bool, bool, bool, bool, bool);
-
-/// Texts shorter than this are encoded without releasing the GIL: their work takes about as
-/// long as releasing and taking it back again (measured: docs/pipeline-speed.md).
-pub(super) const DETACH_BYTES: usize = 1024;
 
 /// One input: its words (one text unless pre-tokenized) and its pair's.
 type Item = (Vec<String>, Option<Vec<String>>);
