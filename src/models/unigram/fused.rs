@@ -274,6 +274,8 @@ pub(super) fn push_prefixed_ids(model: &Unigram, st: &mut ThreadState, r: char, 
         return Ok(());
     }
     st.word.clear();
+    // made fallibly: a text with no space is one word of its size
+    crate::room::ensure_text_room(&mut st.word, r.len_utf8() + tail.len(), "Unigram word")?;
     st.word.push(r);
     st.word.push_str(tail);
     with_pieces(model, st, r, |pieces, _, _| ids.extend_from_slice(pieces.ids))
@@ -296,6 +298,12 @@ fn encode_word(
 ) -> Result<()> {
     st.word.clear();
     st.char_of.clear();
+    if range.len() > 1024 {
+        // a long word's room made fallibly (4 bytes a char at most): a text with no space is one word
+        let most = range.len().saturating_mul(4);
+        crate::room::ensure_text_room(&mut st.word, most, "Unigram word")?;
+        crate::room::make_room(&mut st.char_of, most, "Unigram word's char indices")?;
+    }
     for (i, k) in range.clone().enumerate() {
         st.word.push(at(k).0);
         let len = st.word.len();
