@@ -12,6 +12,7 @@
 
 use crate::normalized_string::NormalizedString;
 use crate::room::make_room;
+use crate::unicode::decode_valid_at;
 use unicode_segmentation::UnicodeSegmentation;
 
 #[derive(Clone, Debug)]
@@ -70,21 +71,6 @@ fn other_index(c: char) -> Option<usize> {
 #[inline]
 fn bit(bits: &[u64], cp: u32) -> bool {
     bits.get(cp as usize / 64).is_some_and(|w| w >> (cp % 64) & 1 == 1)
-}
-
-/// The code point and length of the char whose UTF-8 starts at `bytes[i]`
-/// (valid UTF-8); None at a continuation byte or past the end.
-#[inline]
-fn decode_at(bytes: &[u8], i: usize) -> Option<(u32, usize)> {
-    let tail = |k: usize| bytes.get(i + k).map_or(0, |&b| u32::from(b) & 0x3F);
-    let b = u32::from(*bytes.get(i)?);
-    match b {
-        0x00..=0x7F => Some((b, 1)),
-        0x80..=0xBF => None,
-        0xC0..=0xDF => Some(((b & 0x1F) << 6 | tail(1), 2)),
-        0xE0..=0xEF => Some(((b & 0x0F) << 12 | tail(1) << 6 | tail(2), 3)),
-        _ => Some(((b & 0x07) << 18 | tail(1) << 12 | tail(2) << 6 | tail(3), 4)),
-    }
 }
 
 fn has_leaf(u: usize) -> bool {
@@ -219,14 +205,14 @@ impl Precompiled {
     /// parenthesis took that walk over every char). None at a continuation byte.
     #[inline]
     fn other_stays(&self, bytes: &[u8], i: usize) -> Option<usize> {
-        let (_, len) = decode_at(bytes, i).filter(|&(cp, _)| cp >= 0x80 && bit(&self.kept_bmp, cp))?;
+        let (_, len) = decode_valid_at(bytes, i).filter(|&(cp, _)| cp >= 0x80 && bit(&self.kept_bmp, cp))?;
         let mut prev = i.checked_sub(1);
         while let Some(p) = prev.filter(|&p| p > 0 && bytes.get(p).is_some_and(|&b| b & 0xC0 == 0x80)) {
             prev = Some(p - 1);
         }
         let alone = |at: Option<usize>| match at.filter(|&j| j < bytes.len()) {
             None => true,
-            Some(j) => decode_at(bytes, j).is_some_and(|(c, _)| bit(&self.alone_bmp, c)),
+            Some(j) => decode_valid_at(bytes, j).is_some_and(|(c, _)| bit(&self.alone_bmp, c)),
         };
         (alone(prev) && alone(Some(i + len))).then_some(len)
     }
@@ -254,7 +240,7 @@ impl Precompiled {
         // A char of 4 bytes is above U+FFFF: never one of the kept chars.
         let mut i = at;
         while i < bytes.len() {
-            let Some((_, len)) = decode_at(bytes, i).filter(|&(cp, _)| bit(&self.kept_bmp, cp)) else { return false };
+            let Some((_, len)) = decode_valid_at(bytes, i).filter(|&(cp, _)| bit(&self.kept_bmp, cp)) else { return false };
             i += len;
         }
         true

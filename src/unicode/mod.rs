@@ -14,7 +14,7 @@ mod utf8;
 
 pub use case::{lower_edits, lower_into, CAPITAL_SIGMA};
 pub use normalization::{is_nfc_inert, nfc, nfc_aligned, nfd_into};
-pub use utf8::{decode, decode_one, encode_into, is_generalized_utf8, push_utf8};
+pub use utf8::{char_len, decode, decode_one, decode_valid_at, encode_into, is_generalized_utf8, push_utf8};
 
 /// One code point's properties: flag bits (see `unicode_tables`) and its
 /// canonical combining class.

@@ -26,6 +26,36 @@ pub fn is_generalized_utf8(bytes: &[u8]) -> bool {
     true
 }
 
+/// The length in bytes of the char whose UTF-8 starts with `lead` (1 for a
+/// continuation byte, which never starts a char of valid UTF-8).
+#[inline(always)]
+pub fn char_len(lead: u8) -> usize {
+    match lead {
+        0xF0.. => 4,
+        0xE0.. => 3,
+        0xC0.. => 2,
+        _ => 1,
+    }
+}
+
+/// The code point and length of the char starting at `bytes[i]`, for text
+/// known to be valid UTF-8 (a `str`'s bytes, `i` a char boundary): no
+/// validation, so the hot loops over such text (the Unigram char walk, the
+/// Precompiled check) pay a load and a shift a byte. None at a continuation
+/// byte or past the end.
+#[inline(always)]
+pub fn decode_valid_at(bytes: &[u8], i: usize) -> Option<(u32, usize)> {
+    let tail = |k: usize| bytes.get(i + k).map_or(0, |&b| u32::from(b) & 0x3F);
+    let b = u32::from(*bytes.get(i)?);
+    match b {
+        0x00..=0x7F => Some((b, 1)),
+        0x80..=0xBF => None,
+        0xC0..=0xDF => Some(((b & 0x1F) << 6 | tail(1), 2)),
+        0xE0..=0xEF => Some(((b & 0x0F) << 12 | tail(1) << 6 | tail(2), 3)),
+        _ => Some(((b & 0x07) << 18 | tail(1) << 12 | tail(2) << 6 | tail(3), 4)),
+    }
+}
+
 /// The first code point of non-empty generalized UTF-8 and its length in bytes.
 #[inline]
 pub fn decode_one(bytes: &[u8]) -> Option<(u32, usize)> {
@@ -89,5 +119,21 @@ mod tests {
         assert_eq!(decode(b"\xC0\x80"), None);
         assert_eq!(decode(b"\xE2\x82"), None);
         assert_eq!(decode(b"\xF4\x90\x80\x80"), None);
+    }
+
+    #[test]
+    fn valid_utf8_decodes_as_chars_at_every_code_point() {
+        let text: String = (0..=0x10_FFFFu32).filter_map(char::from_u32).collect();
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        for c in text.chars() {
+            assert_eq!(decode_valid_at(bytes, i), Some((c as u32, c.len_utf8())), "{c:?}");
+            assert_eq!(char_len(bytes[i]), c.len_utf8(), "{c:?}");
+            if c.len_utf8() > 1 {
+                assert_eq!(decode_valid_at(bytes, i + 1), None, "a continuation byte of {c:?}");
+            }
+            i += c.len_utf8();
+        }
+        assert_eq!(decode_valid_at(bytes, i), None);
     }
 }

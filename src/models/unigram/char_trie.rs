@@ -142,20 +142,13 @@ impl CharTrie {
     }
 
     /// Pushes the id of each char of `text` onto `out` (which has room for
-    /// them), the UTF-8 decoded by hand (`chars()` and a push per char cost
-    /// a tenth of a Japanese line's Viterbi).
+    /// them), the UTF-8 decoded without validation (`unicode::decode_valid_at`:
+    /// `chars()` and a push per char cost a tenth of a Japanese line's Viterbi).
     #[inline]
     pub(crate) fn push_char_ids(&self, text: &str, out: &mut Vec<u32>) {
         let bytes = text.as_bytes();
-        let tail = |i: usize| bytes.get(i).map_or(0, |&b| u32::from(b) & 0x3F);
         let mut i = 0;
-        while let Some(&b) = bytes.get(i) {
-            let (cp, len) = match b {
-                0x00..=0x7F => (u32::from(b), 1),
-                0x80..=0xDF => ((u32::from(b) & 0x1F) << 6 | tail(i + 1), 2),
-                0xE0..=0xEF => ((u32::from(b) & 0x0F) << 12 | tail(i + 1) << 6 | tail(i + 2), 3),
-                _ => ((u32::from(b) & 0x07) << 18 | tail(i + 1) << 12 | tail(i + 2) << 6 | tail(i + 3), 4),
-            };
+        while let Some((cp, len)) = crate::unicode::decode_valid_at(bytes, i) {
             out.push(self.id_of(cp));
             i += len;
         }

@@ -173,12 +173,7 @@ impl Unigram {
         for piece in path.iter_mut() {
             piece.1 = byte_at;
             for _ in char_at..piece.2 {
-                byte_at += match bytes.get(byte_at) {
-                    Some(0xF0..) => 4,
-                    Some(0xE0..) => 3,
-                    Some(0xC0..) => 2,
-                    _ => 1,
-                };
+                byte_at += bytes.get(byte_at).map_or(1, |&b| crate::unicode::char_len(b));
             }
             char_at = piece.2;
             piece.2 = byte_at.min(size);
