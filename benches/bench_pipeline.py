@@ -66,6 +66,20 @@ def trained_tokenizer(corpus, train_mb, vocab_size, cache_dir):
     return path
 
 
+def call_rows(results, engines, threads, mb, exact):
+    """The rows of the calls' table: (engine, call, threads, MB/s of the median time, bertpiece's speed over the
+    engine's, "yes"/"NO" for `exact(engine, call)`), from `results` {(engine, call, threads): [seconds]}."""
+    for th in threads:
+        for mode in ("one", "batch", "bulk"):
+            ours = results.get(("bertpiece", mode, th))
+            for e in engines:
+                times = results.get((e, mode, th))
+                if not times:
+                    continue
+                ratio = f"{statistics.median(times) / statistics.median(ours):.2f}" if ours else "-"
+                yield e, mode, th, mb / statistics.median(times), ratio, "yes" if exact(e, mode) else "NO"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--corpus", default="/work/shared/data/corpus/en-large.txt")
@@ -121,17 +135,9 @@ def main():
     ref = next(iter(info.get(REFERENCE, {}).get("digest", {}).values()), None)
     print(f"\n| engine | call | threads | MB/s (median) | bertpiece / engine | ids == {REFERENCE} |")
     print("|---|---|---|---|---|---|")
-    for th in threads:
-        for mode in ("one", "batch", "bulk"):
-            ours = results.get(("bertpiece", mode, th))
-            for e in engines:
-                times = results.get((e, mode, th))
-                if not times:
-                    continue
-                speed = mb / statistics.median(times)
-                ratio = f"{statistics.median(times) / statistics.median(ours):.2f}" if ours else "-"
-                same = "yes" if ref is not None and info[e]["digest"].get(mode) == ref else "NO"
-                print(f"| {e} | {mode} | {th} | {speed:.1f} | {ratio} | {same} |")
+    exact = lambda e, mode: ref is not None and info[e]["digest"].get(mode) == ref  # noqa: E731
+    for e, mode, th, speed, ratio, same in call_rows(results, engines, threads, mb, exact):
+        print(f"| {e} | {mode} | {th} | {speed:.1f} | {ratio} | {same} |")
     print("\n| threads | bertpiece's fastest call, MB/s | fastest peer (any call), MB/s | ratio |")
     print("|---|---|---|---|")
     for th in threads:

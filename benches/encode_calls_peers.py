@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import tempfile
 
@@ -89,17 +88,9 @@ def main() -> None:
                   f"{text.count(chr(10))} lines, {args.rounds} rounds, load average {min(loads):.2f}-{max(loads):.2f}\n")
             print("| call | threads | engine | MB per CPU s (median) | bertpiece / engine | ids == tokenizers 0.23.3 |")
             print("|---|---|---|---|---|---|")
-            for th in threads:
-                for mode in ("one", "batch", "bulk"):
-                    ours = res.get(("bertpiece", mode, th))
-                    for e in engines:
-                        times = res.get((e, mode, th))
-                        if not times:
-                            continue
-                        v = mb / statistics.median(times)
-                        ratio = f"{(mb / statistics.median(ours)) / v:.2f}" if ours else "–"
-                        same = "yes" if digests.get((e, mode)) == want else "NO"
-                        print(f"| {mode} | {th} | {e} | {v:.1f} | {ratio} | {same} |")
+            exact = lambda e, mode: digests.get((e, mode)) == want  # noqa: E731
+            for e, mode, th, v, ratio, same in bench_pipeline.call_rows(res, engines, threads, mb, exact):
+                print(f"| {mode} | {th} | {e} | {v:.1f} | {ratio} | {same} |")
     finally:
         os.unlink(text_path)
 
