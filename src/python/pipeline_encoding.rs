@@ -5,7 +5,7 @@
 //! An encoding of one text made on the ids-only path ([`IdsRow`]) holds only its
 //! ids until another attribute is read (docs/benchmarks/encode-objects-45.md).
 
-use super::pipeline_shared::{shrunk, Shared, DETACH_BYTES};
+use super::pipeline_shared::{detached_if_long, shrunk, Shared};
 use crate::room::make_room;
 use crate::encoding::{Encoding, TokenVocab};
 use crate::pipeline::{Input, Settings, Tokenizer};
@@ -100,8 +100,7 @@ impl PyPipelineEncoding {
             shared.usage.made_whole();
         }
         let settings = Settings { truncation: row.truncation, padding: None };
-        let encode = || t.encode(&Input::Raw(&row.text), None, row.add_special_tokens, &settings);
-        let e = if row.text.len() < DETACH_BYTES { encode()? } else { py.detach(encode)? };
+        let e = detached_if_long(py, row.text.len(), || t.encode(&Input::Raw(&row.text), None, row.add_special_tokens, &settings))?;
         // The two paths are tested equal; should they ever differ, an encoding whose ids and other
         // columns disagree must be an error, not a silent mix of two answers.
         if e.ids[..] != row.ids[..] {
@@ -136,8 +135,7 @@ impl PyPipelineEncoding {
     fn offsets_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         if let (Body::Ids(row, full), Some(t), Some(shared)) = (&self.body, &self.vocab.0, &self.vocab.1) {
             if full.get().is_none() {
-                let spans = || row_offsets(t, row);
-                let spans = if row.text.len() < DETACH_BYTES { spans()? } else { py.detach(spans)? };
+                let spans = detached_if_long(py, row.text.len(), || row_offsets(t, row))?;
                 if let Some(spans) = spans {
                     return shared.ints.pairs(py, spans.iter().map(|&[s, e]| (s as usize, e as usize)));
                 }

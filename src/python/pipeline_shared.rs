@@ -4,12 +4,23 @@
 //! text is encoded with the GIL released, and how an encoding kept long is cut to its length.
 
 use super::pipeline_ints::IntTable;
+use pyo3::Python;
 use crate::encoding::Encoding;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Texts shorter than this are encoded without releasing the GIL: their work takes about as
 /// long as releasing and taking it back again (measured: docs/pipeline-speed.md).
-pub(super) const DETACH_BYTES: usize = 1024;
+const DETACH_BYTES: usize = 1024;
+
+/// `work` on a text of `bytes` bytes: with the GIL released unless the text is short.
+#[inline]
+pub(super) fn detached_if_long<T: Send>(py: Python<'_>, bytes: usize, work: impl FnOnce() -> T + Send) -> T {
+    if bytes < DETACH_BYTES {
+        work()
+    } else {
+        py.detach(work)
+    }
+}
 
 /// A tokenizer's Python-side state, shared by its encodings: its ids as Python ints, and how
 /// its ids-only rows were read.
@@ -38,10 +49,21 @@ impl Usage {
         rows >= LEARN_ROWS && self.whole.load(Relaxed) * 4 > rows * 3
     }
 
+    /// Whether a call of `n` texts takes the ids path (unpadded, and not [`Usage::eager`]), its rows
+    /// counted either way (a padded call's are not: its encodings are always whole).
+    pub(super) fn take_ids_path(&self, padded: bool, n: usize) -> bool {
+        if padded {
+            return false;
+        }
+        let ids_only = !self.eager();
+        self.made(n, ids_only);
+        ids_only
+    }
+
     /// `n` rows made: ids-only (`ids_only`), or whole by an eager call, which counts them as an
     /// eighth as many ids-only rows never made whole (after enough eager calls, one takes the ids
     /// path again and finds out whether the callers' reads changed).
-    pub(super) fn made(&self, n: usize, ids_only: bool) {
+    fn made(&self, n: usize, ids_only: bool) {
         let n = n as u64;
         self.rows.fetch_add(if ids_only { n } else { n.div_ceil(8) }, Relaxed);
     }

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use super::pipeline_encoding::{PyPipelineEncoding, Vocab};
 use super::pipeline_ints::IntTable;
 use super::pipeline_rows::{encoding, one_row, rows, Row};
-use super::pipeline_shared::{shrunk, Shared, DETACH_BYTES};
+use super::pipeline_shared::{detached_if_long, shrunk, Shared};
 use super::pipeline_settings::{PadTuple, PySettings, TruncTuple};
 
 /// An added token: (content, single_word, lstrip, rstrip, normalized, special).
@@ -96,17 +96,11 @@ impl PyPipelineTokenizer {
     fn encode_text(&self, py: Python<'_>, text: PyBackedStr, add_special_tokens: &Bound<'_, PyAny>, settings: &Bound<'_, PySettings>) -> PyResult<PyPipelineEncoding> {
         // a bool or NumPy bool only (tokenizers' TypeError for 1 or None)
         let (t, s, add) = (&self.inner, &settings.get().inner, add_special_tokens.extract::<bool>()?);
-        let usage = &self.shared.usage;
-        if s.padding.is_none() && !usage.eager() {
-            usage.made(1, true);
-            let one = || one_row(t, &text, add, s.truncation);
-            let row = if text.len() < DETACH_BYTES { one()? } else { py.detach(one)? };
+        if self.shared.usage.take_ids_path(s.padding.is_some(), 1) {
+            let row = detached_if_long(py, text.len(), || one_row(t, &text, add, s.truncation))?;
             return Ok(encoding(py, row, &text, add, s.truncation, &self.vocab()));
         }
-        if s.padding.is_none() {
-            usage.made(1, false);
-        }
-        let e = if text.len() < DETACH_BYTES { t.encode(&Input::Raw(&text), None, add, s)? } else { py.detach(|| t.encode(&Input::Raw(&text), None, add, s))? };
+        let e = detached_if_long(py, text.len(), || t.encode(&Input::Raw(&text), None, add, s))?;
         Ok(PyPipelineEncoding::new(e, self.vocab()))
     }
 
@@ -122,15 +116,10 @@ impl PyPipelineTokenizer {
     ) -> PyResult<Vec<Bound<'py, PyPipelineEncoding>>> {
         // a bool or NumPy bool only (tokenizers' TypeError for 1 or None)
         let (t, s, add) = (&self.inner, &settings.get().inner, add_special_tokens.extract::<bool>()?);
-        let usage = &self.shared.usage;
-        if s.padding.is_some() || usage.eager() {
-            if s.padding.is_none() {
-                usage.made(texts.len(), false);
-            }
+        if !self.shared.usage.take_ids_path(s.padding.is_some(), texts.len()) {
             return encode_all(py, &self.vocab(), s, texts.len(), num_threads, |k| t.encode(&Input::Raw(&texts[k]), None, add, s));
         }
         // unpadded: runs of texts on the ids-only plan (src/python/pipeline_rows.rs)
-        usage.made(texts.len(), true);
         let strs: Vec<&str> = texts.iter().map(|x| &**x).collect();
         let vocab = self.vocab();
         in_order(py, num_threads, texts.len(), |r| rows(t, &strs[r], add, s.truncation), |py, k, row| {
