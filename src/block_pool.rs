@@ -74,6 +74,8 @@ impl Pool {
         }
     }
 
+    // Boxed so the slot can hold a thin raw pointer (an AtomicPtr cannot hold a Vec).
+    #[allow(clippy::box_collection)]
     fn keep(&self, block: Box<Vec<i64>>) {
         let bytes = block.capacity() * 8;
         if self.kept.fetch_add(bytes, Ordering::Relaxed) + bytes > MAX_KEPT {

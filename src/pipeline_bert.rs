@@ -95,7 +95,8 @@ impl Tokenizer {
                 match offsets.as_deref_mut() {
                     None => bert.encode_into(t.as_bytes(), ids, scratch),
                     Some(o) => {
-                        (piece_ids.clear(), spans.clear());
+                        piece_ids.clear();
+                        spans.clear();
                         bert.encode_offsets_into(t.as_bytes(), &mut piece_ids, &mut spans, None, scratch)?;
                         make_room(ids, piece_ids.len(), "token ids")?;
                         make_room(o, spans.len(), "token offsets")?;
@@ -137,7 +138,9 @@ impl Tokenizer {
             scratch.enable_cache();
             let (mut ids, mut spans, mut words) = (Vec::new(), Vec::new(), Vec::new());
             self.encode_text_pieces(text, type_id, word, out, |t, origin, next_word, out| {
-                (ids.clear(), spans.clear(), words.clear());
+                ids.clear();
+                spans.clear();
+                words.clear();
                 bert.encode_offsets_into(t.as_bytes(), &mut ids, &mut spans, Some(&mut words), scratch)?;
                 for ((&id, &(s, e)), &w) in ids.iter().zip(&spans).zip(&words) {
                     // the vocabulary's text of the id: stored as the id

@@ -48,15 +48,24 @@ impl Normalizer {
             Normalizer::Nfd => unicode::nfd(s),
             Normalizer::Nfkc => unicode::nfkc(s),
             Normalizer::Nfkd => unicode::nfkd(s),
-            Normalizer::Nmt => Ok(unicode::nmt(s)),
+            Normalizer::Nmt => {
+                unicode::nmt(s);
+                Ok(())
+            }
             Normalizer::Lowercase => {
                 let edits = s.chars.iter().flat_map(|c| c.to_lowercase().enumerate().map(|(i, l)| (l, isize::from(i > 0))));
                 let edits = try_collect(edits, "normalized text")?;
                 s.transform(edits)
             }
             Normalizer::Bert(b) => b.normalize(s),
-            Normalizer::Strip { left, right } => Ok(strip::strip(s, *left, *right)),
-            Normalizer::StripAccents => Ok(strip::strip_accents(s)),
+            Normalizer::Strip { left, right } => {
+                strip::strip(s, *left, *right);
+                Ok(())
+            }
+            Normalizer::StripAccents => {
+                strip::strip_accents(s);
+                Ok(())
+            }
             Normalizer::Replace(r) => r.normalize(s),
             Normalizer::Prepend(p) => match s.is_empty() {
                 true => Ok(()),

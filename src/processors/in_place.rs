@@ -10,6 +10,8 @@ use super::{trim_offsets, Piece, PostProcessor};
 use crate::encoding::{Encoding, TokenVocab};
 
 /// What the fast path made of the encodings.
+// Not boxed: the value is matched and moved out at once, and a box would allocate on every call.
+#[allow(clippy::large_enum_variant)]
 pub(super) enum InPlace {
     Done(Encoding),
     /// The encodings, unchanged, for the general steps.

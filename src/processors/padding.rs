@@ -59,7 +59,7 @@ pub fn pad_encodings(encodings: &mut [Encoding], p: &PaddingParams) -> Result<()
     };
     let mut target = p.length.unwrap_or(longest);
     if let Some(m) = p.pad_to_multiple_of.filter(|&m| m > 0) {
-        if target % m > 0 {
+        if !target.is_multiple_of(m) {
             target = target.saturating_add(m - target % m);
         }
     }

@@ -185,7 +185,7 @@ pub(super) fn span_list<'py>(py: Python<'py>, spans: &[(u32, u32)]) -> PyResult<
 #[pyfunction]
 #[pyo3(signature = (data, bounds, pairs=false))]
 pub(super) fn int_rows<'py>(py: Python<'py>, data: &[u8], bounds: Vec<usize>, pairs: bool) -> PyResult<Bound<'py, PyList>> {
-    if data.len() % 8 != 0 {
+    if !data.len().is_multiple_of(8) {
         return Err(PyValueError::new_err(format!("int_rows: {} bytes is not a whole number of int64 values", data.len())));
     }
     let values: Vec<i64> = data

@@ -237,8 +237,14 @@ impl Processor {
     fn model_encode(&self, normalized: &str, spans: &mut Vec<(usize, usize, u32)>) -> Result<()> {
         match (self.words, self.model_type) {
             (Some(cut), _) => words::encode(self, cut, normalized, spans),
-            (None, ModelType::Unigram) => Ok(*spans = unigram::encode(self, normalized)?),
-            (None, ModelType::Bpe) => Ok(*spans = bpe::encode(self, normalized)?),
+            (None, ModelType::Unigram) => {
+                *spans = unigram::encode(self, normalized)?;
+                Ok(())
+            }
+            (None, ModelType::Bpe) => {
+                *spans = bpe::encode(self, normalized)?;
+                Ok(())
+            }
         }
     }
 
@@ -269,7 +275,7 @@ impl Processor {
             }
             match (&self.byte_ids, is_unk) {
                 (Some(bytes), true) => {
-                    for &b in normalized[start..end].as_bytes() {
+                    for &b in &normalized.as_bytes()[start..end] {
                         let piece = format!("<0x{b:02X}>");
                         out(&piece, bytes[b as usize]);
                     }

@@ -242,7 +242,7 @@ pub fn train_bpe(counts: &[(Vec<u32>, u64)], opts: &BpeOptions, progress: Progre
             }
         }
         queue.push_pending(&mut pending, &pair_counts);
-        if merges.len() % 64 == 0 && !progress(table.len(), opts.vocab_size) {
+        if merges.len().is_multiple_of(64) && !progress(table.len(), opts.vocab_size) {
             break;
         }
     }

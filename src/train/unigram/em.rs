@@ -15,6 +15,8 @@ const JOBS_PER_BLOCK: usize = 16;
 pub(super) const EXPECTED_FREQUENCY_THRESHOLD: f64 = 0.5;
 
 type Words = [(Vec<u32>, u64)];
+/// Pieces as (chars, score).
+type Pieces = Vec<(Vec<u32>, f64)>;
 
 /// Runs `job(word index, count, lattice, out)` on every word, where
 /// `out` gets `(piece id, value)` items, and adds each item to
@@ -47,8 +49,9 @@ fn add_in_word_order<V: Copy + Send + Sync, A: Send>(
         let done = run_jobs(threads, jobs, |k| {
             let (mut lattice, mut out) = (Lattice::default(), Vec::new());
             let start = first + k * WORDS_PER_JOB;
-            for w in start..(start + WORDS_PER_JOB).min(block_end) {
-                job(w, words[w].1, &mut lattice, &mut out);
+            let end = (start + WORDS_PER_JOB).min(block_end);
+            for (w, word) in words[start..end].iter().enumerate() {
+                job(start + w, word.1, &mut lattice, &mut out);
             }
             out
         })?;
@@ -132,12 +135,12 @@ pub(super) fn m_step(pieces: Vec<(Vec<u32>, f64)>, expected: &[f64]) -> (Vec<(Ve
 pub(super) fn prune(
     words: &Words,
     cache: &SpanCache,
-    pieces: Vec<(Vec<u32>, f64)>,
+    pieces: Pieces,
     own: &SpanCache,
     vocab_size: usize,
     shrinking_factor: f64,
     threads: usize,
-) -> Result<(Vec<(Vec<u32>, f64)>, Vec<u32>)> {
+) -> Result<(Pieces, Vec<u32>)> {
     let size = pieces.len();
     let scores: Vec<f64> = pieces.iter().map(|(_, s)| *s).collect();
     // Each piece's best segmentation without itself (`own`: the pieces' spans in each piece), where the piece beats it.

@@ -272,8 +272,7 @@ fn expected_of(sp: Spans<'_>, count: u64, scores: &[f64], l: &mut Lattice, mut o
         return;
     }
     let c = count as f64;
-    for i in 0..n {
-        let a = alpha[i];
+    for (i, &a) in alpha[..n].iter().enumerate() {
         if a == UNSET {
             continue;
         }
