@@ -108,8 +108,8 @@ impl Words<'_> {
         // SAFETY (every raw access below): `pos` is 144 bytes; a group's 9
         // positions from `g` <= 120 end by byte 129 of `pos`; the window's bytes are the text's; the
         // slots' reads are of lanes whose slot index is masked to the table's size, at offsets
-        // inside the slot (`Slot` is `repr(C)`); `got`'s 8 from `done` <= 8 are inside its 16; 8 ids
-        // are stored where `reserve(8)` made room, and the length grows by at most 8 (lanes < `count`).
+        // inside the slot (`Slot` is `repr(C)`); 16 u32s are stored where `reserve(16)` made room, and
+        // the length grows by the ids compressed into their front (at most 16, of lanes < `count`).
         unsafe {
             // each 64-bit lane's low byte spread over the lane, plus 0, 1, .. 7: the lane's piece's bytes
             let spread = _mm512_set1_epi64(0x0808_0808_0808_0808_u64 as i64);
@@ -178,10 +178,14 @@ impl Words<'_> {
                     found = _mm512_mask_blend_epi64(held, found, sv);
                     home |= held;
                 }
-                // one token a word: the slot's meta is 1 << 8 | length
-                let one_token = _mm512_or_si512(_mm512_set1_epi64(1 << 8), len);
-                let good = home & _mm512_cmpeq_epi64_mask(_mm512_srli_epi64::<32>(found), one_token);
-                (count, valid, found, home, good)
+                // one token a word: the slot's meta is 1 << 8 | length; two kept in the slot
+                // (`merge::PAIR_IDS`): 2 << 8 | length, the first's length above (never 0)
+                let meta = _mm512_srli_epi64::<32>(found);
+                let good = home & _mm512_cmpeq_epi64_mask(meta, _mm512_or_si512(_mm512_set1_epi64(1 << 8), len));
+                let two = home
+                    & _mm512_cmpeq_epi64_mask(_mm512_and_si512(meta, _mm512_set1_epi64(0xFFFF)), _mm512_or_si512(_mm512_set1_epi64(2 << 8), len))
+                    & _mm512_test_epi64_mask(meta, _mm512_set1_epi64(0xFFFF_0000));
+                (count, valid, found, home, good, two)
                 }};
             }
             // the next group is looked up before this one's ids are written: its loads are in flight
@@ -190,25 +194,29 @@ impl Words<'_> {
             let mut next = lookup!(0);
             let mut g = 0;
             while g < n {
-                let (count, valid, found, mut home, good) = next;
+                let (count, valid, found, mut home, good, two) = next;
                 if g + 8 < n {
                     next = lookup!(g + 8);
                 }
-                // the answered lanes' ids 8 at a time up to each lane left to the scalar lookup (or, a
-                // word of several tokens in its home bucket, to its pieces)
-                let mut got = [0u32; 16];
-                _mm256_storeu_si256(got.as_mut_ptr().cast(), _mm512_cvtepi64_epi32(found));
+                // each lane's ids as two u32s: (id, -) for one token, (first, second) for a pair
+                let low16 = _mm512_set1_epi64(0xFFFF);
+                let pair = _mm512_or_si512(_mm512_and_si512(found, low16), _mm512_slli_epi64::<32>(_mm512_and_si512(_mm512_srli_epi64::<16>(found), low16)));
+                let words = _mm512_mask_blend_epi64(two, found, pair);
+                // which of those u32s are ids: each answered lane's first, a pair's second
+                let mut each = (_pdep_u32(u32::from(good | two), 0x5555) | _pdep_u32(u32::from(two), 0xAAAA)) as u16;
                 let mut slots = [0u64; 8];
                 _mm512_storeu_si512(slots.as_mut_ptr().cast(), found);
-                let mut bad = valid & !good;
+                // the answered lanes' ids, compressed, up to each lane left to the scalar lookup (or, a
+                // word of three tokens or more in its home bucket, to its pieces)
+                let mut bad = valid & !(good | two);
                 let mut done = 0;
                 let clears = self.clears();
                 loop {
                     let k = if bad == 0 { count } else { bad.trailing_zeros() as usize };
-                    ids.reserve(8);
-                    let run = _mm256_loadu_si256(got.as_ptr().add(done).cast());
-                    _mm256_storeu_si256(ids.as_mut_ptr().add(ids.len()).cast(), run);
-                    ids.set_len(ids.len() + (k - done));
+                    let run = each & (_pdep_u32((1u32 << k) - (1u32 << done), 0x5555) * 3) as u16;
+                    ids.reserve(16);
+                    _mm512_storeu_si512(ids.as_mut_ptr().add(ids.len()).cast(), _mm512_maskz_compress_epi32(run, words));
+                    ids.set_len(ids.len() + run.count_ones() as usize);
                     if bad == 0 {
                         break;
                     }
@@ -228,6 +236,7 @@ impl Words<'_> {
                         let later = valid & !((2u32 << k) - 1) as u8;
                         bad |= later;
                         home &= !later;
+                        each &= !(_pdep_u32(u32::from(later), 0x5555) * 3) as u16;
                     }
                     done = k + 1;
                     bad &= bad - 1;

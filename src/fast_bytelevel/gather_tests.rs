@@ -151,3 +151,71 @@ fn windows_of_two_blocks_give_the_scalar_ids() {
         }
     }
 }
+
+/// Words of two tokens (both ids below `merge::PAIR_IDS`: answered from the
+/// slot with the one-token ones, or one at or above it: from `pieces`) and
+/// of three, against the general model word by word: merged tokens' ids
+/// from 56,000 (about a third past 65,536), ~83,000 distinct words in
+/// 120,000 (the cache starts over, inside a group), twice.
+#[test]
+fn words_of_two_tokens_give_the_general_models_ids() {
+    let Some(avx512) = Avx512::detect() else { return };
+    let mut rng = Lcg(46);
+    // halves of 1 to 8 bytes, each made one token; a word is one half, two or three
+    let halves: Vec<String> = (0..3000).map(|k| word(&mut rng, 1 + k % 8)).collect();
+    let mut vocab: HashMap<String, u32> = BYTES_CHAR.iter().enumerate().map(|(i, c)| (c.to_string(), i as u32)).collect();
+    let mut merges = Vec::new();
+    for h in halves.iter().map(|h| format!(" {h}")).chain(halves.iter().cloned()) {
+        let chars: Vec<String> = h.bytes().map(|b| BYTES_CHAR[b as usize].to_string()).collect();
+        let mut prefix = chars[0].clone();
+        for c in &chars[1..] {
+            let merged = format!("{prefix}{c}");
+            if !vocab.contains_key(&merged) {
+                vocab.insert(merged.clone(), 56_000 + merges.len() as u32);
+                merges.push((prefix.clone(), c.clone()));
+            }
+            prefix = merged;
+        }
+    }
+    let general = Bpe::new(vocab, &merges, Bpe::default()).unwrap();
+    let bpe = ByteBpe::new(&general).unwrap();
+    let want_of = |text: &str| {
+        let mut ids = Vec::new();
+        crate::fast_bytelevel::scan::split_gpt2(text, |a, b| {
+            let s: String = text.as_bytes()[a..b].iter().map(|&c| BYTES_CHAR[c as usize]).collect();
+            let mut out = Vec::new();
+            general.tokenize(&s, &mut out).unwrap();
+            ids.extend(out.iter().map(|t| t.0));
+        });
+        ids
+    };
+    let words: Vec<String> = (0..120_000)
+        .map(|k| (0..1 + k % 3).map(|_| halves[rng.next(halves.len())].as_str()).collect())
+        .collect();
+    let plain = AsciiClasses::plain();
+    // how many words are two tokens both below 65,536 (kept in the slot), and two with one past it
+    let (mut slot_pairs, mut piece_pairs) = (0, 0);
+    for w in &words {
+        let t = want_of(&format!(" {w}"));
+        slot_pairs += usize::from(t.len() == 2 && w.len() < 16 && t.iter().all(|&id| id < 65_536));
+        piece_pairs += usize::from(t.len() == 2 && w.len() < 16 && t.iter().any(|&id| id >= 65_536));
+    }
+    let (mut lanes, mut restarts) = (0, 0);
+    for pass in 0..2 {
+        for chunk in words.chunks(40) {
+            let text: String = chunk.iter().map(|w| format!(" {w}")).collect();
+            let want = want_of(&text);
+            bpe.with_cache(|words| {
+                let (mut got, clears) = (Vec::new(), words.clears());
+                // SAFETY: `avx512` proves the CPU has the features
+                assert!(unsafe { words.text_ids_gather(avx512, &text, plain, &mut got) });
+                assert_eq!(got, want, "pass {pass}: {text:?}");
+                restarts += usize::from(words.clears() != clears);
+            })
+            .unwrap();
+            lanes += want.len();
+        }
+    }
+    assert!(lanes > 200_000 && restarts >= 2, "{lanes} ids, the cache started over {restarts} times");
+    assert!(slot_pairs > 3_000 && piece_pairs > 3_000, "pairs: {slot_pairs} in the slot, {piece_pairs} in pieces");
+}
