@@ -219,3 +219,39 @@ fn words_of_two_tokens_give_the_general_models_ids() {
     assert!(lanes > 200_000 && restarts >= 2, "{lanes} ids, the cache started over {restarts} times");
     assert!(slot_pairs > 3_000 && piece_pairs > 3_000, "pairs: {slot_pairs} in the slot, {piece_pairs} in pieces");
 }
+
+/// The cache starting over at the last lane of a window's last group, with
+/// the next window's first group looked up before (the lookahead across
+/// windows): no merges (a word of four bytes is four tokens, kept in
+/// `pieces`); the cache filled to the brim by a first text, its first word
+/// `F` at the start of `pieces`; then a text of four-byte pieces, 23 `F`s,
+/// a new word (piece 23, the last of the first window's whole groups:
+/// 24 of its 30), more `F`s. The new word's miss starts the cache over and
+/// puts its pieces where `F`'s were: the next window's first group's
+/// lookups, made before, are stale and must be made again.
+#[test]
+fn cache_starting_over_at_a_windows_last_group() {
+    let Some(avx512) = Avx512::detect() else { return };
+    let bpe = model(&[]);
+    // distinct four-byte words " Xyz" (GPT-2's pieces: a space, letters)
+    let letters: Vec<u8> = (b'A'..=b'Z').chain(b'a'..=b'z').collect();
+    let word = |k: usize| format!(" {}{}{}", letters[k % 52] as char, letters[k / 52 % 52] as char, letters[k / 2704 % 52] as char);
+    let f = word(0);
+    let fill: String = (0..super::super::cache::CACHE_WORDS).map(word).collect();
+    let text = format!("{}{}{}", f.repeat(23), word(100_000), f.repeat(40));
+    // no merges: every byte its own token, the byte's id
+    let want: Vec<u32> = text.bytes().map(u32::from).collect();
+    bpe.with_cache(|words| {
+        let mut got = Vec::new();
+        // SAFETY: `avx512` proves the CPU has the features
+        assert!(unsafe { words.text_ids_gather(avx512, &fill, AsciiClasses::plain(), &mut got) });
+        assert_eq!(got, fill.bytes().map(u32::from).collect::<Vec<_>>());
+        let clears = words.clears();
+        got.clear();
+        // SAFETY: as above
+        assert!(unsafe { words.text_ids_gather(avx512, &text, AsciiClasses::plain(), &mut got) });
+        assert_eq!(words.clears(), clears + 1, "the cache started over once");
+        assert_eq!(got, want);
+    })
+    .unwrap();
+}
