@@ -24,7 +24,7 @@ use table::Table;
 pub type Piece = (u32, u32);
 
 /// Cached words per thread before the cache starts over.
-const CACHE_WORDS: usize = 1 << 16;
+pub(super) const CACHE_WORDS: usize = 1 << 16;
 /// Words up to this many bytes have their key inline (one u64 up to 8, two up to 16).
 const SHORT: usize = 16;
 /// First table size (slots, a power of two); doubled at half or three quarters full (`Key::FULL` in table.rs).

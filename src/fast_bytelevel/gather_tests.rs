@@ -151,3 +151,107 @@ fn windows_of_two_blocks_give_the_scalar_ids() {
         }
     }
 }
+
+/// Words of two tokens (both ids below `merge::PAIR_IDS`: answered from the
+/// slot with the one-token ones, or one at or above it: from `pieces`) and
+/// of three, against the general model word by word: merged tokens' ids
+/// from 56,000 (about a third past 65,536), ~83,000 distinct words in
+/// 120,000 (the cache starts over, inside a group), twice.
+#[test]
+fn words_of_two_tokens_give_the_general_models_ids() {
+    let Some(avx512) = Avx512::detect() else { return };
+    let mut rng = Lcg(46);
+    // halves of 1 to 8 bytes, each made one token; a word is one half, two or three
+    let halves: Vec<String> = (0..3000).map(|k| word(&mut rng, 1 + k % 8)).collect();
+    let mut vocab: HashMap<String, u32> = BYTES_CHAR.iter().enumerate().map(|(i, c)| (c.to_string(), i as u32)).collect();
+    let mut merges = Vec::new();
+    for h in halves.iter().map(|h| format!(" {h}")).chain(halves.iter().cloned()) {
+        let chars: Vec<String> = h.bytes().map(|b| BYTES_CHAR[b as usize].to_string()).collect();
+        let mut prefix = chars[0].clone();
+        for c in &chars[1..] {
+            let merged = format!("{prefix}{c}");
+            if !vocab.contains_key(&merged) {
+                vocab.insert(merged.clone(), 56_000 + merges.len() as u32);
+                merges.push((prefix.clone(), c.clone()));
+            }
+            prefix = merged;
+        }
+    }
+    let general = Bpe::new(vocab, &merges, Bpe::default()).unwrap();
+    let bpe = ByteBpe::new(&general).unwrap();
+    let want_of = |text: &str| {
+        let mut ids = Vec::new();
+        crate::fast_bytelevel::scan::split_gpt2(text, |a, b| {
+            let s: String = text.as_bytes()[a..b].iter().map(|&c| BYTES_CHAR[c as usize]).collect();
+            let mut out = Vec::new();
+            general.tokenize(&s, &mut out).unwrap();
+            ids.extend(out.iter().map(|t| t.0));
+        });
+        ids
+    };
+    let words: Vec<String> = (0..120_000)
+        .map(|k| (0..1 + k % 3).map(|_| halves[rng.next(halves.len())].as_str()).collect())
+        .collect();
+    let plain = AsciiClasses::plain();
+    // how many words are two tokens both below 65,536 (kept in the slot), and two with one past it
+    let (mut slot_pairs, mut piece_pairs) = (0, 0);
+    for w in &words {
+        let t = want_of(&format!(" {w}"));
+        slot_pairs += usize::from(t.len() == 2 && w.len() < 16 && t.iter().all(|&id| id < 65_536));
+        piece_pairs += usize::from(t.len() == 2 && w.len() < 16 && t.iter().any(|&id| id >= 65_536));
+    }
+    let (mut lanes, mut restarts) = (0, 0);
+    for pass in 0..2 {
+        for chunk in words.chunks(40) {
+            let text: String = chunk.iter().map(|w| format!(" {w}")).collect();
+            let want = want_of(&text);
+            bpe.with_cache(|words| {
+                let (mut got, clears) = (Vec::new(), words.clears());
+                // SAFETY: `avx512` proves the CPU has the features
+                assert!(unsafe { words.text_ids_gather(avx512, &text, plain, &mut got) });
+                assert_eq!(got, want, "pass {pass}: {text:?}");
+                restarts += usize::from(words.clears() != clears);
+            })
+            .unwrap();
+            lanes += want.len();
+        }
+    }
+    assert!(lanes > 200_000 && restarts >= 2, "{lanes} ids, the cache started over {restarts} times");
+    assert!(slot_pairs > 3_000 && piece_pairs > 3_000, "pairs: {slot_pairs} in the slot, {piece_pairs} in pieces");
+}
+
+/// The cache starting over at the last lane of a window's last group, with
+/// the next window's first group looked up before (the lookahead across
+/// windows): no merges (a word of four bytes is four tokens, kept in
+/// `pieces`); the cache filled to the brim by a first text, its first word
+/// `F` at the start of `pieces`; then a text of four-byte pieces, 23 `F`s,
+/// a new word (piece 23, the last of the first window's whole groups:
+/// 24 of its 30), more `F`s. The new word's miss starts the cache over and
+/// puts its pieces where `F`'s were: the next window's first group's
+/// lookups, made before, are stale and must be made again.
+#[test]
+fn cache_starting_over_at_a_windows_last_group() {
+    let Some(avx512) = Avx512::detect() else { return };
+    let bpe = model(&[]);
+    // distinct four-byte words " Xyz" (GPT-2's pieces: a space, letters)
+    let letters: Vec<u8> = (b'A'..=b'Z').chain(b'a'..=b'z').collect();
+    let word = |k: usize| format!(" {}{}{}", letters[k % 52] as char, letters[k / 52 % 52] as char, letters[k / 2704 % 52] as char);
+    let f = word(0);
+    let fill: String = (0..super::super::cache::CACHE_WORDS).map(word).collect();
+    let text = format!("{}{}{}", f.repeat(23), word(100_000), f.repeat(40));
+    // no merges: every byte its own token, the byte's id
+    let want: Vec<u32> = text.bytes().map(u32::from).collect();
+    bpe.with_cache(|words| {
+        let mut got = Vec::new();
+        // SAFETY: `avx512` proves the CPU has the features
+        assert!(unsafe { words.text_ids_gather(avx512, &fill, AsciiClasses::plain(), &mut got) });
+        assert_eq!(got, fill.bytes().map(u32::from).collect::<Vec<_>>());
+        let clears = words.clears();
+        got.clear();
+        // SAFETY: as above
+        assert!(unsafe { words.text_ids_gather(avx512, &text, AsciiClasses::plain(), &mut got) });
+        assert_eq!(words.clears(), clears + 1, "the cache started over once");
+        assert_eq!(got, want);
+    })
+    .unwrap();
+}
