@@ -47,6 +47,11 @@ impl FirstBytes {
         FirstBytes { any, few: (few.len() <= 3).then_some(few) }
     }
 
+    /// Every byte: each text may hold a token.
+    pub fn every_byte() -> FirstBytes {
+        FirstBytes { any: [true; 256], few: None }
+    }
+
     /// The first bytes, in increasing order.
     pub fn bytes(&self) -> impl Iterator<Item = u8> + '_ {
         (0..=255u8).filter(|&b| self.any[b as usize])
@@ -70,32 +75,47 @@ impl FirstBytes {
 pub struct Matcher {
     /// First char -> (pattern chars, token id), longest first.
     by_first: HashMap<char, Vec<(Vec<char>, u32)>>,
+    /// A pattern that is the empty string (a normalized token whose normalized form is empty, e.g.
+    /// U+0301 under accent stripping, NUL under BERT's cleaning): HF's automaton matches it at every
+    /// byte where no other pattern matches, splitting the text into bytes (the lowest such id).
+    empty: Option<u32>,
 }
 
 impl Matcher {
     pub fn new(patterns: impl IntoIterator<Item = (String, u32)>) -> Matcher {
         let mut by_first: HashMap<char, Vec<(Vec<char>, u32)>> = HashMap::new();
+        let mut empty: Option<u32> = None;
         for (p, id) in patterns {
             let chars: Vec<char> = p.chars().collect();
-            if let Some(&c) = chars.first() {
-                by_first.entry(c).or_default().push((chars, id));
+            match chars.first() {
+                Some(&c) => by_first.entry(c).or_default().push((chars, id)),
+                None => empty = Some(empty.map_or(id, |e| e.min(id))),
             }
         }
         for v in by_first.values_mut() {
             v.sort_by_key(|p| std::cmp::Reverse(p.0.len()));
         }
-        Matcher { by_first }
+        Matcher { by_first, empty }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.by_first.is_empty()
+        self.by_first.is_empty() && self.empty.is_none()
     }
 
-    /// The leftmost-longest match at or after `from`: (start, end, id).
+    /// True when the empty pattern is among them (every text then holds a match).
+    pub fn matches_everywhere(&self) -> bool {
+        self.empty.is_some()
+    }
+
+    /// The leftmost-longest match at or after `from`: (start, end, id); the empty pattern where no
+    /// other one starts.
     fn find(&self, text: &[char], from: usize) -> Option<(usize, usize, u32)> {
         (from..text.len()).find_map(|i| {
-            let cands = self.by_first.get(&text[i])?;
-            cands.iter().find(|(p, _)| text[i..].starts_with(p)).map(|(p, id)| (i, i + p.len(), *id))
+            let found = self.by_first.get(&text[i]).and_then(|cands| cands.iter().find(|(p, _)| text[i..].starts_with(p)));
+            match found {
+                Some((p, id)) => Some((i, i + p.len(), *id)),
+                None => self.empty.map(|id| (i, i, id)),
+            }
         })
     }
 }
@@ -123,10 +143,29 @@ pub fn find_matches(
     let mut out = Vec::new();
     let (mut start_offset, mut from) = (0usize, 0usize);
     while let Some((mut start, mut stop, id)) = matcher.find(text, from) {
-        from = stop;
+        // (an empty match: the next search starts one char on, as the automaton's does)
+        from = if stop == start { stop + 1 } else { stop };
         let Some(t) = tokens.get(&id) else { continue };
         if skip_special && t.special {
             continue;
+        }
+        if start == stop {
+            // HF's empty matches fall at every byte: inside a multi-byte char its split panics
+            // ("AddedVocabulary bad split"); with lstrip/rstrip/single_word they also take in the
+            // text around them, which is not reproduced here
+            if t.single_word || t.lstrip || t.rstrip {
+                return Err(crate::Error::Unsupported(format!(
+                    "added token {:?} normalizes to an empty string and has single_word, lstrip or rstrip: not supported",
+                    t.content
+                )));
+            }
+            if !text[start].is_ascii() {
+                return Err(crate::Error::Tokenize(format!(
+                    "added token {:?} normalizes to an empty string, which splits the normalized text at every byte: \
+                     tokenizers panics on the non-ASCII char {:?} (\"AddedVocabulary bad split\")",
+                    t.content, text[start]
+                )));
+            }
         }
         if t.single_word {
             let start_space = start == 0 || !is_word_char(text[start - 1]);

@@ -82,7 +82,11 @@ impl Tokenizer {
         }
         self.raw_matcher = Matcher::new(raw);
         self.normalized_matcher = Matcher::new(normalized);
-        self.added_first = FirstBytes::new(self.added_r.values().map(|t| t.content.as_str()));
+        self.added_first = match self.normalized_matcher.matches_everywhere() {
+            // an empty normalized form splits every text (Matcher::empty): no text is skipped
+            true => FirstBytes::every_byte(),
+            false => FirstBytes::new(self.added_r.values().map(|t| t.content.as_str())),
+        };
         if let Some(fast) = &mut self.fast {
             fast.set_added_first_bytes(&self.added_first);
         }

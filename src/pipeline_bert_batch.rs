@@ -29,8 +29,8 @@ impl Tokenizer {
         let plan = PostPlan::new(self.config.post_processor.as_ref())?;
         let special = if add_special_tokens {
             let (mut before, mut after) = (Vec::new(), Vec::new());
-            plan.push_specials(true, &mut before, &mut None);
-            plan.push_specials(false, &mut after, &mut None);
+            plan.push_specials(true, &mut before, &mut None).ok()?;
+            plan.push_specials(false, &mut after, &mut None).ok()?;
             match (before.as_slice(), after.as_slice()) {
                 ([], []) => None,
                 (&[cls], &[sep]) if self.num_special_tokens_to_add(false) == 2 => Some((cls, sep)),

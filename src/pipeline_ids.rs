@@ -14,6 +14,7 @@ use crate::fast_bytelevel::merge::Words;
 use crate::fast_bytelevel::FastByteLevel;
 use crate::processors::truncation::{Direction, Strategy, TruncationParams};
 use crate::processors::{space_counts, trim_span, Piece, PostProcessor};
+use crate::room::try_push;
 use crate::Result;
 
 #[path = "pipeline_ids_bpe.rs"]
@@ -91,13 +92,15 @@ impl<'a> PostPlan<'a> {
         Some(())
     }
 
-    /// Pushes the special tokens before (`before`) or after the sequence.
-    pub(super) fn push_specials(&self, before: bool, ids: &mut Vec<u32>, offsets: &mut Option<&mut Vec<[u32; 2]>>) {
-        let mut push = |id: u32| {
-            ids.push(id);
+    /// Pushes the special tokens before (`before`) or after the sequence; their room made
+    /// fallibly (a bulk call's ids fill the room guessed for them exactly often enough).
+    pub(super) fn push_specials(&self, before: bool, ids: &mut Vec<u32>, offsets: &mut Option<&mut Vec<[u32; 2]>>) -> Result<()> {
+        let mut push = |id: u32| -> Result<()> {
+            try_push(ids, id, "token ids")?;
             if let Some(o) = offsets.as_deref_mut() {
-                o.push([0, 0]);
+                try_push(o, [0, 0], "token offsets")?;
             }
+            Ok(())
         };
         match self.specials {
             Some(PostProcessor::Roberta { sep, cls, .. } | PostProcessor::Bert { sep, cls }) => push(if before { cls.1 } else { sep.1 }),
@@ -107,11 +110,12 @@ impl<'a> PostPlan<'a> {
                 let side = side.unwrap_or_default();
                 for piece in side {
                     if let Piece::SpecialToken { ids, .. } = piece {
-                        ids.iter().for_each(|&i| push(i));
+                        ids.iter().try_for_each(|&i| push(i))?;
                     }
                 }
+                Ok(())
             }
-            _ => {}
+            _ => Ok(()),
         }
     }
 }
@@ -237,7 +241,7 @@ impl Tokenizer {
         let (ids_from, offsets_from) = (ids.len(), offsets.as_ref().map_or(0, |o| o.len()));
         let specials = plan.specials;
         if specials {
-            plan.post.push_specials(true, ids, &mut offsets);
+            plan.post.push_specials(true, ids, &mut offsets)?;
         }
         // the sequence's own tokens start here
         let (seq_from, seq_offsets_from) = (ids.len(), offsets.as_ref().map_or(0, |o| o.len()));
@@ -300,7 +304,7 @@ impl Tokenizer {
             }
         }
         if specials {
-            plan.post.push_specials(false, ids, &mut offsets);
+            plan.post.push_specials(false, ids, &mut offsets)?;
         }
         Ok(IdsOnly::Done { truncated })
     }
@@ -353,11 +357,11 @@ impl Tokenizer {
             match split {
                 Split::Token(piece, id) => {
                     let (a, b) = space_counts(&piece.text()?);
-                    added_spaces.push((ids.len() - ids_from, a as u32, b as u32));
-                    ids.push(id);
+                    try_push(added_spaces, (ids.len() - ids_from, a as u32, b as u32), "added tokens' spaces")?;
+                    try_push(ids, id, "token ids")?;
                     if let Some(o) = offsets.as_deref_mut() {
                         let span = piece.original_span(0..piece.len()).unwrap_or((piece.origin, piece.origin));
-                        o.push([span.0 as u32, span.1 as u32]);
+                        try_push(o, [span.0 as u32, span.1 as u32], "token offsets")?;
                     }
                 }
                 Split::Text(piece) => fast.encode_piece_ids_in(words, &piece.text()?, piece.origin, ids, offsets.as_deref_mut())?,

@@ -63,3 +63,34 @@ def test_the_small_file_is_what_tokenizers_gives(byte_fallback):
 def test_a_word_too_large_for_memory_is_a_memory_error(name, byte_fallback):
     out = run_capped(SETUP.replace("JSON", repr(unigram_json(byte_fallback))), CALLS[name], 150)
     assert out.startswith("MemoryError"), out
+
+
+# Many short words, each two pieces (`▁` `a`): the bulk call's ids outgrow the room it guessed (a quarter of
+# the text's bytes), and the fused path's cached words were pushed without making room (an abort under the cap
+# before, in push_prefixed_ids); then a small call on the same thread, whose word cache the failed call filled,
+# still gives tokenizers' ids.
+MANY_WORDS = """
+rows = ["a " * 4096] * (4 << 10)  # 32 MiB of text: 16 M ids of 4 bytes
+small = ["a ab b", "ab a", "b"]
+def bulk_then_small():
+    try:
+        tok.encode_batch_arrays(rows, num_threads=1)
+        first = None
+    except MemoryError as e:
+        first = e
+    got = tok.encode_batch_arrays(small, num_threads=1).ids.tolist()
+    assert got == WANT, got
+    if first is not None:
+        raise first
+"""
+
+
+@pytest.mark.parametrize("cap", [100, 200])
+def test_many_words_past_the_guessed_room_are_a_memory_error_then_the_next_call_is_right(cap):
+    text = unigram_json(False)
+    hf = tokenizers.Tokenizer.from_str(text)
+    want = [i for t in ["a ab b", "ab a", "b"] for i in hf.encode(t).ids]
+    setup = SETUP.replace("JSON", repr(text)).replace('doc = "ab" * (8 << 20)', "") + MANY_WORDS.replace("WANT", repr(want))
+    out = run_capped(setup, "bulk_then_small()", cap)
+    if cap == 100:
+        assert out.startswith("MemoryError"), out

@@ -262,6 +262,8 @@ pub(super) fn with_pieces<T>(model: &Unigram, st: &mut ThreadState, r: char, f: 
 pub(super) fn push_prefixed_ids(model: &Unigram, st: &mut ThreadState, r: char, tail: &str, tag: u32, key: &Key, ids: &mut Vec<u32>) -> Result<()> {
     let shared = st.use_shared.as_deref().and_then(|s| s.get_ids(tag, true, tail.as_bytes(), key));
     if let Some(cached) = shared.or_else(|| st.cache.get_ids(tag, true, tail.as_bytes(), key)) {
+        // the room fallibly: no caller reserves the text's ids (a bulk call's buffer fills up)
+        crate::room::ensure_room(ids, cached.len(), "Unigram ids")?;
         // (one or two ids: pushes, not a `memcpy` call)
         match *cached {
             [a] => ids.push(a),
@@ -278,7 +280,9 @@ pub(super) fn push_prefixed_ids(model: &Unigram, st: &mut ThreadState, r: char, 
     crate::room::ensure_text_room(&mut st.word, r.len_utf8() + tail.len(), "Unigram word")?;
     st.word.push(r);
     st.word.push_str(tail);
-    with_pieces(model, st, r, |pieces, _, _| ids.extend_from_slice(pieces.ids))
+    with_pieces(model, st, r, |pieces, _, _| {
+        crate::room::ensure_room(ids, pieces.ids.len(), "Unigram ids").map(|()| ids.extend_from_slice(pieces.ids))
+    })?
 }
 
 /// An offset as the u32 of the ids-only output.
