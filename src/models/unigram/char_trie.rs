@@ -172,26 +172,21 @@ impl CharTrie {
         self.char_ids.get(page * PAGE + cp % PAGE).copied().unwrap_or(0)
     }
 
-    /// Writes the id of each char of `text` into `ids` and its byte offset
-    /// into `at` (each at least as long as `text`: a char is a byte or more)
-    /// and returns how many chars it wrote; the UTF-8 decoded without
+    /// Pushes the id of each char of `text` onto `ids` and its byte offset
+    /// onto `at` (both have room for them), the UTF-8 decoded without
     /// validation (`unicode::decode_valid_at`: `chars()` and a push per char
-    /// cost a tenth of a Japanese line's Viterbi). The offsets turn the best
-    /// path's char indices into byte spans without a second decode.
+    /// cost a tenth of a Japanese line's Viterbi). The offsets turn the
+    /// best path's char indices into byte spans without a second decode.
     #[inline]
-    pub(crate) fn char_ids(&self, text: &str, ids: &mut [u32], at: &mut [u32]) -> usize {
+    pub(crate) fn push_char_ids(&self, text: &str, ids: &mut Vec<u32>, at: &mut Vec<u32>) {
         let bytes = text.as_bytes();
-        let (mut i, mut n) = (0, 0);
+        let mut i = 0;
         while let Some((cp, len)) = crate::unicode::decode_valid_at(bytes, i) {
-            if let (Some(id), Some(a)) = (ids.get_mut(n), at.get_mut(n)) {
-                *id = self.id_of(cp);
-                // the caller's words are under 4 GB
-                *a = i as u32;
-            }
-            n += 1;
+            ids.push(self.id_of(cp));
+            // the caller's words are under 4 GB
+            at.push(i as u32);
             i += len;
         }
-        n
     }
 
     /// Calls `f(chars, node, score)` for every piece that is a prefix of the
@@ -268,11 +263,8 @@ mod tests {
 
     fn hits(t: &CharTrie, text: &str) -> Vec<(usize, u32)> {
         let ids: Vec<u32> = text.chars().map(|c| t.char_id(c)).collect();
-        let (mut pushed, mut at) = (vec![7; text.len()], vec![7; text.len()]);
-        let n = t.char_ids(text, &mut pushed, &mut at);
-        assert_eq!(n, ids.len());
-        pushed.truncate(n);
-        at.truncate(n);
+        let (mut pushed, mut at) = (Vec::new(), Vec::new());
+        t.push_char_ids(text, &mut pushed, &mut at);
         assert_eq!(pushed, ids);
         assert_eq!(at, text.char_indices().map(|(i, _)| i as u32).collect::<Vec<_>>());
         let mut h = Vec::new();

@@ -132,13 +132,9 @@ impl Unigram {
         // space) must be a MemoryError, not an abort
         crate::room::make_room(chars, size, "Unigram chars")?;
         crate::room::make_room(at, size + 1, "Unigram chars")?;
-        // (zeroed then written by index: a push per char kept its length in memory)
-        chars.resize(size, 0);
-        at.resize(size + 1, 0);
-        let n = self.trie.char_ids(word, chars, at);
-        chars.truncate(n);
-        at.truncate(n);
+        self.trie.push_char_ids(word, chars, at);
         at.push(size32);
+        let n = chars.len();
         crate::room::make_room(best, n + 1, "Unigram lattice")?;
         best.resize(n + 1, Best { node: UNK, start: NONE, score: 0.0 });
         // slices held in registers (through the `Vec`s the loop reloaded their pointers and
