@@ -239,8 +239,23 @@ impl Precompiled {
         // (all before `at` is ASCII: a char boundary; an ASCII char there fails at once).
         // A char of 4 bytes is above U+FFFF: never one of the kept chars.
         let mut i = at;
-        while i < bytes.len() {
-            let Some((_, len)) = decode_valid_at(bytes, i).filter(|&(cp, _)| bit(&self.kept_bmp, cp)) else { return false };
+        while let Some(&b0) = bytes.get(i) {
+            // ASCII first (an English line with one curly quote comes here for the rest of it),
+            // then a 3-byte char (CJK, kana: a Japanese line is made of them) from its bytes at
+            // once, not through the decoder's range tests and tail bounds checks
+            let three = |i: usize| match bytes.get(i..i + 3) {
+                Some(&[b0, b1, b2]) => Some((u32::from(b0 & 0x0F) << 12 | u32::from(b1 & 0x3F) << 6 | u32::from(b2 & 0x3F), 3)),
+                _ => None,
+            };
+            let decoded = match b0 {
+                0..=0x7F => Some((u32::from(b0), 1)),
+                0xE0..=0xEF => three(i),
+                _ => decode_valid_at(bytes, i),
+            };
+            let Some((cp, len)) = decoded else { return false };
+            if !bit(&self.kept_bmp, cp) {
+                return false;
+            }
             i += len;
         }
         true

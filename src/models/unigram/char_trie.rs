@@ -1,29 +1,40 @@
 //! The Unigram model's piece trie over chars, a double array: each char of
 //! the vocabulary gets a dense id (a two-level table by code point), and a
-//! step of the walk is one char, one 12-byte cell load (`base + char id`,
-//! owned when its `check` is the node). The byte trie it replaces (the
-//! sentencepiece path's `PieceTrie`, kept there) took three steps per CJK
-//! char, each a child search and a node load: on Japanese text the walk was
-//! most of the call. A char outside the vocabulary's alphabet has id 0,
-//! which no node has a child for (children are at `base + id`, id >= 1), so
-//! the walk stops there without a test of its own.
+//! step of the walk is one char, one 16-byte cell load (`base + char id`,
+//! owned when its `check` is the node) that also holds the score of the
+//! piece ending there, so the Viterbi reads no second table per piece. The
+//! byte trie it replaces (the sentencepiece path's `PieceTrie`, kept there)
+//! took three steps per CJK char, each a child search and a node load: on
+//! Japanese text the walk was most of the call. A char outside the
+//! vocabulary's alphabet has id 0, which no node has a child for (children
+//! are at `base + id`, id >= 1), so the walk stops there without a test of
+//! its own.
+
+use crate::{Error, Result};
 
 const NONE: u32 = u32::MAX;
 /// Code points per page of the char-id table.
 const PAGE: usize = 256;
 /// Pages of the code space (U+0000..U+10FFFF).
 const PAGES: usize = 0x11_0000 / PAGE;
+/// The bit of `check` set when a piece ends at the cell; the rest is the owner.
+const PIECE: u32 = 1 << 31;
+/// The owner of free cells and of the root: no node's number.
+const NOBODY: u32 = PIECE - 1;
+/// Cells at most (node numbers fit beside the piece bit, below `NOBODY`).
+const MAX_CELLS: usize = NOBODY as usize;
 
-/// A double-array cell: the node it is (owned by node `check`), where its
-/// children start (`base + char id`) and the piece ending there (`NONE`: none).
+/// A double-array cell: the node it is (owned by node `check & !PIECE`,
+/// `PIECE` set when a piece ends there), where its children start
+/// (`base + char id`) and the score of the piece ending there.
 #[derive(Clone, Copy, Debug)]
 struct Cell {
     base: u32,
     check: u32,
-    id: u32,
+    score: f64,
 }
 
-const FREE: Cell = Cell { base: 0, check: NONE, id: NONE };
+const FREE: Cell = Cell { base: 0, check: NOBODY, score: 0.0 };
 
 /// Free cells tried as a node's first child before the search moves to the array's end.
 const TRIES: usize = 256;
@@ -33,25 +44,29 @@ pub(crate) struct CharTrie {
     /// Page of each 256 code points in `char_ids` (0: the page of no char, all zeros).
     pages: Vec<u16>,
     char_ids: Vec<u32>,
-    /// Cell 0 is the root.
+    /// Cell 0 is the root; past the last node, room for a child of every
+    /// char id (a step from any cell never falls off the array).
     cells: Vec<Cell>,
+    /// The id of the piece ending at each cell (`NONE`: none).
+    piece_ids: Vec<u32>,
 }
 
 impl CharTrie {
-    /// The trie of `pieces` (distinct strings with their ids; an empty one is never matched).
-    pub(crate) fn new<'a>(pieces: impl IntoIterator<Item = (&'a str, u32)>) -> CharTrie {
-        let pieces: Vec<(&str, u32)> = pieces.into_iter().filter(|(p, _)| !p.is_empty()).collect();
+    /// The trie of `pieces` (distinct strings with their ids and scores; an
+    /// empty one is never matched). Past 2^31 cells, an error.
+    pub(crate) fn new<'a>(pieces: impl IntoIterator<Item = (&'a str, u32, f64)>) -> Result<CharTrie> {
+        let pieces: Vec<(&str, u32, f64)> = pieces.into_iter().filter(|(p, _, _)| !p.is_empty()).collect();
         // Chars numbered as they first come in the vocabulary (sentencepiece
         // files list the likeliest pieces first): the frequent chars' cells
         // (the root's children, at their ids) share cache lines.
         let mut alphabet: Vec<char> = Vec::new();
         let mut seen = std::collections::HashSet::new();
-        for c in pieces.iter().flat_map(|(p, _)| p.chars()) {
+        for c in pieces.iter().flat_map(|(p, _, _)| p.chars()) {
             if seen.insert(c) {
                 alphabet.push(c);
             }
         }
-        let mut t = CharTrie { pages: vec![0; PAGES], char_ids: vec![0; PAGE], cells: vec![Cell { check: NONE - 1, ..FREE }] };
+        let mut t = CharTrie { pages: vec![0; PAGES], char_ids: vec![0; PAGE], cells: vec![FREE], piece_ids: vec![NONE] };
         for (i, &c) in alphabet.iter().enumerate() {
             let page = c as usize / PAGE;
             if t.pages[page] == 0 {
@@ -61,15 +76,24 @@ impl CharTrie {
             }
             t.char_ids[t.pages[page] as usize * PAGE + c as usize % PAGE] = i as u32 + 1;
         }
-        let mut keyed: Vec<(Vec<u32>, u32)> = pieces.iter().map(|&(p, id)| (p.chars().map(|c| t.char_id(c)).collect(), id)).collect();
-        keyed.sort_unstable();
-        t.place(&keyed);
-        t
+        let mut keyed: Vec<(Vec<u32>, u32, f64)> = pieces.iter().map(|&(p, id, score)| (p.chars().map(|c| t.char_id(c)).collect(), id, score)).collect();
+        keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        t.place(&keyed)?;
+        // a step from any node lands in the array: `base + id` is at most the last base plus the alphabet
+        let end = t.cells.iter().map(|c| c.base as usize).max().unwrap_or(0) + alphabet.len() + 1;
+        if end > MAX_CELLS {
+            return Err(Error::Config(format!("model.vocab: {} pieces make a trie of over {MAX_CELLS} nodes", pieces.len())));
+        }
+        if end > t.cells.len() {
+            t.cells.resize(end, FREE);
+            t.piece_ids.resize(end, NONE);
+        }
+        Ok(t)
     }
 
     /// Places the nodes breadth first: each node's children at the first
     /// base whose cells for their ids are all free.
-    fn place(&mut self, keyed: &[(Vec<u32>, u32)]) {
+    fn place(&mut self, keyed: &[(Vec<u32>, u32, f64)]) -> Result<()> {
         // `used[p]`: cell p is taken; then `skip[p]` is a cell after it to look on from for a
         // free one (shortened as it is followed), so a search never steps over taken cells one
         // by one (that made a 250,000-piece vocabulary take seconds to load).
@@ -79,7 +103,9 @@ impl CharTrie {
         while let Some((cell, mut lo, hi, depth)) = queue.pop_front() {
             // Sorted: the piece that ends at this node (if any) comes first among those sharing it.
             if lo < hi && keyed[lo].0.len() == depth {
-                self.cells[cell].id = keyed[lo].1;
+                self.cells[cell].check |= PIECE;
+                self.cells[cell].score = keyed[lo].2;
+                self.piece_ids[cell] = keyed[lo].1;
                 lo += 1;
             }
             labels.clear();
@@ -117,8 +143,12 @@ impl CharTrie {
             };
             self.cells[cell].base = base as u32;
             let end = base + labels.last().copied().unwrap_or(0) + 1;
+            if end > MAX_CELLS {
+                return Err(Error::Config(format!("model.vocab: {} pieces make a trie of over {MAX_CELLS} nodes", keyed.len())));
+            }
             if end > self.cells.len() {
                 self.cells.resize(end, FREE);
+                self.piece_ids.resize(end, NONE);
             }
             for (&l, &(i, j)) in labels.iter().zip(&ranges) {
                 free.take(base + l);
@@ -126,6 +156,7 @@ impl CharTrie {
                 queue.push_back((base + l, i, j, depth + 1));
             }
         }
+        Ok(())
     }
 
     /// `c`'s id (0: no piece holds it).
@@ -141,31 +172,36 @@ impl CharTrie {
         self.char_ids.get(page * PAGE + cp % PAGE).copied().unwrap_or(0)
     }
 
-    /// Pushes the id of each char of `text` onto `out` (which has room for
-    /// them), the UTF-8 decoded without validation (`unicode::decode_valid_at`:
-    /// `chars()` and a push per char cost a tenth of a Japanese line's Viterbi).
+    /// Pushes the id of each char of `text` onto `ids` and its byte offset
+    /// onto `at` (both have room for them), the UTF-8 decoded without
+    /// validation (`unicode::decode_valid_at`: `chars()` and a push per char
+    /// cost a tenth of a Japanese line's Viterbi). The offsets turn the
+    /// best path's char indices into byte spans without a second decode.
     #[inline]
-    pub(crate) fn push_char_ids(&self, text: &str, out: &mut Vec<u32>) {
+    pub(crate) fn push_char_ids(&self, text: &str, ids: &mut Vec<u32>, at: &mut Vec<u32>) {
         let bytes = text.as_bytes();
         let mut i = 0;
         while let Some((cp, len)) = crate::unicode::decode_valid_at(bytes, i) {
-            out.push(self.id_of(cp));
+            ids.push(self.id_of(cp));
+            // the caller's words are under 4 GB
+            at.push(i as u32);
             i += len;
         }
     }
 
-    /// Calls `f(chars, id)` for every piece that is a prefix of the text
-    /// whose char ids are `ids`, shortest first.
+    /// Calls `f(chars, node, score)` for every piece that is a prefix of the
+    /// text whose char ids are `ids`, shortest first (`node`: its cell, for
+    /// [`CharTrie::piece_id`]).
     #[inline(always)]
-    pub(crate) fn prefixes(&self, ids: &[u32], mut f: impl FnMut(usize, u32)) {
+    pub(crate) fn prefixes(&self, ids: &[u32], mut f: impl FnMut(usize, u32, f64)) {
         let mut node = 0u32;
         let Some(mut base) = self.cells.first().map(|c| c.base) else { return };
         for (i, &c) in ids.iter().enumerate() {
             let at = base.wrapping_add(c);
             match self.cells.get(at as usize) {
-                Some(cell) if cell.check == node => {
-                    if cell.id != NONE {
-                        f(i + 1, cell.id);
+                Some(cell) if cell.check & !PIECE == node => {
+                    if cell.check & PIECE != 0 {
+                        f(i + 1, at, cell.score);
                     }
                     node = at;
                     base = cell.base;
@@ -173,6 +209,12 @@ impl CharTrie {
                 _ => return,
             }
         }
+    }
+
+    /// The id of the piece ending at cell `node` (as [`CharTrie::prefixes`] gives it).
+    #[inline]
+    pub(crate) fn piece_id(&self, node: u32) -> u32 {
+        self.piece_ids.get(node as usize).copied().unwrap_or(NONE)
     }
 }
 
@@ -221,11 +263,16 @@ mod tests {
 
     fn hits(t: &CharTrie, text: &str) -> Vec<(usize, u32)> {
         let ids: Vec<u32> = text.chars().map(|c| t.char_id(c)).collect();
-        let mut pushed = Vec::new();
-        t.push_char_ids(text, &mut pushed);
+        let (mut pushed, mut at) = (Vec::new(), Vec::new());
+        t.push_char_ids(text, &mut pushed, &mut at);
         assert_eq!(pushed, ids);
+        assert_eq!(at, text.char_indices().map(|(i, _)| i as u32).collect::<Vec<_>>());
         let mut h = Vec::new();
-        t.prefixes(&ids, |n, id| h.push((n, id)));
+        t.prefixes(&ids, |n, node, score| {
+            let id = t.piece_id(node);
+            assert_eq!(score, id as f64 / 8.0, "the score of piece {id}");
+            h.push((n, id))
+        });
         h
     }
 
@@ -253,7 +300,7 @@ mod tests {
             pieces.insert(p);
         }
         let pieces: Vec<String> = pieces.into_iter().collect();
-        let t = CharTrie::new(pieces.iter().enumerate().map(|(i, p)| (p.as_str(), i as u32)));
+        let t = CharTrie::new(pieces.iter().enumerate().map(|(i, p)| (p.as_str(), i as u32, i as f64 / 8.0))).unwrap();
         let nodes: std::collections::HashSet<&str> = pieces.iter().flat_map(|p| p.char_indices().map(move |(i, c)| &p[..i + c.len_utf8()])).collect();
         assert!(t.cells.len() < 3 * nodes.len() + 6300, "{} cells for {} nodes", t.cells.len(), nodes.len());
         for _ in 0..2000 {
@@ -270,7 +317,7 @@ mod tests {
         let mut pieces: Vec<String> = ["a", "ab", "abc", "b", "", "日", "日本", "日本語", "本", "▁", "▁日", "é", "😀x"].map(String::from).to_vec();
         // a node with hundreds of children
         pieces.extend((0x3041..0x3097).filter_map(char::from_u32).map(|c| format!("▁{c}")));
-        let t = CharTrie::new(pieces.iter().enumerate().map(|(i, p)| (p.as_str(), i as u32)));
+        let t = CharTrie::new(pieces.iter().enumerate().map(|(i, p)| (p.as_str(), i as u32, i as f64 / 8.0))).unwrap();
         for text in ["abd", "abcz", "", "xa", "日本語だ", "▁日本", "▁ぁ", "▁ゖx", "é", "😀x", "😀", "本日"] {
             let mut want: Vec<(usize, u32)> = pieces
                 .iter()

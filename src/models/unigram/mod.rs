@@ -30,9 +30,8 @@ const UNK_PENALTY: f64 = 10.0;
 pub struct Unigram {
     pieces: Vec<(String, f64)>,
     ids: HashMap<String, u32>,
+    /// The pieces with their scores (the Viterbi reads a piece's score with its trie cell).
     trie: CharTrie,
-    /// Each piece's score by id, dense (the Viterbi reads one per piece found).
-    scores: Vec<f64>,
     min_score: f64,
     unk_id: Option<u32>,
     byte_fallback: bool,
@@ -45,18 +44,23 @@ struct Scratch {
     path: Vec<ModelToken>,
     /// The word's char ids (`CharTrie::char_id`).
     chars: Vec<u32>,
+    /// The byte offset of each char, then the word's length.
+    at: Vec<u32>,
 }
 
-/// The best path ending at a char: its last piece and where that starts
-/// (`NONE`: not reached yet). 16 bytes, a quarter of a cache line.
+/// The best path ending at a char: its last piece (its trie cell, or
+/// `UNK`) and where that starts (`NONE`: not reached yet). 16 bytes, a
+/// quarter of a cache line.
 #[derive(Clone, Copy)]
 struct Best {
-    id: u32,
+    node: u32,
     start: u32,
     score: f64,
 }
 
 const NONE: u32 = u32::MAX;
+/// `Best::node` of the unknown piece (no trie cell's number).
+const UNK: u32 = u32::MAX;
 
 fn missing_unk_id() -> Error {
     Error::Tokenize("Encountered an unknown token but `unk_id` is missing".into())
@@ -84,9 +88,8 @@ impl Unigram {
                 min_score = *score;
             }
         }
-        let trie = CharTrie::new(pieces.iter().enumerate().map(|(id, (p, _))| (p.as_str(), id as u32)));
-        let scores = pieces.iter().map(|(_, score)| *score).collect();
-        Ok(Unigram { pieces, ids, trie, scores, min_score, unk_id, byte_fallback })
+        let trie = CharTrie::new(pieces.iter().enumerate().map(|(id, (p, score))| (p.as_str(), id as u32, *score)))?;
+        Ok(Unigram { pieces, ids, trie, min_score, unk_id, byte_fallback })
     }
 
     pub fn len(&self) -> usize {
@@ -117,67 +120,62 @@ impl Unigram {
     /// better. A word is at most `u32::MAX` bytes (the caller's are far shorter).
     fn best_path(&self, word: &str, s: &mut Scratch) -> Result<()> {
         let size = word.len();
-        if u32::try_from(size).is_err() {
+        let Ok(size32) = u32::try_from(size) else {
             return Err(Error::Tokenize(format!("a word of {size} bytes is too long for the Unigram model")));
-        }
+        };
         let unk_score = self.min_score - UNK_PENALTY;
-        let Scratch { best, path, chars } = s;
+        let Scratch { best, path, chars, at } = s;
         chars.clear();
+        at.clear();
         best.clear();
-        // 20 bytes a char at most: a word of hundreds of MB (a text with no
+        // 24 bytes a char at most: a word of hundreds of MB (a text with no
         // space) must be a MemoryError, not an abort
         crate::room::make_room(chars, size, "Unigram chars")?;
-        self.trie.push_char_ids(word, chars);
+        crate::room::make_room(at, size + 1, "Unigram chars")?;
+        self.trie.push_char_ids(word, chars, at);
+        at.push(size32);
         let n = chars.len();
         crate::room::make_room(best, n + 1, "Unigram lattice")?;
-        best.resize(n + 1, Best { id: 0, start: NONE, score: 0.0 });
+        best.resize(n + 1, Best { node: UNK, start: NONE, score: 0.0 });
         // slices held in registers (through the `Vec`s the loop reloaded their pointers and
         // lengths from memory at every offer)
-        let (lattice, ids, scores) = (best.as_mut_slice(), chars.as_slice(), self.scores.as_slice());
+        let (lattice, ids) = (best.as_mut_slice(), chars.as_slice());
         for start in 0..n {
             let here = lattice.get(start).map_or(0.0, |b| b.score);
             let mut has_single = false;
-            let offer = |lattice: &mut [Best], end: usize, id: u32, score: f64| {
+            self.trie.prefixes(ids.get(start..).unwrap_or_default(), |len, node, score| {
                 let candidate = score + here;
-                if let Some(node) = lattice.get_mut(end) {
-                    if node.start == NONE || candidate > node.score {
-                        *node = Best { id, start: start as u32, score: candidate };
+                if let Some(b) = lattice.get_mut(start + len) {
+                    if b.start == NONE || candidate > b.score {
+                        *b = Best { node, start: start as u32, score: candidate };
                     }
                 }
-            };
-            self.trie.prefixes(ids.get(start..).unwrap_or_default(), |len, id| {
-                offer(lattice, start + len, id, scores.get(id as usize).copied().unwrap_or(0.0));
                 has_single |= len == 1;
             });
             if !has_single {
-                let end = start + 1;
-                let taken = lattice.get(end).is_some_and(|n| n.start == NONE || unk_score + here > n.score);
-                if taken {
-                    offer(lattice, end, self.unk_id.ok_or_else(missing_unk_id)?, unk_score);
+                let candidate = unk_score + here;
+                if let Some(b) = lattice.get_mut(start + 1) {
+                    if b.start == NONE || candidate > b.score {
+                        self.unk_id.ok_or_else(missing_unk_id)?;
+                        *b = Best { node: UNK, start: start as u32, score: candidate };
+                    }
                 }
             }
         }
         path.clear();
-        // the pieces in char indices, last first (every char boundary is
-        // reached, by a piece or the unknown piece); room made fallibly
+        // the pieces, last first (every char boundary is reached, by a piece
+        // or the unknown piece), their char indices made byte offsets; room
+        // made fallibly
+        let byte_at = |i: usize| at.get(i).map_or(size, |&b| b as usize);
+        let unk_id = self.unk_id.unwrap_or(NONE);
         let mut end = n;
-        while let Some(node) = best.get(end).filter(|b| end > 0 && b.start != NONE) {
-            crate::room::try_push(path, (node.id, node.start as usize, end), "Unigram path")?;
-            end = node.start as usize;
+        while let Some(b) = best.get(end).filter(|b| end > 0 && b.start != NONE) {
+            let id = if b.node == UNK { unk_id } else { self.trie.piece_id(b.node) };
+            let start = b.start as usize;
+            crate::room::try_push(path, (id, byte_at(start), byte_at(end)), "Unigram path")?;
+            end = start;
         }
         path.reverse();
-        // char indices to byte offsets: each piece's chars stepped over by their lead bytes
-        // (the pieces are in order and contiguous: each starts where the last ended)
-        let bytes = word.as_bytes();
-        let (mut char_at, mut byte_at) = (0usize, 0usize);
-        for piece in path.iter_mut() {
-            piece.1 = byte_at;
-            for _ in char_at..piece.2 {
-                byte_at += bytes.get(byte_at).map_or(1, |&b| crate::unicode::char_len(b));
-            }
-            char_at = piece.2;
-            piece.2 = byte_at.min(size);
-        }
         Ok(())
     }
 

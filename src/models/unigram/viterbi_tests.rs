@@ -119,3 +119,38 @@ fn ties_keep_the_first_offered() {
     // "a" + "b" (-2, offered from start 0 then 1... "ab" at start 0 first): "ab" kept
     assert_eq!(scratch.path, vec![(3, 0, 2)]);
 }
+
+/// Scores of their own per piece (each cell's score must be its piece's:
+/// the trie holds them), over an alphabet of hundreds of chars of 1 to 4
+/// bytes spread over the code space (a char-id table of many pages, nodes
+/// with far-apart children), texts with chars no piece holds.
+#[test]
+fn char_viterbi_with_distinct_scores_over_a_wide_alphabet() {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let alphabet: Vec<char> = (0..600).filter_map(|_| char::from_u32([0x61, 0x3A9, 0x4E00, 0x1F600, 0x20000][rng.below(5)] + rng.below(2000) as u32)).collect();
+    let mut scratch = Scratch::default();
+    for round in 0..60 {
+        let used = 60 + round * 9;
+        let mut pieces = vec![("<unk>".to_string(), -30.0)];
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..rng.below(1500) + 200 {
+            let p: String = (0..rng.below(5) + 1).map(|_| alphabet[rng.below(used)]).collect();
+            if seen.insert(p.clone()) {
+                // every 8th a tie with a sum of others (-2 = -1 + -1)
+                let score = if rng.below(8) == 0 { -2.0 } else { -(rng.below(1 << 20) as f64) / 65536.0 - 0.5 };
+                pieces.push((p, score));
+            }
+        }
+        pieces.extend(["a", "b"].map(|p| (p.to_string(), -1.0)).into_iter().filter(|(p, _)| seen.insert(p.clone())));
+        let model = Unigram::new(pieces.clone(), Some(0), false).unwrap();
+        for _ in 0..20 {
+            let text: String = (0..rng.below(40)).map(|_| match rng.below(20) {
+                0 => '語',
+                1 => alphabet[rng.below(alphabet.len())],
+                _ => alphabet[rng.below(used)],
+            }).collect();
+            model.best_path(&text, &mut scratch).unwrap();
+            assert_eq!(scratch.path, reference(&pieces, 0, &text), "{text:?}");
+        }
+    }
+}

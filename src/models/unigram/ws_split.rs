@@ -69,7 +69,19 @@ fn needs_copy(b: &[u8], rb: &[u8]) -> bool {
         }
         from += 16;
     }
-    (from..b.len()).any(|i| fires(b, i, rb))
+    // the last 0-17 bytes through the same test, padded with a byte it never fires on (not the
+    // replacement's first byte): a byte-by-byte `fires` over them was a mispredicted jump a byte
+    let tail = b.get(from..).unwrap_or_default();
+    let pad = if r0 == b'a' { b'b' } else { b'a' };
+    let mut w = [pad; 34];
+    if let Some(head) = w.get_mut(..tail.len()) {
+        head.copy_from_slice(tail);
+    }
+    let mut any = false;
+    for k in 0..32 {
+        any |= may_fire(w[k], w[k + 1], w[k + 2], r0);
+    }
+    any && (from..b.len()).any(|i| fires(b, i, rb))
 }
 
 /// Whether the rule may fire on a byte `c` followed by `n1`, `n2` (`r0`: the replacement's first
@@ -145,6 +157,15 @@ mod tests {
                     assert_eq!(needs_copy(text.as_bytes(), "▁".as_bytes()), rule(&text), "{text:?}");
                     let spaced = text.replace('▁', " ▁");
                     assert_eq!(needs_copy(spaced.as_bytes(), "▁".as_bytes()), rule(&spaced), "{spaced:?}");
+                }
+            }
+        }
+        // a replacement that is the tail's padding byte, or the other one: a space before it ends the text
+        for r in ["a", "b"] {
+            for len in 0..40 {
+                for text in [format!("{} {r}", "x".repeat(len)), format!("{}{r} ", "x".repeat(len)), format!("{} ", "ab".repeat(len))] {
+                    let want = text.contains(&format!(" {r}"));
+                    assert_eq!(needs_copy(text.as_bytes(), r.as_bytes()), want, "{text:?} {r:?}");
                 }
             }
         }
