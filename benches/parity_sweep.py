@@ -138,14 +138,20 @@ def flat(batch):
             None if batch.offsets is None else np.asarray(batch.offsets, np.int64))
 
 
-def pipeline_calls(ours, ref, lines, every):
-    """(call, rows compared, differing rows, first difference) of each call of bertpiece.Tokenizer."""
+def bulk_calls(encode, name, ref, lines):
+    """(call, rows compared, differing rows, first difference) of a bulk call at 1 and 2 threads, with and
+    without offsets."""
     for threads in (1, 2):
         for offsets in (False, True):
-            ids, splits, offs = flat(ours.encode_batch_arrays(lines, return_offsets=offsets, num_threads=threads))
+            ids, splits, offs = flat(encode(lines, return_offsets=offsets, num_threads=threads))
             bad, first = first_row_difference(lines, splits, ids, ref.splits, ref.ids,
                                               offs, ref.offsets if offsets else None)
-            yield f"bulk t{threads}{' offsets' if offsets else ''}", len(lines), bad, first
+            yield f"{name} t{threads}{' offsets' if offsets else ''}", len(lines), bad, first
+
+
+def pipeline_calls(ours, ref, lines, every):
+    """(call, rows compared, differing rows, first difference) of each call of bertpiece.Tokenizer."""
+    yield from bulk_calls(ours.encode_batch_arrays, "bulk", ref, lines)
     encs = ours.encode_batch(lines)
     lens = [0]
     for e in encs:
@@ -173,12 +179,7 @@ def compare_sampled(make, ref, lines):
 def bert_calls(ours, ref, lines, transformers_tok):
     """bertpiece.BertTokenizer's bulk call, __call__ and the padded serving call against the tokenizers file
     transformers runs (and transformers' own padded call)."""
-    for threads in (1, 2):
-        for offsets in (False, True):
-            ids, splits, offs = flat(ours.encode_batch(lines, return_offsets=offsets, num_threads=threads))
-            bad, first = first_row_difference(lines, splits, ids, ref.splits, ref.ids,
-                                              offs, ref.offsets if offsets else None)
-            yield f"BertTokenizer.encode_batch t{threads}{' offsets' if offsets else ''}", len(lines), bad, first
+    yield from bulk_calls(ours.encode_batch, "BertTokenizer.encode_batch", ref, lines)
     rows, lens = [], [0]
     for at in range(0, len(lines), CHUNK):
         for row in ours(lines[at:at + CHUNK])["input_ids"]:
