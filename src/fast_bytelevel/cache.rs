@@ -173,7 +173,13 @@ impl WordCache {
         } else if len <= SHORT {
             self.mid.insert([key8(text, start, 8), key8(text, start + 8, len - 8)], len as u32, value, n);
         } else if let Some(word) = text.get(start..end) {
-            self.long.insert(word.into(), (value, n));
+            // without the memory the word is not cached (its tokens are made again), never an abort
+            let mut key = Vec::new();
+            if key.try_reserve_exact(word.len()).is_err() || self.long.try_reserve(1).is_err() {
+                return;
+            }
+            key.extend_from_slice(word);
+            self.long.insert(key.into_boxed_slice(), (value, n));
         }
     }
 

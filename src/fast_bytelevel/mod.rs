@@ -109,12 +109,16 @@ impl FastByteLevel {
 
     /// `text` with the pre-tokenizer's `add_prefix_space` applied, and how many
     /// chars it prepended (0 or 1). HF's prepend: the added space carries the
-    /// first char's span.
-    fn prefixed<'t>(&self, text: &'t str) -> (Cow<'t, str>, usize) {
+    /// first char's span. The copy made fallibly (the text can be a whole input).
+    fn prefixed<'t>(&self, text: &'t str) -> Result<(Cow<'t, str>, usize)> {
         if self.add_prefix_space && !text.starts_with(' ') {
-            (Cow::Owned(format!(" {text}")), 1)
+            let mut spaced = String::new();
+            crate::room::ensure_text_room(&mut spaced, text.len() + 1, "prefixed text")?;
+            spaced.push(' ');
+            spaced.push_str(text);
+            Ok((Cow::Owned(spaced), 1))
         } else {
-            (Cow::Borrowed(text), 0)
+            Ok((Cow::Borrowed(text), 0))
         }
     }
 
@@ -126,7 +130,7 @@ impl FastByteLevel {
         if text.is_empty() {
             return Ok(());
         }
-        let (text, prefix) = self.prefixed(text);
+        let (text, prefix) = self.prefixed(text)?;
         let text = &*text;
         let bytes = text.as_bytes();
         // ASCII text: chars are bytes (the common case, no counting)
@@ -196,7 +200,7 @@ impl FastByteLevel {
         if text.is_empty() {
             return Ok(true);
         }
-        let (text, prefix) = self.prefixed(text);
+        let (text, prefix) = self.prefixed(text)?;
         let text = &*text;
         let bytes = text.as_bytes();
         // an id a byte at most (and 8 ids of slack for the gathered stores): made fallibly

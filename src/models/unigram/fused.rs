@@ -147,8 +147,10 @@ impl MetaspaceUnigram {
             for (g, (table, &at)) in self.shared.iter().zip(&SHARE_AT).enumerate() {
                 if st.cache.len() >= at && table.get().is_none() {
                     if g + 1 < SHARE_AT.len() {
-                        // a lost race leaves the other thread's copy
-                        let _ = table.set(Arc::new(st.cache.clone()));
+                        // a lost race leaves the other thread's copy; no memory for a copy, no sharing
+                        if let Some(copy) = st.cache.try_clone() {
+                            let _ = table.set(Arc::new(copy));
+                        }
                         continue;
                     }
                     // the last one takes the cache itself: every thread then reads one table

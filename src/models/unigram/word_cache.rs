@@ -85,7 +85,7 @@ fn load(text: &[u8], at: usize, n: usize) -> u64 {
     }
 }
 
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub(super) struct WordCache {
     /// Open addressing, linear probing, a power-of-two length at most three quarters full.
     slots: Vec<Slot>,
@@ -154,6 +154,25 @@ fn hash_key(key: &Key, len: usize, flag: u8) -> u32 {
 impl WordCache {
     pub(super) fn clear(&mut self) {
         *self = WordCache::default();
+    }
+
+    /// A copy, or None when there is no memory for it (the copy shared with
+    /// other threads is only a speed-up: `clone` would abort instead).
+    pub(super) fn try_clone(&self) -> Option<WordCache> {
+        fn copy<T: Copy>(v: &[T]) -> Option<Vec<T>> {
+            let mut out = Vec::new();
+            out.try_reserve_exact(v.len()).ok()?;
+            out.extend_from_slice(v);
+            Some(out)
+        }
+        Some(WordCache {
+            slots: copy(&self.slots)?,
+            span_at: copy(&self.span_at)?,
+            keys: copy(&self.keys)?,
+            ids: copy(&self.ids)?,
+            spans: copy(&self.spans)?,
+            len: self.len,
+        })
     }
 
     /// The words cached.
