@@ -132,6 +132,14 @@ def test_other_methods_are_refused_not_ignored():
     with pytest.raises(NotImplementedError, match="post_process"):
         ours.post_process
     assert not hasattr(ours, "post_process")
+    for name in ("async_encode", "encode_batch_fast"):
+        with pytest.raises(AttributeError, match=name):
+            getattr(ours, name)
+    # a name tokenizers.Tokenizer has not either: its AttributeError
+    theirs = HFTokenizer.from_str(roberta_json())
+    for t in (ours, theirs):
+        with pytest.raises(AttributeError, match="no_such_member"):
+            t.no_such_member
 
 
 def test_pickles_and_copies():

@@ -126,3 +126,22 @@ def test_threads_sharing_one_tokenizer(shape):
         for k, (one, bulk) in zip(range(0, 400, 100), pool.map(run, range(0, 400, 100))):
             assert one == want[k:] + want[:k]
             assert bulk == want[k:] + want[:k]
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_the_per_text_call_after_long_declined_and_bad_texts(shape):
+    # encode(text) makes its ids in a per-thread scratch vector (src/python/pipeline_rows.rs, `one_row`),
+    # given back after a text of more than 65,536 ids: each text's ids its own, whatever came before
+    ours, theirs = pair(shape)
+    lines = [line for path in UD_FILES for line in ud_lines(path, 10)]
+    long = " ".join(lines * (400_000 // len(" ".join(lines)) + 1))
+    texts = [lines[0], long, lines[1], "", "a <mask> b", lines[2], long[:70_000], lines[3]]
+    want = [theirs.encode(s).ids for s in texts]
+    assert len(want[1]) > 65_536
+    for _ in range(2):
+        got = []
+        for s in texts:
+            with pytest.raises(TypeError):
+                ours.encode(42)
+            got.append(ours.encode(s).ids)
+        assert got == want

@@ -7,7 +7,8 @@
 
 use super::pipeline_encoding::{IdsRow, PyPipelineEncoding, Vocab};
 use crate::encoding::Encoding;
-use crate::pipeline::{Input, Settings, Tokenizer};
+use crate::pipeline::{IdsPlan, Input, Settings, Tokenizer};
+use std::cell::RefCell;
 use crate::processors::truncation::TruncationParams;
 use crate::room::make_room;
 use super::pipeline_shared::shrunk;
@@ -58,18 +59,46 @@ pub(super) fn rows(t: &Tokenizer, texts: &[&str], add_special_tokens: bool, trun
     }
 }
 
-/// [`rows`] of one text, with no more allocations than the ids' own (the per-text call's row).
+/// [`rows`] of one text, with no more allocations than the ids' own (the per-text call's row):
+/// the ids made in this thread's scratch vector, then copied into a box of their length. Made
+/// in a box guessed from the text's length, they outgrew it on most lines of a small
+/// vocabulary (XLM-R's shape, ~0.4 ids a byte: a growing `realloc` and a shrinking one a call).
 pub(super) fn one_row(t: &Tokenizer, text: &str, add_special_tokens: bool, truncation: Option<TruncationParams>) -> crate::Result<Row> {
     if let Some(plan) = t.ids_plan(add_special_tokens, truncation, false) {
-        let mut ids = Vec::new();
-        make_room(&mut ids, text.len() / 4 + 4, "token ids")?;
-        let mut truncated = false;
-        if t.encode_ids_run(&plan, &[text], &mut ids, None, |_, cut| truncated = cut)? == 1 {
-            // (cut to its length: a shrinking reallocation, in place)
-            return Ok(Row::Ids(ids.into_boxed_slice(), truncated));
+        let row = SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut ids) => ids_row(t, &plan, text, &mut ids),
+            // (never taken: nothing in an encode calls back here)
+            Err(_) => ids_row(t, &plan, text, &mut Vec::new()),
+        })?;
+        if let Some(row) = row {
+            return Ok(row);
         }
     }
     Ok(Row::Full(t.encode(&Input::Raw(text), None, add_special_tokens, &Settings { truncation, padding: None })?))
+}
+
+thread_local! {
+    /// [`one_row`]'s ids before they are boxed.
+    static SCRATCH: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The scratch vector's room kept between calls (ids); a longer text's is given back.
+const SCRATCH_KEEP: usize = 1 << 16;
+
+/// `text`'s ids row on `plan`, made in `ids` (emptied first); None where the plan declines the text.
+fn ids_row(t: &Tokenizer, plan: &IdsPlan<'_>, text: &str, ids: &mut Vec<u32>) -> crate::Result<Option<Row>> {
+    ids.clear();
+    let mut truncated = false;
+    let done = t.encode_ids_run(plan, &[text], ids, None, |_, cut| truncated = cut);
+    let row = match done {
+        Ok(1) => boxed(ids).map(|ids| Some(Row::Ids(ids, truncated))),
+        Ok(_) => Ok(None),
+        Err(e) => Err(e),
+    };
+    if ids.capacity() > SCRATCH_KEEP {
+        *ids = Vec::new();
+    }
+    row
 }
 
 /// `row` (of `text`) as a Python encoding.

@@ -280,11 +280,33 @@ class Tokenizer(ComponentSlots):
         never downloads (``token`` is accepted and unused)."""
         return cls.from_file(pretrained_path(identifier, revision))
 
-    def __getattr__(self, name: str) -> Any:
-        # Any other tokenizers.Tokenizer API: say clearly that it is not here yet.
-        if name.startswith("_"):
-            raise AttributeError(name)
-        raise NotImplementedAttribute(f"bertpiece.Tokenizer.{name} is not implemented yet (see docs/pipeline.md)")
+    def __dir__(self) -> List[str]:
+        # the members it lacks are not listed (as when a __getattr__ refused them)
+        return [n for n in super().__dir__() if n not in _MISSING]
+
+
+# tokenizers.Tokenizer's members this version lacks (0.23.3's; docs/auto-tokenizer.md)
+_MISSING = ("async_decode_batch", "async_encode", "async_encode_batch", "async_encode_batch_fast", "encode_batch_fast", "post_process")
+
+
+class _Missing:
+    """A tokenizers.Tokenizer member this version lacks: reading it raises NotImplementedAttribute naming it.
+    Named one by one, not caught by a ``__getattr__``: a class with one has every attribute read
+    (``tok.encode``, ``self._core``...) take CPython's slow lookup, ~40 ns each, three a per-text call
+    (docs/benchmarks/encode-objects-45.md, round 46)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: Optional[type] = None) -> Any:
+        raise NotImplementedAttribute(f"bertpiece.Tokenizer.{self.name} is not implemented yet (see docs/pipeline.md)")
+
+
+for _name in _MISSING:
+    _member = _Missing()
+    _member.__set_name__(Tokenizer, _name)
+    setattr(Tokenizer, _name, _member)
+del _name, _member
 
 
 def _restore(json: str, *legacy: Optional[tuple]) -> Tokenizer:
