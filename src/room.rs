@@ -58,6 +58,15 @@ pub fn try_push<T>(v: &mut Vec<T>, item: T, what: &'static str) -> Result<()> {
     Ok(())
 }
 
+/// A copy of `items` made fallibly, its capacity exactly their count (so
+/// `into_boxed_slice` keeps the allocation).
+pub fn try_copy<T: Copy>(items: &[T], what: &'static str) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(items.len()).map_err(|_| out_of_memory::<T>(items.len(), what))?;
+    v.extend_from_slice(items);
+    Ok(v)
+}
+
 /// `items` collected into a vector grown fallibly (room for the iterator's
 /// lower bound first, then doubling as needed).
 pub fn try_collect<T>(items: impl IntoIterator<Item = T>, what: &'static str) -> Result<Vec<T>> {

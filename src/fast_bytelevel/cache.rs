@@ -174,12 +174,10 @@ impl WordCache {
             self.mid.insert([key8(text, start, 8), key8(text, start + 8, len - 8)], len as u32, value, n);
         } else if let Some(word) = text.get(start..end) {
             // without the memory the word is not cached (its tokens are made again), never an abort
-            let mut key = Vec::new();
-            if key.try_reserve_exact(word.len()).is_err() || self.long.try_reserve(1).is_err() {
-                return;
+            let Ok(key) = crate::room::try_copy(word, "word cache key") else { return };
+            if self.long.try_reserve(1).is_ok() {
+                self.long.insert(key.into_boxed_slice(), (value, n));
             }
-            key.extend_from_slice(word);
-            self.long.insert(key.into_boxed_slice(), (value, n));
         }
     }
 

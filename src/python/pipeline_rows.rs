@@ -26,10 +26,7 @@ pub(super) enum Row {
 
 /// `ids` in a box of their own, made fallibly.
 fn boxed(ids: &[u32]) -> crate::Result<Box<[u32]>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(ids.len()).map_err(|_| crate::room::out_of_memory::<u32>(ids.len(), "token ids"))?;
-    v.extend_from_slice(ids);
-    Ok(v.into_boxed_slice())
+    crate::room::try_copy(ids, "token ids").map(Vec::into_boxed_slice)
 }
 
 /// The rows of `texts`, in order: runs on the ids-only plan, each text it declines through `encode`.

@@ -14,6 +14,7 @@
 
 use crate::models::ModelToken;
 use crate::prefetch::prefetch;
+use crate::room::try_copy;
 
 /// Words a thread's cache holds (~5 MB for English); once full it keeps what
 /// it has (the first words seen are mostly the frequent ones). 8 MB of
@@ -159,18 +160,13 @@ impl WordCache {
     /// A copy, or None when there is no memory for it (the copy shared with
     /// other threads is only a speed-up: `clone` would abort instead).
     pub(super) fn try_clone(&self) -> Option<WordCache> {
-        fn copy<T: Copy>(v: &[T]) -> Option<Vec<T>> {
-            let mut out = Vec::new();
-            out.try_reserve_exact(v.len()).ok()?;
-            out.extend_from_slice(v);
-            Some(out)
-        }
+        const WHAT: &str = "Unigram word cache";
         Some(WordCache {
-            slots: copy(&self.slots)?,
-            span_at: copy(&self.span_at)?,
-            keys: copy(&self.keys)?,
-            ids: copy(&self.ids)?,
-            spans: copy(&self.spans)?,
+            slots: try_copy(&self.slots, WHAT).ok()?,
+            span_at: try_copy(&self.span_at, WHAT).ok()?,
+            keys: try_copy(&self.keys, WHAT).ok()?,
+            ids: try_copy(&self.ids, WHAT).ok()?,
+            spans: try_copy(&self.spans, WHAT).ok()?,
             len: self.len,
         })
     }
