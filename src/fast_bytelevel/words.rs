@@ -207,23 +207,7 @@ impl Words<'_> {
                 c.move_home(text, start, end);
             }
         }
-        match self.cached(text, start, end) {
-            Hit::One(id) => ids.push(id),
-            Hit::Two([(a, _), (b, _)]) => {
-                ids.push(a);
-                ids.push(b);
-            }
-            Hit::Many(pieces) => ids.extend(pieces.iter().map(|p| p.0)),
-            Hit::Miss => {
-                let mut pieces = std::mem::take(&mut self.scratch);
-                pieces.clear();
-                match self.bpe.tokenize_uncached(text.get(start..end).unwrap_or_default(), &mut pieces) {
-                    // (the ids' room is made for the whole text: `encode_ids_until`)
-                    Ok(()) => ids.extend(pieces.iter().map(|p| p.0)),
-                    Err(e) => _ = self.failed.get_or_insert(e),
-                }
-                self.scratch = pieces;
-            }
-        }
+        // (the ids' room is made for the whole text: `encode_ids_until`)
+        self.tokenize_each(text, start, end, |id, _| ids.push(id));
     }
 }
