@@ -6,6 +6,7 @@
 //! probe per byte was most of sentencepiece encoding's time.
 
 use std::collections::VecDeque;
+use crate::models::unigram::trie::label_runs;
 
 const NONE: u32 = u32::MAX;
 /// Nodes with more children than this get a direct table.
@@ -42,18 +43,11 @@ impl PieceTrie {
                 lo += 1;
             }
             let first = t.labels.len();
-            let mut i = lo;
-            while i < hi {
-                let b = pieces[i].0[depth];
-                let mut j = i + 1;
-                while j < hi && pieces[j].0[depth] == b {
-                    j += 1;
-                }
+            for (b, i, j) in label_runs(lo, hi, |k| pieces[k].0[depth]) {
                 t.labels.push(b);
                 t.targets.push(t.nodes.len() as u32);
                 queue.push_back((t.nodes.len(), i, j, depth + 1));
                 t.nodes.push(empty);
-                i = j;
             }
             let count = t.labels.len() - first;
             t.nodes[node].first = first as u32;

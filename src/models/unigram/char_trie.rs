@@ -11,6 +11,7 @@
 //! its own.
 
 use crate::{Error, Result};
+use super::trie::label_runs;
 
 const NONE: u32 = u32::MAX;
 /// Code points per page of the char-id table.
@@ -110,16 +111,9 @@ impl CharTrie {
             }
             labels.clear();
             ranges.clear();
-            let mut i = lo;
-            while i < hi {
-                let c = keyed[i].0[depth];
-                let mut j = i + 1;
-                while j < hi && keyed[j].0[depth] == c {
-                    j += 1;
-                }
+            for (c, i, j) in label_runs(lo, hi, |k| keyed[k].0[depth]) {
                 labels.push(c as usize);
                 ranges.push((i, j));
-                i = j;
             }
             let Some(&lowest) = labels.first() else { continue };
             // The first free cell at or after `lowest` whose base fits every label, among the

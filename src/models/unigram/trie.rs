@@ -14,6 +14,25 @@
 //! a second miss (perf put a quarter of the Viterbi on that load) and the
 //! score in the edge made edges 24 bytes.
 
+/// The runs of the sorted keys `lo..hi` that share their label (`label(k)`,
+/// key k's unit at the depth being built): `(label, start, end)` in order, a
+/// trie node's children when keys are placed breadth first (the char trie's
+/// and sentencepiece's piece trie's).
+pub(crate) fn label_runs<L: Copy + PartialEq>(lo: usize, hi: usize, label: impl Fn(usize) -> L) -> impl Iterator<Item = (L, usize, usize)> {
+    let mut i = lo;
+    std::iter::from_fn(move || {
+        if i >= hi {
+            return None;
+        }
+        let (l, start) = (label(i), i);
+        i += 1;
+        while i < hi && label(i) == l {
+            i += 1;
+        }
+        Some((l, start, i))
+    })
+}
+
 /// An empty slot of the edge table.
 const EMPTY: u64 = u64::MAX;
 
